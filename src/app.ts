@@ -1,0 +1,98 @@
+// Koa composition: request context first, then /oauth2 (no body parser in front of it), probes,
+// /graphql and the REST shims.
+import { bodyParser } from '@koa/bodyparser';
+import { Router } from '@koa/router';
+import { koaMiddleware } from '@as-integrations/koa';
+import type { ApolloServer } from '@apollo/server';
+import type { GraphQLSchema } from 'graphql';
+import Koa from 'koa';
+import type { Config } from './config.js';
+import { createContext, type Context } from './context.js';
+import { AppError, storeUnavailable } from './errors.js';
+import { createApolloServer } from './graphql/server.js';
+import { anonymousOnly, type Authenticator } from './http/authenticate.js';
+import { sendProblem } from './http/problem.js';
+import { requestContext, type RequestState } from './http/request-context.js';
+import type { Logger } from './logger.js';
+import { restRouter } from './rest/routes.js';
+import type { Store } from './store/store.js';
+
+export interface AppDeps {
+  config: Config;
+  log: Logger;
+  store: Store;
+  schema: GraphQLSchema;
+  authenticate?: Authenticator;
+}
+
+export interface AppState extends RequestState {
+  context?: Context;
+}
+
+export interface GatewayApp {
+  koa: Koa<AppState>;
+  apollo: ApolloServer<Context>;
+  /** Stops Apollo (after the HTTP server has drained). */
+  stop(): Promise<void>;
+}
+
+/** JSON bodies only, bounded at 1 MiB (CONTRACT.md §5). */
+export const jsonBody = () =>
+  bodyParser({ enableTypes: ['json'], jsonLimit: '1mb', parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] });
+
+/** Builds the per-request context: the viewer from the bearer token (401 for a bad one), loaders, store. */
+export function withContext(deps: AppDeps): Koa.Middleware<AppState> {
+  const authenticate = deps.authenticate ?? anonymousOnly;
+  return async (ctx, next) => {
+    const viewer = await authenticate(ctx.get('authorization') || undefined);
+    ctx.state.context = createContext({ requestId: ctx.state.requestId, log: ctx.state.log, config: deps.config, store: deps.store, viewer });
+    await next();
+  };
+}
+
+export async function createApp(deps: AppDeps): Promise<GatewayApp> {
+  const koa = new Koa<AppState>({ proxy: false });
+  const apollo = createApolloServer(deps.schema, deps.config);
+  await apollo.start();
+
+  koa.use(requestContext(deps.log));
+
+  const probes = new Router<AppState>();
+  probes.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  probes.get('/readyz', async (ctx) => {
+    const store = await deps.store.status();
+    if (!store.reachable) {
+      sendProblem(ctx as unknown as Koa.Context, storeUnavailable(), ctx.state.requestId);
+      return;
+    }
+    ctx.body = { status: 'ready', store };
+  });
+  koa.use(probes.routes());
+
+  const graphql = new Router<AppState>();
+  const gqlAuth = graphqlAuthErrors();
+  const handler = koaMiddleware<Context, AppState>(apollo, { context: async ({ ctx }) => ctx.state.context! });
+  graphql.all('/graphql', jsonBody(), gqlAuth, withContext(deps), handler);
+  koa.use(graphql.routes());
+
+  const rest = restRouter(deps);
+  koa.use(rest.routes()).use(rest.allowedMethods({ throw: true }));
+
+  return { koa, apollo, stop: () => apollo.stop() };
+}
+
+/** On /graphql a rejected token is answered in GraphQL's error shape, with the HTTP status of CONTRACT.md §3. */
+function graphqlAuthErrors(): Koa.Middleware<AppState> {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (err) {
+      if (!(err instanceof AppError) || err.status >= 500) throw err;
+      ctx.status = err.status;
+      for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
+      ctx.body = { errors: [{ message: err.message, extensions: { code: err.graphqlCode, requestId: ctx.state.requestId } }] };
+    }
+  };
+}

@@ -1,0 +1,53 @@
+// The per-request context shared by GraphQL resolvers, REST shims and operations: created per request, never shared.
+import type { Config } from './config.js';
+import type { Logger } from './logger.js';
+import { Loaders } from './store/loaders.js';
+import type { Store } from './store/store.js';
+
+export interface Entitlement {
+  group: string;
+  validUntil: Date | null;
+}
+
+/** The signed-in customer a bearer token stands for. */
+export interface Viewer {
+  customerId: string;
+  clientId?: string;
+  scopes: ReadonlySet<string>;
+  /** Loaded lazily (a DataLoader in the OAuth module) so requests that never ask pay nothing. */
+  entitlements(): Promise<Entitlement[]>;
+}
+
+export interface Context {
+  requestId: string;
+  log: Logger;
+  config: Config;
+  store: Store;
+  loaders: Loaders;
+  viewer: Viewer | null;
+  /** True when the request presented credentials: its responses are private, never shared-cached. */
+  authenticated: boolean;
+  now: Date;
+}
+
+export function createContext(input: {
+  requestId: string;
+  log: Logger;
+  config: Config;
+  store: Store;
+  viewer: Viewer | null;
+}): Context {
+  return {
+    ...input,
+    loaders: new Loaders(input.store),
+    authenticated: input.viewer !== null,
+    now: new Date(),
+  };
+}
+
+/** Whether the viewer holds an active entitlement for one of `groups` at `now`. */
+export async function hasEntitlement(viewer: Viewer | null, groups: readonly string[], now: Date): Promise<boolean> {
+  if (!viewer) return false;
+  const entitlements = await viewer.entitlements();
+  return entitlements.some((e) => groups.includes(e.group) && (e.validUntil === null || e.validUntil > now));
+}

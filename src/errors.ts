@@ -1,0 +1,110 @@
+// Expected failures as typed errors with a stable code; turned into HTTP and GraphQL shapes in one place each.
+
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+export type ErrorCode =
+  | 'BAD_REQUEST'
+  | 'BAD_USER_INPUT'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'PAGE_NOT_FOUND'
+  | 'PAGE_NOT_ENABLED'
+  | 'CHANNEL_NOT_FOUND'
+  | 'CART_NOT_FOUND'
+  | 'COUPON_NOT_IN_CART'
+  | 'METHOD_NOT_ALLOWED'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'RATE_LIMITED'
+  | 'STORE_UNAVAILABLE'
+  | 'INTERNAL_SERVER_ERROR';
+
+/** GraphQL `extensions.code` for each application code (CONTRACT.md §2). */
+const graphqlCodes: Partial<Record<ErrorCode, string>> = {
+  BAD_REQUEST: 'BAD_USER_INPUT',
+  COUPON_NOT_IN_CART: 'BAD_USER_INPUT',
+  PAGE_NOT_FOUND: 'NOT_FOUND',
+  CHANNEL_NOT_FOUND: 'NOT_FOUND',
+  CART_NOT_FOUND: 'NOT_FOUND',
+  RATE_LIMITED: 'RATE_LIMITED',
+  STORE_UNAVAILABLE: 'INTERNAL_SERVER_ERROR',
+};
+
+export class AppError extends Error {
+  readonly status: number;
+  readonly code: ErrorCode;
+  /** Problem title: the interface's failure text verbatim where it has one. */
+  readonly title: string;
+  readonly errors?: FieldProblem[];
+  readonly headers: Record<string, string>;
+
+  constructor(opts: {
+    status: number;
+    code: ErrorCode;
+    title: string;
+    detail?: string;
+    errors?: FieldProblem[];
+    headers?: Record<string, string>;
+  }) {
+    super(opts.detail ?? opts.title);
+    this.name = 'AppError';
+    this.status = opts.status;
+    this.code = opts.code;
+    this.title = opts.title;
+    this.errors = opts.errors;
+    this.headers = opts.headers ?? {};
+  }
+
+  get detail(): string | undefined {
+    return this.message === this.title ? undefined : this.message;
+  }
+
+  get graphqlCode(): string {
+    return graphqlCodes[this.code] ?? this.code;
+  }
+}
+
+export const badRequest = (detail?: string, errors?: FieldProblem[]): AppError =>
+  new AppError({ status: 400, code: 'BAD_REQUEST', title: 'Bad Request', detail, errors });
+
+export const notFound = (code: ErrorCode, title: string, detail?: string): AppError =>
+  new AppError({ status: 404, code, title, detail });
+
+export const unauthenticated = (detail = 'A valid bearer token is required', error = 'invalid_token'): AppError =>
+  new AppError({
+    status: 401,
+    code: 'UNAUTHENTICATED',
+    title: 'Unauthorized',
+    detail,
+    headers: { 'WWW-Authenticate': `Bearer realm="api", error="${error}", error_description="${detail.replace(/"/g, "'")}"` },
+  });
+
+export const forbidden = (detail: string, scope?: string): AppError =>
+  new AppError({
+    status: 403,
+    code: 'FORBIDDEN',
+    title: 'Forbidden',
+    detail,
+    headers: scope ? { 'WWW-Authenticate': `Bearer realm="api", error="insufficient_scope", scope="${scope}"` } : {},
+  });
+
+export const rateLimited = (retryAfterSeconds: number): AppError =>
+  new AppError({
+    status: 429,
+    code: 'RATE_LIMITED',
+    title: 'Too Many Requests',
+    headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+  });
+
+export const storeUnavailable = (): AppError =>
+  new AppError({
+    status: 503,
+    code: 'STORE_UNAVAILABLE',
+    title: 'Service Unavailable',
+    detail: 'The store is not answering; try again shortly',
+    headers: { 'Retry-After': '2' },
+  });

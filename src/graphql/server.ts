@@ -1,0 +1,43 @@
+// Apollo Server 5 over the type-graphql schema: masking, request ids on errors, 503 when the store is down.
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import type { GraphQLSchema } from 'graphql';
+import type { Config } from '../config.js';
+import type { Context } from '../context.js';
+import { isStoreOutage } from '../store/errors.js';
+import { unwrapResolverError } from '@apollo/server/errors';
+import { formatGraphQLError } from './errors.js';
+
+/** Attaches the request id to every error and turns a store outage into 503 + Retry-After. */
+const requestIdPlugin: ApolloServerPlugin<Context> = {
+  async requestDidStart() {
+    let storeDown = false;
+    return {
+      async didEncounterErrors({ errors }) {
+        storeDown ||= errors.some((e) => isStoreOutage(unwrapResolverError(e)));
+      },
+      async willSendResponse({ response, contextValue }) {
+        if (response.body.kind !== 'single') return;
+        const result = response.body.singleResult;
+        for (const error of result.errors ?? []) {
+          (error.extensions as Record<string, unknown>).requestId = contextValue.requestId;
+        }
+        if (storeDown && (result.data === null || result.data === undefined)) {
+          response.http.status = 503;
+          response.http.headers.set('retry-after', '2');
+        }
+      },
+    };
+  },
+};
+
+export function createApolloServer(schema: GraphQLSchema, config: Config, plugins: ApolloServerPlugin<Context>[] = []): ApolloServer<Context> {
+  return new ApolloServer<Context>({
+    schema,
+    introspection: config.introspection,
+    includeStacktraceInErrorResponses: false,
+    csrfPrevention: true,
+    status400ForVariableCoercionErrors: true,
+    formatError: formatGraphQLError,
+    plugins: [requestIdPlugin, ...plugins],
+  });
+}

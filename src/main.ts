@@ -1,0 +1,53 @@
+// Process entry: config, logger, store, service, signals. Exit 1 on bad configuration, 0 after a clean drain.
+import 'reflect-metadata';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { createLogger } from './logger.js';
+import { startService } from './server.js';
+import { seedIfEmpty } from './seed/index.js';
+import { Store } from './store/store.js';
+import { serviceVersion } from './version.js';
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\nSee README.md for every environment variable.\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const log = createLogger(config.logLevel);
+  const store = await Store.open(config.store, log);
+  if (config.seed === 'demo') {
+    const started = Date.now();
+    const counts = await seedIfEmpty(store, 'demo', log);
+    if (counts) log.info({ counts, ms: Date.now() - started }, 'empty store: seeded the demo data');
+  }
+  const service = await startService({ config, log, store });
+  log.info({ url: service.url, version: serviceVersion, env: config.env }, `gateway listening on ${service.url} (GraphQL at ${service.url}/graphql)`);
+
+  let signalled = false;
+  const shutdown = async (signal: string): Promise<void> => {
+    if (signalled) return;
+    signalled = true;
+    log.info({ signal }, 'shutting down: draining in-flight requests');
+    try {
+      await service.stop();
+      await store.close();
+      log.info('shutdown complete');
+      process.exit(0);
+    } catch (err) {
+      log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`gateway failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

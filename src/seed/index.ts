@@ -1,0 +1,36 @@
+// Runs every domain's seeder in order, and seeds the demo data into an empty store at start-up.
+import type { Logger } from '../logger.js';
+import type { Store } from '../store/store.js';
+import { seededFaker, type ScaleName, type SeedProgress, type Seeder } from './seeder.js';
+
+/** Add one line per domain; order matters where a seeder uses what an earlier one shared. */
+export const seeders: Seeder[] = [
+];
+
+const MARKER = 'seed';
+
+export async function runSeeders(
+  store: Store,
+  opts: { scale: ScaleName; seed?: number; log: Logger; progress?: SeedProgress; only?: string[] },
+): Promise<Record<string, number>> {
+  const seed = opts.seed ?? 20261121;
+  const shared = new Map<string, unknown>();
+  const counts: Record<string, number> = {};
+  const progress = opts.progress ?? { advance: () => undefined };
+  for (const seeder of seeders) {
+    if (opts.only && !opts.only.includes(seeder.name)) continue;
+    const result = await seeder.run({ store, scale: opts.scale, seed, log: opts.log, progress, faker: seededFaker(seed, seeder.name), shared });
+    Object.assign(counts, result);
+  }
+  await store
+    .collection('settings')
+    .updateOne({ _id: MARKER }, { $set: { value: { scale: opts.scale, seed, counts }, updatedAt: new Date() } }, { upsert: true });
+  return counts;
+}
+
+/** Seeds `scale` when the store has never been seeded; returns the counts, or null when it was already. */
+export async function seedIfEmpty(store: Store, scale: ScaleName, log: Logger): Promise<Record<string, number> | null> {
+  const marker = await store.collection('settings').findOne({ _id: MARKER });
+  if (marker) return null;
+  return runSeeders(store, { scale, log });
+}

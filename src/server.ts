@@ -1,0 +1,51 @@
+// Boots the whole service in-process (used by main.ts and by tests): store, schema, app, HTTP listener,
+// and a graceful stop that stops accepting, drains in-flight requests, then closes the store.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Config } from './config.js';
+import { createApp, type AppDeps, type GatewayApp } from './app.js';
+import type { Logger } from './logger.js';
+import { buildGatewaySchema } from './schema/build.js';
+import type { Store } from './store/store.js';
+
+export interface RunningService {
+  server: Server;
+  app: GatewayApp;
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startService(
+  deps: { config: Config; log: Logger; store: Store } & Partial<Pick<AppDeps, 'authenticate'>>,
+): Promise<RunningService> {
+  const schema = await buildGatewaySchema();
+  const app = await createApp({ ...deps, schema });
+  let draining = false;
+  const koaHandler = app.koa.callback();
+  const server = createServer((req, res) => {
+    if (draining) res.setHeader('Connection', 'close');
+    void koaHandler(req, res);
+  });
+  server.keepAliveTimeout = 5_000;
+  server.requestTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(deps.config.port, deps.config.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = deps.config.host === '0.0.0.0' || deps.config.host === '::' ? 'localhost' : deps.config.host;
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> =>
+    (stopping ??= (async () => {
+      draining = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const force = setTimeout(() => server.closeAllConnections(), deps.config.shutdownTimeoutMs);
+      await closed;
+      clearTimeout(force);
+      await app.stop();
+    })());
+
+  return { server, app, url: `http://${host}:${port}`, stop };
+}

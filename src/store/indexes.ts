@@ -1,0 +1,13 @@
+// Every index the service relies on, created idempotently at start-up. Domains export their own lists;
+// add one line below for a new domain.
+import type { CreateIndexesOptions, IndexSpecification } from 'mongodb';
+import type { CollectionName } from './collections.js';
+
+export interface IndexDef {
+  collection: CollectionName;
+  key: IndexSpecification;
+  options?: CreateIndexesOptions & { name: string };
+}
+
+export const allIndexes: IndexDef[] = [
+];

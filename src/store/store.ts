@@ -1,0 +1,90 @@
+// The one owner of the MongoClient: connects (to MONGODB_URI or an in-process embedded engine),
+// creates indexes, hands out typed collections, and closes everything on shutdown.
+import { MongoClient, type Collection, type Db } from 'mongodb';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { CollectionName, DocOf } from './collections.js';
+import { startEngine, type RunningEngine } from './embedded/index.js';
+import { allIndexes, type IndexDef } from './indexes.js';
+
+export interface StoreStatus {
+  reachable: boolean;
+  latencyMs: number | null;
+  embedded: boolean;
+}
+
+export class Store {
+  private constructor(
+    readonly client: MongoClient,
+    readonly db: Db,
+    private readonly engine: RunningEngine | undefined,
+    private readonly timeoutMs: number,
+  ) {}
+
+  static async open(config: Config['store'], log: Logger, opts: { indexes?: IndexDef[] } = {}): Promise<Store> {
+    let engine: RunningEngine | undefined;
+    let uri = config.uri;
+    if (!uri) {
+      const dbPath = config.mode === 'disk' ? config.dataDir : undefined;
+      engine = await startEngine({ host: '127.0.0.1', port: 0, dbPath, log: (msg, fields) => log.info(fields ?? {}, msg) });
+      uri = engine.uri;
+      log.info({ dbPath: dbPath ?? '(memory)', port: engine.port }, 'embedded store engine started');
+    }
+    const client = new MongoClient(uri, {
+      serverSelectionTimeoutMS: config.timeoutMs,
+      connectTimeoutMS: config.timeoutMs,
+      socketTimeoutMS: 30_000,
+      maxPoolSize: 50,
+      appName: 'gateway',
+    });
+    try {
+      await client.connect();
+    } catch (err) {
+      await engine?.close();
+      throw err;
+    }
+    const store = new Store(client, client.db(config.dbName), engine, config.timeoutMs);
+    await store.ensureIndexes(opts.indexes ?? allIndexes);
+    return store;
+  }
+
+  /** Opens a store on an existing client/database (tests). */
+  static async onDb(client: MongoClient, db: Db, opts: { indexes?: IndexDef[]; timeoutMs?: number } = {}): Promise<Store> {
+    const store = new Store(client, db, undefined, opts.timeoutMs ?? 2000);
+    await store.ensureIndexes(opts.indexes ?? allIndexes);
+    return store;
+  }
+
+  get embedded(): boolean {
+    return this.engine !== undefined;
+  }
+
+  collection<N extends CollectionName>(name: N): Collection<DocOf<N>> {
+    return this.db.collection<DocOf<N>>(name);
+  }
+
+  async ensureIndexes(defs: IndexDef[]): Promise<void> {
+    const byCollection = new Map<string, IndexDef[]>();
+    for (const def of defs) byCollection.set(def.collection, [...(byCollection.get(def.collection) ?? []), def]);
+    for (const [name, list] of byCollection) {
+      await this.db.collection(name).createIndexes(
+        list.map((d) => ({ key: d.key as Record<string, 1 | -1>, ...d.options })),
+      );
+    }
+  }
+
+  async status(): Promise<StoreStatus> {
+    const started = performance.now();
+    try {
+      await this.db.command({ ping: 1 }, { timeoutMS: this.timeoutMs });
+      return { reachable: true, latencyMs: Math.round((performance.now() - started) * 100) / 100, embedded: this.embedded };
+    } catch {
+      return { reachable: false, latencyMs: null, embedded: this.embedded };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+    await this.engine?.close();
+  }
+}

@@ -1,0 +1,56 @@
+// Boots the real service (HTTP server, Koa, Apollo, store) on a fresh database for one test file.
+import type { MongoClient, Db } from 'mongodb';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { startService, type RunningService } from '../../src/server.js';
+import type { Authenticator } from '../../src/http/authenticate.js';
+import { Store } from '../../src/store/store.js';
+import { openTestDb } from './db.js';
+
+export interface TestService {
+  url: string;
+  store: Store;
+  db: Db;
+  client: MongoClient;
+  config: Config;
+  service: RunningService;
+  /** POSTs a GraphQL operation; returns status, headers and parsed body. */
+  gql<T = Record<string, unknown>>(
+    query: string,
+    variables?: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; headers: Headers; body: { data?: T; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> } }>;
+  close(): Promise<void>;
+}
+
+export async function startTestService(
+  opts: { env?: Record<string, string>; authenticate?: Authenticator; beforeStart?: (store: Store) => Promise<void> } = {},
+): Promise<TestService> {
+  const { client, db, close: closeDb } = await openTestDb('svc');
+  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', MONGODB_DB: db.databaseName, ...opts.env });
+  const log = createLogger(config.logLevel);
+  const store = await Store.onDb(client, db);
+  await opts.beforeStart?.(store);
+  const service = await startService({ config, log, store, authenticate: opts.authenticate });
+  const url = service.url;
+  return {
+    url,
+    store,
+    db,
+    client,
+    config,
+    service,
+    async gql(query, variables, headers) {
+      const res = await fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ query, variables }),
+      });
+      return { status: res.status, headers: res.headers, body: (await res.json()) as never };
+    },
+    async close() {
+      await service.stop();
+      await closeDb();
+    },
+  };
+}
