@@ -8,7 +8,7 @@ import type { GraphQLSchema } from 'graphql';
 import Koa from 'koa';
 import type { Config } from './config.js';
 import { createContext, type Context } from './context.js';
-import { AppError, storeUnavailable } from './errors.js';
+import { AppError, notFound, storeUnavailable } from './errors.js';
 import { createApolloServer } from './graphql/server.js';
 import { anonymousOnly, type Authenticator } from './http/authenticate.js';
 import { sendProblem } from './http/problem.js';
@@ -79,6 +79,12 @@ export async function createApp(deps: AppDeps): Promise<GatewayApp> {
 
   const rest = restRouter(deps);
   koa.use(rest.routes()).use(rest.allowedMethods({ throw: true }));
+
+  koa.use(async (ctx) => {
+    if (ctx.body === undefined && ctx.status === 404) {
+      sendProblem(ctx as unknown as Koa.Context, notFound('NOT_FOUND', 'Not Found', `No route for ${ctx.method} ${ctx.path}`), ctx.state.requestId);
+    }
+  });
 
   return { koa, apollo, stop: () => apollo.stop() };
 }

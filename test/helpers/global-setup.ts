@@ -2,6 +2,7 @@
 import { startEngine } from '../../src/store/embedded/index.js';
 
 export default async function globalSetup(): Promise<void> {
+  process.env.TEST_RUN_ID = `${process.pid}-${Date.now()}`;
   if (process.env.MONGODB_URI) {
     process.env.TEST_MONGODB_URI = process.env.MONGODB_URI;
     return;

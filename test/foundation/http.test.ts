@@ -1,0 +1,82 @@
+// The service's own surface: probes, request ids, the first query, error shapes.
+import { startTestService, type TestService } from '../helpers/service.js';
+import { serviceVersion } from '../../src/version.js';
+
+let svc: TestService;
+
+beforeAll(async () => {
+  svc = await startTestService();
+});
+afterAll(async () => {
+  await svc.close();
+});
+
+test('GET /healthz answers 200 while the process lives', async () => {
+  const res = await fetch(`${svc.url}/healthz`);
+  expect(res.status).toBe(200);
+  expect(await res.json()).toEqual({ status: 'ok' });
+});
+
+test('GET /readyz pings the store and answers 200 with its latency', async () => {
+  const res = await fetch(`${svc.url}/readyz`);
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { status: string; store: { reachable: boolean; latencyMs: number } };
+  expect(body.status).toBe('ready');
+  expect(body.store.reachable).toBe(true);
+  expect(body.store.latencyMs).toBeGreaterThanOrEqual(0);
+});
+
+test('every response carries a request id; a sane incoming one is kept, an insane one replaced', async () => {
+  const generated = await fetch(`${svc.url}/healthz`);
+  expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+
+  const kept = await fetch(`${svc.url}/healthz`, { headers: { 'X-Request-Id': 'edge-1234.abc' } });
+  expect(kept.headers.get('x-request-id')).toBe('edge-1234.abc');
+
+  const replaced = await fetch(`${svc.url}/healthz`, { headers: { 'X-Request-Id': 'bad id with spaces <script>' } });
+  expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+});
+
+test('the service query reports the package version and a reachable store', async () => {
+  const { status, body } = await svc.gql<{ service: { name: string; version: string; uptimeSeconds: number; store: { reachable: boolean } } }>(
+    '{ service { name version uptimeSeconds store { reachable latencyMs embedded } } }',
+  );
+  expect(status).toBe(200);
+  expect(body.errors).toBeUndefined();
+  expect(body.data!.service.version).toBe(serviceVersion);
+  expect(body.data!.service.store.reachable).toBe(true);
+  expect(body.data!.service.uptimeSeconds).toBeGreaterThanOrEqual(0);
+});
+
+test('a GraphQL syntax error is a 400 with a client code, no stack', async () => {
+  const { status, body } = await svc.gql('{ service { ', undefined);
+  expect(status).toBe(400);
+  expect(body.errors![0].extensions!.code).toBe('GRAPHQL_PARSE_FAILED');
+  expect(JSON.stringify(body)).not.toMatch(/stacktrace|at .*\.ts:/);
+});
+
+test('an unknown field is a validation error naming the field', async () => {
+  const { status, body } = await svc.gql('{ nope }');
+  expect(status).toBe(400);
+  expect(body.errors![0].extensions!.code).toBe('GRAPHQL_VALIDATION_FAILED');
+});
+
+test('malformed JSON on /graphql is a 400 problem, not a 500', async () => {
+  const res = await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
+  expect(res.status).toBe(400);
+  expect(res.headers.get('content-type')).toMatch(/application\/problem\+json/);
+  const body = (await res.json()) as Record<string, unknown>;
+  expect(body).toMatchObject({ status: 400, code: 'BAD_REQUEST', title: 'Bad Request' });
+});
+
+test('an unknown path is a 404 problem+json', async () => {
+  const res = await fetch(`${svc.url}/no/such/path`);
+  expect(res.status).toBe(404);
+  expect(res.headers.get('content-type')).toMatch(/application\/problem\+json/);
+  expect(await res.json()).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+});
+
+test('a GET query without a CSRF-safe header is refused (Apollo CSRF prevention)', async () => {
+  const res = await fetch(`${svc.url}/graphql?query=${encodeURIComponent('{ service { name } }')}`, { headers: { 'content-type': 'text/plain' } });
+  expect(res.status).toBe(400);
+});

@@ -1,0 +1,50 @@
+// The built service as a real process: bad configuration exits 1, SIGTERM drains in-flight requests and exits 0.
+import { request } from 'node:http';
+import { ensureBuilt, distPath } from '../helpers/built.js';
+import { spawnNode } from '../helpers/child.js';
+
+beforeAll(async () => {
+  await ensureBuilt();
+}, 120_000);
+
+test('a bad environment variable stops the start with a clear message and exit code 1', async () => {
+  const child = spawnNode(distPath('src/main.js'), [], { PORT: 'eighty', STORE: 'memory' });
+  expect(await child.exited).toBe(1);
+  const stderr = child.stderr.join('');
+  expect(stderr).toContain('Invalid configuration');
+  expect(stderr).toContain('PORT');
+});
+
+test('SIGTERM stops accepting, lets the in-flight request finish, closes the store and exits 0', async () => {
+  const child = spawnNode(distPath('src/main.js'), [], { PORT: '0', HOST: '127.0.0.1', STORE: 'memory', SEED: 'none', LOG_LEVEL: 'info' });
+  const listening = await child.waitFor((l) => typeof l.url === 'string' && String(l.msg).includes('listening'));
+  const url = new URL(String(listening.url));
+
+  const ready = await fetch(`${url.origin}/readyz`);
+  expect(ready.status).toBe(200);
+
+  // An in-flight request: headers sent, body held back until after SIGTERM.
+  const body = JSON.stringify({ query: '{ service { version store { reachable } } }' });
+  const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = request(
+      { host: url.hostname, port: url.port, path: '/graphql', method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    req.write(body.slice(0, 10));
+    setTimeout(() => {
+      child.proc.kill('SIGTERM');
+      setTimeout(() => req.end(body.slice(10)), 300);
+    }, 100);
+  });
+
+  const answered = await response;
+  expect(answered.status).toBe(200);
+  expect(JSON.parse(answered.text).data.service.store.reachable).toBe(true);
+  expect(await child.exited).toBe(0);
+  expect(child.lines.some((l) => l.msg === 'shutdown complete')).toBe(true);
+}, 60_000);

@@ -1,0 +1,33 @@
+// Tests that run the service or engine as a child process need dist/: build it once per jest run,
+// under a lock so parallel workers do not race on the output directory.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, rmdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { projectRoot } from '../../src/version.js';
+
+const run = promisify(execFile);
+
+export const distPath = (...parts: string[]): string => join(projectRoot, 'dist', ...parts);
+
+export async function ensureBuilt(): Promise<void> {
+  const marker = distPath(`.built-${process.env.TEST_RUN_ID ?? 'manual'}`);
+  if (existsSync(marker)) return;
+  const lock = join(projectRoot, '.build-lock');
+  for (;;) {
+    try {
+      await mkdir(lock);
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  try {
+    if (existsSync(marker)) return;
+    await run(process.execPath, [join(projectRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: projectRoot });
+    await writeFile(marker, new Date().toISOString());
+  } finally {
+    await rmdir(lock);
+  }
+}
