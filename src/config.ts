@@ -20,6 +20,11 @@ const schema = z.object({
   STORE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
   INTROSPECTION: bool.optional(),
   PLAYGROUND: bool.optional(),
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(100).default(12),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(1000).default(30),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(50_000),
+  GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(5_000),
+  CORS_ORIGINS: z.string().default(''),
 });
 
 export type RawConfig = z.infer<typeof schema>;
@@ -43,6 +48,9 @@ export interface Config {
   shutdownTimeoutMs: number;
   introspection: boolean;
   playground: boolean;
+  graphql: { maxDepth: number; maxAliases: number; maxCost: number; maxTokens: number; introspection: boolean };
+  /** Origins allowed to call the API from a browser; `*` allows any. */
+  corsOrigins: string[];
 }
 
 export class ConfigError extends Error {
@@ -72,5 +80,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
     introspection: c.INTROSPECTION ?? true,
     playground: c.PLAYGROUND ?? !isProduction,
+    graphql: {
+      maxDepth: c.GRAPHQL_MAX_DEPTH,
+      maxAliases: c.GRAPHQL_MAX_ALIASES,
+      maxCost: c.GRAPHQL_MAX_COST,
+      maxTokens: c.GRAPHQL_MAX_TOKENS,
+      introspection: c.INTROSPECTION ?? true,
+    },
+    corsOrigins: c.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
   };
 }

@@ -6,6 +6,7 @@ import type { Context } from '../context.js';
 import { isStoreOutage } from '../store/errors.js';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { formatGraphQLError } from './errors.js';
+import { armorProtection, costLimitPlugin } from './limits.js';
 
 /** Attaches the request id to every error and turns a store outage into 503 + Retry-After. */
 const requestIdPlugin: ApolloServerPlugin<Context> = {
@@ -31,13 +32,16 @@ const requestIdPlugin: ApolloServerPlugin<Context> = {
 };
 
 export function createApolloServer(schema: GraphQLSchema, config: Config, plugins: ApolloServerPlugin<Context>[] = []): ApolloServer<Context> {
+  const armor = armorProtection(config.graphql);
   return new ApolloServer<Context>({
     schema,
+    validationRules: armor.validationRules,
+    allowBatchedHttpRequests: false,
     introspection: config.introspection,
     includeStacktraceInErrorResponses: false,
     csrfPrevention: true,
     status400ForVariableCoercionErrors: true,
     formatError: formatGraphQLError,
-    plugins: [requestIdPlugin, ...plugins],
+    plugins: [requestIdPlugin, ...(armor.plugins as ApolloServerPlugin<Context>[]), costLimitPlugin(config.graphql.maxCost), ...plugins],
   });
 }
