@@ -13,6 +13,7 @@ import { createApolloServer } from './graphql/server.js';
 import { anonymousOnly, type Authenticator } from './http/authenticate.js';
 import { sendProblem } from './http/problem.js';
 import { requestContext, type RequestState } from './http/request-context.js';
+import { corsAllowlist, requireJsonBody, securityHeaders } from './http/security.js';
 import type { Logger } from './logger.js';
 import { restRouter } from './rest/routes.js';
 import type { Store } from './store/store.js';
@@ -36,9 +37,12 @@ export interface GatewayApp {
   stop(): Promise<void>;
 }
 
-/** JSON bodies only, bounded at 1 MiB (CONTRACT.md §5). */
-export const jsonBody = () =>
-  bodyParser({ enableTypes: ['json'], jsonLimit: '1mb', parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] });
+/** JSON bodies only (415 for anything else), bounded at 1 MiB (CONTRACT.md §5). */
+export function jsonBody(): Koa.Middleware {
+  const check = requireJsonBody();
+  const parse = bodyParser({ enableTypes: ['json'], jsonLimit: '1mb', parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] });
+  return (ctx, next) => check(ctx, () => parse(ctx, next));
+}
 
 /** Builds the per-request context: the viewer from the bearer token (401 for a bad one), loaders, store. */
 export function withContext(deps: AppDeps): Koa.Middleware<AppState> {
@@ -56,6 +60,8 @@ export async function createApp(deps: AppDeps): Promise<GatewayApp> {
   await apollo.start();
 
   koa.use(requestContext(deps.log));
+  koa.use(securityHeaders());
+  koa.use(corsAllowlist(deps.config.corsOrigins));
 
   const probes = new Router<AppState>();
   probes.get('/healthz', (ctx) => {

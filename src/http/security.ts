@@ -1,0 +1,50 @@
+// Browser-facing protections: security headers (helmet), a CORS allowlist from config, and 415 for
+// request bodies that are not JSON on the JSON routes.
+import cors from '@koa/cors';
+import type Koa from 'koa';
+import helmet from 'koa-helmet';
+import { AppError } from '../errors.js';
+
+/**
+ * Security headers on every response. The HTML pages (playground, OpenAPI viewer, login) set their own
+ * Content-Security-Policy, so helmet's default one is off here and JSON responses get a deny-all policy.
+ */
+export function securityHeaders(): Koa.Middleware {
+  const headers = helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false });
+  return async (ctx, next) => {
+    await headers(ctx, async () => {
+      await next();
+      if (!ctx.response.get('Content-Security-Policy') && !ctx.response.is('html')) {
+        ctx.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+      }
+    });
+  };
+}
+
+/** CORS for the origins in CORS_ORIGINS (`*` for any); other origins get no CORS headers at all. */
+export function corsAllowlist(origins: string[]): Koa.Middleware {
+  const any = origins.includes('*');
+  return cors({
+    origin: (ctx) => {
+      const origin = ctx.get('Origin');
+      if (any) return '*';
+      return origins.includes(origin) ? origin : '';
+    },
+    allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'If-None-Match', 'Apollo-Require-Preflight'],
+    exposeHeaders: ['X-Request-Id', 'ETag', 'Link', 'Retry-After', 'Deprecation', 'WWW-Authenticate'],
+    maxAge: 600,
+  });
+}
+
+const hasBody = (ctx: Koa.Context): boolean =>
+  ctx.request.length > 0 || (ctx.get('transfer-encoding') !== '' && ctx.request.length === undefined);
+
+/** A body on a JSON route must say it is JSON: anything else is 415 before the parser sees it. */
+export function requireJsonBody(): Koa.Middleware {
+  return async (ctx, next) => {
+    if (hasBody(ctx) && !ctx.is('application/json', 'application/*+json')) {
+      throw new AppError({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', title: 'Unsupported Media Type', detail: 'Send the body as application/json' });
+    }
+    await next();
+  };
+}
