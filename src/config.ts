@@ -25,7 +25,55 @@ const schema = z.object({
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(50_000),
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(5_000),
   CORS_ORIGINS: z.string().default(''),
+  // OAuth 2.0 (src/oauth). Keys: a private JWKS as JSON and comma-separated cookie keys; unset, they are
+  // generated on first start and kept in the store.
+  API_AUDIENCE: z.url().optional(),
+  OAUTH_JWKS: z.string().refine(isJwks, 'must be a JSON object {"keys":[...private JWKs...]}').optional(),
+  OAUTH_COOKIE_KEYS: z.string().refine((v) => v.split(',').every((k) => k.trim().length >= 32), 'each comma-separated key needs 32+ characters').optional(),
+  ACCESS_TOKEN_TTL: z.coerce.number().int().min(60).max(86_400).default(900),
+  REFRESH_TOKEN_TTL: z.coerce.number().int().min(3_600).max(31_536_000).default(2_592_000),
+  REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(120).default(10),
+  ARGON2_MEMORY_KIB: z.coerce.number().int().min(8).max(4_194_304).optional(),
+  ARGON2_TIME_COST: z.coerce.number().int().min(1).max(20).optional(),
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000).default(5),
+  LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).max(100_000).default(30),
+  LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  GOOGLE_ISSUER: z.string().min(1).default('https://accounts.google.com'),
+  GOOGLE_AUDIENCE: z.string().min(1).optional(),
+  GOOGLE_JWKS_URI: z.url().default('https://www.googleapis.com/oauth2/v3/certs'),
+  FACEBOOK_ISSUER: z.string().min(1).default('https://www.facebook.com'),
+  FACEBOOK_AUDIENCE: z.string().min(1).optional(),
+  FACEBOOK_JWKS_URI: z.url().default('https://limited.facebook.com/.well-known/oauth/openid/jwks/'),
+  APPLE_ISSUER: z.string().min(1).default('https://appleid.apple.com'),
+  APPLE_AUDIENCE: z.string().min(1).optional(),
+  APPLE_JWKS_URI: z.url().default('https://appleid.apple.com/auth/keys'),
+  // Mail (src/mail): SMTP when set; unset, mail goes to the outbox collection and the log.
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  MAIL_FROM: z.string().min(3).default('Gateway <no-reply@localhost>'),
 });
+
+function isJwks(raw: string): boolean {
+  try {
+    const parsed = JSON.parse(raw) as { keys?: unknown };
+    return Array.isArray(parsed.keys) && parsed.keys.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+export type ThirdPartyProvider = 'google' | 'facebook' | 'apple';
+
+export interface ThirdPartyConfig {
+  issuer: string;
+  /** Accepted `aud` values (comma-separated in the environment: one per app or platform). */
+  audiences: string[];
+  jwksUri: string;
+}
+
+function thirdParty(issuer: string, audience: string | undefined, jwksUri: string): ThirdPartyConfig | undefined {
+  if (!audience) return undefined;
+  return { issuer, audiences: audience.split(',').map((a) => a.trim()).filter(Boolean), jwksUri };
+}
 
 export type RawConfig = z.infer<typeof schema>;
 
@@ -51,6 +99,24 @@ export interface Config {
   graphql: { maxDepth: number; maxAliases: number; maxCost: number; maxTokens: number; introspection: boolean };
   /** Origins allowed to call the API from a browser; `*` allows any. */
   corsOrigins: string[];
+  oauth: {
+    /** `${publicUrl}/oauth2`: the provider is mounted there. */
+    issuer: string;
+    /** The resource indicator access tokens are issued for (their `aud`). */
+    audience: string;
+    /** Private JWKS JSON and cookie keys from the environment; unset: generated once and kept in the store. */
+    jwks?: string;
+    cookieKeys?: string[];
+    accessTokenTtl: number;
+    refreshTokenTtl: number;
+    refreshReuseGraceSeconds: number;
+    /** Argon2id cost; lowered by default under NODE_ENV=test so suites stay fast. */
+    argon2: { memoryCost: number; timeCost: number };
+    loginLimits: { failuresPerAccount: number; failuresPerIp: number; windowSeconds: number };
+    /** Third-party sign-in; a provider without an audience is disabled. */
+    thirdParty: Partial<Record<ThirdPartyProvider, ThirdPartyConfig>>;
+  };
+  mail: { smtpUrl?: string; from: string };
 }
 
 export class ConfigError extends Error {
@@ -68,12 +134,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const c = parsed.data;
   const isProduction = c.NODE_ENV === 'production';
+  const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '');
+  const testing = c.NODE_ENV === 'test';
   return {
     env: c.NODE_ENV,
     isProduction,
     host: c.HOST,
     port: c.PORT,
-    publicUrl: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
+    publicUrl,
     logLevel: c.LOG_LEVEL,
     store: { uri: c.MONGODB_URI, dbName: c.MONGODB_DB, mode: c.STORE, dataDir: c.DATA_DIR, timeoutMs: c.STORE_TIMEOUT_MS },
     seed: c.SEED,
@@ -88,5 +156,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       introspection: c.INTROSPECTION ?? true,
     },
     corsOrigins: c.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
+    oauth: {
+      issuer: `${publicUrl}/oauth2`,
+      audience: c.API_AUDIENCE ?? `${publicUrl}/`,
+      jwks: c.OAUTH_JWKS,
+      cookieKeys: c.OAUTH_COOKIE_KEYS?.split(',').map((k) => k.trim()),
+      accessTokenTtl: c.ACCESS_TOKEN_TTL,
+      refreshTokenTtl: c.REFRESH_TOKEN_TTL,
+      refreshReuseGraceSeconds: c.REFRESH_REUSE_GRACE_SECONDS,
+      argon2: { memoryCost: c.ARGON2_MEMORY_KIB ?? (testing ? 1024 : 19_456), timeCost: c.ARGON2_TIME_COST ?? (testing ? 1 : 2) },
+      loginLimits: {
+        failuresPerAccount: c.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+        failuresPerIp: c.LOGIN_MAX_FAILURES_PER_IP,
+        windowSeconds: c.LOGIN_FAILURE_WINDOW_SECONDS,
+      },
+      thirdParty: {
+        google: thirdParty(c.GOOGLE_ISSUER, c.GOOGLE_AUDIENCE, c.GOOGLE_JWKS_URI),
+        facebook: thirdParty(c.FACEBOOK_ISSUER, c.FACEBOOK_AUDIENCE, c.FACEBOOK_JWKS_URI),
+        apple: thirdParty(c.APPLE_ISSUER, c.APPLE_AUDIENCE, c.APPLE_JWKS_URI),
+      },
+    },
+    mail: { smtpUrl: c.SMTP_URL, from: c.MAIL_FROM },
   };
 }
