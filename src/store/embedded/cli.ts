@@ -1,0 +1,48 @@
+// Command-line runner: `node dist/src/store/embedded/cli.js --port 27017 --dbpath ./data [--host 127.0.0.1]`.
+// Prints one line with the URI once listening; on SIGTERM/SIGINT closes cleanly (final snapshot) and exits 0.
+import { parseArgs } from 'node:util';
+import { startEngine } from './index.js';
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      host: { type: 'string', default: '127.0.0.1' },
+      port: { type: 'string', default: '27017' },
+      dbpath: { type: 'string' },
+      'ttl-interval-ms': { type: 'string' },
+      verbose: { type: 'boolean', default: false },
+    },
+  });
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --port ${values.port}`);
+  const log = values.verbose
+    ? (msg: string, fields?: Record<string, unknown>) => process.stderr.write(`${JSON.stringify({ t: new Date().toISOString(), msg, ...fields })}\n`)
+    : undefined;
+  const engine = await startEngine({
+    host: values.host,
+    port,
+    dbPath: values.dbpath,
+    log,
+    ttlIntervalMs: values['ttl-interval-ms'] ? Number(values['ttl-interval-ms']) : undefined,
+  });
+  process.stdout.write(`${engine.uri}\n`);
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    engine.close().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        process.stderr.write(`error while closing: ${String(e)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`engine failed to start: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,65 @@
+// What a command handler receives, and the engine state shared by all connections.
+import type { Document } from 'bson';
+import type { CursorRegistry } from '../cursors.js';
+import type { Catalog } from '../storage/catalog.js';
+import type { ReplyBody } from '../wire/codec.js';
+import { CommandError } from './errors.js';
+import { decode } from '../storage/bsonio.js';
+
+export interface EngineState {
+  catalog: Catalog;
+  cursors: CursorRegistry;
+  startedAt: number;
+  log: (msg: string, fields?: Record<string, unknown>) => void;
+}
+
+export interface CommandContext {
+  state: EngineState;
+  /** Database the command runs against ($db). */
+  db: string;
+  body: Document;
+  sequences: Map<string, Buffer[]>;
+  connectionId: number;
+}
+
+/**
+ * Handlers are synchronous: all of a command's effects happen in one turn of the event loop, so
+ * commands never interleave and the journal can make each command's effects one durable record.
+ */
+export type Handler = (ctx: CommandContext) => ReplyBody;
+
+/** The command's target collection name (the value of the command's first field). */
+export function collName(ctx: CommandContext): string {
+  const name = Object.values(ctx.body)[0];
+  if (typeof name !== 'string' || name.length === 0) {
+    const cmd = Object.keys(ctx.body)[0];
+    throw new CommandError('InvalidNamespace', `collection name has invalid type ${typeof name}`, { cmd });
+  }
+  return name;
+}
+
+/** Statements of a write command, from a kind-1 sequence or the body array. */
+export function statements(ctx: CommandContext, field: string): Document[] {
+  const seq = ctx.sequences.get(field);
+  if (seq) return seq.map((b) => decode(b));
+  const arr = ctx.body[field];
+  if (!Array.isArray(arr)) throw new CommandError('FailedToParse', `BSON field '${field}' is missing but a required field`);
+  return arr as Document[];
+}
+
+export function optDoc(v: unknown, field: string): Document | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'object' || Array.isArray(v)) {
+    throw new CommandError('TypeMismatch', `BSON field '${field}' is the wrong type '${Array.isArray(v) ? 'array' : typeof v}', expected type 'object'`);
+  }
+  return v as Document;
+}
+
+export function optInt(v: unknown, field: string): number | undefined {
+  if (v === undefined || v === null) return undefined;
+  const n = typeof v === 'bigint' ? Number(v) : Number(v);
+  if (typeof v === 'boolean' || Number.isNaN(n)) {
+    throw new CommandError('TypeMismatch', `BSON field '${field}' is the wrong type '${typeof v}', expected types '[long, int, decimal, double]'`);
+  }
+  return Math.trunc(n);
+}

@@ -1,0 +1,50 @@
+// count and distinct.
+import type { Document } from 'bson';
+import { matches } from '../query/exec.js';
+import { encodeKey, valuesAtPath } from '../storage/keys.js';
+import { collName, optDoc, optInt, type Handler } from './context.js';
+import { CommandError } from './errors.js';
+
+export const countCommands: Record<string, Handler> = {
+  count: (ctx) => {
+    const b = ctx.body;
+    const coll = ctx.state.catalog.get(ctx.db, collName(ctx));
+    const filter = optDoc(b.query, 'query') ?? {};
+    const skip = Math.max(0, optInt(b.skip, 'skip') ?? 0);
+    const limit = Math.abs(optInt(b.limit, 'limit') ?? 0);
+    let n = 0;
+    if (coll) {
+      if (Object.keys(filter).length === 0) n = coll.docs.size;
+      else for (const _ of matches(coll, filter, { collation: optDoc(b.collation, 'collation') })) n++;
+    }
+    n = Math.max(0, n - skip);
+    if (limit > 0) n = Math.min(n, limit);
+    return { n, ok: 1 };
+  },
+
+  distinct: (ctx) => {
+    const b = ctx.body;
+    if (typeof b.key !== 'string') throw new CommandError('FailedToParse', "BSON field 'distinct.key' is missing but a required field");
+    const path = b.key.split('.');
+    const coll = ctx.state.catalog.get(ctx.db, collName(ctx));
+    const seen = new Set<string>();
+    const values: unknown[] = [];
+    const add = (v: unknown): void => {
+      if (v === undefined) return;
+      const k = encodeKey(v);
+      if (seen.has(k)) return;
+      seen.add(k);
+      values.push(v);
+    };
+    if (coll) {
+      for (const m of matches(coll, optDoc(b.query, 'query') ?? {}, { collation: optDoc(b.collation, 'collation') })) {
+        for (const v of valuesAtPath(m.doc, path)) {
+          if (Array.isArray(v)) v.forEach(add);
+          else add(v);
+        }
+      }
+    }
+    const reply: Document = { values, ok: 1 };
+    return reply;
+  },
+};

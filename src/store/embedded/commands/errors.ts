@@ -1,0 +1,63 @@
+// Command errors with MongoDB's numeric codes and code names, and their conversion to reply documents.
+import type { Document } from 'bson';
+import { MingoError } from 'mingo/util';
+import { DuplicateKeyError } from '../storage/dupkey.js';
+
+export const Code = {
+  InternalError: [1, 'InternalError'],
+  BadValue: [2, 'BadValue'],
+  FailedToParse: [9, 'FailedToParse'],
+  TypeMismatch: [14, 'TypeMismatch'],
+  IllegalOperation: [20, 'IllegalOperation'],
+  NamespaceNotFound: [26, 'NamespaceNotFound'],
+  IndexNotFound: [27, 'IndexNotFound'],
+  CursorNotFound: [43, 'CursorNotFound'],
+  NamespaceExists: [48, 'NamespaceExists'],
+  CommandNotFound: [59, 'CommandNotFound'],
+  ImmutableField: [66, 'ImmutableField'],
+  CannotCreateIndex: [67, 'CannotCreateIndex'],
+  InvalidOptions: [72, 'InvalidOptions'],
+  InvalidNamespace: [73, 'InvalidNamespace'],
+  IndexOptionsConflict: [85, 'IndexOptionsConflict'],
+  IndexKeySpecsConflict: [86, 'IndexKeySpecsConflict'],
+  CommandNotSupported: [115, 'CommandNotSupported'],
+  Location40414: [40414, 'Location40414'],
+  DuplicateKey: [11000, 'DuplicateKey'],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type CodeName = keyof typeof Code;
+
+export class CommandError extends Error {
+  readonly code: number;
+  readonly codeName: string;
+  constructor(
+    name: CodeName,
+    message: string,
+    readonly extra: Document = {},
+  ) {
+    super(message);
+    [this.code, this.codeName] = Code[name];
+  }
+}
+
+/** Any thrown value as the fields MongoDB puts in an error reply or a writeErrors entry. */
+export function errorFields(e: unknown): { code: number; codeName: string; errmsg: string } & Document {
+  if (e instanceof CommandError) return { errmsg: e.message, code: e.code, codeName: e.codeName, ...e.extra };
+  if (e instanceof DuplicateKeyError) {
+    return { errmsg: e.message, code: 11000, codeName: 'DuplicateKey', keyPattern: e.keyPattern, keyValue: e.keyValue };
+  }
+  const msg = e instanceof Error ? e.message : String(e);
+  // mingo reports invalid operators/arguments as MingoError; MongoDB calls these BadValue.
+  if (e instanceof MingoError) return { errmsg: msg, code: 2, codeName: 'BadValue' };
+  return { errmsg: msg, code: 1, codeName: 'InternalError' };
+}
+
+export function errorReply(e: unknown): Document {
+  return { ok: 0, ...errorFields(e) };
+}
+
+/** A writeErrors entry: { index, code, errmsg, ... } (no codeName, as the server sends). */
+export function writeError(index: number, e: unknown): Document {
+  const { codeName: _ignored, ...rest } = errorFields(e);
+  return { index, ...rest };
+}

@@ -1,0 +1,74 @@
+// Read commands returning cursors: find, getMore, killCursors. Replies are hand-built around the raw
+// stored documents (see wire/rawbson.ts).
+import { Long } from 'bson';
+import type { Document } from 'bson';
+import { findRaw } from '../query/exec.js';
+import { cursorReply } from '../wire/rawbson.js';
+import { collName, optDoc, optInt, type CommandContext, type Handler } from './context.js';
+import { CommandError } from './errors.js';
+
+export function toBigInt(v: unknown): bigint {
+  if (typeof v === 'bigint') return v;
+  if (typeof v === 'number' && Number.isInteger(v)) return BigInt(v);
+  if (v && typeof v === 'object' && (v as { _bsontype?: string })._bsontype === 'Long') return (v as Long).toBigInt();
+  throw new CommandError('TypeMismatch', `cursor id must be a long, got ${typeof v}`);
+}
+
+/** Runs a lazy result source as a cursor and returns the first-batch reply. */
+export function firstBatchReply(
+  ctx: CommandContext,
+  ns: string,
+  source: Iterator<Buffer>,
+  batchSize: number | undefined,
+  singleBatch: boolean,
+): Buffer {
+  if (batchSize !== undefined && batchSize < 0) throw new CommandError('BadValue', 'BatchSize value must be non-negative');
+  const batch = ctx.state.cursors.first(ns, source, batchSize, singleBatch);
+  return cursorReply(ns, batch.id, 'firstBatch', batch.docs);
+}
+
+export const findCommands: Record<string, Handler> = {
+  find: (ctx) => {
+    const b = ctx.body;
+    const name = collName(ctx);
+    let limit = optInt(b.limit, 'limit') ?? 0;
+    let singleBatch = b.singleBatch === true;
+    if (limit < 0) {
+      limit = -limit;
+      singleBatch = true;
+    }
+    const skip = optInt(b.skip, 'skip') ?? 0;
+    if (skip < 0) throw new CommandError('BadValue', 'skip value must be non-negative');
+    const coll = ctx.state.catalog.get(ctx.db, name);
+    const source = findRaw(coll, {
+      filter: optDoc(b.filter, 'filter'),
+      sort: optDoc(b.sort, 'sort'),
+      projection: optDoc(b.projection, 'projection'),
+      skip,
+      limit,
+      extras: { collation: optDoc(b.collation, 'collation'), variables: optDoc(b.let, 'let') },
+    });
+    return firstBatchReply(ctx, `${ctx.db}.${name}`, source, optInt(b.batchSize, 'batchSize'), singleBatch);
+  },
+
+  getMore: (ctx) => {
+    const id = toBigInt(ctx.body.getMore);
+    const cur = ctx.state.cursors.get(id);
+    if (!cur) throw new CommandError('CursorNotFound', `cursor id ${id} not found`);
+    const batch = ctx.state.cursors.next(cur, optInt(ctx.body.batchSize, 'batchSize'));
+    return cursorReply(cur.ns, batch.id, 'nextBatch', batch.docs);
+  },
+
+  killCursors: (ctx) => {
+    const ids = ctx.body.cursors;
+    if (!Array.isArray(ids)) throw new CommandError('FailedToParse', "BSON field 'killCursors.cursors' is missing but a required field");
+    const killed: Long[] = [];
+    const notFound: Long[] = [];
+    for (const raw of ids) {
+      const id = toBigInt(raw);
+      (ctx.state.cursors.kill(id) ? killed : notFound).push(Long.fromBigInt(id));
+    }
+    const reply: Document = { cursorsKilled: killed, cursorsNotFound: notFound, cursorsAlive: [], cursorsUnknown: [], ok: 1 };
+    return reply;
+  },
+};

@@ -1,0 +1,78 @@
+// findAndModify: atomically select one document (honouring sort), then update, replace or remove it,
+// replying { lastErrorObject: { n, updatedExisting, upserted }, value }. Failures are command errors
+// (a duplicate key is code 11000 on the command, not a writeError).
+import type { Document } from 'bson';
+import { matches, shape, type Match } from '../query/exec.js';
+import type { QueryExtras } from '../query/options.js';
+import { upsertDocument, type UpdateSpec } from '../query/update.js';
+import type { Collection } from '../storage/collection.js';
+import { collName, optDoc, type CommandContext, type Handler } from './context.js';
+import { CommandError } from './errors.js';
+import { prepareInsert, take, updateOne } from './write.js';
+
+/** The first match in `sort` order (or natural order without a sort). */
+export function selectOne(coll: Collection, filter: Document, sort: Document | undefined, extras: QueryExtras): Match | undefined {
+  if (!sort || Object.keys(sort).length === 0) return [...take(matches(coll, filter, extras), 1)][0];
+  const bySlot = new Map<Document, Match>();
+  const docs: Document[] = [];
+  for (const m of matches(coll, filter, extras)) {
+    bySlot.set(m.doc, m);
+    docs.push(m.doc);
+  }
+  const [first] = [...shape(docs, { sort, limit: 1, extras })];
+  return first ? bySlot.get(first) : undefined;
+}
+
+function project(doc: Document | null, fields: Document | undefined, extras: QueryExtras): Document | null {
+  if (!doc || !fields || Object.keys(fields).length === 0) return doc;
+  return [...shape([doc], { projection: fields, extras })][0] ?? null;
+}
+
+function run(ctx: CommandContext): Document {
+  const b = ctx.body;
+  const name = collName(ctx);
+  const filter = optDoc(b.query, 'query') ?? {};
+  const sort = optDoc(b.sort, 'sort');
+  const fields = optDoc(b.fields, 'fields') ?? optDoc(b.projection, 'projection');
+  const extras: QueryExtras = { collation: optDoc(b.collation, 'collation'), variables: optDoc(b.let, 'let') };
+  const remove = b.remove === true;
+  const u = b.update as UpdateSpec | undefined;
+  if (remove && u !== undefined) throw new CommandError('FailedToParse', 'Cannot specify both an update and remove=true');
+  if (!remove && (u === undefined || u === null || typeof u !== 'object')) {
+    throw new CommandError('FailedToParse', 'Either an update or remove=true must be specified');
+  }
+  if (remove && b.upsert === true) throw new CommandError('FailedToParse', 'Cannot specify both upsert=true and remove=true');
+  const returnNew = b.new === true;
+  const arrayFilters = b.arrayFilters as Document[] | undefined;
+  const coll = ctx.state.catalog.get(ctx.db, name);
+  const found = coll ? selectOne(coll, filter, sort, extras) : undefined;
+
+  if (remove) {
+    if (!found) return { lastErrorObject: { n: 0 }, value: null, ok: 1 };
+    coll!.remove(found.slot, found.doc);
+    return { lastErrorObject: { n: 1 }, value: project(found.doc, fields, extras), ok: 1 };
+  }
+  if (!found) {
+    if (b.upsert !== true) return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
+    const target = ctx.state.catalog.ensure(ctx.db, name);
+    const doc = upsertDocument(filter, u!, arrayFilters, extras);
+    const { bytes } = prepareInsert(undefined, doc);
+    target.insert(bytes, doc);
+    return {
+      lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id },
+      value: returnNew ? project(doc, fields, extras) : null,
+      ok: 1,
+    };
+  }
+  const res = updateOne(coll!, found.slot, found.doc, found.bytes, u!, filter, arrayFilters, extras);
+  return {
+    lastErrorObject: { n: 1, updatedExisting: true },
+    value: project(returnNew ? res.doc : found.doc, fields, extras),
+    ok: 1,
+  };
+}
+
+export const findAndModifyCommands: Record<string, Handler> = {
+  findAndModify: run,
+  findandmodify: run,
+};

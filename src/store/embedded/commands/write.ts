@@ -1,0 +1,159 @@
+// Write commands: insert, update, delete. Per-statement failures become writeErrors (ordered writes stop
+// at the first one); each document write is all-or-nothing in storage.
+import { ObjectId } from 'bson';
+import type { Document } from 'bson';
+import { matches } from '../query/exec.js';
+import type { QueryExtras } from '../query/options.js';
+import { applyUpdate, isOperatorUpdate, upsertDocument, type UpdateSpec } from '../query/update.js';
+import { decode, encode, idIsFirst, withIdFirst } from '../storage/bsonio.js';
+import type { Collection } from '../storage/collection.js';
+import { MAX_BSON_OBJECT_SIZE } from './admin.js';
+import { collName, optDoc, statements, type CommandContext, type Handler } from './context.js';
+import { CommandError, writeError } from './errors.js';
+
+/** An exactly sized private copy, so stored documents never pin a larger network buffer. */
+export function own(bytes: Buffer): Buffer {
+  const copy = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(copy);
+  return copy;
+}
+
+/** Normalises a document for storage: _id present and first. Returns the bytes to keep and the object. */
+export function prepareInsert(raw: Buffer | undefined, given: Document): { bytes: Buffer; doc: Document } {
+  let doc = given;
+  let bytes = raw;
+  if (doc._id === undefined) {
+    doc = { _id: new ObjectId(), ...doc };
+    bytes = undefined;
+  } else if (!bytes || !idIsFirst(bytes)) {
+    doc = withIdFirst(doc);
+    bytes = undefined;
+  }
+  if (Array.isArray(doc._id)) throw new CommandError('BadValue', `can't use an array for _id`);
+  const out = bytes ? own(bytes) : own(encode(doc));
+  if (out.length > MAX_BSON_OBJECT_SIZE) throw new CommandError('BadValue', `object to insert too large. size in bytes: ${out.length}, max size: ${MAX_BSON_OBJECT_SIZE}`);
+  return { bytes: out, doc };
+}
+
+function ordered(ctx: CommandContext): boolean {
+  return ctx.body.ordered !== false;
+}
+
+function withErrors(reply: Document, errors: Document[]): Document {
+  if (errors.length) reply.writeErrors = errors;
+  reply.ok = 1;
+  return reply;
+}
+
+/** Applies `u` to one matched document; returns whether it changed. */
+export function updateOne(coll: Collection, slot: number, doc: Document, bytes: Buffer, u: UpdateSpec, filter: Document, arrayFilters?: Document[], extras?: QueryExtras): { changed: boolean; doc: Document } {
+  const next = applyUpdate(decode(bytes), u, { filter, arrayFilters, extras });
+  const nextBytes = encode(next);
+  if (nextBytes.equals(bytes)) return { changed: false, doc: next };
+  if (nextBytes.length > MAX_BSON_OBJECT_SIZE) throw new CommandError('BadValue', 'Resulting document after update is larger than 16777216');
+  coll.update(slot, doc, own(nextBytes), next);
+  return { changed: true, doc: next };
+}
+
+export const writeCommands: Record<string, Handler> = {
+  insert: (ctx) => {
+    const name = collName(ctx);
+    const seq = ctx.sequences.get('documents');
+    const given = seq ? undefined : statements(ctx, 'documents');
+    const count = seq ? seq.length : given!.length;
+    const coll = ctx.state.catalog.ensure(ctx.db, name);
+    const errors: Document[] = [];
+    let n = 0;
+    for (let i = 0; i < count; i++) {
+      try {
+        const raw = seq?.[i];
+        const { bytes, doc } = prepareInsert(raw, raw ? decode(raw) : given![i]!);
+        coll.insert(bytes, doc);
+        n++;
+      } catch (e) {
+        errors.push(writeError(i, e));
+        if (ordered(ctx)) break;
+      }
+    }
+    return withErrors({ n }, errors);
+  },
+
+  update: (ctx) => {
+    const name = collName(ctx);
+    const stmts = statements(ctx, 'updates');
+    const errors: Document[] = [];
+    const upserted: Document[] = [];
+    let n = 0;
+    let nModified = 0;
+    for (let i = 0; i < stmts.length; i++) {
+      const st = stmts[i]!;
+      try {
+        const filter = optDoc(st.q, 'q') ?? {};
+        const u = st.u as UpdateSpec;
+        if (!u || typeof u !== 'object') throw new CommandError('FailedToParse', "BSON field 'update.updates.u' is missing but a required field");
+        const multi = st.multi === true;
+        if (multi && !Array.isArray(u) && !isOperatorUpdate(u) && Object.keys(u).length > 0) {
+          throw new CommandError('FailedToParse', 'multi update is not supported for replacement-style update');
+        }
+        const arrayFilters = st.arrayFilters as Document[] | undefined;
+        const extras: QueryExtras = { collation: optDoc(st.collation, 'collation'), variables: optDoc(ctx.body.let, 'let') };
+        const coll = ctx.state.catalog.get(ctx.db, name);
+        const found = coll ? [...take(matches(coll, filter, extras), multi ? Infinity : 1)] : [];
+        if (found.length === 0 && st.upsert === true) {
+          const target = ctx.state.catalog.ensure(ctx.db, name);
+          const doc = upsertDocument(filter, u, arrayFilters, extras);
+          const { bytes } = prepareInsert(undefined, doc);
+          target.insert(bytes, doc);
+          n++;
+          upserted.push({ index: i, _id: doc._id });
+          continue;
+        }
+        for (const m of found) {
+          n++;
+          if (updateOne(coll!, m.slot, m.doc, m.bytes, u, filter, arrayFilters, extras).changed) nModified++;
+        }
+      } catch (e) {
+        errors.push(writeError(i, e));
+        if (ordered(ctx)) break;
+      }
+    }
+    const reply: Document = { n, nModified };
+    if (upserted.length) reply.upserted = upserted;
+    return withErrors(reply, errors);
+  },
+
+  delete: (ctx) => {
+    const name = collName(ctx);
+    const stmts = statements(ctx, 'deletes');
+    const errors: Document[] = [];
+    let n = 0;
+    for (let i = 0; i < stmts.length; i++) {
+      const st = stmts[i]!;
+      try {
+        const filter = optDoc(st.q, 'q') ?? {};
+        const limit = Number(st.limit ?? 0);
+        if (limit !== 0 && limit !== 1) throw new CommandError('FailedToParse', `The limit field in delete objects must be 0 or 1. Got ${limit}`);
+        const coll = ctx.state.catalog.get(ctx.db, name);
+        if (!coll) continue;
+        const found = [...take(matches(coll, filter, { collation: optDoc(st.collation, 'collation') }), limit === 1 ? 1 : Infinity)];
+        for (const m of found) {
+          coll.remove(m.slot, m.doc);
+          n++;
+        }
+      } catch (e) {
+        errors.push(writeError(i, e));
+        if (ordered(ctx)) break;
+      }
+    }
+    return withErrors({ n }, errors);
+  },
+};
+
+export function* take<T>(src: Iterable<T>, max: number): Generator<T> {
+  if (max <= 0) return;
+  let i = 0;
+  for (const x of src) {
+    yield x;
+    if (++i >= max) return;
+  }
+}

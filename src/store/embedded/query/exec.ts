@@ -1,0 +1,107 @@
+// Query execution over a collection: candidate slots from the planner, the full filter through mingo,
+// then sort/skip/limit/projection. Results are produced lazily as raw BSON, reusing stored bytes
+// whenever the output document is the stored one (no projection).
+import { Query } from 'mingo';
+import type { Document } from 'bson';
+import type { Collection } from '../storage/collection.js';
+import { decode, encode } from '../storage/bsonio.js';
+import { mingoOptions, type QueryExtras } from './options.js';
+import { planQuery } from './plan.js';
+
+export interface Match {
+  slot: number;
+  doc: Document;
+  bytes: Buffer;
+}
+
+export interface FindSpec {
+  filter?: Document;
+  sort?: Document;
+  projection?: Document;
+  skip?: number;
+  /** 0 or undefined = no limit. */
+  limit?: number;
+  extras?: QueryExtras;
+}
+
+function isEmpty(d: Document | undefined): boolean {
+  return !d || Object.keys(d).length === 0;
+}
+
+/** Matching documents in natural (or index-candidate) order, decoded lazily. */
+export function* matches(coll: Collection, filter: Document = {}, extras: QueryExtras = {}): Generator<Match> {
+  const plan = planQuery(coll, filter, !isEmpty(extras.collation));
+  const q = plan.exact || isEmpty(filter) ? undefined : new Query(filter, mingoOptions(extras));
+  const slots: Iterable<number> = plan.slots ?? coll.docs.keys();
+  for (const slot of slots) {
+    const bytes = coll.docs.get(slot);
+    if (!bytes) continue;
+    const doc = decode(bytes);
+    if (q && !q.test(doc)) continue;
+    yield { slot, doc, bytes };
+  }
+}
+
+/** Raw stored bytes of matching documents without decoding when the plan allows it. */
+function* rawMatches(coll: Collection, filter: Document, extras: QueryExtras): Generator<Buffer> {
+  if (isEmpty(filter)) {
+    yield* coll.docs.values();
+    return;
+  }
+  const plan = planQuery(coll, filter, !isEmpty(extras.collation));
+  if (plan.exact && plan.slots) {
+    for (const slot of plan.slots) {
+      const bytes = coll.docs.get(slot);
+      if (bytes) yield bytes;
+    }
+    return;
+  }
+  for (const m of matches(coll, filter, extras)) yield m.bytes;
+}
+
+function* window<T>(src: Iterable<T>, skip: number, limit: number): Generator<T> {
+  let skipped = 0;
+  let taken = 0;
+  for (const x of src) {
+    if (skipped < skip) {
+      skipped++;
+      continue;
+    }
+    if (limit > 0 && taken >= limit) return;
+    taken++;
+    yield x;
+  }
+}
+
+/** Sorts/projects decoded documents through mingo; returns a lazy source of result documents. */
+export function* shape(docs: Iterable<Document>, spec: FindSpec): Generator<Document> {
+  const cursor = new Query({}, mingoOptions(spec.extras)).find<Document>(docs, spec.projection ?? {});
+  const sort = spec.sort && Object.fromEntries(Object.entries(spec.sort).filter(([k]) => k !== '$natural'));
+  if (sort && Object.keys(sort).length) cursor.sort(sort);
+  if (spec.skip) cursor.skip(spec.skip);
+  if (spec.limit) cursor.limit(spec.limit);
+  for (;;) {
+    const d = cursor.next();
+    if (d === undefined) return;
+    yield d;
+  }
+}
+
+/** Results of a find as raw BSON documents, lazily. */
+export function* findRaw(coll: Collection | undefined, spec: FindSpec): Generator<Buffer> {
+  if (!coll) return;
+  const filter = spec.filter ?? {};
+  const extras = spec.extras ?? {};
+  if (isEmpty(spec.sort) && isEmpty(spec.projection)) {
+    yield* window(rawMatches(coll, filter, extras), spec.skip ?? 0, spec.limit ?? 0);
+    return;
+  }
+  const raw = new WeakMap<object, Buffer>();
+  function* decoded(): Generator<Document> {
+    for (const m of matches(coll!, filter, extras)) {
+      raw.set(m.doc, m.bytes);
+      yield m.doc;
+    }
+  }
+  for (const d of shape(decoded(), spec)) yield raw.get(d) ?? encode(d);
+}

@@ -1,0 +1,103 @@
+// Decodes OP_MSG and legacy OP_QUERY requests and encodes OP_MSG / OP_REPLY responses.
+// Kind-1 document sequences are kept as raw BSON slices so inserts can store them without re-encoding.
+import type { Document } from 'bson';
+import { decode, docLength, encode } from '../storage/bsonio.js';
+
+export const OP_REPLY = 1;
+export const OP_QUERY = 2004;
+export const OP_MSG = 2013;
+const CHECKSUM_PRESENT = 1;
+const MORE_TO_COME = 2;
+
+export interface Request {
+  requestId: number;
+  opCode: number;
+  /** The command document (kind-0 section, or the OP_QUERY query with $query unwrapped). */
+  body: Document;
+  /** Kind-1 sequences by identifier (e.g. documents, updates, deletes), as raw BSON slices. */
+  sequences: Map<string, Buffer[]>;
+  /** OP_MSG moreToCome: the client expects no reply. */
+  moreToCome: boolean;
+}
+
+function readCString(buf: Buffer, at: number): [string, number] {
+  const end = buf.indexOf(0, at);
+  if (end < 0) throw new Error('unterminated cstring');
+  return [buf.toString('utf8', at, end), end + 1];
+}
+
+export function decodeRequest(msg: Buffer): Request {
+  const requestId = msg.readInt32LE(4);
+  const opCode = msg.readInt32LE(12);
+  if (opCode === OP_MSG) return decodeOpMsg(msg, requestId);
+  if (opCode === OP_QUERY) return decodeOpQuery(msg, requestId);
+  throw new Error(`unsupported opCode ${opCode}`);
+}
+
+function decodeOpMsg(msg: Buffer, requestId: number): Request {
+  const flags = msg.readUInt32LE(16);
+  // The CRC-32C trailer, when present, is not verified: loopback TCP already guarantees integrity.
+  const end = flags & CHECKSUM_PRESENT ? msg.length - 4 : msg.length;
+  let at = 20;
+  let body: Document | undefined;
+  const sequences = new Map<string, Buffer[]>();
+  while (at < end) {
+    const kind = msg[at++];
+    if (kind === 0) {
+      const len = docLength(msg, at);
+      body = decode(msg.subarray(at, at + len));
+      at += len;
+    } else if (kind === 1) {
+      const size = msg.readInt32LE(at);
+      const stop = at + size;
+      const [id, docsAt] = readCString(msg, at + 4);
+      const docs: Buffer[] = [];
+      for (let p = docsAt; p < stop; ) {
+        const len = docLength(msg, p);
+        docs.push(msg.subarray(p, p + len));
+        p += len;
+      }
+      sequences.set(id, docs);
+      at = stop;
+    } else {
+      throw new Error(`unknown OP_MSG section kind ${kind}`);
+    }
+  }
+  if (!body) throw new Error('OP_MSG without a body section');
+  return { requestId, opCode: OP_MSG, body, sequences, moreToCome: (flags & MORE_TO_COME) !== 0 };
+}
+
+function decodeOpQuery(msg: Buffer, requestId: number): Request {
+  const [ns, after] = readCString(msg, 20);
+  const at = after + 8; // numberToSkip, numberToReturn
+  let body = decode(msg.subarray(at, at + docLength(msg, at)));
+  if (body.$query && typeof body.$query === 'object') body = body.$query as Document;
+  const db = ns.endsWith('.$cmd') ? ns.slice(0, -5) : ns;
+  return { requestId, opCode: OP_QUERY, body: { ...body, $db: db }, sequences: new Map(), moreToCome: false };
+}
+
+let nextId = 1;
+
+function header(total: number, responseTo: number, opCode: number): Buffer {
+  const h = Buffer.allocUnsafe(16);
+  h.writeInt32LE(total, 0);
+  h.writeInt32LE(nextId, 4);
+  nextId = (nextId + 1) & 0x7fffffff;
+  h.writeInt32LE(responseTo, 8);
+  h.writeInt32LE(opCode, 12);
+  return h;
+}
+
+/** A reply body: a document to serialise, or already-encoded BSON bytes. */
+export type ReplyBody = Document | Buffer;
+
+export function encodeReply(req: Request, reply: ReplyBody): Buffer[] {
+  const bytes = Buffer.isBuffer(reply) ? reply : encode(reply);
+  if (req.opCode === OP_QUERY) {
+    const pre = Buffer.alloc(20);
+    pre.writeInt32LE(1, 16); // numberReturned; flags, cursorId and startingFrom stay 0
+    return [header(16 + 20 + bytes.length, req.requestId, OP_REPLY), pre, bytes];
+  }
+  const pre = Buffer.alloc(5); // flagBits 0 + section kind 0
+  return [header(16 + 5 + bytes.length, req.requestId, OP_MSG), pre, bytes];
+}
