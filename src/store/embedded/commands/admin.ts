@@ -34,12 +34,8 @@ function dbSize(ctx: CommandContext, name: string): number {
   return size;
 }
 
-export const adminCommands: Record<string, Handler> = {
-  hello: (ctx) => hello(ctx, false),
-  isMaster: (ctx) => hello(ctx, true),
-  ismaster: (ctx) => hello(ctx, true),
-  ping: () => ({ ok: 1 }),
-  buildInfo: () => ({
+function buildInfo(): Document {
+  return {
     version: VERSION,
     gitVersion: 'embedded',
     versionArray: [8, 0, 0, 0],
@@ -50,7 +46,16 @@ export const adminCommands: Record<string, Handler> = {
     javascriptEngine: 'none',
     modules: [],
     ok: 1,
-  }),
+  };
+}
+
+export const adminCommands: Record<string, Handler> = {
+  hello: (ctx) => hello(ctx, false),
+  isMaster: (ctx) => hello(ctx, true),
+  ismaster: (ctx) => hello(ctx, true),
+  ping: () => ({ ok: 1 }),
+  buildInfo: () => buildInfo(),
+  buildinfo: () => buildInfo(),
   // Sessions are accepted (lsid is ignored everywhere), so ending them has nothing to release.
   endSessions: () => ({ ok: 1 }),
   listDatabases: (ctx) => {

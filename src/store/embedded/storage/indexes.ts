@@ -83,8 +83,9 @@ export class Index {
     return this.spec.name;
   }
 
+  /** _id_ is always unique, though listIndexes (like MongoDB) does not say so. */
   get unique(): boolean {
-    return this.spec.unique === true;
+    return this.spec.unique === true || this.spec.name === '_id_';
   }
 
   /** Keys a document contributes; empty when sparse/partial rules exclude it. */
