@@ -16,6 +16,9 @@ const CLIENT_CODES = new Set([
   'BAD_REQUEST',
 ]);
 
+export const isClientErrorCode = (code: unknown): boolean =>
+  typeof code === 'string' && (CLIENT_CODES.has(code) || ['UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', 'PAGE_NOT_ENABLED', 'RATE_LIMITED'].includes(code));
+
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = unwrapResolverError(error);
   const appError = original instanceof AppError ? original : storeErrorToAppError(original);
@@ -31,7 +34,8 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
       },
     };
   }
-  const code = formatted.extensions?.code;
+  // graphql-armor's token limit re-parses the document and reports a syntax error as a validation failure.
+  const code = formatted.message.startsWith('Syntax Error') ? 'GRAPHQL_PARSE_FAILED' : formatted.extensions?.code;
   if (typeof code === 'string' && CLIENT_CODES.has(code) && !(original instanceof Error && !(original instanceof GraphQLError))) {
     return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code } };
   }

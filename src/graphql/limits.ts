@@ -1,4 +1,4 @@
-// Query limits (CONTRACT.md §5): depth, aliases, tokens and directives through graphql-armor; a cost limit
+// Query limits (CONTRACT.md §5): depth, aliases and directives through graphql-armor; tokens by graphql-js; a cost limit
 // through graphql-query-complexity, because armor's cost rule cannot read `first`/`limit` arguments.
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { ApolloServerPlugin } from '@apollo/server';
@@ -17,7 +17,9 @@ export function armorProtection(limits: Config['graphql']): { plugins: ApolloSer
   const { plugins, validationRules } = new ApolloArmor({
     maxDepth: { n: limits.maxDepth, ignoreIntrospection: true, flattenFragments: true },
     maxAliases: { n: limits.maxAliases },
-    maxTokens: { n: limits.maxTokens },
+    // Tokens are limited by graphql-js's own parser (Apollo parseOptions): armor's token plugin throws outside
+    // Apollo's pipeline and turns a client's syntax error into a 500.
+    maxTokens: { enabled: false },
     maxDirectives: { n: 50 },
     costLimit: { enabled: false },
     // Field suggestions leak the schema; hide them whenever introspection is off.

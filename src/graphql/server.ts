@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import type { Context } from '../context.js';
 import { isStoreOutage } from '../store/errors.js';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { formatGraphQLError } from './errors.js';
+import { formatGraphQLError, isClientErrorCode } from './errors.js';
 import { armorProtection, costLimitPlugin } from './limits.js';
 
 /** Attaches the request id to every error and turns a store outage into 503 + Retry-After. */
@@ -22,9 +22,13 @@ const requestIdPlugin: ApolloServerPlugin<Context> = {
         for (const error of result.errors ?? []) {
           (error.extensions as Record<string, unknown>).requestId = contextValue.requestId;
         }
-        if (storeDown && (result.data === null || result.data === undefined)) {
+        const noData = result.data === null || result.data === undefined;
+        if (storeDown && noData) {
           response.http.status = 503;
           response.http.headers.set('retry-after', '2');
+        } else if (noData && response.http.status === 500 && result.errors?.every((e) => isClientErrorCode(e.extensions?.code))) {
+          // A rejection raised by a plugin (e.g. armor's token limit parsing the query) is still the client's mistake.
+          response.http.status = 400;
         }
       },
     };
@@ -36,11 +40,13 @@ export function createApolloServer(schema: GraphQLSchema, config: Config, plugin
   return new ApolloServer<Context>({
     schema,
     validationRules: armor.validationRules,
+    parseOptions: { maxTokens: config.graphql.maxTokens },
     allowBatchedHttpRequests: false,
     introspection: config.introspection,
     includeStacktraceInErrorResponses: false,
+    // main.ts owns SIGTERM: Apollo stopping itself on the signal would fail the requests we are draining.
+    stopOnTerminationSignals: false,
     csrfPrevention: true,
-    status400ForVariableCoercionErrors: true,
     formatError: formatGraphQLError,
     plugins: [requestIdPlugin, ...(armor.plugins as ApolloServerPlugin<Context>[]), costLimitPlugin(config.graphql.maxCost), ...plugins],
   });

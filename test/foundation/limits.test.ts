@@ -58,3 +58,11 @@ test('cost past the limit is a BAD_USER_INPUT error naming the cost', async () =
   expect(body.errors![0].extensions!.code).toBe('BAD_USER_INPUT');
   expect(body.errors![0].message).toMatch(/cost 4 exceeds the limit of 3/);
 });
+
+test('a query with more tokens than the limit is a parse error, 400', async () => {
+  const fields = Array.from({ length: 6000 }, () => 'name').join(' ');
+  const { status, body } = await svc.gql(`{ service { ${fields} } }`);
+  expect(status).toBe(400);
+  expect(body.errors![0].extensions!.code).toBe('GRAPHQL_PARSE_FAILED');
+  expect(body.errors![0].message).toMatch(/5000 tokens/);
+});
