@@ -1,8 +1,10 @@
 // Every resolver class of the schema; add one line for a new one.
 import type { NonEmptyArray } from 'type-graphql';
 import { ServiceResolver } from './service.resolver.js';
+import { contentResolvers } from './content/index.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const resolvers: NonEmptyArray<Function> = [
   ServiceResolver,
+  ...contentResolvers,
 ];

@@ -2,6 +2,7 @@
 // add one line below for a new domain.
 import type { CreateIndexesOptions, IndexSpecification } from 'mongodb';
 import type { CollectionName } from './collections.js';
+import { contentIndexes } from './content/indexes.js';
 
 export interface IndexDef {
   collection: CollectionName;
@@ -10,4 +11,5 @@ export interface IndexDef {
 }
 
 export const allIndexes: IndexDef[] = [
+  ...contentIndexes,
 ];

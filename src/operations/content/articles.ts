@@ -1,0 +1,77 @@
+// Use cases on articles: one by id or slug, the filtered list, and the article lists of categories,
+// authors and keywords (batched through the request's loaders).
+import type { Document } from 'mongodb';
+import type { Context } from '../../context.js';
+import { badRequest } from '../../errors.js';
+import type { Article } from '../../schema/content/article.type.js';
+import type { ArticlesFilter } from '../../schema/content/articles-filter.input.js';
+import type { ConnectionShape } from '../../schema/content/connection.type.js';
+import * as c from '../../store/content/connections.js';
+import { countOf, findPage } from '../../store/content/lists.js';
+import { articleById, articleBySlug } from '../../store/content/loaders.js';
+import { toArticle } from '../../store/content/mappers/article.mapper.js';
+import { articleProjection } from '../../store/content/projections.js';
+import { visibleArticle } from '../../store/content/visibility.js';
+import { connectionOf } from './connection.js';
+import { checkFirst, checkId, decodeCursor } from './input.js';
+
+export interface PageArgs {
+  first: number;
+  after?: string | null;
+}
+
+/** Exactly one of `id` and `slug`; slugs follow the id alphabet. */
+export function oneOf(args: { id?: string | null; slug?: string | null }): { id: string } | { slug: string } {
+  if ((args.id == null) === (args.slug == null)) {
+    throw badRequest('Give exactly one of id and slug', [{ field: args.id == null ? 'id' : 'slug', message: 'Exactly one of id and slug' }]);
+  }
+  return args.id != null ? { id: checkId(args.id) } : { slug: checkId(args.slug!, 'slug') };
+}
+
+export async function getArticle(ctx: Context, args: { id?: string | null; slug?: string | null }): Promise<Article | null> {
+  const key = oneOf(args);
+  const doc = 'id' in key ? await ctx.loaders.get(articleById).load(key.id) : await ctx.loaders.get(articleBySlug).load(key.slug);
+  return doc ? toArticle(doc) : null;
+}
+
+export async function listArticles(ctx: Context, filter: ArticlesFilter | null | undefined, args: PageArgs): Promise<ConnectionShape<Article>> {
+  const query: Document = { ...visibleArticle };
+  if (filter?.categoryId != null) query.categoryIds = checkId(filter.categoryId, 'filter.categoryId');
+  if (filter?.authorId != null) query.authorIds = checkId(filter.authorId, 'filter.authorId');
+  if (filter?.keywordId != null) query.keywordIds = checkId(filter.keywordId, 'filter.keywordId');
+  if (filter?.premium != null) query.premium = filter.premium;
+  const page = await findPage(ctx.store, 'articles', {
+    filter: query,
+    sort: c.articleOrder,
+    projection: articleProjection,
+    first: checkFirst(args.first),
+    after: decodeCursor(args.after),
+  });
+  return connectionOf(page, c.articleOrder, toArticle, () => countOf(ctx.store, 'articles', query));
+}
+
+const byParent = {
+  category: { page: c.articlesOfCategory, count: c.articleCountOfCategory },
+  author: { page: c.articlesOfAuthor, count: c.articleCountOfAuthor },
+  keyword: { page: c.articlesOfKeyword, count: c.articleCountOfKeyword },
+} as const;
+
+export type ArticleParent = keyof typeof byParent;
+
+export async function articlesOf(ctx: Context, parent: ArticleParent, parentId: string, args: PageArgs): Promise<ConnectionShape<Article>> {
+  const key = { parentId, first: checkFirst(args.first), after: decodeCursor(args.after) };
+  const page = await ctx.loaders.get(byParent[parent].page).load(key);
+  return connectionOf(page, c.articleOrder, toArticle, () => articleCountOf(ctx, parent, parentId));
+}
+
+/** Published articles of a category / author / keyword: the `articlesCount` fields and `totalCount`. */
+export function articleCountOf(ctx: Context, parent: ArticleParent, parentId: string): Promise<number> {
+  return ctx.loaders.get(byParent[parent].count).load(parentId);
+}
+
+/** Visible articles for a list of ids, in the given order, absent ones dropped. */
+export async function articlesByIds(ctx: Context, ids: readonly string[]): Promise<Article[]> {
+  const loader = ctx.loaders.get(articleById);
+  const docs = await Promise.all(ids.map((id) => loader.load(id)));
+  return docs.flatMap((d) => (d ? [toArticle(d)] : []));
+}

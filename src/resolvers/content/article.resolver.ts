@@ -1,0 +1,67 @@
+// Article fields that reach other objects (content type, categories, authors, sponsor, keywords) and
+// the per-viewer premium fields (CONTRACT.md §3).
+import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { Context } from '../../context.js';
+import { accessAllowed, articleBody, articlePreview } from '../../operations/content/access.js';
+import { ContentType, Sponsor } from '../../schema/content/article-parts.type.js';
+import { Article } from '../../schema/content/article.type.js';
+import { Author } from '../../schema/content/author.type.js';
+import { ContentCategory } from '../../schema/content/category.type.js';
+import { Keyword } from '../../schema/content/keyword.type.js';
+import { authorById, categoryById, contentTypeById, keywordById, sponsorById } from '../../store/content/loaders.js';
+import { toContentType, toSponsor } from '../../store/content/mappers/article.mapper.js';
+import { toAuthor, toCategory, toKeyword } from '../../store/content/mappers/taxonomy.mapper.js';
+import { loadOne, loadVisible } from './load.js';
+
+@Resolver(() => Article)
+export class ArticleResolver {
+  @FieldResolver(() => ContentType, { nullable: true })
+  contentType(@Root() article: Article, @Ctx() ctx: Context): Promise<ContentType | null> {
+    return loadOne(ctx.loaders.get(contentTypeById), article.contentTypeId, toContentType);
+  }
+
+  @FieldResolver(() => [ContentCategory], { description: 'Every active category the article is filed under' })
+  categories(@Root() article: Article, @Ctx() ctx: Context): Promise<ContentCategory[]> {
+    return loadVisible(ctx.loaders.get(categoryById), article.categoryIds, toCategory);
+  }
+
+  @FieldResolver(() => ContentCategory, { nullable: true, description: 'The primary category' })
+  category(@Root() article: Article, @Ctx() ctx: Context): Promise<ContentCategory | null> {
+    return loadOne(ctx.loaders.get(categoryById), article.categoryId, toCategory);
+  }
+
+  @FieldResolver(() => [Author])
+  authors(@Root() article: Article, @Ctx() ctx: Context): Promise<Author[]> {
+    return loadVisible(ctx.loaders.get(authorById), article.authorIds, toAuthor);
+  }
+
+  @FieldResolver(() => Author, { nullable: true, description: 'The primary author' })
+  author(@Root() article: Article, @Ctx() ctx: Context): Promise<Author | null> {
+    return loadOne(ctx.loaders.get(authorById), article.authorId, toAuthor);
+  }
+
+  @FieldResolver(() => Sponsor, { nullable: true })
+  sponsor(@Root() article: Article, @Ctx() ctx: Context): Promise<Sponsor | null> {
+    return loadOne(ctx.loaders.get(sponsorById), article.sponsorId, toSponsor);
+  }
+
+  @FieldResolver(() => [Keyword])
+  keywords(@Root() article: Article, @Ctx() ctx: Context): Promise<Keyword[]> {
+    return loadVisible(ctx.loaders.get(keywordById), article.keywordIds, toKeyword);
+  }
+
+  @FieldResolver(() => Boolean, { description: 'Whether this viewer may read the whole article' })
+  accessAllowed(@Root() article: Article, @Ctx() ctx: Context): Promise<boolean> {
+    return accessAllowed(ctx, article);
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: 'Full HTML body; null when access is not allowed' })
+  body(@Root() article: Article, @Ctx() ctx: Context): Promise<string | null> {
+    return articleBody(ctx, article);
+  }
+
+  @FieldResolver(() => String, { description: 'Plain-text teaser; at most `previewLimit` characters when access is not allowed' })
+  preview(@Root() article: Article, @Ctx() ctx: Context): Promise<string> {
+    return articlePreview(ctx, article);
+  }
+}

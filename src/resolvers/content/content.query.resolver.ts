@@ -1,0 +1,83 @@
+// Root queries of the content graph (CONTRACT.md §5): thin, arguments straight to an operation.
+import { Arg, Args, Ctx, ID, Query, Resolver } from 'type-graphql';
+import type { Context } from '../../context.js';
+import { getArticle, listArticles } from '../../operations/content/articles.js';
+import { getIssue } from '../../operations/content/issues.js';
+import { getPage, listPages } from '../../operations/content/pages.js';
+import { getAuthor, getCategory, getChannel, getKeyword } from '../../operations/content/taxonomy.js';
+import { Article, ArticleConnection } from '../../schema/content/article.type.js';
+import { ArticlesFilter } from '../../schema/content/articles-filter.input.js';
+import { Author } from '../../schema/content/author.type.js';
+import { ContentCategory } from '../../schema/content/category.type.js';
+import { Channel } from '../../schema/content/channel.type.js';
+import { ConnectionArgs } from '../../schema/content/connection.args.js';
+import type { ConnectionShape } from '../../schema/content/connection.type.js';
+import { Issue } from '../../schema/content/issue.type.js';
+import { Keyword } from '../../schema/content/keyword.type.js';
+import { Page, PageConnection } from '../../schema/content/page.type.js';
+
+const opt = { nullable: true } as const;
+
+@Resolver()
+export class ContentQueryResolver {
+  @Query(() => PageConnection, { description: 'Enabled pages, by name' })
+  pages(@Ctx() ctx: Context, @Args() args: ConnectionArgs): Promise<ConnectionShape<Page>> {
+    return listPages(ctx, args);
+  }
+
+  @Query(() => Page, { nullable: true, description: 'A page; PAGE_NOT_ENABLED when it is disabled' })
+  page(@Ctx() ctx: Context, @Arg('id', () => ID) id: string): Promise<Page | null> {
+    return getPage(ctx, id);
+  }
+
+  @Query(() => Issue, { nullable: true, description: 'A published issue of an enabled page' })
+  issue(@Ctx() ctx: Context, @Arg('id', () => ID) id: string): Promise<Issue | null> {
+    return getIssue(ctx, id);
+  }
+
+  @Query(() => Article, { nullable: true, description: 'A published article, by id or by slug (exactly one)' })
+  article(
+    @Ctx() ctx: Context,
+    @Arg('id', () => ID, opt) id?: string | null,
+    @Arg('slug', () => String, opt) slug?: string | null,
+  ): Promise<Article | null> {
+    return getArticle(ctx, { id, slug });
+  }
+
+  @Query(() => ArticleConnection, { description: 'Published articles, newest first' })
+  articles(
+    @Ctx() ctx: Context,
+    @Args() args: ConnectionArgs,
+    @Arg('filter', () => ArticlesFilter, opt) filter?: ArticlesFilter | null,
+  ): Promise<ConnectionShape<Article>> {
+    return listArticles(ctx, filter, args);
+  }
+
+  @Query(() => ContentCategory, { nullable: true, description: 'An active content category, by id or by slug (exactly one)' })
+  contentCategory(
+    @Ctx() ctx: Context,
+    @Arg('id', () => ID, opt) id?: string | null,
+    @Arg('slug', () => String, opt) slug?: string | null,
+  ): Promise<ContentCategory | null> {
+    return getCategory(ctx, { id, slug });
+  }
+
+  @Query(() => Author, { nullable: true })
+  author(@Ctx() ctx: Context, @Arg('id', () => ID) id: string): Promise<Author | null> {
+    return getAuthor(ctx, id);
+  }
+
+  @Query(() => Keyword, { nullable: true, description: 'A keyword, by id or by slug (exactly one)' })
+  keyword(
+    @Ctx() ctx: Context,
+    @Arg('id', () => ID, opt) id?: string | null,
+    @Arg('slug', () => String, opt) slug?: string | null,
+  ): Promise<Keyword | null> {
+    return getKeyword(ctx, { id, slug });
+  }
+
+  @Query(() => Channel, { nullable: true })
+  channel(@Ctx() ctx: Context, @Arg('id', () => ID) id: string): Promise<Channel | null> {
+    return getChannel(ctx, id);
+  }
+}

@@ -1,0 +1,68 @@
+// Article elements and media: live blogs (with preview messages), polls (with the viewer's vote),
+// quizzes, and the video behind an attachment.
+import { Ctx, FieldResolver, ID, Resolver, Root } from 'type-graphql';
+import type { Context } from '../../context.js';
+import { ArticleElements } from '../../schema/content/article-parts.type.js';
+import { Attachment } from '../../schema/content/attachment.type.js';
+import { LiveBlog, LiveBlogMessage } from '../../schema/content/live-blog.type.js';
+import { Poll } from '../../schema/content/poll.type.js';
+import { Quiz } from '../../schema/content/quiz.type.js';
+import { Video } from '../../schema/content/video.type.js';
+import { previewMessagesOf, voteOf } from '../../store/content/elements.loaders.js';
+import { liveBlogById, pollById, quizById, videoById } from '../../store/content/loaders.js';
+import { toLiveBlog, toLiveBlogMessage, toPoll, toQuiz } from '../../store/content/mappers/elements.mapper.js';
+import { toVideo } from '../../store/content/mappers/media.mapper.js';
+import { loadOne, loadVisible } from './load.js';
+
+@Resolver(() => ArticleElements)
+export class ArticleElementsResolver {
+  @FieldResolver(() => [LiveBlog])
+  liveBlogs(@Root() elements: ArticleElements, @Ctx() ctx: Context): Promise<LiveBlog[]> {
+    return loadVisible(ctx.loaders.get(liveBlogById), elements.liveBlogIds, toLiveBlog);
+  }
+
+  @FieldResolver(() => [Poll])
+  polls(@Root() elements: ArticleElements, @Ctx() ctx: Context): Promise<Poll[]> {
+    return loadVisible(ctx.loaders.get(pollById), elements.pollIds, toPoll);
+  }
+
+  @FieldResolver(() => [Quiz], { description: 'Open and closed quizzes; drafts are left out' })
+  quizzes(@Root() elements: ArticleElements, @Ctx() ctx: Context): Promise<Quiz[]> {
+    return loadVisible(ctx.loaders.get(quizById), elements.quizIds, toQuiz);
+  }
+}
+
+@Resolver(() => LiveBlog)
+export class LiveBlogResolver {
+  @FieldResolver(() => [LiveBlogMessage], { description: 'The newest messages, newest first' })
+  async previewMessages(@Root() blog: LiveBlog, @Ctx() ctx: Context): Promise<LiveBlogMessage[]> {
+    const docs = await ctx.loaders.get(previewMessagesOf).load({ liveBlogId: blog.id, lastSeq: blog.lastSeq });
+    return docs.map(toLiveBlogMessage);
+  }
+}
+
+@Resolver(() => Poll)
+export class PollResolver {
+  @FieldResolver(() => Boolean, { description: 'Whether the viewer has voted; false for anonymous readers' })
+  async voted(@Root() poll: Poll, @Ctx() ctx: Context): Promise<boolean> {
+    return (await viewerVote(ctx, poll)) !== null;
+  }
+
+  @FieldResolver(() => ID, { nullable: true, description: "Id of the viewer's choice; null when not voted" })
+  async votedChoice(@Root() poll: Poll, @Ctx() ctx: Context): Promise<string | null> {
+    return (await viewerVote(ctx, poll))?.choiceId ?? null;
+  }
+}
+
+function viewerVote(ctx: Context, poll: Poll) {
+  if (!ctx.viewer) return Promise.resolve(null);
+  return ctx.loaders.get(voteOf).load({ customerId: ctx.viewer.customerId, pollId: poll.id });
+}
+
+@Resolver(() => Attachment)
+export class AttachmentResolver {
+  @FieldResolver(() => Video, { nullable: true, description: 'The video of a video attachment, once it is ready' })
+  video(@Root() attachment: Attachment, @Ctx() ctx: Context): Promise<Video | null> {
+    return loadOne(ctx.loaders.get(videoById), attachment.videoId, toVideo);
+  }
+}

@@ -1,0 +1,88 @@
+// Issue fields that reach other objects: contents, page, poll, channel, authors; and the article
+// lists inside its contents, repeated groups and front page. All through request loaders.
+import { Arg, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { Context } from '../../context.js';
+import { articlesByIds } from '../../operations/content/articles.js';
+import { linkedPage } from '../../operations/content/pages.js';
+import { Article } from '../../schema/content/article.type.js';
+import { Author } from '../../schema/content/author.type.js';
+import { ContentCategory } from '../../schema/content/category.type.js';
+import { Channel } from '../../schema/content/channel.type.js';
+import { ArticleGroup, FrontPage, Issue, IssueContent } from '../../schema/content/issue.type.js';
+import { Page } from '../../schema/content/page.type.js';
+import { Poll } from '../../schema/content/poll.type.js';
+import { DynamicSection } from '../../schema/content/section.type.js';
+import { authorById, categoryById, channelById, pollById } from '../../store/content/loaders.js';
+import { toChannel, toPoll } from '../../store/content/mappers/elements.mapper.js';
+import { toAuthor, toCategory } from '../../store/content/mappers/taxonomy.mapper.js';
+import { loadOne, loadVisible } from './load.js';
+
+@Resolver(() => Issue)
+export class IssueResolver {
+  @FieldResolver(() => [IssueContent], { description: 'Contents grouped by category (keyed by `categoryId`); groups of inactive categories are left out' })
+  async contents(@Root() issue: Issue, @Ctx() ctx: Context): Promise<IssueContent[]> {
+    const loader = ctx.loaders.get(categoryById);
+    const categories = await Promise.all(issue.contentRefs.map((c) => loader.load(c.categoryId)));
+    return issue.contentRefs.filter((_, i) => categories[i] !== null);
+  }
+
+  @FieldResolver(() => Page, { nullable: true })
+  page(@Root() issue: Issue, @Ctx() ctx: Context): Promise<Page | null> {
+    return linkedPage(ctx, issue.pageId);
+  }
+
+  @FieldResolver(() => Poll, { nullable: true })
+  poll(@Root() issue: Issue, @Ctx() ctx: Context): Promise<Poll | null> {
+    return loadOne(ctx.loaders.get(pollById), issue.pollId, toPoll);
+  }
+
+  @FieldResolver(() => Channel, { nullable: true })
+  channel(@Root() issue: Issue, @Ctx() ctx: Context): Promise<Channel | null> {
+    return loadOne(ctx.loaders.get(channelById), issue.channelId, toChannel);
+  }
+
+  @FieldResolver(() => [Author])
+  authors(@Root() issue: Issue, @Ctx() ctx: Context): Promise<Author[]> {
+    return loadVisible(ctx.loaders.get(authorById), issue.authorIds, toAuthor);
+  }
+
+  @FieldResolver(() => DynamicSection, { nullable: true, description: 'The dynamic section with this name' })
+  dynamicSection(@Root() issue: Issue, @Arg('name') name: string): DynamicSection | null {
+    return issue.dynamicSections.find((s) => s.name === name) ?? null;
+  }
+}
+
+@Resolver(() => IssueContent)
+export class IssueContentResolver {
+  @FieldResolver(() => ContentCategory)
+  async category(@Root() content: IssueContent, @Ctx() ctx: Context): Promise<ContentCategory | null> {
+    // Already loaded (and cached for the request) by Issue.contents, which dropped inactive ones.
+    return loadOne(ctx.loaders.get(categoryById), content.categoryId, toCategory);
+  }
+
+  @FieldResolver(() => [Article], { description: 'Published articles, in editorial order' })
+  articles(@Root() content: IssueContent, @Ctx() ctx: Context): Promise<Article[]> {
+    return articlesByIds(ctx, content.articleIds);
+  }
+}
+
+@Resolver(() => ArticleGroup)
+export class ArticleGroupResolver {
+  @FieldResolver(() => [Article])
+  articles(@Root() group: ArticleGroup, @Ctx() ctx: Context): Promise<Article[]> {
+    return articlesByIds(ctx, group.articleIds);
+  }
+}
+
+@Resolver(() => FrontPage)
+export class FrontPageResolver {
+  @FieldResolver(() => ContentCategory, { nullable: true })
+  category(@Root() front: FrontPage, @Ctx() ctx: Context): Promise<ContentCategory | null> {
+    return loadOne(ctx.loaders.get(categoryById), front.categoryId, toCategory);
+  }
+
+  @FieldResolver(() => [Article])
+  articles(@Root() front: FrontPage, @Ctx() ctx: Context): Promise<Article[]> {
+    return articlesByIds(ctx, front.articleIds);
+  }
+}

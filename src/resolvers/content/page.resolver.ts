@@ -1,0 +1,16 @@
+// Page fields that reach other objects: its issues connection.
+import { Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { Context } from '../../context.js';
+import { pageIssues } from '../../operations/content/pages.js';
+import { ConnectionArgs } from '../../schema/content/connection.args.js';
+import type { ConnectionShape } from '../../schema/content/connection.type.js';
+import { Issue, IssueConnection } from '../../schema/content/issue.type.js';
+import { Page } from '../../schema/content/page.type.js';
+
+@Resolver(() => Page)
+export class PageResolver {
+  @FieldResolver(() => IssueConnection, { description: 'Published issues, newest first (by date, then issue number)' })
+  issues(@Root() page: Page, @Ctx() ctx: Context, @Args() args: ConnectionArgs): Promise<ConnectionShape<Issue>> {
+    return pageIssues(ctx, page.id, args);
+  }
+}

@@ -1,0 +1,23 @@
+// DynamicSection.articles: the section's published articles, ordered by `direction`, cut to `limit`.
+import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { Context } from '../../context.js';
+import { articlesByIds } from '../../operations/content/articles.js';
+import { Article } from '../../schema/content/article.type.js';
+import { SectionDirection } from '../../schema/content/enums.js';
+import { DynamicSection } from '../../schema/content/section.type.js';
+
+const newestFirst = (a: Article, b: Article): number =>
+  (b.firstPublishedDate?.getTime() ?? 0) - (a.firstPublishedDate?.getTime() ?? 0) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+@Resolver(() => DynamicSection)
+export class DynamicSectionResolver {
+  @FieldResolver(() => [Article], {
+    description: 'Published articles of an ARTICLES section: APPEND newest first, APPEND_UNSORTED in editorial order; at most `limit`',
+  })
+  async articles(@Root() section: DynamicSection, @Ctx() ctx: Context): Promise<Article[]> {
+    if (section.articleIds.length === 0) return [];
+    const articles = await articlesByIds(ctx, section.articleIds);
+    if (section.direction === SectionDirection.APPEND) articles.sort(newestFirst);
+    return articles.slice(0, Math.max(0, section.limit));
+  }
+}

@@ -1,0 +1,79 @@
+// Category, author and keyword fields that reach other objects, including their article connections.
+import { Arg, Args, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import type { Context } from '../../context.js';
+import { articleCountOf, articlesOf } from '../../operations/content/articles.js';
+import { linkedPage } from '../../operations/content/pages.js';
+import { Article, ArticleConnection } from '../../schema/content/article.type.js';
+import { Author } from '../../schema/content/author.type.js';
+import { CategoryType, ContentCategory } from '../../schema/content/category.type.js';
+import { ConnectionArgs } from '../../schema/content/connection.args.js';
+import type { ConnectionShape } from '../../schema/content/connection.type.js';
+import { Keyword, KeywordTranslation } from '../../schema/content/keyword.type.js';
+import { Page } from '../../schema/content/page.type.js';
+import { authorById, categoryById, categoryTypeById, keywordById } from '../../store/content/loaders.js';
+import { toAuthor, toCategory, toCategoryType, toKeyword } from '../../store/content/mappers/taxonomy.mapper.js';
+import { loadOne } from './load.js';
+
+@Resolver(() => ContentCategory)
+export class ContentCategoryResolver {
+  @FieldResolver(() => CategoryType, { nullable: true, description: 'The category type object (its id is `typeId`)' })
+  type(@Root() category: ContentCategory, @Ctx() ctx: Context): Promise<CategoryType | null> {
+    return loadOne(ctx.loaders.get(categoryTypeById), category.typeId, toCategoryType);
+  }
+
+  @FieldResolver(() => ContentCategory, { nullable: true, description: 'Parent object' })
+  parent(@Root() category: ContentCategory, @Ctx() ctx: Context): Promise<ContentCategory | null> {
+    return loadOne(ctx.loaders.get(categoryById), category.parentCategoryId, toCategory);
+  }
+
+  @FieldResolver(() => Page, { nullable: true })
+  page(@Root() category: ContentCategory, @Ctx() ctx: Context): Promise<Page | null> {
+    return linkedPage(ctx, category.pageId);
+  }
+
+  @FieldResolver(() => Int, { description: 'Published articles filed under the category' })
+  articlesCount(@Root() category: ContentCategory, @Ctx() ctx: Context): Promise<number> {
+    return articleCountOf(ctx, 'category', category.id);
+  }
+
+  @FieldResolver(() => ArticleConnection, { description: 'Published articles filed under the category, newest first' })
+  articles(@Root() category: ContentCategory, @Ctx() ctx: Context, @Args() args: ConnectionArgs): Promise<ConnectionShape<Article>> {
+    return articlesOf(ctx, 'category', category.id, args);
+  }
+}
+
+@Resolver(() => Author)
+export class AuthorResolver {
+  @FieldResolver(() => Author, { nullable: true, description: 'The author that replaced this one' })
+  replacedBy(@Root() author: Author, @Ctx() ctx: Context): Promise<Author | null> {
+    return loadOne(ctx.loaders.get(authorById), author.replacedById, toAuthor);
+  }
+
+  @FieldResolver(() => ArticleConnection, { description: 'Published articles by the author, newest first' })
+  articles(@Root() author: Author, @Ctx() ctx: Context, @Args() args: ConnectionArgs): Promise<ConnectionShape<Article>> {
+    return articlesOf(ctx, 'author', author.id, args);
+  }
+}
+
+@Resolver(() => Keyword)
+export class KeywordResolver {
+  @FieldResolver(() => Keyword, { nullable: true, description: 'The keyword that replaced this one' })
+  replacedBy(@Root() keyword: Keyword, @Ctx() ctx: Context): Promise<Keyword | null> {
+    return loadOne(ctx.loaders.get(keywordById), keyword.replacedById, toKeyword);
+  }
+
+  @FieldResolver(() => Int, { description: 'Published articles tagged with the keyword' })
+  articlesCount(@Root() keyword: Keyword, @Ctx() ctx: Context): Promise<number> {
+    return articleCountOf(ctx, 'keyword', keyword.id);
+  }
+
+  @FieldResolver(() => ArticleConnection, { description: 'Published articles tagged with the keyword, newest first' })
+  articles(@Root() keyword: Keyword, @Ctx() ctx: Context, @Args() args: ConnectionArgs): Promise<ConnectionShape<Article>> {
+    return articlesOf(ctx, 'keyword', keyword.id, args);
+  }
+
+  @FieldResolver(() => KeywordTranslation, { nullable: true, description: 'The translation into `language` (ISO 639-1), if any' })
+  translation(@Root() keyword: Keyword, @Arg('language') language: string): KeywordTranslation | null {
+    return keyword.translations.find((t) => t.language === language) ?? null;
+  }
+}

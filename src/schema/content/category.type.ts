@@ -1,0 +1,87 @@
+// Content category (interface §2.8). Type, parent, page, articles and articlesCount are resolved by CategoryResolver.
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { CategoryStatus } from './enums.js';
+
+@ObjectType({ description: 'The type of a content category (section, topic, series, ...)' })
+export class CategoryType {
+  @Field(() => ID)
+  id!: string;
+
+  @Field()
+  name!: string;
+
+  @Field()
+  slug!: string;
+}
+
+@ObjectType({ description: 'A category articles are filed under' })
+export class ContentCategory {
+  @Field(() => ID)
+  id!: string;
+
+  @Field({ description: 'Category name' })
+  name!: string;
+
+  @Field()
+  signature!: string;
+
+  @Field()
+  slug!: string;
+
+  @Field(() => ID, { nullable: true, description: 'Id of the category type; the object is `type`' })
+  typeId!: string | null;
+
+  @Field(() => ID, { nullable: true })
+  parentCategoryId!: string | null;
+
+  @Field(() => String, { nullable: true })
+  imageUrl!: string | null;
+
+  @Field(() => String, { nullable: true })
+  coverUrl!: string | null;
+
+  @Field(() => String, { nullable: true })
+  logoUrl!: string | null;
+
+  @Field({ description: 'Articles of the category are paid content' })
+  paid!: boolean;
+
+  @Field()
+  objectClassName!: string;
+
+  @Field()
+  absoluteUrl!: string;
+
+  @Field(() => String, { nullable: true })
+  cssCode!: string | null;
+
+  @Field(() => String, { nullable: true })
+  templateName!: string | null;
+
+  @Field(() => String, { nullable: true })
+  tagline!: string | null;
+
+  @Field(() => String, { nullable: true })
+  linkParameter!: string | null;
+
+  @Field(() => String, { nullable: true })
+  description!: string | null;
+
+  @Field(() => String, { nullable: true })
+  metaDescription!: string | null;
+
+  @Field(() => Int, { description: 'Position among its siblings' })
+  order!: number;
+
+  @Field(() => ID, { nullable: true })
+  pageId!: string | null;
+
+  @Field()
+  allowComments!: boolean;
+
+  @Field({ description: 'Who may read the category, e.g. `public` or `restricted`' })
+  accessType!: string;
+
+  @Field(() => CategoryStatus)
+  status!: CategoryStatus;
+}

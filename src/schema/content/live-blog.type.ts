@@ -1,0 +1,61 @@
+// Live blog and message (interface §2.13). `previewMessages` is resolved by LiveBlogResolver.
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+
+@ObjectType()
+export class LiveBlogMessage {
+  @Field(() => ID)
+  id!: string;
+
+  @Field()
+  timestamp!: Date;
+
+  @Field()
+  text!: string;
+
+  @Field(() => String, { nullable: true })
+  title!: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'Minute of the event (sports)' })
+  minute!: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'Additional minute value (stoppage time)' })
+  additionalMinute!: number | null;
+
+  @Field(() => ID, { nullable: true })
+  typeId!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Image letter/character' })
+  imageLetter!: string | null;
+
+  @Field({ description: 'Highlight flag' })
+  highlight!: boolean;
+
+  @Field(() => String, { nullable: true })
+  htmlContent!: string | null;
+
+  @Field(() => String, { nullable: true })
+  userDisplayName!: string | null;
+
+  @Field(() => String, { nullable: true })
+  userThumbnailUrl!: string | null;
+}
+
+@ObjectType()
+export class LiveBlog {
+  @Field(() => ID)
+  id!: string;
+
+  @Field()
+  title!: string;
+
+  @Field()
+  startDate!: Date;
+
+  @Field(() => Date, { nullable: true })
+  endDate!: Date | null;
+
+  @Field({ description: 'Websocket room to subscribe to for new messages' })
+  websocketRoomName!: string;
+
+  lastSeq!: number;
+}

@@ -1,0 +1,39 @@
+// Dynamic sections (interface §2.6) and linkables (§2.16), shared by issues and channel configurations.
+import { Field, Int, ObjectType } from 'type-graphql';
+import { SectionDirection, SectionType } from './enums.js';
+
+@ObjectType({ description: 'A link to anything with a URL: a page, a section, an external site' })
+export class Linkable {
+  @Field()
+  name!: string;
+
+  @Field()
+  url!: string;
+
+  @Field({ description: 'What the link points at (e.g. `category`, `external`)' })
+  objectType!: string;
+}
+
+@ObjectType({ description: 'A named, editor-curated slot of articles or linkables; `articles` is resolved by a field resolver' })
+export class DynamicSection {
+  @Field({ description: 'Key of the section (dynamic sections are keyed by name)' })
+  name!: string;
+
+  @Field()
+  displayName!: string;
+
+  @Field(() => Int, { description: 'Most items the section shows' })
+  limit!: number;
+
+  @Field(() => SectionDirection)
+  direction!: SectionDirection;
+
+  @Field(() => SectionType)
+  type!: SectionType;
+
+  @Field(() => [Linkable], { description: 'The linkables of a LINKABLES section, limited and ordered; empty for an ARTICLES section' })
+  linkables!: Linkable[];
+
+  /** Resolved into `articles` by DynamicSectionResolver. */
+  articleIds!: string[];
+}

@@ -1,0 +1,84 @@
+// "Children of a parent" loaders: one page of a connection per parent (issues of a page, articles of
+// a category / author / keyword) and its total count, batched across every parent in the request.
+import DataLoader from 'dataloader';
+import type { Document } from 'mongodb';
+import type { CollectionName, DocOf } from '../collections.js';
+import type { LoaderFactory } from '../loaders.js';
+import { keysetFilter, skipFor, slice, sortDocument, type PageSlice, type Position, type SortSpec } from './paging.js';
+
+export interface ChildrenSpec<N extends CollectionName> {
+  collection: N;
+  /** The field holding the parent id; may be an array of parent ids (`categoryIds`). */
+  parentField: string;
+  visible: Document;
+  sort: SortSpec;
+  projection: Document;
+}
+
+export interface ChildrenKey {
+  parentId: string;
+  first: number;
+  after: Position | null;
+}
+
+const BRANCH = '__branch';
+
+/**
+ * One page per key, every key of a batch in one command: an aggregate whose first stage list pages
+ * the first parent and whose `$unionWith` branches page the others. Each branch is an indexed, limited
+ * read of one parent (at most `first + 1` documents), tagged with its branch number.
+ */
+export function childrenPageLoader<N extends CollectionName>(spec: ChildrenSpec<N>): LoaderFactory<ChildrenKey, PageSlice<DocOf<N>>> {
+  const sort = sortDocument(spec.sort);
+  const branch = (k: ChildrenKey, index: number): Document[] => {
+    const { skip } = skipFor(k.after);
+    return [
+      { $match: { ...spec.visible, [spec.parentField]: k.parentId, ...keysetFilter(spec.sort, k.after?.keys) } },
+      { $sort: sort },
+      ...(skip ? [{ $skip: skip }] : []),
+      { $limit: k.first + 1 },
+      { $project: spec.projection },
+      { $addFields: { [BRANCH]: index } },
+    ];
+  };
+  return (store) =>
+    new DataLoader<ChildrenKey, PageSlice<DocOf<N>>, string>(
+      async (keys) => {
+        const [head, ...rest] = keys.map(branch);
+        const pipeline = [...head!, ...rest.map((pipeline) => ({ $unionWith: { coll: spec.collection, pipeline } }))];
+        const size = keys.reduce((n, k) => n + k.first + 1, 0);
+        const docs = await store.collection(spec.collection).aggregate<Document>(pipeline, { batchSize: size }).toArray();
+        const byBranch: DocOf<N>[][] = keys.map(() => []);
+        for (const { [BRANCH]: index, ...doc } of docs) byBranch[index as number]!.push(doc as DocOf<N>);
+        return keys.map((k, i) => slice(byBranch[i]!, k.first, k.after));
+      },
+      { cacheKeyFn: (k) => JSON.stringify([k.parentId, k.first, k.after]), maxBatchSize: 100 },
+    );
+}
+
+/** Total visible children per parent: one `$group` over every parent of the batch. */
+export function childrenCountLoader<N extends CollectionName>(spec: Pick<ChildrenSpec<N>, 'collection' | 'parentField' | 'visible'>): LoaderFactory<string, number> {
+  return (store) =>
+    new DataLoader<string, number>(
+      async (parentIds) => {
+        const parents = { $in: [...parentIds] };
+        const rows = await store
+          .collection(spec.collection)
+          .aggregate<{ _id: string; n: number }>(
+            [
+              { $match: { ...spec.visible, [spec.parentField]: parents } },
+              { $project: { _id: 0, [BRANCH]: `$${spec.parentField}` } },
+              // An array field (categoryIds) counts once for each listed parent of the batch.
+              { $unwind: `$${BRANCH}` },
+              { $match: { [BRANCH]: parents } },
+              { $group: { _id: `$${BRANCH}`, n: { $sum: 1 } } },
+            ],
+            { batchSize: parentIds.length },
+          )
+          .toArray();
+        const counts = new Map(rows.map((r) => [r._id, r.n]));
+        return parentIds.map((id) => counts.get(id) ?? 0);
+      },
+      { maxBatchSize: 1000 },
+    );
+}

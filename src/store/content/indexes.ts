@@ -1,0 +1,23 @@
+// Every index the content resolvers rely on: one per lookup that is not by `_id`.
+import type { IndexDef } from '../indexes.js';
+
+const byPublication = { status: 1, firstPublishedDate: -1, _id: -1 } as const;
+
+export const contentIndexes: IndexDef[] = [
+  // pages(first, after): ordered by name
+  { collection: 'pages', key: { name: 1, _id: 1 }, options: { name: 'pages_name' } },
+  // Page.issues and GET /cms/page/{id}/issues: newest first
+  { collection: 'issues', key: { pageId: 1, status: 1, date: -1, issueNumber: -1, _id: -1 }, options: { name: 'issues_page_date' } },
+  // article(slug), articles(...) and the article connections of categories, authors and keywords
+  { collection: 'articles', key: { slug: 1 }, options: { name: 'articles_slug', unique: true } },
+  { collection: 'articles', key: byPublication, options: { name: 'articles_published' } },
+  { collection: 'articles', key: { categoryIds: 1, ...byPublication }, options: { name: 'articles_category' } },
+  { collection: 'articles', key: { authorIds: 1, ...byPublication }, options: { name: 'articles_author' } },
+  { collection: 'articles', key: { keywordIds: 1, ...byPublication }, options: { name: 'articles_keyword' } },
+  { collection: 'contentCategories', key: { slug: 1 }, options: { name: 'content_categories_slug', unique: true } },
+  { collection: 'keywords', key: { slug: 1 }, options: { name: 'keywords_slug', unique: true } },
+  // LiveBlog.previewMessages: the newest messages of each blog
+  { collection: 'liveBlogMessages', key: { liveBlogId: 1, seq: -1 }, options: { name: 'live_blog_messages_seq', unique: true } },
+  // Poll.voted / votedChoice for the viewer
+  { collection: 'pollVotes', key: { customerId: 1, pollId: 1 }, options: { name: 'poll_votes_customer', unique: true } },
+];

@@ -1,0 +1,66 @@
+// Per-request loaders of content documents by id or slug: one `$in` query per batch, visibility and
+// projection applied in the query, nulls for misses and for what a reader may not see.
+import DataLoader from 'dataloader';
+import type { Document, Filter } from 'mongodb';
+import type { CollectionName, DocOf } from '../collections.js';
+import { byIdLoader, type LoaderFactory } from '../loaders.js';
+import type { Store } from '../store.js';
+import * as p from './projections.js';
+import { visibleArticle, visibleCategory, visibleIssue, visibleQuiz, visibleVideo } from './visibility.js';
+
+/** find with `limit` = `batchSize` = the number of keys: the answer always fits one reply (no getMore). */
+export function findIn<N extends CollectionName>(
+  store: Store,
+  name: N,
+  field: string,
+  values: readonly unknown[],
+  filter: Document,
+  projection: Document,
+): Promise<DocOf<N>[]> {
+  const query = { ...filter, [field]: { $in: [...values] } } as Filter<DocOf<N>>;
+  const size = Math.max(1, values.length);
+  return store.collection(name).find(query, { projection, limit: size, batchSize: size }).toArray() as Promise<DocOf<N>[]>;
+}
+
+function byId<N extends CollectionName>(name: N, projection: Document, filter: Document = {}) {
+  return byIdLoader<DocOf<N> & { _id: string }>(
+    (store, ids) => findIn(store, name, '_id', ids, filter, projection) as Promise<Array<DocOf<N> & { _id: string }>>,
+  );
+}
+
+/** Loader of documents by a unique field other than `_id` (slugs). */
+function byUniqueField<N extends CollectionName>(
+  name: N,
+  field: string,
+  projection: Document,
+  filter: Document = {},
+): LoaderFactory<string, DocOf<N> | null> {
+  return (store) =>
+    new DataLoader<string, DocOf<N> | null>(
+      async (values) => {
+        const docs = await findIn(store, name, field, values, filter, projection);
+        const byValue = new Map(docs.map((d) => [(d as Document)[field] as string, d]));
+        return values.map((v) => byValue.get(v) ?? null);
+      },
+      { maxBatchSize: 1000 },
+    );
+}
+
+/** Pages regardless of `enabled`: callers decide between 403 and absent. */
+export const pageById = byId('pages', p.pageProjection);
+export const issueById = byId('issues', p.issueProjection, visibleIssue);
+export const articleById = byId('articles', p.articleProjection, visibleArticle);
+export const articleBySlug = byUniqueField('articles', 'slug', p.articleProjection, visibleArticle);
+export const contentTypeById = byId('contentTypes', p.contentTypeProjection);
+export const sponsorById = byId('sponsors', p.sponsorProjection);
+export const categoryById = byId('contentCategories', p.categoryProjection, visibleCategory);
+export const categoryBySlug = byUniqueField('contentCategories', 'slug', p.categoryProjection, visibleCategory);
+export const categoryTypeById = byId('categoryTypes', p.categoryTypeProjection);
+export const authorById = byId('authors', p.authorProjection);
+export const keywordById = byId('keywords', p.keywordProjection);
+export const keywordBySlug = byUniqueField('keywords', 'slug', p.keywordProjection);
+export const videoById = byId('videos', p.videoProjection, visibleVideo);
+export const liveBlogById = byId('liveBlogs', p.liveBlogProjection);
+export const pollById = byId('polls', p.pollProjection);
+export const quizById = byId('quizzes', p.quizProjection, visibleQuiz);
+export const channelById = byId('channels', p.channelProjection);

@@ -1,0 +1,67 @@
+// Stored live blogs, messages, polls, quizzes and channels -> API objects.
+import type { Channel } from '../../../schema/content/channel.type.js';
+import type { QuizStatus } from '../../../schema/content/enums.js';
+import type { LiveBlog, LiveBlogMessage } from '../../../schema/content/live-blog.type.js';
+import type { Poll } from '../../../schema/content/poll.type.js';
+import type { Quiz } from '../../../schema/content/quiz.type.js';
+import type { ChannelDoc } from '../channel.doc.js';
+import type { LiveBlogDoc, LiveBlogMessageDoc, PollDoc, QuizDoc } from '../elements.doc.js';
+import { toDynamicSection } from './page.mapper.js';
+
+export function toLiveBlog(doc: LiveBlogDoc): LiveBlog {
+  const { _id, ...rest } = doc;
+  return { ...rest, id: _id };
+}
+
+export function toLiveBlogMessage(doc: LiveBlogMessageDoc): LiveBlogMessage {
+  const { _id, liveBlogId: _blog, seq: _seq, ...rest } = doc;
+  return { ...rest, id: _id };
+}
+
+/** Results are derived from the choices' vote counts; percentages have two decimals and are 0 when nobody voted. */
+export function toPoll(doc: PollDoc): Poll {
+  const votes = doc.choices.reduce((sum, c) => sum + c.votes, 0);
+  return {
+    id: doc._id,
+    timestamp: doc.timestamp,
+    question: doc.question,
+    choices: doc.choices.map((c) => ({ ...c })),
+    votes,
+    slug: doc.slug,
+    category: doc.category ? { ...doc.category } : null,
+    results: doc.choices.map((c) => ({
+      choiceId: c.id,
+      votes: c.votes,
+      percentage: votes === 0 ? 0 : Math.round((c.votes / votes) * 10_000) / 100,
+    })),
+    message: doc.message,
+    onlyLoggedIn: doc.onlyLoggedIn,
+    endDate: doc.endDate,
+    closed: doc.closed,
+  };
+}
+
+export function toQuiz(doc: QuizDoc): Quiz {
+  const { _id, status, questions, results, ...rest } = doc;
+  return {
+    ...rest,
+    id: _id,
+    status: status as QuizStatus,
+    questions: questions.map((q) => ({ ...q, choices: q.choices.map((a) => ({ ...a })) })),
+    results: results.map((r) => ({ ...r })),
+  };
+}
+
+export function toChannel(doc: ChannelDoc): Channel {
+  return {
+    id: doc._id,
+    name: doc.name,
+    image: doc.image,
+    description: doc.description,
+    objectType: doc.objectType,
+    configuration: {
+      linkables: doc.configuration.linkables.map((l) => ({ key: l.key, linkables: l.linkables.map((x) => ({ ...x })) })),
+      dynamicSections: doc.configuration.dynamicSections.map(toDynamicSection),
+    },
+  };
+}
