@@ -10,6 +10,7 @@ async function main(): Promise<void> {
       port: { type: 'string', default: '27017' },
       dbpath: { type: 'string' },
       'ttl-interval-ms': { type: 'string' },
+      'compact-log-bytes': { type: 'string' },
       verbose: { type: 'boolean', default: false },
     },
   });
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
     dbPath: values.dbpath,
     log,
     ttlIntervalMs: values['ttl-interval-ms'] ? Number(values['ttl-interval-ms']) : undefined,
+    compactLogBytes: values['compact-log-bytes'] ? Number(values['compact-log-bytes']) : undefined,
   });
   process.stdout.write(`${engine.uri}\n`);
   let stopping = false;

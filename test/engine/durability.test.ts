@@ -1,0 +1,176 @@
+// Durability of the embedded engine with a dbPath (engine-internal, so only registered when the tests run
+// against the embedded engine, i.e. MONGODB_URI is unset). The engine runs as a child process from the
+// dist/ build that jest's global setup produces; the test SIGKILLs it right after acknowledged writes and
+// checks that a new process on the same dbPath has everything, including unique-index enforcement.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync, truncateSync, appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MongoClient } from 'mongodb';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const cli = join(root, 'dist', 'src', 'store', 'embedded', 'cli.js');
+
+interface Child {
+  proc: ChildProcess;
+  uri: string;
+}
+
+function startChild(dbPath: string, extra: string[] = []): Promise<Child> {
+  const proc = spawn(process.execPath, [cli, '--port', '0', '--dbpath', dbPath, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    proc.stdout!.on('data', (b: Buffer) => {
+      out += b.toString();
+      const line = out.split('\n')[0];
+      if (out.includes('\n') && line) resolve({ proc, uri: line.trim() });
+    });
+    proc.stderr!.on('data', (b: Buffer) => (err += b.toString()));
+    proc.once('exit', (code) => reject(new Error(`engine exited early (${code}): ${err}`)));
+  });
+}
+
+function exited(proc: ChildProcess): Promise<number | null> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve(proc.exitCode);
+  return new Promise((resolve) => proc.once('exit', (code) => resolve(code)));
+}
+
+async function kill9(child: Child): Promise<void> {
+  child.proc.kill('SIGKILL');
+  await exited(child.proc);
+}
+
+async function withClient<T>(uri: string, fn: (c: MongoClient) => Promise<T>): Promise<T> {
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000 });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.close(true).catch(() => undefined);
+  }
+}
+
+function latestLog(dir: string): string {
+  const logs = readdirSync(dir).filter((f) => f.startsWith('oplog.')).sort();
+  return join(dir, logs[logs.length - 1]!);
+}
+
+const register = process.env.MONGODB_URI ? () => undefined : () => defineTests();
+register();
+
+function defineTests(): void {
+  describe('embedded engine durability', () => {
+    const dirs: string[] = [];
+    const fresh = (): string => {
+      const d = mkdtempSync(join(tmpdir(), 'engine-dur-'));
+      dirs.push(d);
+      return d;
+    };
+    afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+    it('kill -9 right after acknowledged writes loses nothing', async () => {
+      const dir = fresh();
+      const a = await startChild(dir);
+      await withClient(a.uri, async (client) => {
+        const c = client.db('app').collection('users');
+        await c.createIndex({ email: 1 }, { unique: true });
+        await c.insertMany(Array.from({ length: 100 }, (_, i) => ({ _id: i, email: `u${i}@x.io`, n: i })) as never[]);
+        await c.updateOne({ _id: 5 } as never, { $set: { n: 500 } });
+        await c.updateMany({ n: { $lt: 3 } }, { $inc: { n: 1000 } });
+        await c.deleteOne({ _id: 7 } as never);
+        await c.findOneAndUpdate({ _id: 8 } as never, { $set: { fam: true } });
+        await client.db('app').collection('gone').insertOne({ x: 1 });
+        await client.db('app').collection('gone').drop();
+      });
+      await kill9(a);
+
+      const b = await startChild(dir);
+      try {
+        await withClient(b.uri, async (client) => {
+          const c = client.db('app').collection('users');
+          expect(await c.countDocuments()).toBe(99);
+          expect(await c.findOne({ _id: 5 } as never)).toMatchObject({ n: 500 });
+          expect(await c.findOne({ _id: 1 } as never)).toMatchObject({ n: 1001 });
+          expect(await c.findOne({ _id: 7 } as never)).toBeNull();
+          expect(await c.findOne({ _id: 8 } as never)).toMatchObject({ fam: true });
+          expect((await c.listIndexes().toArray()).map((i) => i.name)).toEqual(['_id_', 'email_1']);
+          await expect(c.insertOne({ email: 'u1@x.io' })).rejects.toMatchObject({ code: 11000 });
+          const names = (await client.db('app').listCollections().toArray()).map((x) => x.name);
+          expect(names).toEqual(['users']);
+        });
+      } finally {
+        await kill9(b);
+      }
+    });
+
+    it('ignores a torn final record and keeps everything before it', async () => {
+      const dir = fresh();
+      const a = await startChild(dir);
+      await withClient(a.uri, async (client) => {
+        const c = client.db('app').collection('t');
+        await c.insertOne({ _id: 'first' as never });
+        await c.insertOne({ _id: 'second' as never });
+      });
+      await kill9(a);
+      const log = latestLog(dir);
+      truncateSync(log, statSync(log).size - 3); // tear the last record ("second")
+
+      const b = await startChild(dir);
+      await withClient(b.uri, async (client) => {
+        const ids = (await client.db('app').collection('t').find().toArray()).map((d) => d._id);
+        expect(ids).toEqual(['first']);
+        await client.db('app').collection('t').insertOne({ _id: 'third' as never });
+      });
+      await kill9(b);
+      appendFileSync(latestLog(dir), Buffer.from([0xff, 0x00, 0x00, 0x10, 1, 2, 3])); // garbage tail
+
+      const c2 = await startChild(dir);
+      try {
+        await withClient(c2.uri, async (client) => {
+          const ids = (await client.db('app').collection('t').find().toArray()).map((d) => d._id);
+          expect(ids).toEqual(['first', 'third']);
+        });
+      } finally {
+        await kill9(c2);
+      }
+    });
+
+    it('compacts while running and on clean shutdown (SIGTERM exits 0)', async () => {
+      const dir = fresh();
+      const a = await startChild(dir, ['--compact-log-bytes', '20000']);
+      await withClient(a.uri, async (client) => {
+        const c = client.db('app').collection('bulk');
+        await c.createIndex({ k: 1 }, { unique: true });
+        for (let batch = 0; batch < 20; batch++) {
+          await c.insertMany(Array.from({ length: 50 }, (_, i) => ({ k: batch * 50 + i, pad: 'p'.repeat(200) })));
+        }
+        await c.deleteMany({ k: { $gte: 900 } });
+      });
+      await kill9(a);
+      expect(readdirSync(dir)).toContain('snapshot.bin');
+
+      const b = await startChild(dir);
+      await withClient(b.uri, async (client) => {
+        const c = client.db('app').collection('bulk');
+        expect(await c.countDocuments()).toBe(900);
+        await expect(c.insertOne({ k: 5 })).rejects.toMatchObject({ code: 11000 });
+        await c.insertOne({ k: 'after' });
+      });
+      b.proc.kill('SIGTERM');
+      expect(await exited(b.proc)).toBe(0);
+      const logs = readdirSync(dir).filter((f) => f.startsWith('oplog.'));
+      expect(logs.every((f) => statSync(join(dir, f)).size === 0)).toBe(true);
+
+      const c3 = await startChild(dir);
+      try {
+        await withClient(c3.uri, async (client) => {
+          expect(await client.db('app').collection('bulk').countDocuments()).toBe(901);
+        });
+      } finally {
+        await kill9(c3);
+      }
+    }, 60_000);
+  });
+}
