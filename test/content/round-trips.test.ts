@@ -1,0 +1,79 @@
+// The round-trip bound (CONTRACT.md §5): store commands grow with the depth of a query, never with
+// the number of objects. Counted with the driver's command monitoring on the service's own client.
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { MongoClient, type CommandStartedEvent } from 'mongodb';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { startService, type RunningService } from '../../src/server.js';
+import { Store } from '../../src/store/store.js';
+import { testMongoUri, uniqueDbName } from '../helpers/db.js';
+import { insert } from './fixtures.js';
+import { contentGraph } from './graph.fixture.js';
+
+const DEEP = `query Deep($id: ID!) { page(id: $id) { id issues(first: 20) { totalCount edges { node {
+  id contents { category { id } articles {
+    id authors { id } categories { id } keywords { id }
+    attachments { id video { id formats { format } } }
+    elements { liveBlogs { id previewMessages { id } } polls { id voted } quizzes { id questions { id } } }
+  } }
+} } } } }`;
+
+let client: MongoClient;
+let service: RunningService;
+const commands: CommandStartedEvent[] = [];
+const dbName = uniqueDbName('rt');
+
+beforeAll(async () => {
+  client = new MongoClient(testMongoUri(), { monitorCommands: true, serverSelectionTimeoutMS: 5000 });
+  client.on('commandStarted', (event) => commands.push(event));
+  await client.connect();
+  const db = client.db(dbName);
+  const store = await Store.onDb(client, db);
+  await insert(db, contentGraph({ prefix: 'big-', issues: 20, articlesPerIssue: 30 }).fixture);
+  await insert(db, contentGraph({ prefix: 'small-', issues: 1, articlesPerIssue: 1, channelId: '8' }).fixture);
+  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', MONGODB_DB: dbName });
+  service = await startService({ config, log: createLogger('silent'), store });
+});
+
+afterAll(async () => {
+  await service.stop();
+  await client.db(dbName).dropDatabase().catch(() => undefined);
+  await client.close();
+});
+
+/** Runs the deep query for one page; returns its data and the store commands it sent, by name and collection. */
+async function deepQuery(pageId: string): Promise<{ data: any; sent: string[] }> {
+  commands.length = 0;
+  const res = await fetch(`${service.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: DEEP, variables: { id: pageId } }),
+  });
+  const body = (await res.json()) as { data?: any; errors?: unknown };
+  expect(body.errors).toBeUndefined();
+  const sent = commands
+    .filter((c) => c.databaseName === dbName)
+    .map((c) => `${c.commandName}:${String(c.command[c.commandName])}`);
+  return { data: body.data, sent };
+}
+
+test('20 issues of 30 articles cost exactly the store commands of 1 issue of 1 article', async () => {
+  const big = await deepQuery('big-page');
+  const small = await deepQuery('small-page');
+
+  // The answers really are that big and that small, with every level filled.
+  const bigIssues = big.data.page.issues.edges;
+  expect(bigIssues).toHaveLength(20);
+  expect(bigIssues.flatMap((e: any) => e.node.contents.flatMap((c: any) => c.articles))).toHaveLength(600);
+  const anArticle = bigIssues[7].node.contents[0].articles[29];
+  expect(anArticle.authors).toHaveLength(2);
+  expect(anArticle.attachments[0].video.formats).toEqual([{ format: 'mp4-720p' }]);
+  expect(anArticle.elements.liveBlogs[0].previewMessages).toHaveLength(5);
+  expect(anArticle.elements.quizzes[0].questions).toHaveLength(1);
+  expect(small.data.page.issues.edges).toHaveLength(1);
+
+  expect(big.sent.length).toBe(small.sent.length);
+  expect([...big.sent].sort()).toEqual([...small.sent].sort());
+  // No loader fell back to one query per object, and no cursor needed a getMore.
+  expect(big.sent.filter((c) => c.startsWith('getMore'))).toEqual([]);
+});
