@@ -1,6 +1,6 @@
 // Server-level and DDL commands through the driver: hello, ping, buildInfo, unknown commands,
 // listCollections, create, drop, dropDatabase, listDatabases.
-import { MongoServerError, type Db, type MongoClient } from 'mongodb';
+import { MongoServerError, type CollectionInfo, type Db, type MongoClient } from 'mongodb';
 import { openTestDb, uniqueDbName } from '../helpers/db.js';
 
 let ctx: Awaited<ReturnType<typeof openTestDb>>;
@@ -46,7 +46,7 @@ it('createCollection, listCollections (full, nameOnly, filter)', async () => {
   await db.collection('beta').insertOne({ x: 1 });
   const all = await db.listCollections().toArray();
   expect(all.map((c) => c.name).sort()).toEqual(['alpha', 'beta']);
-  const alpha = all.find((c) => c.name === 'alpha')!;
+  const alpha = all.find((c) => c.name === 'alpha') as CollectionInfo;
   expect(alpha).toMatchObject({ type: 'collection', options: {}, info: { readOnly: false } });
   expect(alpha.idIndex).toMatchObject({ key: { _id: 1 }, name: '_id_' });
   const names = await db.listCollections({}, { nameOnly: true }).toArray();

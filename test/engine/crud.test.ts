@@ -1,5 +1,5 @@
 // CRUD through the official driver: insert/find/update/delete, projection, sort/skip/limit, upserts.
-import { ObjectId, type Collection, type Db } from 'mongodb';
+import { ObjectId, type Collection, type Db, type Document } from 'mongodb';
 import { openTestDb } from '../helpers/db.js';
 
 let ctx: Awaited<ReturnType<typeof openTestDb>>;
@@ -60,14 +60,19 @@ describe('insert and find', () => {
   });
 });
 
+interface NumDoc extends Document {
+  _id: number;
+  arr?: number[];
+}
+
 describe('updates', () => {
-  let c: Collection;
+  let c: Collection<NumDoc>;
   beforeEach(async () => {
-    c = db.collection('upd');
+    c = db.collection<NumDoc>('upd');
     await c.deleteMany({});
     await c.insertMany([
-      { _id: 1 as unknown as ObjectId, n: 1, arr: [1, 2, 3], items: [{ k: 'a', v: 1 }, { k: 'b', v: 2 }] },
-      { _id: 2 as unknown as ObjectId, n: 2, arr: [3, 4], items: [{ k: 'a', v: 5 }] },
+      { _id: 1, n: 1, arr: [1, 2, 3], items: [{ k: 'a', v: 1 }, { k: 'b', v: 2 }] },
+      { _id: 2, n: 2, arr: [3, 4], items: [{ k: 'a', v: 5 }] },
     ]);
   });
 

@@ -70,10 +70,10 @@ it('duplicate _id is rejected with 11000', async () => {
 });
 
 it('unique index is enforced by updates, upserts and findOneAndUpdate, all-or-nothing', async () => {
-  const c = db.collection('uu');
+  const c = db.collection<{ _id: number; u: string; other: number }>('uu');
   await c.createIndex({ u: 1 }, { unique: true });
   await c.createIndex({ other: 1 });
-  await c.insertMany([{ _id: 1 as never, u: 'a', other: 1 }, { _id: 2 as never, u: 'b', other: 2 }]);
+  await c.insertMany([{ _id: 1, u: 'a', other: 1 }, { _id: 2, u: 'b', other: 2 }]);
   await expect(c.updateOne({ _id: 2 }, { $set: { u: 'a', other: 99 } })).rejects.toMatchObject({ code: 11000 });
   expect(await c.findOne({ _id: 2 })).toEqual({ _id: 2, u: 'b', other: 2 });
   expect(await c.countDocuments({ other: 99 })).toBe(0); // secondary index not left half-updated
