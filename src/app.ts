@@ -4,6 +4,7 @@ import { bodyParser } from '@koa/bodyparser';
 import { Router } from '@koa/router';
 import { koaMiddleware } from '@as-integrations/koa';
 import type { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import type { GraphQLSchema } from 'graphql';
 import Koa from 'koa';
 import type { Config } from './config.js';
@@ -15,6 +16,8 @@ import { sendProblem } from './http/problem.js';
 import { requestContext, type RequestState } from './http/request-context.js';
 import { corsAllowlist, requireJsonBody, securityHeaders } from './http/security.js';
 import type { Logger } from './logger.js';
+import { registry } from './metrics/metrics.js';
+import { playground } from './playground/index.js';
 import { restRouter } from './rest/routes.js';
 import type { Store } from './store/store.js';
 
@@ -56,7 +59,8 @@ export function withContext(deps: AppDeps): Koa.Middleware<AppState> {
 
 export async function createApp(deps: AppDeps): Promise<GatewayApp> {
   const koa = new Koa<AppState>({ proxy: false });
-  const apollo = createApolloServer(deps.schema, deps.config);
+  // Browsers get our own bundled playground (or nothing): never Apollo's CDN-loaded landing page.
+  const apollo = createApolloServer(deps.schema, deps.config, [ApolloServerPluginLandingPageDisabled()]);
   await apollo.start();
 
   koa.use(requestContext(deps.log));
@@ -75,7 +79,15 @@ export async function createApp(deps: AppDeps): Promise<GatewayApp> {
     }
     ctx.body = { status: 'ready', store };
   });
+  if (deps.config.metrics) {
+    probes.get('/metrics', async (ctx) => {
+      ctx.type = registry.contentType;
+      ctx.body = await registry.metrics();
+    });
+  }
   koa.use(probes.routes());
+
+  if (deps.config.playground) koa.use(playground());
 
   const graphql = new Router<AppState>();
   const gqlAuth = graphqlAuthErrors();

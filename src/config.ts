@@ -25,6 +25,7 @@ const schema = z.object({
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(50_000),
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(5_000),
   CORS_ORIGINS: z.string().default(''),
+  METRICS: bool.optional(),
   // OAuth 2.0 (src/oauth). Keys: a private JWKS as JSON and comma-separated cookie keys; unset, they are
   // generated on first start and kept in the store.
   API_AUDIENCE: z.url().optional(),
@@ -99,6 +100,8 @@ export interface Config {
   graphql: { maxDepth: number; maxAliases: number; maxCost: number; maxTokens: number; introspection: boolean };
   /** Origins allowed to call the API from a browser; `*` allows any. */
   corsOrigins: string[];
+  /** Prometheus metrics at /metrics. */
+  metrics: boolean;
   oauth: {
     /** `${publicUrl}/oauth2`: the provider is mounted there. */
     issuer: string;
@@ -155,6 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxTokens: c.GRAPHQL_MAX_TOKENS,
       introspection: c.INTROSPECTION ?? true,
     },
+    metrics: c.METRICS ?? true,
     corsOrigins: c.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
     oauth: {
       issuer: `${publicUrl}/oauth2`,

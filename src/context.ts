@@ -28,6 +28,11 @@ export interface Context {
   /** True when the request presented credentials: its responses are private, never shared-cached. */
   authenticated: boolean;
   now: Date;
+  /**
+   * What the GraphQL layer learns for the HTTP layer (the operation's name, a bounded metrics label). An
+   * object, because Apollo shallow-clones the context per operation and a plain field would be lost.
+   */
+  http: { operationName?: string };
 }
 
 export function createContext(input: {
@@ -41,6 +46,7 @@ export function createContext(input: {
     ...input,
     loaders: new Loaders(input.store),
     authenticated: input.viewer !== null,
+    http: {},
     now: new Date(),
   };
 }

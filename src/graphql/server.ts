@@ -7,12 +7,16 @@ import { isStoreOutage } from '../store/errors.js';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { formatGraphQLError, isClientErrorCode } from './errors.js';
 import { armorProtection, costLimitPlugin } from './limits.js';
+import { operationLabel } from '../metrics/metrics.js';
 
 /** Attaches the request id to every error and turns a store outage into 503 + Retry-After. */
 const requestIdPlugin: ApolloServerPlugin<Context> = {
   async requestDidStart() {
     let storeDown = false;
     return {
+      async didResolveOperation({ operationName, contextValue }) {
+        contextValue.http.operationName = operationLabel(operationName);
+      },
       async didEncounterErrors({ errors }) {
         storeDown ||= errors.some((e) => isStoreOutage(unwrapResolverError(e)));
       },

@@ -6,6 +6,7 @@ import type { Logger } from '../logger.js';
 import type { CollectionName, DocOf } from './collections.js';
 import { startEngine, type RunningEngine } from './embedded/index.js';
 import { allIndexes, type IndexDef } from './indexes.js';
+import { instrumentStore } from '../metrics/store-metrics.js';
 
 export interface StoreStatus {
   reachable: boolean;
@@ -36,7 +37,9 @@ export class Store {
       socketTimeoutMS: 30_000,
       maxPoolSize: 50,
       appName: 'gateway',
+      monitorCommands: true,
     });
+    instrumentStore(client);
     try {
       await client.connect();
     } catch (err) {
