@@ -2,9 +2,11 @@
 import type { NonEmptyArray } from 'type-graphql';
 import { ServiceResolver } from './service.resolver.js';
 import { contentResolvers } from './content/index.js';
+import { catalogueResolvers } from './catalogue/index.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const resolvers: NonEmptyArray<Function> = [
   ServiceResolver,
   ...contentResolvers,
+  ...catalogueResolvers,
 ];

@@ -1,8 +1,12 @@
 // The legacy REST paths: a route table of thin shims over the same operations GraphQL uses.
 import { Router } from '@koa/router';
 import type { AppDeps, AppState } from '../app.js';
+import { registerCouponRemoveRoutes } from './coupon-remove.route.js';
+import { registerProductCategoryRoutes } from './product-categories.route.js';
 
 export function restRouter(_deps: AppDeps): Router<AppState> {
   const router = new Router<AppState>();
+  registerProductCategoryRoutes(router, _deps);
+  registerCouponRemoveRoutes(router, _deps);
   return router;
 }

@@ -3,6 +3,7 @@
 import type { CreateIndexesOptions, IndexSpecification } from 'mongodb';
 import type { CollectionName } from './collections.js';
 import { contentIndexes } from './content/indexes.js';
+import { catalogueIndexes } from './catalogue/catalogue.indexes.js';
 
 export interface IndexDef {
   collection: CollectionName;
@@ -12,4 +13,5 @@ export interface IndexDef {
 
 export const allIndexes: IndexDef[] = [
   ...contentIndexes,
+  ...catalogueIndexes,
 ];

@@ -1,5 +1,5 @@
 // CRUD through the official driver: insert/find/update/delete, projection, sort/skip/limit, upserts.
-import { ObjectId, type Collection, type Db, type Document } from 'mongodb';
+import { ObjectId, type Collection, type Db } from 'mongodb';
 import { openTestDb } from '../helpers/db.js';
 
 let ctx: Awaited<ReturnType<typeof openTestDb>>;
@@ -60,9 +60,20 @@ describe('insert and find', () => {
   });
 });
 
-interface NumDoc extends Document {
+interface NumDoc {
   _id: number;
+  n?: number;
   arr?: number[];
+  list?: number[];
+  items?: Array<{ k: string; v: number; hit?: boolean }>;
+  s?: string;
+  total?: number;
+  fresh?: boolean;
+  key?: string;
+  sub?: { x: number };
+  v?: number;
+  created?: boolean;
+  a?: number;
 }
 
 describe('updates', () => {

@@ -1,0 +1,43 @@
+// Root query `productCategories` and the ProductCategory fields that reach other documents.
+import { Arg, Args, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import type { Context } from '../../context.js';
+import { breadcrumbsOf, productPageOf, totalProductsCountOf } from '../../operations/catalogue/catalogue.relations.js';
+import { listProductCategories } from '../../operations/catalogue/list-product-categories.js';
+import { ProductCategoriesArgs } from '../../schema/catalogue/catalogue.args.js';
+import { ProductConnection } from '../../schema/catalogue/product-connection.type.js';
+import { Breadcrumb, ProductCategory } from '../../schema/catalogue/product-category.type.js';
+import { CategoryTranslation } from '../../schema/catalogue/translation.type.js';
+import { ConnectionArgs } from '../../schema/content/connection.args.js';
+
+@Resolver(() => ProductCategory)
+export class ProductCategoryResolver {
+  @Query(() => [ProductCategory], { description: 'Product categories in tree order, filtered as GET /cms/product/categories' })
+  productCategories(@Args() args: ProductCategoriesArgs, @Ctx() ctx: Context): Promise<ProductCategory[]> {
+    return listProductCategories(ctx, {
+      parentId: args.parentId ?? undefined,
+      featured: args.featured ?? undefined,
+      available: args.available,
+      lang: args.lang ?? null,
+    });
+  }
+
+  @FieldResolver(() => [Breadcrumb], { description: 'From the root category down to this one (included)' })
+  breadcrumbs(@Root() category: ProductCategory, @Ctx() ctx: Context): Promise<Breadcrumb[]> {
+    return breadcrumbsOf(ctx, category);
+  }
+
+  @FieldResolver(() => Int, { description: 'Number of available products listed in the category' })
+  totalProductsCount(@Root() category: ProductCategory, @Ctx() ctx: Context): Promise<number> {
+    return totalProductsCountOf(ctx, category);
+  }
+
+  @FieldResolver(() => ProductConnection, { description: 'Available products of the category, in listing order' })
+  products(@Root() category: ProductCategory, @Args() args: ConnectionArgs, @Ctx() ctx: Context) {
+    return productPageOf(ctx, category, args);
+  }
+
+  @FieldResolver(() => CategoryTranslation, { nullable: true, description: 'The translation into one language, if there is one' })
+  translation(@Root() category: ProductCategory, @Arg('language', () => String) language: string): CategoryTranslation | null {
+    return category.translations.find((t) => t.language === language) ?? null;
+  }
+}

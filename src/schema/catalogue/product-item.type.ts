@@ -1,0 +1,108 @@
+// API shape of a product item (interface §2.2), what a customer actually buys. `productName`, the
+// translation lookup and related items are resolved through loaders.
+import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import {
+  ActionDataEntry, Installments, ItemFile, ItemImage, ProductDetails, ProductItemPrices, ProductItemSettings, RelatedItems,
+} from './product-item-parts.type.js';
+import { ProductItemTranslation } from './translation.type.js';
+
+@ObjectType({ description: 'A purchasable variant of a product' })
+export class ProductItem {
+  @Field(() => ID)
+  id!: string;
+
+  @Field({ description: "The item's own name, in the requested language with a fallback to the default language" })
+  name!: string;
+
+  @Field(() => String, { nullable: true, description: 'In the requested language, falling back to the default language' })
+  subtitle!: string | null;
+
+  @Field(() => String, { nullable: true })
+  description!: string | null;
+
+  @Field(() => ID, { description: 'The owning product' })
+  productId!: string;
+
+  @Field(() => Float, { description: 'Price (gross), in `currency`' })
+  price!: number;
+
+  @Field({ description: 'ISO 4217 currency code' })
+  currency!: string;
+
+  @Field()
+  available!: boolean;
+
+  @Field(() => Int, { description: 'Item order: position among the items of its product' })
+  order!: number;
+
+  @Field()
+  shippable!: boolean;
+
+  @Field(() => Int, { nullable: true, description: 'Weight in grams' })
+  weight!: number | null;
+
+  @Field(() => Installments, { nullable: true })
+  installments!: Installments | null;
+
+  @Field({ description: 'Whether a customer may buy the item only once' })
+  oncePerUser!: boolean;
+
+  @Field()
+  isUpgrade!: boolean;
+
+  @Field(() => String, { nullable: true })
+  upgradeType!: string | null;
+
+  @Field(() => [ID], { description: 'Items a customer may upgrade from' })
+  upgradeFrom!: string[];
+
+  @Field(() => [ID])
+  upgradeExcludeItems!: string[];
+
+  @Field(() => Float, { nullable: true, description: 'Upgrade price on the web, in `currency`' })
+  upgradePriceWeb!: number | null;
+
+  @Field(() => Float, { nullable: true, description: 'Upgrade price in the mobile apps, in `currency`' })
+  upgradePriceMobile!: number | null;
+
+  @Field(() => ProductItemSettings)
+  settings!: ProductItemSettings;
+
+  @Field()
+  sku!: string;
+
+  @Field(() => ProductItemPrices)
+  prices!: ProductItemPrices;
+
+  @Field()
+  stockEnabled!: boolean;
+
+  @Field(() => Int, { nullable: true })
+  stockAvailable!: number | null;
+
+  @Field(() => Int)
+  packageQuantity!: number;
+
+  @Field(() => RelatedItems)
+  relatedItems!: RelatedItems;
+
+  @Field(() => [ItemImage])
+  images!: ItemImage[];
+
+  @Field(() => [ItemFile])
+  files!: ItemFile[];
+
+  @Field(() => ProductDetails, { deprecationReason: 'Use productId', description: 'Deprecated: holds only the product id' })
+  productDetails!: ProductDetails;
+
+  @Field(() => [ProductItemTranslation], { description: 'Every translation the item has' })
+  translations!: ProductItemTranslation[];
+
+  @Field(() => [ActionDataEntry])
+  actionDataOnPurchase!: ActionDataEntry[];
+
+  @Field(() => [ActionDataEntry])
+  actionDataOnRenewalPurchase!: ActionDataEntry[];
+
+  lang!: string | null;
+}

@@ -1,0 +1,57 @@
+// Per-request loaders of catalogue documents: by id, the items of a product, the products of a
+// category (a connection page or all of them) and its count. One query per batch, nulls for misses.
+import DataLoader from 'dataloader';
+import type { Document, Filter } from 'mongodb';
+import type { CollectionName, DocOf } from '../collections.js';
+import { childrenCountLoader, childrenPageLoader } from '../content/children.loader.js';
+import type { SortSpec } from '../content/paging.js';
+import { byIdLoader, type LoaderFactory } from '../loaders.js';
+import type { Store } from '../store.js';
+import type { ProductDoc, ProductItemDoc } from './catalogue.docs.js';
+import { categoryProjection, couponProjection, productItemProjection, productProjection } from './catalogue.projections.js';
+
+function findIn<N extends CollectionName>(store: Store, name: N, field: string, values: readonly unknown[], projection: Document, filter: Document = {}) {
+  const query = { ...filter, [field]: { $in: [...values] } } as Filter<DocOf<N>>;
+  return store.collection(name).find(query, { projection }).toArray() as Promise<DocOf<N>[]>;
+}
+
+const byId = <N extends 'productCategories' | 'products' | 'productItems' | 'coupons'>(name: N, projection: Document) =>
+  byIdLoader<DocOf<N>>((store, ids) => findIn(store, name, '_id', ids, projection));
+
+export const categoryById = byId('productCategories', categoryProjection);
+export const productById = byId('products', productProjection);
+export const productItemById = byId('productItems', productItemProjection);
+export const couponById = byId('coupons', couponProjection);
+
+/** Products in listing order; `_id` last so positions are total. */
+export const productOrder: SortSpec = [
+  ['order', 1],
+  ['_id', 1],
+];
+const itemOrder = (a: ProductItemDoc, b: ProductItemDoc) => a.order - b.order || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
+
+/** Only available products are listed under a category and counted (CONTRACT.md §4.3). */
+const listed = { available: true } as const;
+const productsOfCategorySpec = { collection: 'products', parentField: 'categoryIds', visible: listed, sort: productOrder, projection: productProjection } as const;
+
+export const productPageOfCategory = childrenPageLoader(productsOfCategorySpec);
+export const productCountOfCategory = childrenCountLoader(productsOfCategorySpec);
+
+/** Every listed product of each category (REST answers them as a plain array): one query per batch. */
+export const allProductsOfCategory: LoaderFactory<string, ProductDoc[]> = (store) =>
+  new DataLoader<string, ProductDoc[]>(async (categoryIds) => {
+    const docs = await store
+      .collection('products')
+      .find({ ...listed, categoryIds: { $in: [...categoryIds] } }, { projection: productProjection, sort: Object.fromEntries(productOrder) })
+      .toArray();
+    return categoryIds.map((id) => docs.filter((d) => d.categoryIds.includes(id)));
+  });
+
+/** The items of each product, in item order (a product's items are a bounded, plain list). */
+export const itemsOfProduct: LoaderFactory<string, ProductItemDoc[]> = (store) =>
+  new DataLoader<string, ProductItemDoc[]>(async (productIds) => {
+    const docs = await findIn(store, 'productItems', 'productId', productIds, productItemProjection);
+    const byProduct = new Map<string, ProductItemDoc[]>(productIds.map((id) => [id, []]));
+    for (const doc of docs) byProduct.get(doc.productId)?.push(doc);
+    return productIds.map((id) => byProduct.get(id)!.sort(itemOrder));
+  });
