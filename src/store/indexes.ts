@@ -4,6 +4,8 @@ import type { CreateIndexesOptions, IndexSpecification } from 'mongodb';
 import type { CollectionName } from './collections.js';
 import { contentIndexes } from './content/indexes.js';
 import { catalogueIndexes } from './catalogue/catalogue.indexes.js';
+import { customerIndexes } from './customers/customer.doc.js';
+import { oauthIndexes } from './oauth/oauth.docs.js';
 
 export interface IndexDef {
   collection: CollectionName;
@@ -14,4 +16,6 @@ export interface IndexDef {
 export const allIndexes: IndexDef[] = [
   ...contentIndexes,
   ...catalogueIndexes,
+  ...customerIndexes,
+  ...oauthIndexes,
 ];

@@ -1,0 +1,51 @@
+// The bearer check for REST and GraphQL (CONTRACT.md §3): the access token is a JWT for this API,
+// verified in-process against the provider's own public keys (signature, issuer, audience, expiry; no
+// store round trip). The viewer it yields loads entitlements lazily through a customers DataLoader.
+import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import type { Config } from '../config.js';
+import type { Entitlement, Viewer } from '../context.js';
+import { unauthenticated } from '../errors.js';
+import type { Authenticator } from '../http/authenticate.js';
+import { customerEntitlementsLoader } from '../store/customers/customers.store.js';
+import type { Store } from '../store/store.js';
+import type { OAuthKeys } from './keys.js';
+
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+export function bearerAuthenticator(deps: { config: Config; store: Store; keys: OAuthKeys }): Authenticator {
+  const keySet = createLocalJWKSet(deps.keys.publicJwks);
+  const { issuer, audience } = deps.config.oauth;
+  return async (authorization) => {
+    if (authorization === undefined) return null;
+    const match = BEARER.exec(authorization);
+    if (!match) throw unauthenticated('Send the access token as "Authorization: Bearer <token>"', 'invalid_request');
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(match[1]!, keySet, { issuer, audience, typ: 'at+jwt', algorithms: ['ES256'] }));
+    } catch (err) {
+      throw unauthenticated(err instanceof joseErrors.JWTExpired ? 'The access token has expired' : 'The access token is not valid');
+    }
+    if (typeof payload.sub !== 'string' || !payload.sub) throw unauthenticated('The access token is not valid');
+    return createViewer(deps.store, payload.sub, payload);
+  };
+}
+
+export function createViewer(store: Store, customerId: string, claims: JWTPayload): Viewer {
+  const scopes = new Set(typeof claims.scope === 'string' ? claims.scope.split(' ').filter(Boolean) : []);
+  // Built before the request's Loaders exist: the viewer keeps its own loader, created on first use.
+  let loader: ReturnType<typeof customerEntitlementsLoader> | undefined;
+  let entitlements: Promise<Entitlement[]> | undefined;
+  return {
+    customerId,
+    ...(typeof claims.client_id === 'string' ? { clientId: claims.client_id } : {}),
+    scopes,
+    entitlements() {
+      entitlements ??= (async () => {
+        loader ??= customerEntitlementsLoader(store);
+        const customer = await loader.load(customerId);
+        return (customer?.entitlements ?? []).map((e) => ({ group: e.group, validUntil: e.validUntil ?? null }));
+      })();
+      return entitlements;
+    },
+  };
+}

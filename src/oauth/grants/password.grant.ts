@@ -1,0 +1,53 @@
+// grant_type=password (first-party clients registered for it): an e-mail and password, or third-party
+// sign-in when `username` is google / facebook / apple and `password` carries that provider's ID token.
+import type { KoaContextWithOIDC } from 'oidc-provider';
+import type { CustomerDoc } from '../../store/customers/customer.doc.js';
+import { toAccount } from '../account.js';
+import type { AttemptLimiter } from '../attempt-limits.js';
+import type { PasswordLogin } from '../password-login.js';
+import { isThirdParty, parseThirdPartyPassword, type ThirdPartySignIn } from '../third-party.js';
+import { invalidCredentials, requireParam, tooManyAttempts } from './grant-errors.js';
+import { issueTokens, type IssueOptions } from './issue-tokens.js';
+
+export const PASSWORD_PARAMETERS = ['username', 'password', 'scope'];
+
+export interface PasswordGrantDeps {
+  logins: PasswordLogin;
+  thirdParty: ThirdPartySignIn;
+  /** Failed third-party tokens count per IP only: `username` names a provider, not an account. */
+  limiter: AttemptLimiter;
+  issue: Omit<IssueOptions, 'account' | 'gty'>;
+}
+
+export function passwordGrant(deps: PasswordGrantDeps) {
+  return async function passwordGrantHandler(ctx: KoaContextWithOIDC): Promise<void> {
+    const username = requireParam(ctx, 'username');
+    const password = requireParam(ctx, 'password');
+    const customer = isThirdParty(username) ? await thirdPartyCustomer(ctx, deps, username, password) : await passwordCustomer(ctx, deps, username, password);
+    await issueTokens(ctx, { ...deps.issue, account: toAccount(customer), gty: 'password' });
+  };
+}
+
+async function passwordCustomer(ctx: KoaContextWithOIDC, deps: PasswordGrantDeps, email: string, password: string): Promise<CustomerDoc> {
+  const outcome = await deps.logins.check(email, password, ctx.ip);
+  if (outcome.ok) return outcome.customer;
+  if (outcome.retryAfter) tooManyAttempts(ctx, outcome.retryAfter);
+  return invalidCredentials('invalid username or password');
+}
+
+async function thirdPartyCustomer(
+  ctx: KoaContextWithOIDC,
+  deps: PasswordGrantDeps,
+  provider: 'google' | 'facebook' | 'apple',
+  password: string,
+): Promise<CustomerDoc> {
+  const retryAfter = await deps.limiter.retryAfter(null, ctx.ip);
+  if (retryAfter) tooManyAttempts(ctx, retryAfter);
+  const credential = parseThirdPartyPassword(password);
+  const identity = credential ? await deps.thirdParty.verify(provider, credential.token) : null;
+  if (!credential || !identity) {
+    await deps.limiter.count(null, ctx.ip);
+    return invalidCredentials(`invalid ${provider} ID token`);
+  }
+  return deps.thirdParty.customerFor(provider, identity, credential.name);
+}

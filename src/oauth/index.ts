@@ -1,0 +1,81 @@
+// The OAuth module's one entry point: loads the keys, builds the provider and the pieces around it,
+// and hands app.ts a single middleware for /oauth2 (plus the RFC 8414 metadata alias) and the
+// bearer Authenticator for REST and GraphQL.
+import mount from 'koa-mount';
+import type Koa from 'koa';
+import type { Provider } from 'oidc-provider';
+import type { Config } from '../config.js';
+import type { Authenticator } from '../http/authenticate.js';
+import type { Logger } from '../logger.js';
+import { createMailer, type Mailer } from '../mail/index.js';
+import type { Store } from '../store/store.js';
+import { AttemptLimiter } from './attempt-limits.js';
+import { bearerAuthenticator } from './bearer.js';
+import { interactionRoutes } from './interactions.routes.js';
+import { loadKeys, type OAuthKeys } from './keys.js';
+import { runtimeNotice } from './oidc.js';
+import { OtpService } from './otp.js';
+import { otpRoutes } from './otp.routes.js';
+import { PasswordLogin } from './password-login.js';
+import { PasswordHasher } from './passwords.js';
+import { createProvider, OAUTH_ROUTES } from './provider.js';
+import { ThirdPartySignIn } from './third-party.js';
+import { tokenEndpoint } from './token-endpoint.js';
+
+export const OAUTH_MOUNT = '/oauth2';
+
+export interface OAuthServer {
+  provider: Provider;
+  keys: OAuthKeys;
+  /** Cookie keys the hosting Koa app must use too: the mounted provider signs cookies through it. */
+  cookieKeys: string[];
+  authenticate: Authenticator;
+  middleware: Koa.Middleware;
+}
+
+export async function createOAuthServer(deps: { config: Config; log: Logger; store: Store; mailer?: Mailer }): Promise<OAuthServer> {
+  const { config, store } = deps;
+  const log = deps.log.child({ component: 'oauth' });
+  if (runtimeNotice) log.info('oidc-provider prefers Node 22+; this service supports Node >= 20.19 (CI runs both)');
+  const keys = await loadKeys(config, store, log);
+  const mailer = deps.mailer ?? createMailer({ config, store, log: deps.log });
+  const hasher = new PasswordHasher(config.oauth.argon2);
+  const limits = config.oauth.loginLimits;
+  const failures = new AttemptLimiter(store, { prefix: 'login', perAccount: limits.failuresPerAccount, perIp: limits.failuresPerIp, windowSeconds: limits.windowSeconds });
+  const requests = new AttemptLimiter(store, { prefix: 'otp-request', perAccount: limits.failuresPerAccount, perIp: limits.failuresPerIp, windowSeconds: limits.windowSeconds });
+  const logins = new PasswordLogin(store, hasher, failures);
+  const otp = new OtpService({ store, mailer, log, key: keys.otpKey, failures, requests });
+  const thirdParty = new ThirdPartySignIn(store, config.oauth.thirdParty, log);
+
+  const provider = createProvider({ config, log, store, keys, otp, password: { logins, thirdParty, limiter: failures } });
+  const issuerPath = new URL(config.oauth.issuer).pathname.replace(/\/$/, '') || OAUTH_MOUNT;
+  const interactions = interactionRoutes({ provider, logins, base: `${OAUTH_MOUNT}/interaction` });
+  const otpRouter = otpRoutes({ path: `${OAUTH_MOUNT}/otp`, store, otp });
+
+  const middleware = compose([
+    metadataAlias(issuerPath),
+    otpRouter.routes() as unknown as Koa.Middleware,
+    interactions.routes() as unknown as Koa.Middleware,
+    tokenEndpoint(`${OAUTH_MOUNT}${OAUTH_ROUTES.token}`),
+    mount(OAUTH_MOUNT, provider),
+  ]);
+
+  return { provider, keys, cookieKeys: keys.cookieKeys, authenticate: bearerAuthenticator({ config, store, keys }), middleware };
+}
+
+/** Runs middlewares in order, as one. */
+function compose(chain: Koa.Middleware[]): Koa.Middleware {
+  return (ctx, next) => {
+    const run = (i: number): Promise<unknown> => (i === chain.length ? next() : Promise.resolve(chain[i]!(ctx, () => run(i + 1))));
+    return run(0);
+  };
+}
+
+/** RFC 8414 §3.1: for an issuer with a path, metadata lives at /.well-known/oauth-authorization-server{path}. */
+function metadataAlias(issuerPath: string): Koa.Middleware {
+  const alias = `/.well-known/oauth-authorization-server${issuerPath}`;
+  return async (ctx, next) => {
+    if (ctx.path === alias && (ctx.method === 'GET' || ctx.method === 'OPTIONS')) ctx.path = `${OAUTH_MOUNT}/.well-known/oauth-authorization-server`;
+    await next();
+  };
+}

@@ -1,0 +1,138 @@
+// The oidc-provider instance: configuration (routes under /oauth2, PKCE for every client, JWT access
+// tokens for the API through resource indicators, refresh rotation, our storage, keys and account
+// lookup) and the two custom grants. Everything the provider would otherwise default with a
+// development warning is set here.
+import type { Configuration, KoaContextWithOIDC, Provider as ProviderType, ResourceServerInfo } from 'oidc-provider';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { Store } from '../store/store.js';
+import { accountFinder, CLAIMS } from './account.js';
+import { adapterFactory } from './adapter.js';
+import { secretMatches, SUPPORTED_SCOPES } from './clients.js';
+import { otpGrant, OTP_PARAMETERS } from './grants/otp.grant.js';
+import { passwordGrant, PASSWORD_PARAMETERS, type PasswordGrantDeps } from './grants/password.grant.js';
+import type { OAuthKeys } from './keys.js';
+import { errors, Provider } from './oidc.js';
+import type { OtpService } from './otp.js';
+import { renderError } from './views/error.view.js';
+
+export const OAUTH_ROUTES = {
+  authorization: '/authorize',
+  token: '/access_token',
+  jwks: '/jwks',
+  revocation: '/revoke',
+  introspection: '/introspect',
+  end_session: '/session/end',
+  userinfo: '/userinfo',
+};
+
+export interface ProviderDeps {
+  config: Config;
+  log: Logger;
+  store: Store;
+  keys: OAuthKeys;
+  otp: OtpService;
+  password: Omit<PasswordGrantDeps, 'issue'>;
+}
+
+/** The API as a resource server: every supported scope, JWT access tokens signed ES256. */
+export function apiResourceServer(config: Config): ResourceServerInfo {
+  return {
+    scope: SUPPORTED_SCOPES.join(' '),
+    audience: config.oauth.audience,
+    accessTokenTTL: config.oauth.accessTokenTtl,
+    accessTokenFormat: 'jwt',
+    jwt: { sign: { alg: 'ES256' } },
+  };
+}
+
+export function createProvider(deps: ProviderDeps): ProviderType {
+  const { config, store, keys, log } = deps;
+  const { audience, refreshTokenTtl } = config.oauth;
+  const resourceServer = apiResourceServer(config);
+  const interactionBase = `${new URL(config.oauth.issuer).pathname.replace(/\/$/, '')}/interaction`;
+
+  const configuration: Configuration = {
+    adapter: adapterFactory(store, { refreshGraceSeconds: config.oauth.refreshReuseGraceSeconds, log }),
+    clients: [],
+    findAccount: accountFinder(store),
+    jwks: keys.jwks,
+    cookies: {
+      keys: keys.cookieKeys,
+      names: { session: '_oauth_session', interaction: '_oauth_interaction', resume: '_oauth_resume' },
+      long: { httpOnly: true, sameSite: 'lax', signed: true },
+      short: { httpOnly: true, sameSite: 'lax', signed: true },
+    },
+    claims: CLAIMS,
+    scopes: [...SUPPORTED_SCOPES],
+    responseTypes: ['code'],
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
+    clientDefaults: {
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      id_token_signed_response_alg: 'RS256',
+      token_endpoint_auth_method: 'client_secret_basic',
+    },
+    pkce: { required: () => true },
+    routes: OAUTH_ROUTES,
+    features: {
+      devInteractions: { enabled: false },
+      dPoP: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
+      userinfo: { enabled: false },
+      revocation: { enabled: true, allowedPolicy: ownTokenOnly },
+      introspection: { enabled: true, allowedPolicy: ownTokenOnly },
+      resourceIndicators: {
+        enabled: true,
+        // Every token is for the API unless a client names another resource (which is refused).
+        defaultResource: () => audience,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx: unknown, indicator: string) => {
+          if (indicator !== audience) throw new errors.InvalidTarget();
+          return resourceServer;
+        },
+      },
+    },
+    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${interactionBase}/${interaction.uid}` },
+    rotateRefreshToken: true,
+    issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(t: string): boolean }, source: { scopes: Set<string> }) =>
+      client.grantTypeAllowed('refresh_token') && source.scopes.has('offline_access'),
+    expiresWithSession: async () => false,
+    ttl: {
+      AccessToken: (_ctx: unknown, token: { resourceServer?: { accessTokenTTL?: number } }) =>
+        token.resourceServer?.accessTokenTTL ?? config.oauth.accessTokenTtl,
+      AuthorizationCode: 60,
+      IdToken: 3_600,
+      Interaction: 600,
+      Session: 14 * 24 * 3_600,
+      Grant: refreshTokenTtl,
+      // Rotation keeps the first token's end: a refresh chain lives REFRESH_TOKEN_TTL from sign-in.
+      RefreshToken: (ctx: KoaContextWithOIDC | undefined) => {
+        const rotated = (ctx?.oidc as { entities?: { RotatedRefreshToken?: { remainingTTL: number } } } | undefined)?.entities?.RotatedRefreshToken;
+        return rotated ? Math.max(1, rotated.remainingTTL) : refreshTokenTtl;
+      },
+    },
+    renderError,
+    clientBasedCORS: (_ctx: unknown, origin: string, client: { redirectUris: string[] }) =>
+      origin !== 'null' && client.redirectUris.some((uri) => URL.parse(uri)?.origin === origin),
+  };
+
+  const provider = new Provider(config.oauth.issuer, configuration);
+  // The stored client "secret" is its SHA-256 (see clients.ts).
+  provider.Client.prototype.compareClientSecret = function compareClientSecret(actual: string) {
+    return secretMatches(this.clientSecret, actual);
+  };
+
+  const issue = { provider, audience, resourceServer };
+  provider.registerGrantType('password', passwordGrant({ ...deps.password, issue }), PASSWORD_PARAMETERS);
+  provider.registerGrantType('otp', otpGrant({ otp: deps.otp, issue }), OTP_PARAMETERS);
+
+  provider.on('server_error', (_ctx: unknown, err: unknown) => log.error({ err }, 'oauth: provider error'));
+  return provider;
+}
+
+/** Introspection and revocation answer only about the calling client's own tokens. */
+async function ownTokenOnly(_ctx: unknown, client: { clientId: string }, token: { clientId: string }): Promise<boolean> {
+  return token.clientId === client.clientId;
+}
