@@ -2,11 +2,13 @@
 import { Router } from '@koa/router';
 import type { AppDeps, AppState } from '../app.js';
 import { registerCouponRemoveRoutes } from './coupon-remove.route.js';
+import { registerPageIssuesRoutes } from './page-issues.route.js';
 import { registerProductCategoryRoutes } from './product-categories.route.js';
 
 export function restRouter(_deps: AppDeps): Router<AppState> {
   const router = new Router<AppState>();
   registerProductCategoryRoutes(router, _deps);
   registerCouponRemoveRoutes(router, _deps);
+  registerPageIssuesRoutes(router, _deps);
   return router;
 }

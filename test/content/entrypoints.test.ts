@@ -11,6 +11,9 @@ const fixture: f.Fixture = {
     f.issue('i-1', 'p-a', { title: 'First', issueNumber: 11, date: f.day(3) }),
     f.issue('i-draft', 'p-a', { status: 'draft' }),
     f.issue('i-off', 'p-off'),
+    f.issue('i-b1', 'p-b', { date: f.day(1), issueNumber: 1 }),
+    f.issue('i-b2', 'p-b', { date: f.day(2), issueNumber: 2 }),
+    f.issue('i-b3', 'p-b', { date: f.day(2), issueNumber: 3 }),
   ],
   articles: [
     f.article('a-old', { title: 'Old', firstPublishedDate: f.day(1), categoryIds: ['c-1'], authorIds: ['au-1'], keywordIds: ['k-1'] }),
@@ -73,6 +76,25 @@ describe('pages and page', () => {
     expect(await errorCode(`{ pages(first: 0) { totalCount } }`)).toBe('BAD_USER_INPUT');
     expect(await errorCode(`{ pages(first: 101) { totalCount } }`)).toBe('BAD_USER_INPUT');
     expect(await errorCode(`{ pages(first: 1, after: "not-a-cursor") { totalCount } }`)).toBe('BAD_USER_INPUT');
+  });
+});
+
+describe('issues of pages', () => {
+  test('issues of several pages in one query: each page its own newest-first page of issues and count', async () => {
+    const d = await data(`{ pages(first: 5) { edges { node { id issues(first: 2) { totalCount edges { node { id } } pageInfo { hasNextPage } } } } } }`);
+    expect(d.pages.edges.map((e: any) => e.node)).toEqual([
+      { id: 'p-a', issues: { totalCount: 1, edges: [{ node: { id: 'i-1' } }], pageInfo: { hasNextPage: false } } },
+      // Same date: the higher issue number first.
+      { id: 'p-b', issues: { totalCount: 3, edges: [{ node: { id: 'i-b3' } }, { node: { id: 'i-b2' } }], pageInfo: { hasNextPage: true } } },
+    ]);
+  });
+
+  test('a cursor continues where the previous page of issues ended', async () => {
+    const first = await data(`{ page(id: "p-b") { issues(first: 2) { pageInfo { endCursor } } } }`);
+    const next = await data(`query($after: String) { page(id: "p-b") { issues(first: 2, after: $after) { edges { node { id } } pageInfo { hasNextPage hasPreviousPage } } } }`, {
+      after: first.page.issues.pageInfo.endCursor,
+    });
+    expect(next.page.issues).toEqual({ edges: [{ node: { id: 'i-b1' } }], pageInfo: { hasNextPage: false, hasPreviousPage: true } });
   });
 });
 
