@@ -16,8 +16,10 @@ import { sendProblem } from './http/problem.js';
 import { requestContext, type RequestState } from './http/request-context.js';
 import { corsAllowlist, requireJsonBody, securityHeaders } from './http/security.js';
 import type { Logger } from './logger.js';
+import { createMailer, type Mailer } from './mail/index.js';
 import { registry } from './metrics/metrics.js';
 import { playground } from './playground/index.js';
+import { createOAuthServer } from './oauth/index.js';
 import { restRouter } from './rest/routes.js';
 import type { Store } from './store/store.js';
 
@@ -27,7 +29,12 @@ export interface AppDeps {
   store: Store;
   schema: GraphQLSchema;
   authenticate?: Authenticator;
+  /** Outgoing mail (OTP codes, newsletter keys). */
+  mailer: Mailer;
 }
+
+/** What createApp needs: the mailer is created from config when not given. */
+export type AppOptions = Omit<AppDeps, 'mailer'> & { mailer?: Mailer };
 
 export interface AppState extends RequestState {
   context?: Context;
@@ -52,12 +59,13 @@ export function withContext(deps: AppDeps): Koa.Middleware<AppState> {
   const authenticate = deps.authenticate ?? anonymousOnly;
   return async (ctx, next) => {
     const viewer = await authenticate(ctx.get('authorization') || undefined);
-    ctx.state.context = createContext({ requestId: ctx.state.requestId, log: ctx.state.log, config: deps.config, store: deps.store, viewer });
+    ctx.state.context = createContext({ requestId: ctx.state.requestId, log: ctx.state.log, config: deps.config, store: deps.store, mailer: deps.mailer, viewer });
     await next();
   };
 }
 
-export async function createApp(deps: AppDeps): Promise<GatewayApp> {
+export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
+  const deps: AppDeps = { ...appDeps, mailer: appDeps.mailer ?? createMailer({ config: appDeps.config, store: appDeps.store, log: appDeps.log }) };
   const koa = new Koa<AppState>({ proxy: false });
   // Browsers get our own bundled playground (or nothing): never Apollo's CDN-loaded landing page.
   const apollo = createApolloServer(deps.schema, deps.config, [ApolloServerPluginLandingPageDisabled()]);
@@ -66,6 +74,12 @@ export async function createApp(deps: AppDeps): Promise<GatewayApp> {
   koa.use(requestContext(deps.log));
   koa.use(securityHeaders());
   koa.use(corsAllowlist(deps.config.corsOrigins));
+
+  // The authorization server under /oauth2, before any body parser; its bearer check is the default one.
+  const oauth = await createOAuthServer({ config: deps.config, log: deps.log, store: deps.store, mailer: deps.mailer });
+  deps.authenticate ??= oauth.authenticate;
+  koa.keys = oauth.cookieKeys;
+  koa.use(oauth.middleware);
 
   const probes = new Router<AppState>();
   probes.get('/healthz', (ctx) => {

@@ -1,6 +1,7 @@
 // The per-request context shared by GraphQL resolvers, REST shims and operations: created per request, never shared.
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
+import type { Mailer } from './mail/mailer.js';
 import { Loaders } from './store/loaders.js';
 import type { Store } from './store/store.js';
 
@@ -23,6 +24,7 @@ export interface Context {
   log: Logger;
   config: Config;
   store: Store;
+  mailer: Mailer;
   loaders: Loaders;
   viewer: Viewer | null;
   /** True when the request presented credentials: its responses are private, never shared-cached. */
@@ -40,6 +42,7 @@ export function createContext(input: {
   log: Logger;
   config: Config;
   store: Store;
+  mailer: Mailer;
   viewer: Viewer | null;
 }): Context {
   return {

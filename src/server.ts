@@ -16,7 +16,7 @@ export interface RunningService {
 }
 
 export async function startService(
-  deps: { config: Config; log: Logger; store: Store } & Partial<Pick<AppDeps, 'authenticate'>>,
+  deps: { config: Config; log: Logger; store: Store } & Partial<Pick<AppDeps, 'authenticate' | 'mailer'>>,
 ): Promise<RunningService> {
   const schema = await buildGatewaySchema();
   const app = await createApp({ ...deps, schema });
