@@ -26,6 +26,7 @@ const schema = z.object({
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(5_000),
   CORS_ORIGINS: z.string().default(''),
   METRICS: bool.optional(),
+  NEWSLETTER_ACTIVATION_URL: z.url().optional(),
   // OAuth 2.0 (src/oauth). Keys: a private JWKS as JSON and comma-separated cookie keys; unset, they are
   // generated on first start and kept in the store.
   API_AUDIENCE: z.url().optional(),
@@ -102,6 +103,10 @@ export interface Config {
   corsOrigins: string[];
   /** Prometheus metrics at /metrics. */
   metrics: boolean;
+  newsletter: {
+    /** The page an activation mail links to (`{channelId}` is replaced); it gets channel, email and key. */
+    activationUrl: string;
+  };
   oauth: {
     /** `${publicUrl}/oauth2`: the provider is mounted there. */
     issuer: string;
@@ -159,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       introspection: c.INTROSPECTION ?? true,
     },
     metrics: c.METRICS ?? true,
+    newsletter: { activationUrl: c.NEWSLETTER_ACTIVATION_URL ?? `${publicUrl}/newsletter/activate` },
     corsOrigins: c.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
     oauth: {
       issuer: `${publicUrl}/oauth2`,

@@ -3,9 +3,15 @@ import { pino, type Logger } from 'pino';
 
 export type { Logger };
 
-const SECRET_KEYS = ['authorization', 'password', 'refresh_token', 'code', 'code_verifier', 'key', 'client_secret', 'cookie'];
+const SECRET_KEYS = ['authorization', 'password', 'refresh_token', 'code_verifier', 'key', 'client_secret', 'cookie', 'access_token', 'id_token'];
 
-export const redactPaths = SECRET_KEYS.flatMap((k) => [k, `*.${k}`, `*.*.${k}`, `req.headers.${k}`]);
+/**
+ * `code` (an authorization or one-time code) is redacted where request input is logged; not everywhere,
+ * because `err.code` is the one thing that makes a logged driver error useful.
+ */
+const CODE_PATHS = ['code', 'body.code', 'query.code', 'params.code', '*.body.code', '*.query.code', 'req.body.code', 'req.query.code'];
+
+export const redactPaths = [...SECRET_KEYS.flatMap((k) => [k, `*.${k}`, `*.*.${k}`, `req.headers.${k}`]), ...CODE_PATHS];
 
 export function createLogger(level: string): Logger {
   return pino({

@@ -3,6 +3,7 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import type { GraphQLSchema } from 'graphql';
 import type { Config } from '../config.js';
 import type { Context } from '../context.js';
+import { AppError } from '../errors.js';
 import { isStoreOutage } from '../store/errors.js';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { formatGraphQLError, isClientErrorCode } from './errors.js';
@@ -17,8 +18,15 @@ const requestIdPlugin: ApolloServerPlugin<Context> = {
       async didResolveOperation({ operationName, contextValue }) {
         contextValue.http.operationName = operationLabel(operationName);
       },
-      async didEncounterErrors({ errors }) {
+      async didEncounterErrors({ errors, contextValue }) {
         storeDown ||= errors.some((e) => isStoreOutage(unwrapResolverError(e)));
+        // What the client sees masked is logged whole here, under the request id it was given.
+        for (const error of errors) {
+          const original = unwrapResolverError(error);
+          if (!(original instanceof AppError) && !isClientErrorCode(error.extensions?.code) && !isStoreOutage(original)) {
+            contextValue.log.error({ err: original, path: error.path }, 'GraphQL resolver failed');
+          }
+        }
       },
       async willSendResponse({ response, contextValue }) {
         if (response.body.kind !== 'single') return;

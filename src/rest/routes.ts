@@ -1,6 +1,7 @@
 // The legacy REST paths: a route table of thin shims over the same operations GraphQL uses.
 import { Router } from '@koa/router';
 import type { AppDeps, AppState } from '../app.js';
+import { registerActivateSubscriptionRoutes } from './activate-subscription.route.js';
 import { registerCouponRemoveRoutes } from './coupon-remove.route.js';
 import { registerPageIssuesRoutes } from './page-issues.route.js';
 import { registerProductCategoryRoutes } from './product-categories.route.js';
@@ -10,5 +11,6 @@ export function restRouter(_deps: AppDeps): Router<AppState> {
   registerProductCategoryRoutes(router, _deps);
   registerCouponRemoveRoutes(router, _deps);
   registerPageIssuesRoutes(router, _deps);
+  registerActivateSubscriptionRoutes(router, _deps);
   return router;
 }

@@ -6,6 +6,7 @@ import { contentIndexes } from './content/indexes.js';
 import { catalogueIndexes } from './catalogue/catalogue.indexes.js';
 import { customerIndexes } from './customers/customer.doc.js';
 import { oauthIndexes } from './oauth/oauth.docs.js';
+import { newsletterIndexes } from './newsletter/subscription.doc.js';
 
 export interface IndexDef {
   collection: CollectionName;
@@ -18,4 +19,5 @@ export const allIndexes: IndexDef[] = [
   ...catalogueIndexes,
   ...customerIndexes,
   ...oauthIndexes,
+  ...newsletterIndexes,
 ];

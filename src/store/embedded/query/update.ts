@@ -54,6 +54,14 @@ export function applyUpdate(
       if (op === '$set') mod.$set = { ...(mod.$set as Document | undefined), ...(args as Document) };
       else mod[op] = args;
     }
+    // MongoDB lets an upsert's insert set `_id` through $set/$setOnInsert; mingo's updater refuses any
+    // write to `_id`, so the insert path sets it on the document directly.
+    if (opts.inserting && doc._id === undefined && mod.$set && '_id' in (mod.$set as Document)) {
+      const { _id: newId, ...rest } = mod.$set as Document;
+      doc._id = newId;
+      if (Object.keys(rest).length) mod.$set = rest;
+      else delete mod.$set;
+    }
     try {
       if (Object.keys(mod).length) {
         mingoUpdate(doc as AnyObject, mod, opts.arrayFilters as AnyObject[] | undefined, opts.inserting ? undefined : opts.filter, {
