@@ -2,6 +2,7 @@
 import { Router } from '@koa/router';
 import type { AppDeps, AppState } from '../app.js';
 import { registerActivateSubscriptionRoutes } from './activate-subscription.route.js';
+import { registerActivationPageRoutes } from './activation-page.route.js';
 import { registerCouponRemoveRoutes } from './coupon-remove.route.js';
 import { registerPageIssuesRoutes } from './page-issues.route.js';
 import { registerProductCategoryRoutes } from './product-categories.route.js';
@@ -12,5 +13,6 @@ export function restRouter(_deps: AppDeps): Router<AppState> {
   registerCouponRemoveRoutes(router, _deps);
   registerPageIssuesRoutes(router, _deps);
   registerActivateSubscriptionRoutes(router, _deps);
+  registerActivationPageRoutes(router, _deps);
   return router;
 }

@@ -191,3 +191,27 @@ test('subscribing answers the same for known and unknown e-mails and is rate lim
   expect(limited.body.errors![0]!.extensions!.code).toBe('RATE_LIMITED');
   expect(await svc.db.collection('outbox').countDocuments({ to: 'new-person@example.com' })).toBe(3);
 });
+
+test('the mailed link opens a confirm page; only its form post activates', async () => {
+  await subscribe('page@example.com');
+  const { link } = await mailedKey('page@example.com');
+  expect(link.pathname).toBe('/newsletter/activate');
+
+  const shown = await fetch(`${svc.url}${link.pathname}${link.search}`);
+  expect(shown.status).toBe(200);
+  expect(shown.headers.get('content-type')).toMatch(/text\/html/);
+  const html = await shown.text();
+  expect(html).toContain('Confirm subscription');
+  expect(html).toContain('page@example.com');
+  expect(await subscription('page@example.com')).toMatchObject({ status: 'pending' });
+
+  const form = new URLSearchParams({ channel: CHANNEL, email: 'page@example.com', key: link.searchParams.get('key')! });
+  const posted = await fetch(`${svc.url}/newsletter/activate`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+  expect(posted.status).toBe(200);
+  expect(await posted.text()).toContain('You are subscribed');
+  expect(await subscription('page@example.com')).toMatchObject({ status: 'active' });
+
+  const tampered = await fetch(`${svc.url}/newsletter/activate?channel=${CHANNEL}&email=%3Cscript%3E&key=k`);
+  expect(tampered.status).toBe(400);
+  expect(await tampered.text()).not.toContain('<script>');
+});
