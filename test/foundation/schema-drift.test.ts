@@ -1,0 +1,20 @@
+// schema.graphql and the generated operation types are committed; these fail when either is stale
+// (run `npm run schema && npm run codegen`).
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { printGatewaySchema } from '../../src/schema/print.js';
+import { projectRoot } from '../../src/version.js';
+
+const run = promisify(execFile);
+
+test('schema.graphql is the SDL of the type-graphql classes', async () => {
+  const committed = readFileSync(join(projectRoot, 'schema.graphql'), 'utf8');
+  expect(await printGatewaySchema()).toBe(committed);
+});
+
+test('the generated typed documents match schema.graphql and the .graphql documents', async () => {
+  const bin = join(projectRoot, 'node_modules/@graphql-codegen/cli/esm/bin.js');
+  await expect(run(process.execPath, [bin, '--config', 'codegen.yml', '--check'], { cwd: projectRoot })).resolves.toBeDefined();
+}, 60_000);
