@@ -35,7 +35,8 @@ const requestIdPlugin: ApolloServerPlugin<Context> = {
           (error.extensions as Record<string, unknown>).requestId = contextValue.requestId;
         }
         const noData = result.data === null || result.data === undefined;
-        if (storeDown && noData) {
+        // Any field that needed the store failed: a partial answer would look like missing data, so 503.
+        if (storeDown) {
           response.http.status = 503;
           response.http.headers.set('retry-after', '2');
         } else if (noData && response.http.status === 500 && result.errors?.every((e) => isClientErrorCode(e.extensions?.code))) {

@@ -38,6 +38,8 @@ export class Store {
       maxPoolSize: 50,
       appName: 'gateway',
       monitorCommands: true,
+      // Notice a store that came back within a couple of seconds, not the default ten.
+      heartbeatFrequencyMS: 2_000,
     });
     instrumentStore(client);
     try {
