@@ -1,0 +1,33 @@
+// The playground in the browser: GraphiQL against this service's /graphql. Bundled by
+// scripts/build-playground.mjs; the server hands over its settings in a JSON script element (no inline
+// script, so the page's CSP can forbid them).
+import { createGraphiQLFetcher } from '@graphiql/toolkit';
+import { GraphiQL } from 'graphiql';
+import { DOC_EXPLORER_PLUGIN } from '@graphiql/react';
+import { createRoot } from 'react-dom/client';
+import 'graphiql/graphiql.css';
+import './page.css';
+
+const settings = JSON.parse(document.getElementById('playground-settings').textContent);
+
+// The header editor starts with an empty Authorization value to fill in; an empty header is not sent.
+const withoutEmptyHeaders = (input, init = {}) => {
+  const headers = new Headers(init.headers);
+  for (const [name, value] of [...headers]) if (value.trim() === '') headers.delete(name);
+  return fetch(input, { ...init, headers });
+};
+
+const fetcher = createGraphiQLFetcher({ url: new URL(settings.endpoint, location.href).href, fetch: withoutEmptyHeaders });
+
+createRoot(document.getElementById('playground')).render(
+  <GraphiQL
+    fetcher={fetcher}
+    defaultQuery={settings.defaultQuery}
+    defaultHeaders={settings.defaultHeaders}
+    isHeadersEditorEnabled
+    defaultEditorToolsVisibility="headers"
+    shouldPersistHeaders={false}
+    showPersistHeadersSettings
+    visiblePlugin={DOC_EXPLORER_PLUGIN}
+  />,
+);
