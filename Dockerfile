@@ -1,0 +1,32 @@
+# syntax=docker/dockerfile:1
+# The gateway as a container image. Stage 1 installs everything and builds (TypeScript and the
+# playground bundle); stage 2 keeps the build output and production dependencies only, and runs as the
+# unprivileged `node` user. Not built by CI (no Docker engine there): see docs/deployment.md.
+ARG NODE_VERSION=20
+
+FROM node:${NODE_VERSION}-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+# No install scripts: nothing at run time needs them (esbuild and argon2 ship prebuilt binaries as
+# optional packages), and some dev tools' scripts would want a C compiler the slim image lacks.
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY scripts ./scripts
+COPY bench ./bench
+RUN npm run build && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
+
+FROM node:${NODE_VERSION}-slim
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=4000 DATA_DIR=/app/data
+WORKDIR /app
+COPY --from=build /app/package.json /app/package-lock.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+# Only the embedded engine (no MONGODB_URI) writes here; everything else stays owned by root.
+RUN mkdir -p /app/data && chown node:node /app/data
+USER node
+EXPOSE 4000
+# Slim images have no curl: ask /readyz with Node's own fetch.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/readyz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+CMD ["node", "dist/src/main.js"]
