@@ -26,6 +26,8 @@ const schema = z.object({
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(5_000),
   CORS_ORIGINS: z.string().default(''),
   METRICS: bool.optional(),
+  CACHE_MAX_AGE: z.coerce.number().int().min(0).max(86_400).default(60),
+  RESPONSE_CACHE_MB: z.coerce.number().int().min(0).max(16_384).default(64),
   NEWSLETTER_ACTIVATION_URL: z.url().optional(),
   // OAuth 2.0 (src/oauth). Keys: a private JWKS as JSON and comma-separated cookie keys; unset, they are
   // generated on first start and kept in the store.
@@ -103,6 +105,12 @@ export interface Config {
   corsOrigins: string[];
   /** Prometheus metrics at /metrics. */
   metrics: boolean;
+  cache: {
+    /** Max age (seconds) of anonymous public reads, in Cache-Control and the response cache. */
+    maxAge: number;
+    /** Memory for stored anonymous responses; 0 turns the response cache off. */
+    responseCacheBytes: number;
+  };
   newsletter: {
     /** The page an activation mail links to (`{channelId}` is replaced); it gets channel, email and key. */
     activationUrl: string;
@@ -164,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       introspection: c.INTROSPECTION ?? true,
     },
     metrics: c.METRICS ?? true,
+    cache: { maxAge: c.CACHE_MAX_AGE, responseCacheBytes: c.RESPONSE_CACHE_MB * 1024 * 1024 },
     newsletter: { activationUrl: c.NEWSLETTER_ACTIVATION_URL ?? `${publicUrl}/newsletter/activate` },
     corsOrigins: c.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
     oauth: {

@@ -8,6 +8,7 @@ import { isStoreOutage } from '../store/errors.js';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { formatGraphQLError, isClientErrorCode } from './errors.js';
 import { armorProtection, costLimitPlugin } from './limits.js';
+import { cacheControlPlugins } from './cache-control.js';
 import { operationLabel } from '../metrics/metrics.js';
 
 /** Attaches the request id to every error and turns a store outage into 503 + Retry-After. */
@@ -61,6 +62,6 @@ export function createApolloServer(schema: GraphQLSchema, config: Config, plugin
     stopOnTerminationSignals: false,
     csrfPrevention: true,
     formatError: formatGraphQLError,
-    plugins: [requestIdPlugin, ...(armor.plugins as ApolloServerPlugin<Context>[]), costLimitPlugin(config.graphql.maxCost), ...plugins],
+    plugins: [requestIdPlugin, ...cacheControlPlugins(config.cache.maxAge), ...(armor.plugins as ApolloServerPlugin<Context>[]), costLimitPlugin(config.graphql.maxCost), ...plugins],
   });
 }

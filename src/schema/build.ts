@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { DateTimeResolver } from 'graphql-scalars';
 import type { GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
+import { cacheControlDirective } from '../graphql/cache-control.js';
 import { resolvers } from '../resolvers/index.js';
 
 let built: Promise<GraphQLSchema> | undefined;
@@ -12,6 +13,7 @@ export function buildGatewaySchema(): Promise<GraphQLSchema> {
     resolvers,
     scalarsMap: [{ type: Date, scalar: DateTimeResolver }],
     validate: false,
+    directives: [cacheControlDirective],
     emitSchemaFile: false,
   });
   return built;

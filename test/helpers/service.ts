@@ -27,7 +27,7 @@ export async function startTestService(
   opts: { env?: Record<string, string>; authenticate?: Authenticator; beforeStart?: (store: Store) => Promise<void> } = {},
 ): Promise<TestService> {
   const { client, db, close: closeDb } = await openTestDb('svc');
-  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', MONGODB_DB: db.databaseName, ...opts.env });
+  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', RESPONSE_CACHE_MB: '0', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', MONGODB_DB: db.databaseName, ...opts.env });
   const log = createLogger(config.logLevel);
   const store = await Store.onDb(client, db);
   await opts.beforeStart?.(store);

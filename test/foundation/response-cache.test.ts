@@ -1,0 +1,88 @@
+// Anonymous public reads are served from stored bytes (GraphQL GET with automatic persisted queries, and
+// the REST lists); nothing is cached for a token-bearing request or for uncacheable answers.
+import { createHash } from 'node:crypto';
+import { startTestService, type TestService } from '../helpers/service.js';
+import { tokenFor } from '../helpers/tokens.js';
+
+let svc: TestService;
+
+beforeAll(async () => {
+  // The harness turns the response cache off (other suites change data and re-read at once); on here.
+  svc = await startTestService({ env: { RESPONSE_CACHE_MB: '16' } });
+  await svc.db.collection('channels').insertOne({
+    _id: '11' as never, name: 'Evening Edition', image: null, description: 'News at six', objectType: 'channel',
+    configuration: { linkables: [], dynamicSections: [] },
+  });
+});
+afterAll(async () => {
+  await svc.close();
+});
+
+const QUERY = 'query EveningChannel { channel(id: "11") { id name description } }';
+const csrf = { 'apollo-require-preflight': 'true' };
+const getUrl = (params: Record<string, string>) => `${svc.url}/graphql?${new URLSearchParams(params).toString()}`;
+
+test('a public GraphQL GET is computed once, then served from stored bytes with its ETag', async () => {
+  const first = await fetch(getUrl({ query: QUERY }), { headers: csrf });
+  expect(first.status).toBe(200);
+  expect(first.headers.get('cache-control')).toBe('max-age=60, public');
+  expect(first.headers.get('x-cache')).toBe('MISS');
+  const firstBody = await first.text();
+  expect(JSON.parse(firstBody).data.channel.name).toBe('Evening Edition');
+
+  // A change in the store is not seen until the entry's max age passes: invalidation is by time.
+  await svc.db.collection('channels').updateOne({ _id: '11' as never }, { $set: { name: 'Renamed' } });
+  const second = await fetch(getUrl({ query: QUERY }), { headers: csrf });
+  expect(second.headers.get('x-cache')).toBe('HIT');
+  expect(await second.text()).toBe(firstBody);
+  expect(second.headers.get('etag')).toBe(first.headers.get('etag'));
+  expect(Number(second.headers.get('age'))).toBeGreaterThanOrEqual(0);
+
+  const notModified = await fetch(getUrl({ query: QUERY }), { headers: { ...csrf, 'if-none-match': first.headers.get('etag')! } });
+  expect(notModified.status).toBe(304);
+});
+
+test('automatic persisted queries: register by hash once, then GET by hash alone (and cached)', async () => {
+  const query = 'query PersistedChannel { channel(id: "11") { id } }';
+  const hash = createHash('sha256').update(query).digest('hex');
+  const extensions = JSON.stringify({ persistedQuery: { version: 1, sha256Hash: hash } });
+
+  const unknown = await fetch(getUrl({ extensions }), { headers: csrf });
+  expect(((await unknown.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+
+  const register = await fetch(getUrl({ query, extensions }), { headers: csrf });
+  expect(register.status).toBe(200);
+  const byHash = await fetch(getUrl({ extensions }), { headers: csrf });
+  expect(byHash.status).toBe(200);
+  expect(((await byHash.json()) as { data: { channel: { id: string } } }).data.channel.id).toBe('11');
+  expect((await fetch(getUrl({ extensions }), { headers: csrf })).headers.get('x-cache')).toBe('HIT');
+});
+
+test('uncacheable answers (store status) are never stored', async () => {
+  const query = '{ service { store { reachable } } }';
+  const first = await fetch(getUrl({ query }), { headers: csrf });
+  expect(first.headers.get('cache-control')).toBe('no-store');
+  const second = await fetch(getUrl({ query }), { headers: csrf });
+  expect(second.headers.get('x-cache')).toBeNull();
+});
+
+test('a token-bearing request neither reads nor fills the cache, and its answer is not shareable', async () => {
+  const { accessToken } = await tokenFor(svc, { scopes: ['openid'] });
+  const query = 'query TokenChannel { channel(id: "11") { name } }';
+  const withToken = await fetch(getUrl({ query }), { headers: { ...csrf, authorization: `Bearer ${accessToken}` } });
+  expect(withToken.status).toBe(200);
+  expect(withToken.headers.get('cache-control')).toBe('no-store');
+  expect(withToken.headers.get('x-cache')).toBeNull();
+
+  const anonymous = await fetch(getUrl({ query }), { headers: csrf });
+  expect(anonymous.headers.get('x-cache')).toBe('MISS');
+  const again = await fetch(getUrl({ query }), { headers: { ...csrf, authorization: `Bearer ${accessToken}` } });
+  expect(again.headers.get('x-cache')).toBeNull();
+});
+
+test('without a CSRF-safe header a cached GraphQL GET is refused like an uncached one', async () => {
+  await fetch(getUrl({ query: QUERY }), { headers: csrf });
+  const res = await fetch(getUrl({ query: QUERY }));
+  expect(res.status).toBe(400);
+  expect(res.headers.get('x-cache')).toBeNull();
+});
