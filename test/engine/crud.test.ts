@@ -154,6 +154,26 @@ describe('updates', () => {
   });
 });
 
+describe('sorting', () => {
+  it('sorts mixed, missing and array values the way MongoDB does', async () => {
+    const c = db.collection('sorting');
+    await c.insertMany([
+      { k: 'a', v: 5 },
+      { k: 'b', v: [1, 9] },
+      { k: 'c' },
+      { k: 'd', v: null },
+      { k: 'e', v: 'str' },
+      { k: 'f', v: 3 },
+    ]);
+    const asc = (await c.find({}, { sort: { v: 1, k: 1 } }).toArray()).map((d) => d.k);
+    expect(asc).toEqual(['c', 'd', 'b', 'f', 'a', 'e']);
+    const desc = (await c.find({}, { sort: { v: -1, k: 1 } }).toArray()).map((d) => d.k);
+    expect(desc).toEqual(['e', 'b', 'a', 'f', 'c', 'd']);
+    const top = await c.find({ k: { $in: ['a', 'b', 'f'] } }, { sort: { v: -1 }, limit: 2, skip: 1, projection: { _id: 0, k: 1 } }).toArray();
+    expect(top).toEqual([{ k: 'a' }, { k: 'f' }]);
+  });
+});
+
 describe('deletes', () => {
   it('deleteOne / deleteMany', async () => {
     const c = db.collection('del');

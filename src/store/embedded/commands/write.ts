@@ -11,14 +11,7 @@ import { MAX_BSON_OBJECT_SIZE } from './admin.js';
 import { collName, optDoc, statements, type CommandContext, type Handler } from './context.js';
 import { CommandError, writeError } from './errors.js';
 
-/** An exactly sized private copy, so stored documents never pin a larger network buffer. */
-export function own(bytes: Buffer): Buffer {
-  const copy = Buffer.allocUnsafeSlow(bytes.length);
-  bytes.copy(copy);
-  return copy;
-}
-
-/** Normalises a document for storage: _id present and first. Returns the bytes to keep and the object. */
+/** Normalises a document for storage: _id present and first. Returns the bytes (storage copies them). */
 export function prepareInsert(raw: Buffer | undefined, given: Document): { bytes: Buffer; doc: Document } {
   let doc = given;
   let bytes = raw;
@@ -30,7 +23,7 @@ export function prepareInsert(raw: Buffer | undefined, given: Document): { bytes
     bytes = undefined;
   }
   if (Array.isArray(doc._id)) throw new CommandError('BadValue', `can't use an array for _id`);
-  const out = bytes ? own(bytes) : own(encode(doc));
+  const out = bytes ?? encode(doc);
   if (out.length > MAX_BSON_OBJECT_SIZE) throw new CommandError('BadValue', `object to insert too large. size in bytes: ${out.length}, max size: ${MAX_BSON_OBJECT_SIZE}`);
   return { bytes: out, doc };
 }
@@ -51,7 +44,7 @@ export function updateOne(coll: Collection, slot: number, doc: Document, bytes: 
   const nextBytes = encode(next);
   if (nextBytes.equals(bytes)) return { changed: false, doc: next };
   if (nextBytes.length > MAX_BSON_OBJECT_SIZE) throw new CommandError('BadValue', 'Resulting document after update is larger than 16777216');
-  coll.update(slot, doc, own(nextBytes), next);
+  coll.update(slot, doc, nextBytes, next);
   return { changed: true, doc: next };
 }
 

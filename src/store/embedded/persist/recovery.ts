@@ -7,7 +7,6 @@ import { decode } from '../storage/bsonio.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { IndexSpec } from '../storage/indexes.js';
 import { EntryKind } from '../storage/journal.js';
-import { own } from '../commands/write.js';
 import { decodeEntries, readRecords, type Entry } from './records.js';
 import { END_KIND, HEADER_KIND, SNAPSHOT_FILE } from './snapshot.js';
 
@@ -17,7 +16,7 @@ const LOG_RE = /^oplog\.(\d+)\.log$/;
 export function applyEntry(catalog: Catalog, e: Entry): void {
   switch (e.kind) {
     case EntryKind.Put:
-      catalog.ensure(e.db, e.coll).putTrusted(own(e.body));
+      catalog.ensure(e.db, e.coll).putTrusted(e.body);
       return;
     case EntryKind.Delete: {
       const coll = catalog.get(e.db, e.coll);

@@ -7,6 +7,7 @@ import type { Collection } from '../storage/collection.js';
 import { decode, encode } from '../storage/bsonio.js';
 import { mingoOptions, type QueryExtras } from './options.js';
 import { planQuery } from './plan.js';
+import { KeySorter, parseSort, sortKey } from './sort.js';
 
 export interface Match {
   slot: number;
@@ -94,6 +95,17 @@ export function* findRaw(coll: Collection | undefined, spec: FindSpec): Generato
   const extras = spec.extras ?? {};
   if (isEmpty(spec.sort) && isEmpty(spec.projection)) {
     yield* window(rawMatches(coll, filter, extras), spec.skip ?? 0, spec.limit ?? 0);
+    return;
+  }
+  const fields = spec.sort ? parseSort(spec.sort) : [];
+  if (fields.length && isEmpty(extras.collation)) {
+    // Sort by keys, then window, then project only the documents that are returned.
+    const skip = spec.skip ?? 0;
+    const sorter = new KeySorter<Buffer>(fields, spec.limit ? skip + spec.limit : Infinity);
+    for (const m of matches(coll, filter, extras)) sorter.add(sortKey(m.doc, fields), m.bytes);
+    const picked = window(sorter.sorted(), skip, spec.limit ?? 0);
+    if (isEmpty(spec.projection)) yield* picked;
+    else for (const bytes of picked) yield* [...shape([decode(bytes)], { projection: spec.projection, extras })].map(encode);
     return;
   }
   const raw = new WeakMap<object, Buffer>();

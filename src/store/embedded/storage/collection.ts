@@ -3,11 +3,12 @@
 // indexes before any index or the document map is touched. Changes are reported to the journal sink.
 import { Binary, UUID } from 'bson';
 import type { Document } from 'bson';
-import { decode, encode } from './bsonio.js';
+import { decode } from './bsonio.js';
 import { DuplicateKeyError } from './dupkey.js';
 import { Index, type IndexSpec, type KeyEntry } from './indexes.js';
 import { EntryKind, type JournalSink } from './journal.js';
 import { encodeKey } from './keys.js';
+import { SlabStore } from './slabs.js';
 
 export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
 
@@ -16,6 +17,7 @@ export class Collection {
   readonly indexes = new Map<string, Index>();
   readonly uuid: Binary = new UUID();
   private nextSlot = 1;
+  private readonly memory = new SlabStore();
 
   constructor(
     readonly dbName: string,
@@ -54,19 +56,23 @@ export class Collection {
     return all;
   }
 
-  /** Inserts a document (bytes must already have _id first). Throws DuplicateKeyError, changing nothing. */
-  insert(bytes: Buffer, doc: Document, trusted = false): number {
+  /**
+   * Inserts a document (bytes must already have _id first; they are copied, so they may be a view into a
+   * network buffer). Throws DuplicateKeyError, changing nothing.
+   */
+  insert(bytes: Uint8Array, doc: Document, trusted = false): number {
     const slot = this.nextSlot;
     const entries = trusted ? this.entriesOf(doc) : this.check(doc, undefined);
     this.nextSlot++;
     for (const [idx, e] of entries) idx.add(slot, e, doc);
-    this.docs.set(slot, bytes);
-    this.sink()?.put(this.dbName, this.name, bytes);
+    const stored = this.memory.alloc(bytes);
+    this.docs.set(slot, stored);
+    this.sink()?.put(this.dbName, this.name, stored);
     return slot;
   }
 
   /** Replaces the document in `slot` (same _id). Throws DuplicateKeyError, changing nothing. */
-  update(slot: number, oldDoc: Document, bytes: Buffer, doc: Document, trusted = false): void {
+  update(slot: number, oldDoc: Document, bytes: Uint8Array, doc: Document, trusted = false): void {
     const next = trusted ? this.entriesOf(doc) : this.check(doc, slot);
     for (const [idx, e] of next) {
       const old = idx.entries(oldDoc);
@@ -74,8 +80,11 @@ export class Collection {
       idx.remove(slot, old);
       idx.add(slot, e, doc);
     }
-    this.docs.set(slot, bytes);
-    this.sink()?.put(this.dbName, this.name, bytes);
+    const stored = this.memory.alloc(bytes);
+    this.memory.free(this.docs.get(slot)!);
+    this.docs.set(slot, stored);
+    this.sink()?.put(this.dbName, this.name, stored);
+    this.maybeCompact();
   }
 
   remove(slot: number, oldDoc?: Document): void {
@@ -84,11 +93,17 @@ export class Collection {
     const doc = oldDoc ?? decode(bytes);
     for (const idx of this.indexes.values()) idx.remove(slot, idx.entries(doc));
     this.docs.delete(slot);
+    this.memory.free(bytes);
     this.sink()?.del(this.dbName, this.name, { _id: doc._id });
+    this.maybeCompact();
+  }
+
+  private maybeCompact(): void {
+    if (this.memory.needsCompaction) this.memory.compact(this.docs);
   }
 
   /** Replay path: upsert by _id without unique checks (the log only holds writes that succeeded). */
-  putTrusted(bytes: Buffer): void {
+  putTrusted(bytes: Uint8Array): void {
     const doc = decode(bytes);
     const slot = this.slotById(doc._id);
     if (slot === undefined) this.insert(bytes, doc, true);
@@ -121,11 +136,6 @@ export class Collection {
 
   dropIndex(name: string): void {
     if (this.indexes.delete(name)) this.sink()?.ddl(EntryKind.DropIndex, this.dbName, this.name, { name });
-  }
-
-  /** Serialises for callers that built a document object themselves. */
-  static bytesOf(doc: Document): Buffer {
-    return encode(doc);
   }
 }
 

@@ -1,0 +1,231 @@
+// Store benchmark (not a test): `npm run bench:store [-- --sizes 10000,1000000 --seconds 5 --concurrency 12]`.
+// For each size, starts the embedded engine in its own child process (in-memory, so the benchmark's own
+// memory does not pollute the measurement), loads ~2 KB article-like documents through the driver in
+// batches of 1000, then measures find-by-_id and find with $in of 100 ids at N requests in flight, and the
+// child's resident memory (VmRSS). Sizes are measured in alternating windows (see main). Prints the sizes
+// side by side with the ratio.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { MongoClient, ObjectId, type Collection } from 'mongodb';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const cli = join(here, '..', 'src', 'store', 'embedded', 'cli.js');
+
+interface Article {
+  _id: ObjectId;
+  slug: string;
+  title: string;
+  summary: string;
+  body: string;
+  author: { name: string; email: string; bio: string };
+  tags: string[];
+  sections: Array<{ heading: string; words: number }>;
+  stats: { views: number; likes: number; comments: number };
+  published: boolean;
+  createdAt: Date;
+}
+
+interface Result {
+  size: number;
+  loadSeconds: number;
+  rssAfterLoadMb: number;
+  rssAfterRunMb: number;
+  byIdOps: number;
+  inOps: number;
+}
+
+const WORDS = 'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua enim minim veniam quis nostrud exercitation ullamco laboris nisi aliquip commodo consequat'.split(' ');
+
+function words(n: number, seed: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) out.push(WORDS[(seed * 31 + i * 17) % WORDS.length]!);
+  return out.join(' ');
+}
+
+function article(i: number): Article {
+  return {
+    _id: new ObjectId(),
+    slug: `article-${i}`,
+    title: words(8, i),
+    summary: words(30, i + 1),
+    body: words(230, i + 2),
+    author: { name: `Author ${i % 500}`, email: `author${i % 500}@example.com`, bio: words(20, i + 3) },
+    tags: [WORDS[i % WORDS.length]!, WORDS[(i * 7) % WORDS.length]!, 'news'],
+    sections: Array.from({ length: 4 }, (_, s) => ({ heading: words(4, i + s), words: 100 + ((i + s) % 400) })),
+    stats: { views: i * 13, likes: i % 1000, comments: i % 57 },
+    published: i % 10 !== 0,
+    createdAt: new Date(1_600_000_000_000 + i * 60_000),
+  };
+}
+
+function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Math.round(Number(m[1]) / 1024) : NaN;
+}
+
+function startEngine(): Promise<{ proc: ChildProcess; uri: string }> {
+  const proc = spawn(process.execPath, [cli, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    proc.stdout!.on('data', (b: Buffer) => {
+      out += b.toString();
+      if (out.includes('\n')) resolve({ proc, uri: out.split('\n')[0]!.trim() });
+    });
+    proc.once('exit', (code) => reject(new Error(`engine exited (${code})`)));
+  });
+}
+
+/** Runs `op` with `concurrency` requests in flight for `seconds`; returns completed ops per second. */
+async function throughput(seconds: number, concurrency: number, op: () => Promise<unknown>): Promise<number> {
+  const end = Date.now() + seconds * 1000;
+  let done = 0;
+  const started = Date.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (Date.now() < end) {
+        await op();
+        done++;
+      }
+    }),
+  );
+  return done / ((Date.now() - started) / 1000);
+}
+
+const pick = <T>(xs: T[]): T => xs[Math.floor(Math.random() * xs.length)]!;
+
+async function load(coll: Collection<Article>, size: number): Promise<ObjectId[]> {
+  const ids: ObjectId[] = [];
+  const batch = 1000;
+  for (let i = 0; i < size; i += batch) {
+    const docs = Array.from({ length: Math.min(batch, size - i) }, (_, j) => article(i + j));
+    await coll.insertMany(docs, { ordered: false });
+    for (const d of docs) ids.push(d._id);
+    if ((i / batch) % 100 === 99) process.stderr.write(`  loaded ${i + batch}\n`);
+  }
+  return ids;
+}
+
+interface Loaded {
+  size: number;
+  proc: ChildProcess;
+  client: MongoClient;
+  coll: Collection<Article>;
+  ids: ObjectId[];
+  loadSeconds: number;
+  rssAfterLoadMb: number;
+  byId: number[];
+  inIds: number[];
+}
+
+async function loadSize(size: number, concurrency: number): Promise<Loaded> {
+  const engine = await startEngine();
+  const client = new MongoClient(engine.uri, { maxPoolSize: concurrency + 2 });
+  await client.connect();
+  const coll = client.db('bench').collection<Article>('articles');
+  process.stderr.write(`size ${size}: loading...\n`);
+  const t0 = Date.now();
+  const ids = await load(coll, size);
+  const loadSeconds = (Date.now() - t0) / 1000;
+  const sample = await coll.findOne({ _id: ids[0]! });
+  const bytes = sample ? JSON.stringify(sample).length : 0;
+  process.stderr.write(`size ${size}: loaded in ${loadSeconds.toFixed(1)}s (~${bytes} bytes/doc as JSON)\n`);
+  const rssAfterLoadMb = rssMb(engine.proc.pid!);
+  // Warm up connections and code paths before measuring.
+  await throughput(1, concurrency, () => coll.findOne({ _id: pick(ids) }));
+  return { size, proc: engine.proc, client, coll, ids, loadSeconds, rssAfterLoadMb, byId: [], inIds: [] };
+}
+
+/** One measurement window per operation for one engine. */
+async function measure(l: Loaded, seconds: number, concurrency: number): Promise<void> {
+  l.byId.push(
+    await throughput(seconds, concurrency, async () => {
+      const d = await l.coll.findOne({ _id: pick(l.ids) });
+      if (!d) throw new Error('missing document');
+    }),
+  );
+  l.inIds.push(
+    await throughput(seconds, concurrency, async () => {
+      const want = Array.from({ length: 100 }, () => pick(l.ids));
+      const docs = await l.coll.find({ _id: { $in: want } }).toArray();
+      if (docs.length === 0) throw new Error('no documents');
+    }),
+  );
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+async function shutdown(l: Loaded): Promise<void> {
+  await l.client.close();
+  l.proc.kill('SIGTERM');
+  await new Promise((r) => l.proc.once('exit', r));
+}
+
+function table(results: Result[]): string {
+  const fmt = (n: number, d = 0): string => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+  const rows: Array<[string, (r: Result) => string, ((a: Result, b: Result) => string) | undefined]> = [
+    ['documents', (r) => fmt(r.size), undefined],
+    ['load time (s)', (r) => fmt(r.loadSeconds, 1), undefined],
+    ['load rate (docs/s)', (r) => fmt(r.size / r.loadSeconds), undefined],
+    ['find by _id (ops/s)', (r) => fmt(r.byIdOps), (a, b) => (b.byIdOps / a.byIdOps).toFixed(2)],
+    ['find $in 100 ids (ops/s)', (r) => fmt(r.inOps), (a, b) => (b.inOps / a.inOps).toFixed(2)],
+    ['RSS after load (MB)', (r) => fmt(r.rssAfterLoadMb), undefined],
+    ['RSS after run (MB)', (r) => fmt(r.rssAfterRunMb), undefined],
+  ];
+  const head = ['metric', ...results.map((r) => `${fmt(r.size)} docs`), results.length > 1 ? 'ratio last/first' : ''];
+  const lines = rows.map(([name, f, ratio]) => [name, ...results.map(f), ratio && results.length > 1 ? ratio(results[0]!, results[results.length - 1]!) : '']);
+  const all = [head, ...lines];
+  const widths = head.map((_, i) => Math.max(...all.map((l) => (l[i] ?? '').length)));
+  return all.map((l) => l.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')).join('\n');
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      sizes: { type: 'string', default: '10000,1000000' },
+      seconds: { type: 'string', default: '5' },
+      rounds: { type: 'string', default: '5' },
+      concurrency: { type: 'string', default: '12' },
+    },
+  });
+  const sizes = values.sizes.split(',').map((s) => Number(s.trim()));
+  const seconds = Number(values.seconds);
+  const rounds = Math.max(1, Number(values.rounds));
+  const concurrency = Number(values.concurrency);
+  // All sizes stay loaded (one engine process each) and are measured in alternating short windows, so
+  // load from other processes on the machine affects every size alike instead of skewing the ratio.
+  const loaded: Loaded[] = [];
+  for (const size of sizes) loaded.push(await loadSize(size, concurrency));
+  try {
+    for (let r = 0; r < rounds; r++) {
+      for (const l of loaded) await measure(l, seconds / rounds, concurrency);
+      process.stderr.write(`round ${r + 1}/${rounds}: ${loaded.map((l) => `${l.size}: ${Math.round(l.byId[r]!)} byId/s, ${Math.round(l.inIds[r]!)} $in/s`).join('; ')}\n`);
+    }
+    const results: Result[] = loaded.map((l) => ({
+      size: l.size,
+      loadSeconds: l.loadSeconds,
+      rssAfterLoadMb: l.rssAfterLoadMb,
+      rssAfterRunMb: rssMb(l.proc.pid!),
+      byIdOps: median(l.byId),
+      inOps: median(l.inIds),
+    }));
+    process.stdout.write(`\n${table(results)}\n(throughput: median of ${rounds} alternating windows of ${(seconds / rounds).toFixed(1)} s, ${concurrency} requests in flight)\n`);
+    const [first, last] = [results[0]!, results[results.length - 1]!];
+    if (results.length > 1) {
+      const ok = last.byIdOps >= (2 / 3) * first.byIdOps && last.inOps >= (2 / 3) * first.inOps && last.rssAfterRunMb < 5 * 1024;
+      process.stdout.write(`targets (throughput ratio >= 0.67 for both ops, RSS < 5 GB at the largest size): ${ok ? 'met' : 'NOT met'}\n`);
+    }
+  } finally {
+    for (const l of loaded) await shutdown(l);
+  }
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
+  process.exit(1);
+});
