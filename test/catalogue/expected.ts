@@ -89,3 +89,24 @@ export function restCategoryFields(doc: ProductCategoryDoc, ancestors: ProductCa
     translations: withKeys(doc.translations, ['name', 'description']),
   };
 }
+
+/** The GraphQL form of an expected REST object: translations as lists with their language, enums upper case. */
+export function asGraphQL(rest: any): any {
+  if (Array.isArray(rest)) return rest.map(asGraphQL);
+  if (rest === null || typeof rest !== 'object') return rest;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(rest)) {
+    if (key === 'translations' || key === 'translatedTexts') {
+      out[key] = Object.entries(value as Record<string, object>)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([language, t]) => ({ language, ...t }));
+    } else if (key === 'recurrentSchedule' || (key === 'type' && typeof value === 'string')) {
+      out[key] = value === null ? null : (value as string).toUpperCase();
+    } else if (key === 'products' && Array.isArray(value)) {
+      out[key] = { totalCount: value.length, edges: value.map((p) => ({ node: asGraphQL(p) })) };
+    } else {
+      out[key] = asGraphQL(value);
+    }
+  }
+  return out;
+}

@@ -163,7 +163,7 @@ function cart(id: string, customerId: string, cartItems: CartDoc['items'], codes
 }
 
 export const aliceCart = cart('cart-alice', ALICE, [{ productItemId: 'item-print', quantity: 2 }, { productItemId: 'item-year', quantity: 1 }], ['TEN', 'FIVE', 'SHIP', 'YEAR20', 'OLD']);
-export const aliceOldCart = cart('cart-alice-2', ALICE, [{ productItemId: 'item-sub', quantity: 1 }], []);
+export const aliceOldCart = { ...cart('cart-alice-2', ALICE, [{ productItemId: 'item-sub', quantity: 1 }], []), updatedAt: days(-5) };
 export const bobCart = cart('cart-bob', BOB, [{ productItemId: 'item-extra', quantity: 3 }], ['TEN']);
 export const carts = [aliceCart, aliceOldCart, bobCart];
 

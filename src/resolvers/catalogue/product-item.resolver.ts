@@ -1,10 +1,11 @@
-// Root query `productItem`, the ProductItem fields that reach other documents, and related items.
+// Root query `productItem`, the product item fields that reach other documents (on the interface, so
+// cart items get them too), and related items.
 import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context.js';
 import { productNameOf, relatedItemsOf } from '../../operations/catalogue/catalogue.relations.js';
 import { getProductItem } from '../../operations/catalogue/get-product.js';
 import { RelatedItems } from '../../schema/catalogue/product-item-parts.type.js';
-import { ProductItem } from '../../schema/catalogue/product-item.type.js';
+import { ProductItem, ProductItemFields } from '../../schema/catalogue/product-item.type.js';
 import { ProductItemTranslation } from '../../schema/catalogue/translation.type.js';
 
 @Resolver(() => ProductItem)
@@ -17,14 +18,17 @@ export class ProductItemResolver {
   ): Promise<ProductItem | null> {
     return getProductItem(ctx, id, lang);
   }
+}
 
+@Resolver(() => ProductItemFields)
+export class ProductItemFieldsResolver {
   @FieldResolver(() => String, { nullable: true, description: "The owning product's name" })
-  productName(@Root() item: ProductItem, @Ctx() ctx: Context): Promise<string | null> {
+  productName(@Root() item: ProductItemFields, @Ctx() ctx: Context): Promise<string | null> {
     return productNameOf(ctx, item);
   }
 
   @FieldResolver(() => ProductItemTranslation, { nullable: true, description: 'The translation into one language, if there is one' })
-  translation(@Root() item: ProductItem, @Arg('language', () => String) language: string): ProductItemTranslation | null {
+  translation(@Root() item: ProductItemFields, @Arg('language', () => String) language: string): ProductItemTranslation | null {
     return item.translations.find((t) => t.language === language) ?? null;
   }
 }

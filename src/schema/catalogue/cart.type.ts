@@ -2,10 +2,10 @@
 // quantity, and the price matrix as stored by the last write. Amounts are decimals in `currency`.
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { CouponReason } from './catalogue.enums.js';
-import { ProductItem } from './product-item.type.js';
+import { ProductItemFields } from './product-item.type.js';
 
-@ObjectType({ description: 'A product item in a cart' })
-export class CartItem extends ProductItem {
+@ObjectType({ implements: ProductItemFields, description: 'A product item in a cart, with its quantity' })
+export class CartItem extends ProductItemFields {
   @Field(() => Int)
   quantity!: number;
 }

@@ -1,13 +1,14 @@
-// API shape of a product item (interface §2.2), what a customer actually buys. `productName`, the
-// translation lookup and related items are resolved through loaders.
-import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+// API shape of a product item (interface §2.2), what a customer actually buys. Its fields are a GraphQL
+// interface shared with CartItem, so one client fragment serves both. `productName`, the translation
+// lookup and related items are resolved through loaders.
+import { Field, Float, ID, Int, InterfaceType, ObjectType } from 'type-graphql';
 import {
   ActionDataEntry, Installments, ItemFile, ItemImage, ProductDetails, ProductItemPrices, ProductItemSettings, RelatedItems,
 } from './product-item-parts.type.js';
 import { ProductItemTranslation } from './translation.type.js';
 
-@ObjectType({ description: 'A purchasable variant of a product' })
-export class ProductItem {
+@InterfaceType({ description: 'The fields of a product item, shared by ProductItem and CartItem' })
+export abstract class ProductItemFields {
   @Field(() => ID)
   id!: string;
 
@@ -106,3 +107,6 @@ export class ProductItem {
 
   lang!: string | null;
 }
+
+@ObjectType({ implements: ProductItemFields, description: 'A purchasable variant of a product' })
+export class ProductItem extends ProductItemFields {}

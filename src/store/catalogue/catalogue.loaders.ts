@@ -10,13 +10,17 @@ import type { Store } from '../store.js';
 import type { ProductDoc, ProductItemDoc } from './catalogue.docs.js';
 import { categoryProjection, couponProjection, productItemProjection, productProjection } from './catalogue.projections.js';
 
-function findIn<N extends CollectionName>(store: Store, name: N, field: string, values: readonly unknown[], projection: Document, filter: Document = {}) {
-  const query = { ...filter, [field]: { $in: [...values] } } as Filter<DocOf<N>>;
-  return store.collection(name).find(query, { projection }).toArray() as Promise<DocOf<N>[]>;
+/** A batch's answer in one reply: no getMore round trips, whatever the number of parents. */
+const ONE_REPLY = 10_000;
+
+function findIn<N extends CollectionName>(store: Store, name: N, field: string, values: readonly unknown[], projection: Document, batchSize = ONE_REPLY) {
+  const query = { [field]: { $in: [...values] } } as Filter<DocOf<N>>;
+  return store.collection(name).find(query, { projection, batchSize }).toArray() as Promise<DocOf<N>[]>;
 }
 
+// By id: at most one document per key, so the reply size is known.
 const byId = <N extends 'productCategories' | 'products' | 'productItems' | 'coupons'>(name: N, projection: Document) =>
-  byIdLoader<DocOf<N>>((store, ids) => findIn(store, name, '_id', ids, projection));
+  byIdLoader<DocOf<N>>((store, ids) => findIn(store, name, '_id', ids, projection, Math.max(1, ids.length)));
 
 export const categoryById = byId('productCategories', categoryProjection);
 export const productById = byId('products', productProjection);
@@ -42,7 +46,7 @@ export const allProductsOfCategory: LoaderFactory<string, ProductDoc[]> = (store
   new DataLoader<string, ProductDoc[]>(async (categoryIds) => {
     const docs = await store
       .collection('products')
-      .find({ ...listed, categoryIds: { $in: [...categoryIds] } }, { projection: productProjection, sort: Object.fromEntries(productOrder) })
+      .find({ ...listed, categoryIds: { $in: [...categoryIds] } }, { projection: productProjection, sort: Object.fromEntries(productOrder), batchSize: ONE_REPLY })
       .toArray();
     return categoryIds.map((id) => docs.filter((d) => d.categoryIds.includes(id)));
   });
