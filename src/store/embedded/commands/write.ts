@@ -5,7 +5,7 @@ import type { Document } from 'bson';
 import { matches } from '../query/exec.js';
 import type { QueryExtras } from '../query/options.js';
 import { applyUpdate, isOperatorUpdate, upsertDocument, type UpdateSpec } from '../query/update.js';
-import { decode, encode, idIsFirst, withIdFirst } from '../storage/bsonio.js';
+import { decode, encode, idIsFirst, leadingId, withIdFirst } from '../storage/bsonio.js';
 import type { Collection } from '../storage/collection.js';
 import { MAX_BSON_OBJECT_SIZE } from './admin.js';
 import { collName, optDoc, statements, type CommandContext, type Handler } from './context.js';
@@ -60,7 +60,9 @@ export const writeCommands: Record<string, Handler> = {
     for (let i = 0; i < count; i++) {
       try {
         const raw = seq?.[i];
-        const { bytes, doc } = prepareInsert(raw, raw ? decode(raw) : given![i]!);
+        // With only the _id index, only _id is needed: skip decoding the rest of the document.
+        const given1 = raw ? ((coll.indexes.size === 1 && leadingId(raw)) || decode(raw)) : given![i]!;
+        const { bytes, doc } = prepareInsert(raw, given1);
         coll.insert(bytes, doc);
         n++;
       } catch (e) {

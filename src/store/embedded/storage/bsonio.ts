@@ -28,3 +28,49 @@ export function withIdFirst(doc: Document): Document {
   const { _id, ...rest } = doc;
   return { _id, ...rest };
 }
+
+/** Byte size of a BSON element value of `type` starting at `at`, or -1 if not handled here. */
+function valueSize(bytes: Uint8Array, type: number, at: number): number {
+  switch (type) {
+    case 0x0a:
+      return 0; // null
+    case 0x08:
+      return 1; // bool
+    case 0x10:
+      return 4; // int32
+    case 0x01:
+    case 0x09:
+    case 0x11:
+    case 0x12:
+      return 8; // double, date, timestamp, int64
+    case 0x07:
+      return 12; // ObjectId
+    case 0x13:
+      return 16; // decimal128
+    case 0x02:
+      return 4 + docLength(bytes, at); // string
+    case 0x03:
+    case 0x04:
+      return docLength(bytes, at); // document, array
+    case 0x05:
+      return 5 + docLength(bytes, at); // binary
+    default:
+      return -1;
+  }
+}
+
+/**
+ * The _id of a raw document whose first field is _id, decoding only that element (inserting into a
+ * collection with no secondary index needs nothing else). Returns undefined when it cannot.
+ */
+export function leadingId(bytes: Uint8Array): { _id: unknown } | undefined {
+  if (!idIsFirst(bytes)) return undefined;
+  const type = bytes[4]!;
+  const size = valueSize(bytes, type, 9);
+  if (size < 0 || 9 + size > bytes.length) return undefined;
+  const mini = Buffer.allocUnsafe(4 + 1 + 4 + size + 1);
+  mini.writeInt32LE(mini.length, 0);
+  mini.set(bytes.subarray(4, 9 + size), 4);
+  mini[mini.length - 1] = 0;
+  return decode(mini) as { _id: unknown };
+}

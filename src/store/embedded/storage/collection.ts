@@ -3,7 +3,7 @@
 // indexes before any index or the document map is touched. Changes are reported to the journal sink.
 import { Binary, UUID } from 'bson';
 import type { Document } from 'bson';
-import { decode } from './bsonio.js';
+import { decode, leadingId } from './bsonio.js';
 import { DuplicateKeyError } from './dupkey.js';
 import { Index, type IndexSpec, type KeyEntry } from './indexes.js';
 import { EntryKind, type JournalSink } from './journal.js';
@@ -90,7 +90,7 @@ export class Collection {
   remove(slot: number, oldDoc?: Document): void {
     const bytes = this.docs.get(slot);
     if (!bytes) return;
-    const doc = oldDoc ?? decode(bytes);
+    const doc = oldDoc ?? this.indexedFields(bytes);
     for (const idx of this.indexes.values()) idx.remove(slot, idx.entries(doc));
     this.docs.delete(slot);
     this.memory.free(bytes);
@@ -104,10 +104,15 @@ export class Collection {
 
   /** Replay path: upsert by _id without unique checks (the log only holds writes that succeeded). */
   putTrusted(bytes: Uint8Array): void {
-    const doc = decode(bytes);
+    const doc = this.indexedFields(bytes);
     const slot = this.slotById(doc._id);
     if (slot === undefined) this.insert(bytes, doc, true);
-    else this.update(slot, decode(this.docs.get(slot)!), bytes, doc, true);
+    else this.update(slot, this.indexedFields(this.docs.get(slot)!), bytes, doc, true);
+  }
+
+  /** Enough of a stored document to compute its index keys (just _id when that is the only index). */
+  private indexedFields(bytes: Uint8Array): Document {
+    return (this.indexes.size === 1 && leadingId(bytes)) || decode(bytes);
   }
 
   private entriesOf(doc: Document): Map<Index, KeyEntry[]> {
