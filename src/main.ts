@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger } from './logger.js';
 import { startService } from './server.js';
+import { demoAccessNotice } from './seed/customers.seed.js';
 import { seedIfEmpty } from './seed/index.js';
 import { Store } from './store/store.js';
 import { serviceVersion } from './version.js';
@@ -27,6 +28,10 @@ async function main(): Promise<void> {
   }
   const service = await startService({ config, log, store });
   log.info({ url: service.url, version: serviceVersion, env: config.env }, `gateway listening on ${service.url} (GraphQL at ${service.url}/graphql)`);
+  if (config.env === 'development') {
+    const demo = await demoAccessNotice(store, service.url);
+    if (demo) log.info(demo);
+  }
 
   let signalled = false;
   const shutdown = async (signal: string): Promise<void> => {
