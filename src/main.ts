@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger } from './logger.js';
 import { startService } from './server.js';
 import { demoAccessNotice } from './seed/customers.seed.js';
+import { DEMO_PAGE_ID, FIRST_QUERY } from './seed/content.seed.js';
 import { seedIfEmpty } from './seed/index.js';
 import { Store } from './store/store.js';
 import { serviceVersion } from './version.js';
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
     const started = Date.now();
     const counts = await seedIfEmpty(store, 'demo', log);
     if (counts) log.info({ counts, ms: Date.now() - started }, 'empty store: seeded the demo data');
+    if (counts) log.info({ query: FIRST_QUERY }, `try this first query in the GraphQL playground at /graphql, or GET /cms/page/${DEMO_PAGE_ID}/issues?limit=2`);
   }
   const service = await startService({ config, log, store });
   log.info({ url: service.url, version: serviceVersion, env: config.env }, `gateway listening on ${service.url} (GraphQL at ${service.url}/graphql)`);

@@ -33,7 +33,7 @@ beforeAll(async () => {
   await insert(db, contentGraph({ prefix: 'small-', issues: 1, articlesPerIssue: 1, channelId: '8' }).fixture);
   const config = loadConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', MONGODB_DB: dbName });
   service = await startService({ config, log: createLogger('silent'), store });
-});
+}, 120_000);
 
 afterAll(async () => {
   await service.stop();
@@ -76,4 +76,4 @@ test('20 issues of 30 articles cost exactly the store commands of 1 issue of 1 a
   expect([...big.sent].sort()).toEqual([...small.sent].sort());
   // No loader fell back to one query per object, and no cursor needed a getMore.
   expect(big.sent.filter((c) => c.startsWith('getMore'))).toEqual([]);
-});
+}, 180_000); // 600 fully linked articles through GraphQL: generous on a loaded CI machine
