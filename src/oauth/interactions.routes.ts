@@ -9,6 +9,7 @@ import { errors } from './oidc.js';
 import type { PasswordLogin } from './password-login.js';
 import { consentPage } from './views/consent.view.js';
 import { errorPage } from './views/error.view.js';
+import { PAGE_CSP } from './views/layout.js';
 import { loginPage } from './views/login.view.js';
 
 export interface InteractionDeps {
@@ -26,6 +27,7 @@ export function interactionRoutes(deps: InteractionDeps): Router {
 
   router.use(async (ctx, next) => {
     ctx.set('Cache-Control', 'no-store');
+    ctx.set('Content-Security-Policy', PAGE_CSP);
     try {
       await next();
     } catch (err) {

@@ -33,6 +33,8 @@ async function signInAndConsent(browser: Browser, challenge: string): Promise<UR
   const login = await browser.follow(await browser.get(authorizeUrl({ code_challenge: challenge, code_challenge_method: 'S256' })));
   expect(login.status).toBe(200);
   expect(login.html).toContain('name="password"');
+  expect(login.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  expect(login.headers.get('cache-control')).toBe('no-store');
   const afterLogin = await browser.follow(await browser.post(formAction(login.html, /\/login$/), { email: customer.email, password: customer.password }));
   expect(afterLogin.status).toBe(200);
   expect(afterLogin.html).toContain('See and change your shopping carts');

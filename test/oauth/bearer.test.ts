@@ -1,7 +1,7 @@
 // The bearer check on REST and GraphQL (CONTRACT.md §3): real tokens from the token endpoint give a
 // viewer (premium articles open with an entitlement); bad, expired, foreign or mis-addressed tokens are
 // 401 with WWW-Authenticate; a token without the needed scope is 403.
-import { generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
+import { generateKeyPair, importJWK, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { hasEntitlement } from '../../src/context.js';
 import { AppError } from '../../src/errors.js';
 import { createLogger } from '../../src/logger.js';

@@ -103,6 +103,19 @@ test('a wrong code is invalid_grant; after 5 attempts even the right code is ref
   expect(right.body.error).toBe('invalid_grant');
 });
 
+test('an expired code is refused even before the TTL monitor removes it', async () => {
+  const customer = await ensureCustomer(svc, {});
+  const since = new Date();
+  await requestCode({ client_id: TEST_CLIENT_ID, username: customer.email });
+  const code = await codeMailedTo(customer.email, since);
+  await svc.store.collection('otp_codes').updateOne({ _id: customer.email }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+  const res = await otpGrant(customer.email, code);
+  expect(res.status).toBe(400);
+  expect(res.body).toEqual({ error: 'invalid_grant', error_description: INVALID_REQUEST });
+  const ttl = (await svc.store.collection('otp_codes').listIndexes().toArray()).find((i) => i.name === 'otp_codes_ttl');
+  expect(ttl).toMatchObject({ key: { expiresAt: 1 }, expireAfterSeconds: 0 });
+});
+
 test('a new request replaces the previous code', async () => {
   const customer = await ensureCustomer(svc, {});
   const since = new Date();

@@ -1,7 +1,7 @@
 // The provider's error rendering: a page for the browser-facing routes, RFC 6749 JSON everywhere else
 // (the token endpoint in particular answers JSON whatever the Accept header says).
 import type { KoaContextWithOIDC } from 'oidc-provider';
-import { escapeHtml, page } from './layout.js';
+import { escapeHtml, page, PAGE_CSP } from './layout.js';
 
 const BROWSER_ROUTES = new Set(['authorization', 'resume', 'end_session', 'end_session_confirm']);
 
@@ -12,6 +12,7 @@ export async function renderError(ctx: KoaContextWithOIDC, out: { error?: string
     return;
   }
   ctx.type = 'html';
+  ctx.set('Content-Security-Policy', PAGE_CSP);
   ctx.body = errorPage(out.error ?? 'server_error', out.error_description);
 }
 

@@ -15,6 +15,12 @@ input{width:100%;box-sizing:border-box;padding:8px;font-size:1rem;border:1px sol
 button{margin-top:16px;padding:10px 14px;font-size:1rem;border:0;border-radius:4px;background:#2563eb;color:#fff;cursor:pointer}
 button.secondary{background:#e4e4e7;color:#111}.error{color:#b91c1c;margin:8px 0}ul{padding-left:20px}`;
 
+/**
+ * The pages' Content-Security-Policy: nothing but the inline stylesheet, never framed. No form-action:
+ * browsers apply it to the redirects after a form post, and those end at the client's redirect URI.
+ */
+export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'";
+
 /** A complete HTML document; `body` must already be escaped. */
 export function page(title: string, body: string): string {
   return `<!DOCTYPE html>
