@@ -10,7 +10,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { DEFAULT_QUERY } from '../../src/playground/index.js';
 import { projectRoot } from '../../src/version.js';
 import { createLogger } from '../../src/logger.js';
-import { seedIfEmpty } from '../../src/seed/index.js';
+import { runSeeders } from '../../src/seed/index.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { ensurePlaygroundBundle } from './bundle.js';
 
@@ -26,6 +26,8 @@ const QUERY_EDITOR = '.graphiql-query-editor .CodeMirror';
 // Variables and headers share one panel; the headers tab is the one open at first (and stays open).
 const HEADER_EDITOR = '.graphiql-editor-tool[aria-label="Headers"] .graphiql-editor:not(.hidden) .CodeMirror';
 const RESULT = '.result-window .CodeMirror';
+// Generous: on a busy two-core machine, parsing the 1.2 MB bundle alone can take many seconds.
+const WAIT = { timeout: 45_000 };
 
 // The page's DOM, as far as these tests touch it (the functions below run in the browser; tsconfig has no DOM lib).
 interface CodeMirrorElement {
@@ -39,7 +41,7 @@ const setEditorText = (page: Page, selector: string, text: string): Promise<void
   page.evaluate(([sel, value]) => document.querySelector(sel!)!.CodeMirror.setValue(value!), [selector, text]);
 /** Waits until the result panel holds a response with data. */
 const resultArrives = (page: Page): Promise<unknown> =>
-  page.waitForFunction((sel) => /"data"/.test(document.querySelector(sel)?.CodeMirror.getValue() ?? ''), RESULT, { timeout: 20_000 });
+  page.waitForFunction((sel) => /"data"/.test(document.querySelector(sel)?.CodeMirror.getValue() ?? ''), RESULT, WAIT);
 
 (present ? describe : describe.skip)('playground in headless Chromium', () => {
   let svc: TestService;
@@ -55,9 +57,11 @@ const resultArrives = (page: Page): Promise<unknown> =>
         authorizations.push(authorization);
         return null;
       },
-      beforeStart: (store) => seedIfEmpty(store, 'demo', createLogger('silent')).then(() => undefined),
+      // The demo's content only: the query reads nothing else, and customers (argon2) are slow to seed.
+      beforeStart: (store) => runSeeders(store, { scale: 'demo', log: createLogger('silent'), only: ['content'] }).then(() => undefined),
     });
     browser = await chromium.launch({
+      ...WAIT,
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
@@ -68,16 +72,16 @@ const resultArrives = (page: Page): Promise<unknown> =>
     });
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
     page.on('requestfailed', (r) => problems.push(`requestfailed: ${r.url()}`));
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await browser?.close();
     await svc?.close();
   });
 
   test('loads with the schema docs, the first query and the header editor; runs it and shows the stored values', async () => {
-    await page.goto(`${svc.url}/graphql`);
+    await page.goto(`${svc.url}/graphql`, WAIT);
     // The docs panel lists the root types once introspection has answered.
-    await page.locator('.graphiql-doc-explorer').getByText('Root Types').waitFor({ timeout: 20_000 });
+    await page.locator('.graphiql-doc-explorer').getByText('Root Types').waitFor(WAIT);
     expect(await editorText(page, QUERY_EDITOR)).toContain(DEFAULT_QUERY.trim());
     expect(JSON.parse(await editorText(page, HEADER_EDITOR))).toEqual({ Authorization: '' });
 
@@ -100,7 +104,7 @@ const resultArrives = (page: Page): Promise<unknown> =>
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'playground.png') });
     expect(problems).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 
   test('an Authorization header set in the header editor goes with the request', async () => {
     await setEditorText(page, HEADER_EDITOR, '{ "Authorization": "Bearer playground-test-token" }');
@@ -109,5 +113,5 @@ const resultArrives = (page: Page): Promise<unknown> =>
     await resultArrives(page);
     expect(authorizations.at(-1)).toBe('Bearer playground-test-token');
     expect(problems).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 });

@@ -17,7 +17,7 @@ describe('playground on (the default outside production)', () => {
   beforeAll(async () => {
     await ensurePlaygroundBundle();
     svc = await startTestService();
-  });
+  }, 120_000); // may bundle the playground first
   afterAll(() => svc.close());
 
   test('a browser gets the page, with its own strict CSP, no caching, and Vary: Accept', async () => {
@@ -82,7 +82,7 @@ test('PLAYGROUND=false: a browser gets no page, only GraphQL, and no bundle file
   } finally {
     await svc.close();
   }
-});
+}, 120_000);
 
 test('NODE_ENV=production turns the playground off unless PLAYGROUND says otherwise', async () => {
   const { loadConfig } = await import('../../src/config.js');
