@@ -1,6 +1,7 @@
 // Bulk insertion for generated content: batches of ~1000 built on demand, a few in flight at once so
 // generation overlaps the store's work, unordered so one batch is one round trip.
-import type { Document } from 'mongodb';
+import type { AnyBulkWriteOperation, Document } from 'mongodb';
+import type { ArticleDoc } from '../store/content/article.doc.js';
 import type { SeedRun } from './seeder.js';
 
 export interface InsertOptions {
@@ -38,3 +39,30 @@ export async function insertGenerated<T extends Document>(
 /** Inserts an already built list (small collections). */
 export const insertList = <T extends Document>(run: SeedRun, collection: string, docs: T[]): Promise<number> =>
   insertGenerated(run, collection, docs.length, (i) => docs[i]!);
+
+/**
+ * The `articlesCount` counters of categories and keywords, as the CMS would keep them: published
+ * articles only, counted while the articles are generated and written once they all are.
+ */
+export class ArticleCounters {
+  private readonly categories = new Map<string, number>();
+  private readonly keywords = new Map<string, number>();
+
+  add(article: ArticleDoc): ArticleDoc {
+    if (article.status === 'published') {
+      for (const c of article.categoryIds) this.categories.set(c, (this.categories.get(c) ?? 0) + 1);
+      for (const k of article.keywordIds) this.keywords.set(k, (this.keywords.get(k) ?? 0) + 1);
+    }
+    return article;
+  }
+
+  async store(run: SeedRun): Promise<void> {
+    for (const [collection, counts] of [['contentCategories', this.categories], ['keywords', this.keywords]] as const) {
+      const coll = run.store.db.collection<{ _id: string; articlesCount: number }>(collection);
+      const updates: AnyBulkWriteOperation<{ _id: string; articlesCount: number }>[] = [...counts].map(([id, n]) => ({
+        updateOne: { filter: { _id: id }, update: { $set: { articlesCount: n } } },
+      }));
+      for (let i = 0; i < updates.length; i += 1000) await coll.bulkWrite(updates.slice(i, i + 1000), { ordered: false });
+    }
+  }
+}

@@ -52,6 +52,7 @@ export function makeCategory(ctx: GenContext, i: number): ContentCategoryDoc {
     metaDescription: r.pick(ctx.pools.sentences).slice(0, 155),
     order: Math.floor(i / pages),
     pageId: id('page', page),
+    articlesCount: 0, // counted while the articles are generated
     allowComments: r.chance(0.8),
     accessType: paid ? 'restricted' : 'public',
     status: r.chance(0.95) ? 'active' : 'inactive',
@@ -104,6 +105,7 @@ export function makeKeyword(ctx: GenContext, i: number): KeywordDoc {
     url: `https://www.example-news.com/tags/${slug}`,
     slug,
     description: r.chance(0.4) ? r.pick(ctx.pools.sentences) : null,
+    articlesCount: 0, // counted while the articles are generated
     replacedById: i > 0 && r.chance(0.02) ? id('keyword', r.int(0, i - 1)) : null,
     displayName: r.chance(0.5) ? name.charAt(0).toUpperCase() + name.slice(1) : null,
     translations: Object.entries(ctx.pools.wordsByLanguage)

@@ -4,7 +4,7 @@ import type { Seeder } from './seeder.js';
 import { scales } from './seeder.js';
 import { makeArticle } from './content-articles.js';
 import { makeChannel, makeLiveBlog, makeMessages, makePoll, makeQuiz } from './content-elements.js';
-import { insertGenerated, insertList } from './content-insert.js';
+import { ArticleCounters, insertGenerated, insertList } from './content-insert.js';
 import { makeIssue, makePage } from './content-issues.js';
 import { makeVideo } from './content-media.js';
 import { buildPools } from './content-pools.js';
@@ -41,7 +41,9 @@ export const contentSeeder: Seeder = {
     counts.polls = await insertGenerated(run, 'polls', sizes.polls, (i) => makePoll(ctx, i));
     counts.quizzes = await insertGenerated(run, 'quizzes', sizes.quizzes, (i) => makeQuiz(ctx, i));
     counts.issues = await insertGenerated(run, 'issues', sizes.issues, (i) => makeIssue(ctx, i));
-    counts.articles = await insertGenerated(run, 'articles', sizes.articles, (i) => makeArticle(ctx, i));
+    const counters = new ArticleCounters();
+    counts.articles = await insertGenerated(run, 'articles', sizes.articles, (i) => counters.add(makeArticle(ctx, i)));
+    await counters.store(run);
 
     const shared: SharedContent = {
       pageIds: range(sizes.pages, (i) => id('page', i)),

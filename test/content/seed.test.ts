@@ -98,6 +98,15 @@ describe('the generated graph', () => {
     for (const m of await all(a.db, 'liveBlogMessages')) expectIn(blogs, [m.liveBlogId]);
   });
 
+  test('articlesCount of categories and keywords counts their published articles', async () => {
+    const published = await a.db.collection('articles').find({ status: 'published' }).toArray();
+    for (const [name, field] of [['contentCategories', 'categoryIds'], ['keywords', 'keywordIds']] as const) {
+      for (const doc of await all(a.db, name)) {
+        expect({ id: doc._id, n: doc.articlesCount }).toEqual({ id: doc._id, n: published.filter((x) => x[field].includes(doc._id)).length });
+      }
+    }
+  });
+
   test('slugs are unique and ids follow the id alphabet (CONTRACT.md §1)', async () => {
     for (const name of ['articles', 'contentCategories', 'keywords']) {
       const docs = await all(a.db, name);

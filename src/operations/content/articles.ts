@@ -64,7 +64,7 @@ export async function articlesOf(ctx: Context, parent: ArticleParent, parentId: 
   return connectionOf(page, c.articleOrder, toArticle, () => articleCountOf(ctx, parent, parentId));
 }
 
-/** Published articles of a category / author / keyword: the `articlesCount` fields and `totalCount`. */
+/** Published articles of a category / author / keyword, counted now: the connections' `totalCount`. */
 export function articleCountOf(ctx: Context, parent: ArticleParent, parentId: string): Promise<number> {
   return ctx.loaders.get(byParent[parent].count).load(parentId);
 }

@@ -1,7 +1,7 @@
 // Category, author and keyword fields that reach other objects, including their article connections.
-import { Arg, Args, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context.js';
-import { articleCountOf, articlesOf } from '../../operations/content/articles.js';
+import { articlesOf } from '../../operations/content/articles.js';
 import { linkedPage } from '../../operations/content/pages.js';
 import { Article, ArticleConnection } from '../../schema/content/article.type.js';
 import { Author } from '../../schema/content/author.type.js';
@@ -31,11 +31,6 @@ export class ContentCategoryResolver {
     return linkedPage(ctx, category.pageId);
   }
 
-  @FieldResolver(() => Int, { description: 'Published articles filed under the category' })
-  articlesCount(@Root() category: ContentCategory, @Ctx() ctx: Context): Promise<number> {
-    return articleCountOf(ctx, 'category', category.id);
-  }
-
   @FieldResolver(() => ArticleConnection, { description: 'Published articles filed under the category, newest first' })
   articles(@Root() category: ContentCategory, @Ctx() ctx: Context, @Args() args: ConnectionArgs): Promise<ConnectionShape<Article>> {
     return articlesOf(ctx, 'category', category.id, args);
@@ -60,11 +55,6 @@ export class KeywordResolver {
   @FieldResolver(() => Keyword, { nullable: true, description: 'The keyword that replaced this one' })
   replacedBy(@Root() keyword: Keyword, @Ctx() ctx: Context): Promise<Keyword | null> {
     return loadOne(ctx.loaders.get(keywordById), keyword.replacedById, toKeyword);
-  }
-
-  @FieldResolver(() => Int, { description: 'Published articles tagged with the keyword' })
-  articlesCount(@Root() keyword: Keyword, @Ctx() ctx: Context): Promise<number> {
-    return articleCountOf(ctx, 'keyword', keyword.id);
   }
 
   @FieldResolver(() => ArticleConnection, { description: 'Published articles tagged with the keyword, newest first' })

@@ -1,4 +1,4 @@
-// Content category (interface §2.8). Type, parent, page, articles and articlesCount are resolved by CategoryResolver.
+// Content category (interface §2.8). Type, parent, page and articles are resolved by ContentCategoryResolver.
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { CategoryStatus } from './enums.js';
 
@@ -75,6 +75,9 @@ export class ContentCategory {
 
   @Field(() => ID, { nullable: true })
   pageId!: string | null;
+
+  @Field(() => Int, { description: 'Published articles filed under the category, as the CMS counts them; `articles.totalCount` counts on demand' })
+  articlesCount!: number;
 
   @Field()
   allowComments!: boolean;

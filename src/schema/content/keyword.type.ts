@@ -1,5 +1,5 @@
-// Keyword (interface §2.12). `replacedBy`, `articles`, `articlesCount` and `translation` are resolved by KeywordResolver.
-import { Field, ID, ObjectType } from 'type-graphql';
+// Keyword (interface §2.12). `replacedBy`, `articles` and `translation` are resolved by KeywordResolver.
+import { Field, ID, Int, ObjectType } from 'type-graphql';
 
 @ObjectType({ description: 'A keyword in one language (translations are keyed by language)' })
 export class KeywordTranslation {
@@ -35,6 +35,9 @@ export class Keyword {
 
   @Field(() => String, { nullable: true })
   description!: string | null;
+
+  @Field(() => Int, { description: 'Published articles tagged with the keyword, as the CMS counts them; `articles.totalCount` counts on demand' })
+  articlesCount!: number;
 
   @Field(() => ID, { nullable: true, description: 'If this keyword was replaced, id of the replacement' })
   replacedById!: string | null;

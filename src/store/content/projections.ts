@@ -33,7 +33,7 @@ export const sponsorProjection = all<SponsorDoc>({ _id: 1, url: 1, name: 1, imag
 export const categoryProjection = all<ContentCategoryDoc>({
   _id: 1, name: 1, signature: 1, slug: 1, typeId: 1, parentCategoryId: 1, imageUrl: 1, coverUrl: 1, logoUrl: 1, paid: 1,
   objectClassName: 1, absoluteUrl: 1, cssCode: 1, templateName: 1, tagline: 1, linkParameter: 1, description: 1,
-  metaDescription: 1, order: 1, pageId: 1, allowComments: 1, accessType: 1, status: 1,
+  metaDescription: 1, order: 1, pageId: 1, articlesCount: 1, allowComments: 1, accessType: 1, status: 1,
 });
 export const categoryTypeProjection = all<CategoryTypeDoc>({ _id: 1, name: 1, slug: 1 });
 
@@ -45,7 +45,7 @@ export const authorProjection = all<AuthorDoc>({
 });
 
 export const keywordProjection = all<KeywordDoc>({
-  _id: 1, name: 1, url: 1, slug: 1, description: 1, replacedById: 1, displayName: 1, translations: 1,
+  _id: 1, name: 1, url: 1, slug: 1, description: 1, articlesCount: 1, replacedById: 1, displayName: 1, translations: 1,
   collectionId: 1, imageUrl: 1,
 });
 

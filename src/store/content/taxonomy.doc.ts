@@ -25,6 +25,8 @@ export interface ContentCategoryDoc {
   metaDescription: string | null;
   order: number;
   pageId: string | null;
+  /** Published articles filed under the category: a counter kept by whoever writes articles (the CMS, the seeder). */
+  articlesCount: number;
   allowComments: boolean;
   accessType: string;
   status: CategoryStatusValue;
@@ -75,6 +77,8 @@ export interface KeywordDoc {
   url: string;
   slug: string;
   description: string | null;
+  /** Published articles tagged with the keyword: a counter kept by whoever writes articles. */
+  articlesCount: number;
   replacedById: string | null;
   displayName: string | null;
   translations: KeywordTranslationDoc[];
