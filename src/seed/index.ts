@@ -1,17 +1,17 @@
 // Runs every domain's seeder in order, and seeds the demo data into an empty store at start-up.
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/store.js';
-import { catalogueSeeder } from './catalogue.seed.js';
 import { contentSeeder } from './content.seed.js';
 import { customersSeeder } from './customers.seed.js';
+import { catalogueSeeder } from './catalogue.seed.js';
 import { seededFaker, type ScaleName, type SeedProgress, type Seeder } from './seeder.js';
 
 /** Add one line per domain; order matters where a seeder uses what an earlier one shared. */
 export const seeders: Seeder[] = [
-  catalogueSeeder,
   contentSeeder,
   // content first (when registered), then customers: catalogue and cart seeders use their ids.
   customersSeeder,
+  catalogueSeeder,
 ];
 
 const MARKER = 'seed';

@@ -3,6 +3,7 @@
 import { createLogger } from '../../src/logger.js';
 import { priceMatrixFor, pricingInputFor } from '../../src/operations/cart/cart-pricing.js';
 import { catalogueSeeder } from '../../src/seed/catalogue.seed.js';
+import { seeders } from '../../src/seed/index.js';
 import { seededFaker, type SeedRun } from '../../src/seed/seeder.js';
 import type { CartDoc, CouponDoc, ProductCategoryDoc, ProductDoc, ProductItemDoc } from '../../src/store/catalogue/catalogue.docs.js';
 import { Store } from '../../src/store/store.js';
@@ -95,4 +96,11 @@ test('same seed, same data; without shared customers no carts are seeded', async
   } finally {
     await other.close();
   }
+});
+
+test('the catalogue seeder runs after the customers seeder, whose ids its carts need', () => {
+  const names = seeders.map((s) => s.name);
+  expect(names).toContain('catalogue');
+  expect(names.indexOf('catalogue')).toBeGreaterThan(names.indexOf('customers'));
+  expect(names.indexOf('customers')).toBeGreaterThanOrEqual(0);
 });
