@@ -44,7 +44,12 @@ describe('insert and find', () => {
     const docs = await c.find({}, { projection: { _id: 0, name: 1 } }).sort({ age: -1, name: 1 }).skip(1).limit(2).toArray();
     expect(docs).toEqual([{ name: 'ann' }, { name: 'bob' }]);
     const excl = await c.findOne({ name: 'ann' }, { projection: { tags: 0, addr: 0 } });
-    expect(Object.keys(excl!).sort()).toEqual(['_id', 'age', 'name']);
+    expect(Object.keys(excl!)).toEqual(['_id', 'name', 'age']);
+    const incl = await c.findOne({ name: 'ann' }, { projection: { age: 1, 'addr.city': 1 } });
+    expect(Object.keys(incl!)).toEqual(['_id', 'age', 'addr']);
+    expect(incl!.addr).toEqual({ city: 'Oslo' });
+    expect(await c.findOne({ name: 'ann' }, { projection: { _id: 0, tags: { $slice: 1 } } })).toEqual({ tags: ['a'] });
+    expect(await c.findOne({ tags: 'b', name: 'ann' }, { projection: { _id: 0, 'tags.$': 1 } })).toEqual({ tags: ['b'] });
   });
 
   it('findOne returns null when nothing matches', async () => {

@@ -23,9 +23,9 @@ export function selectOne(coll: Collection, filter: Document, sort: Document | u
   return first ? bySlot.get(first) : undefined;
 }
 
-function project(doc: Document | null, fields: Document | undefined, extras: QueryExtras): Document | null {
+function project(doc: Document | null, fields: Document | undefined, extras: QueryExtras, filter?: Document): Document | null {
   if (!doc || !fields || Object.keys(fields).length === 0) return doc;
-  return [...shape([doc], { projection: fields, extras })][0] ?? null;
+  return [...shape([doc], { filter, projection: fields, extras })][0] ?? null;
 }
 
 function run(ctx: CommandContext): Document {

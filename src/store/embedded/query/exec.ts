@@ -74,17 +74,49 @@ function* window<T>(src: Iterable<T>, skip: number, limit: number): Generator<T>
   }
 }
 
-/** Sorts/projects decoded documents through mingo; returns a lazy source of result documents. */
+/** A positional projection (`a.$`) needs the query to know which element matched. */
+function needsFilter(projection: Document | undefined): boolean {
+  return !!projection && Object.keys(projection).some((k) => k.endsWith('.$'));
+}
+
+function isPlain(v: unknown): v is Document {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
+}
+
+/** Field order of the source document, as the server keeps it; computed fields follow. */
+function orderLike(p: Document, src: Document): Document {
+  const out: Document = {};
+  for (const k of Object.keys(src)) {
+    if (!(k in p)) continue;
+    const v: unknown = p[k];
+    out[k] = isPlain(v) && isPlain(src[k]) ? orderLike(v, src[k] as Document) : v;
+  }
+  for (const k of Object.keys(p)) if (!(k in out)) out[k] = p[k];
+  return out;
+}
+
+/** A function applying a find projection to one (matching) document. */
+export function projector(spec: FindSpec): (doc: Document) => Document {
+  const q = new Query(needsFilter(spec.projection) ? (spec.filter ?? {}) : {}, mingoOptions(spec.extras));
+  const projection = spec.projection ?? {};
+  return (doc) => {
+    const p = q.find<Document>([doc], projection).next();
+    return p ? orderLike(p, doc) : {};
+  };
+}
+
+/** Sorts, windows and projects decoded documents (already known to match) through mingo, lazily. */
 export function* shape(docs: Iterable<Document>, spec: FindSpec): Generator<Document> {
-  const cursor = new Query({}, mingoOptions(spec.extras)).find<Document>(docs, spec.projection ?? {});
+  const cursor = new Query({}, mingoOptions(spec.extras)).find<Document>(docs, {});
   const sort = spec.sort && Object.fromEntries(Object.entries(spec.sort).filter(([k]) => k !== '$natural'));
   if (sort && Object.keys(sort).length) cursor.sort(sort);
   if (spec.skip) cursor.skip(spec.skip);
   if (spec.limit) cursor.limit(spec.limit);
+  const project = isEmpty(spec.projection) ? undefined : projector(spec);
   for (;;) {
     const d = cursor.next();
     if (d === undefined) return;
-    yield d;
+    yield project ? project(d) : d;
   }
 }
 
@@ -105,7 +137,10 @@ export function* findRaw(coll: Collection | undefined, spec: FindSpec): Generato
     for (const m of matches(coll, filter, extras)) sorter.add(sortKey(m.doc, fields), m.bytes);
     const picked = window(sorter.sorted(), skip, spec.limit ?? 0);
     if (isEmpty(spec.projection)) yield* picked;
-    else for (const bytes of picked) yield* [...shape([decode(bytes)], { projection: spec.projection, extras })].map(encode);
+    else {
+      const project = projector({ filter, projection: spec.projection, extras });
+      for (const bytes of picked) yield encode(project(decode(bytes)));
+    }
     return;
   }
   const raw = new WeakMap<object, Buffer>();
