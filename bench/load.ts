@@ -1,0 +1,112 @@
+// One autocannon run with every response checked: each request has its own check (status and body),
+// failures are counted and the first few kept for the report. Throughput counts checked answers only.
+import autocannon from 'autocannon';
+
+/** Why an answer is wrong, or null when it is right. */
+export type Check = (status: number, body: string) => string | null;
+
+export interface LoadRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Builds the request just before it is sent (e.g. a fresh refresh token); return the body. */
+  dynamicBody?: () => string;
+  check: Check;
+  /** Sees every answer (after the check), e.g. to take the rotated refresh token. */
+  onAnswer?: (status: number, body: string) => void;
+}
+
+export interface LoadOptions {
+  url: string;
+  requests: LoadRequest[];
+  connections: number;
+  durationSeconds?: number;
+  /** Stop after this many requests instead of after a duration. */
+  amount?: number;
+  /** Seconds before a request counts as timed out. */
+  timeoutSeconds?: number;
+}
+
+export interface LoadResult {
+  /** Checked, correct answers per second. */
+  rps: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  /** Answers received (right or wrong). */
+  answers: number;
+  ok: number;
+  /** Wrong status or body. */
+  failed: number;
+  /** Connection errors and timeouts reported by autocannon. */
+  errors: number;
+  timeouts: number;
+  durationSeconds: number;
+  bytesPerAnswer: number;
+  samples: string[];
+  connections: number;
+}
+
+export const expectExact =
+  (expected: string, status = 200): Check =>
+  (s, body) => {
+    if (s !== status) return `status ${s}: ${body.slice(0, 300)}`;
+    if (body !== expected) return `body differs from the verified answer (${body.length} vs ${expected.length} chars): ${body.slice(0, 300)}`;
+    return null;
+  };
+
+export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
+  let ok = 0;
+  let failed = 0;
+  const samples: string[] = [];
+  const requests: autocannon.Request[] = opts.requests.map((r) => ({
+    method: r.method,
+    path: r.path,
+    headers: { ...(r.body || r.dynamicBody ? { 'content-type': 'application/json' } : {}), ...r.headers },
+    body: r.body,
+    ...(r.dynamicBody
+      ? {
+          setupRequest: (req: autocannon.Request) => {
+            req.body = r.dynamicBody!();
+            return req;
+          },
+        }
+      : {}),
+    onResponse: (status: number, body: string) => {
+      const problem = r.check(status, body);
+      if (problem === null) ok++;
+      else {
+        failed++;
+        if (samples.length < 5) samples.push(`${r.method} ${r.path}: ${problem}`);
+      }
+      r.onAnswer?.(status, body);
+    },
+  }));
+  const result = await autocannon({
+    url: opts.url,
+    connections: opts.connections,
+    duration: opts.durationSeconds ?? 10,
+    amount: opts.amount,
+    timeout: opts.timeoutSeconds ?? 10,
+    requests,
+  });
+  const answers = ok + failed;
+  return {
+    rps: ok / result.duration,
+    p50: result.latency.p50,
+    p90: result.latency.p90,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    answers,
+    ok,
+    failed,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    durationSeconds: result.duration,
+    bytesPerAnswer: answers ? result.throughput.total / answers : 0,
+    samples,
+    connections: opts.connections,
+  };
+}

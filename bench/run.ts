@@ -1,0 +1,458 @@
+// `npm run bench [-- --duration 10 --connections 50 --warmup 3 --soak 60 --soak-connections 100 --scale medium
+//                    --data DIR --quick --only a,b --no-write --cpu-prof]`
+// Builds nothing itself (the npm script builds first). Starts the engine as its own process on a temp
+// dbpath, seeds it through the seed code, starts the service against it, records and checks one answer
+// of every scenario, starts the two references (a plain node:http server replaying the gateway's exact
+// bytes, and a hand-written node:http handler making the same store reads), then runs autocannon per
+// scenario with every answer checked, a soak at 100 connections with the service's resident memory, and
+// writes the figures into docs/PERFORMANCE.md. Every process it started is stopped at the end, failure or not.
+import 'reflect-metadata';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { expectExact, runLoad, type LoadRequest } from './load.js';
+import { currentLoad, describeMachine } from './machine.js';
+import { cpuSeconds, outputTails, projectRoot, rssMiB, sleep, stopAll, type Proc } from './procs.js';
+import { consoleTable, ratio, writeReport, type Report, type Row, type Soak, type Target } from './report.js';
+import {
+  categoriesPath, graphqlGetHeaders, graphqlProblem, nestedGetPath, nestedPostBody, PER_DELIVERY, productItemBody, restListPath, REST_LIMIT, type RecordedAnswer,
+} from './scenarios.js';
+import { DB_NAME, ensureCatalogue, sampleProductItemId, seed, seededCounts, startEngine, startReference, startService, type Service } from './stack.js';
+import { RefreshTokenPool, tokenCheck, tokenHeaders, TOKEN_PATH } from './tokens.js';
+
+const log = (line: string): void => void process.stdout.write(`${line}\n`);
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      duration: { type: 'string' },
+      connections: { type: 'string' },
+      warmup: { type: 'string' },
+      soak: { type: 'string' },
+      'soak-connections': { type: 'string' },
+      'rest-connections': { type: 'string' },
+      'store-timeout-ms': { type: 'string' },
+      scale: { type: 'string' },
+      data: { type: 'string' },
+      quick: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      write: { type: 'boolean' },
+      'no-write': { type: 'boolean', default: false },
+      'cpu-prof': { type: 'boolean', default: false },
+      out: { type: 'string' },
+    },
+  });
+  const quick = values.quick!;
+  const num = (v: string | undefined, fallback: number, name: string): number => {
+    if (v === undefined) return fallback;
+    const n = Number(v);
+    if (!Number.isFinite(n) || n <= 0 || n > 3_600_000) throw new Error(`--${name} must be a positive number`);
+    return n;
+  };
+  const connections = num(values.connections, 50, 'connections');
+  return {
+    quick,
+    duration: num(values.duration, quick ? 3 : 10, 'duration'),
+    connections,
+    warmup: num(values.warmup, quick ? 1 : 3, 'warmup'),
+    soak: values.soak === '0' ? 0 : num(values.soak, quick ? 10 : 60, 'soak'),
+    soakConnections: num(values['soak-connections'], 100, 'soak-connections'),
+    restConnections: num(values['rest-connections'], connections, 'rest-connections'),
+    scale: values.scale ?? (quick ? 'demo' : 'medium'),
+    storeTimeoutMs: num(values['store-timeout-ms'], 30_000, 'store-timeout-ms'),
+    data: values.data,
+    only: values.only?.split(',').map((s) => s.trim()).filter(Boolean),
+    write: values.write ?? (!quick && !values['no-write']),
+    cpuProf: values['cpu-prof']!,
+    out: values.out ?? join(projectRoot, 'docs/PERFORMANCE.md'),
+  };
+}
+
+type Options = ReturnType<typeof options>;
+
+/** One answer, as the ceiling will replay it. */
+async function record(base: string, method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: string): Promise<RecordedAnswer & { text: string; raw: Headers }> {
+  const res = await fetch(`${base}${path}`, { method, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers }, body });
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const kept: Array<[string, string]> = [];
+  res.headers.forEach((value, name) => {
+    if (!PER_DELIVERY.has(name)) kept.push([name, value]);
+  });
+  return { method, url: path, status: res.status, headers: kept, bodyBase64: bytes.toString('base64'), text: bytes.toString('utf8'), raw: res.headers };
+}
+
+/** Counts of driver commands by name from the service's /metrics. */
+async function commandCounts(base: string): Promise<Record<string, number>> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const counts: Record<string, number> = {};
+  for (const match of text.matchAll(/^store_command_duration_seconds_count\{command="([^"]+)",outcome="[^"]+"\} (\d+)/gm)) {
+    counts[match[1]!] = (counts[match[1]!] ?? 0) + Number(match[2]);
+  }
+  return counts;
+}
+
+async function minimalCounts(base: string): Promise<Record<string, number>> {
+  return (await (await fetch(`${base}/__commands`)).json()) as Record<string, number>;
+}
+
+const delta = (after: Record<string, number>, before: Record<string, number>): Record<string, number> =>
+  Object.fromEntries(Object.entries(after).flatMap(([k, v]) => (v - (before[k] ?? 0) > 0 ? [[k, v - (before[k] ?? 0)]] : [])));
+
+/** Where two answers first differ, for the log. */
+function firstDifference(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return `at ${i} of ${a.length}/${b.length}: gateway …${a.slice(Math.max(0, i - 80), i + 120)}… vs minimal …${b.slice(Math.max(0, i - 80), i + 120)}…`;
+}
+
+/**
+ * A cached scenario must not see its stored answer expire mid-run (the cache keeps answers for the
+ * max-age they were given). Asks once; when the stored answer is too old to outlive the run, waits until
+ * it expires and asks again, which stores a fresh one. Returns the answer's headers.
+ */
+async function freshCacheEntry(base: string, path: string, headers: Record<string, string>, neededSeconds: number): Promise<void> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const res = await fetch(`${base}${path}`, { headers });
+    await res.arrayBuffer();
+    const age = Number(res.headers.get('age') ?? 0);
+    const maxAge = Number(/max-age=(\d+)/.exec(res.headers.get('cache-control') ?? '')?.[1] ?? 0);
+    if (res.headers.get('x-cache') === 'MISS' || maxAge - age > neededSeconds) return;
+    log(`  (stored answer of ${path.slice(0, 40)} is ${age} s old; waiting ${maxAge - age + 1} s for it to expire so the run starts with a fresh one)`);
+    await sleep((maxAge - age + 1) * 1000);
+  }
+}
+
+interface Scenario {
+  key: string;
+  label: string;
+  server: Row['server'];
+  target: () => Service;
+  requests: () => LoadRequest[];
+  connections?: number;
+  timeoutSeconds?: number;
+  ceiling?: string;
+  minimal?: string;
+  /** Stored answers this scenario reads must outlive the run. */
+  cached?: { path: string; headers: Record<string, string> };
+  /** Runs before the warm-up and before the measured run. */
+  before?: (connections: number) => Promise<void>;
+  note?: string;
+}
+
+async function main(): Promise<void> {
+  const opts = options();
+  const started = Date.now();
+  const machine = describeMachine();
+  log(`machine: ${machine.cores} cores, ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}, load ${machine.loadBefore.join(' / ')}`);
+  if (machine.loadBefore[0]! > machine.cores * 0.5) log(`warning: the machine is busy (load ${machine.loadBefore[0]} on ${machine.cores} cores): figures will be low and noisy`);
+
+  const tempDir = opts.data ? undefined : mkdtempSync(join(tmpdir(), 'gateway-bench-'));
+  cleanupDir = tempDir;
+  const dbPath = opts.data ?? join(tempDir!, 'db');
+  const checks: string[] = [];
+  try {
+    // --- engine, dataset, service -------------------------------------------------------------
+    log(`engine: starting on ${dbPath}`);
+    const engine = await startEngine(dbPath);
+    log(`engine: ${engine.uri} (pid ${engine.proc.pid})`);
+    let seeded = await seededCounts(engine.uri);
+    if (seeded) log(`dataset: already seeded, scale "${seeded.scale}" (${Object.values(seeded.counts).reduce((a, b) => a + b, 0)} documents)`);
+    else {
+      log(`dataset: seeding scale "${opts.scale}" through the seed code (medium takes a few minutes)`);
+      const t = Date.now();
+      await seed(engine.uri, opts.scale, log);
+      seeded = (await seededCounts(engine.uri))!;
+      log(`dataset: seeded in ${((Date.now() - t) / 1000).toFixed(0)} s`);
+    }
+    const datasetCounts = { ...seeded.counts, ...(await ensureCatalogue(engine.uri)) };
+    const scale = seeded.scale;
+    const itemBody = productItemBody(await sampleProductItemId(engine.uri));
+
+    const profDir = join(projectRoot, 'dist/bench-profiles');
+    // STORE_TIMEOUT_MS is also the driver's heartbeat timeout: the engine answers one command at a time,
+    // and at medium scale some of the REST list's article counts take longer than the default 2 s, which
+    // marks the store unreachable (503) mid-answer. The bench raises it (--store-timeout-ms; 2000 = default).
+    const serviceEnv = { STORE_TIMEOUT_MS: String(opts.storeTimeoutMs) };
+    const service = await startService(engine.uri, serviceEnv, opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []);
+    log(`service: ${service.url} (pid ${service.proc.pid})`);
+
+    // --- one checked answer of every scenario; the ceiling's fixtures --------------------------
+    let before = await commandCounts(service.url);
+    const nestedPost = await record(service.url, 'POST', '/graphql', {}, nestedPostBody);
+    const nestedCommands = delta(await commandCounts(service.url), before);
+    const problem = graphqlProblem(nestedPost.status, nestedPost.text);
+    if (problem) throw new Error(`nested query: ${problem}`);
+    const edges = (JSON.parse(nestedPost.text) as { data: { page: { issues: { edges: Array<{ node: { contents: Array<{ articles: unknown[] }> } }> } } } }).data.page.issues.edges;
+    const articleCount = edges.reduce((n, e) => n + e.node.contents.reduce((m, c) => m + c.articles.length, 0), 0);
+    checks.push(`nested query answer: ${edges.length} issues, ${articleCount} articles, ${(nestedPost.text.length / 1024).toFixed(1)} KiB, no errors`);
+
+    await record(service.url, 'GET', nestedGetPath, graphqlGetHeaders); // MISS: stores it
+    const nestedGet = await record(service.url, 'GET', nestedGetPath, graphqlGetHeaders);
+    if (nestedGet.raw.get('x-cache') !== 'HIT' || nestedGet.text !== nestedPost.text) throw new Error(`nested GET not served from the cache with the same body (x-cache ${nestedGet.raw.get('x-cache')})`);
+    checks.push('nested query as GET: second answer served from the response cache (X-Cache: HIT), same bytes as the POST answer');
+
+    before = await commandCounts(service.url);
+    let t = performance.now();
+    const restMiss = await record(service.url, 'GET', restListPath, {});
+    const restMs = performance.now() - t;
+    const restCommands = delta(await commandCounts(service.url), before);
+    if (restMiss.status !== 200) throw new Error(`REST list answered ${restMiss.status}: ${restMiss.text.slice(0, 500)}`);
+    const restGet = await record(service.url, 'GET', restListPath, {});
+    if (restGet.raw.get('x-cache') !== 'HIT' || restGet.text !== restMiss.text) throw new Error('REST list not served from the cache');
+    const restIssues = (JSON.parse(restMiss.text) as { issues: unknown[] }).issues.length;
+    checks.push(`REST list ${restListPath}: ${restIssues} issues, ${(restMiss.text.length / 1024).toFixed(1)} KiB; computing it took ${restMs.toFixed(0)} ms; second answer from the cache`);
+
+    await record(service.url, 'GET', categoriesPath, {});
+    const categories = await record(service.url, 'GET', categoriesPath, {});
+    if (categories.status !== 200 || categories.raw.get('x-cache') !== 'HIT') throw new Error(`categories: ${categories.status} ${categories.raw.get('x-cache')}`);
+    const categoryCount = (JSON.parse(categories.text) as unknown[]).length;
+    checks.push(`${categoriesPath}: ${categoryCount} categories with their products and items, ${(categories.text.length / 1024).toFixed(1)} KiB`);
+
+    const item = await record(service.url, 'POST', '/graphql', {}, itemBody);
+    const itemProblem = graphqlProblem(item.status, item.text);
+    if (itemProblem || !item.text.includes('"productItem":{')) throw new Error(`product item: ${itemProblem ?? item.text}`);
+    checks.push(`productItem lookup: ${item.text.length} bytes, no errors`);
+
+    // --- references -----------------------------------------------------------------------------
+    const fixtures = join(tempDir ?? tmpdir(), `bench-fixtures-${process.pid}.json`);
+    const replay = [nestedPost, nestedGet, restGet, categories].map(({ method, url, status, headers, bodyBase64 }) => ({ method, url, status, headers, bodyBase64 }));
+    writeFileSync(fixtures, JSON.stringify(replay));
+    const ceiling = await startReference('ceiling', ['--fixtures', fixtures]);
+    const minimal = await startReference('minimal', ['--uri', engine.uri, '--db', DB_NAME]);
+    log(`references: ceiling ${ceiling.url} (pid ${ceiling.proc.pid}), minimal handler ${minimal.url} (pid ${minimal.proc.pid})`);
+    for (const r of replay) {
+      const res = await fetch(`${ceiling.url}${r.url}`, { method: r.method, body: r.method === 'POST' ? '{}' : undefined });
+      if (Buffer.compare(Buffer.from(await res.arrayBuffer()), Buffer.from(r.bodyBase64, 'base64')) !== 0) throw new Error(`ceiling does not replay ${r.url}`);
+    }
+
+    let mBefore = await minimalCounts(minimal.url);
+    const minimalNested = await (await fetch(`${minimal.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: nestedPostBody })).text();
+    const minimalNestedCommands = delta(await minimalCounts(minimal.url), mBefore);
+    const nestedSame = minimalNested === nestedPost.text;
+    checks.push(nestedSame ? 'minimal handler, nested query: byte-identical to the gateway\'s answer' : `minimal handler, nested query: DIFFERS ${firstDifference(nestedPost.text, minimalNested)}`);
+    mBefore = await minimalCounts(minimal.url);
+    t = performance.now();
+    const minimalRest = await (await fetch(`${minimal.url}${restListPath}`)).text();
+    const minimalRestMs = performance.now() - t;
+    const minimalRestCommands = delta(await minimalCounts(minimal.url), mBefore);
+    const restSame = minimalRest === restMiss.text;
+    checks.push(
+      restSame
+        ? `minimal handler, REST list: byte-identical to the gateway's answer (computed in ${minimalRestMs.toFixed(0)} ms)`
+        : `minimal handler, REST list: DIFFERS ${firstDifference(restMiss.text, minimalRest)}`,
+    );
+    for (const c of checks) log(`check: ${c}`);
+
+    // --- refresh tokens ------------------------------------------------------------------------
+    // A run cut off by its end loses the tokens in flight (spent by the service, answer never read), so
+    // the pool is topped up before every run that uses it.
+    const pool = new RefreshTokenPool();
+    const topUp = async (connections: number): Promise<void> => {
+      const wanted = connections + 20;
+      if (pool.size >= wanted) return;
+      const t0 = performance.now();
+      const minted = wanted - pool.size;
+      await pool.fill(service.url, minted);
+      log(`  tokens: ${minted} refresh tokens minted with the password grant in ${((performance.now() - t0) / 1000).toFixed(1)} s (pool ${pool.size})`);
+    };
+
+    // --- scenarios --------------------------------------------------------------------------------
+    let noCache: Service | undefined;
+    const noCacheService = (): Service => noCache!;
+    const get = (path: string, expected: string, headers: Record<string, string> = {}): LoadRequest => ({ method: 'GET', path, headers, check: expectExact(expected) });
+    const post = (path: string, body: string, expected: string): LoadRequest => ({ method: 'POST', path, body, check: expectExact(expected) });
+    const refresh = (): LoadRequest => ({ method: 'POST', path: TOKEN_PATH, headers: tokenHeaders, dynamicBody: () => pool.nextBody(), check: tokenCheck, onAnswer: pool.onAnswer });
+    const restTimeout = Math.min(120, Math.max(30, Math.ceil((restMs / 1000) * opts.restConnections * 2)));
+
+    const all: Scenario[] = [
+      { key: 'nested', label: 'nested query, uncached (POST)', server: 'gateway', target: () => service, requests: () => [post('/graphql', nestedPostBody, nestedPost.text)], ceiling: 'ceiling-nested', minimal: 'minimal-nested' },
+      { key: 'minimal-nested', label: 'nested query', server: 'minimal', target: () => minimal, requests: () => [post('/graphql', nestedPostBody, nestedPost.text)] },
+      { key: 'nested-cached', label: 'nested query, cached (GET)', server: 'gateway', target: () => service, requests: () => [get(nestedGetPath, nestedPost.text, graphqlGetHeaders)], ceiling: 'ceiling-nested', minimal: 'minimal-nested', cached: { path: nestedGetPath, headers: graphqlGetHeaders } },
+      { key: 'ceiling-nested', label: 'nested query', server: 'ceiling', target: () => ceiling, requests: () => [get(nestedGetPath, nestedPost.text, graphqlGetHeaders)] },
+      { key: 'rest-cached', label: `GET /cms/page/{id}/issues?limit=${REST_LIMIT}, cached`, server: 'gateway', target: () => service, requests: () => [get(restListPath, restMiss.text)], ceiling: 'ceiling-rest', minimal: 'minimal-rest', cached: { path: restListPath, headers: {} } },
+      { key: 'ceiling-rest', label: 'REST list', server: 'ceiling', target: () => ceiling, requests: () => [get(restListPath, restMiss.text)] },
+      {
+        key: 'rest-uncached', label: `GET /cms/page/{id}/issues?limit=${REST_LIMIT}, uncached`, server: 'gateway', target: noCacheService, requests: () => [get(restListPath, restMiss.text)],
+        connections: opts.restConnections, timeoutSeconds: restTimeout, minimal: 'minimal-rest', ceiling: 'ceiling-rest',
+        note: `a second service process started with RESPONSE_CACHE_MB=0 (one answer alone, computed before the runs, took ${restMs.toFixed(0)} ms)`,
+      },
+      { key: 'minimal-rest', label: 'REST list', server: 'minimal', target: () => minimal, requests: () => [get(restListPath, restMiss.text)], connections: opts.restConnections, timeoutSeconds: restTimeout },
+      { key: 'categories-cached', label: 'GET /cms/product/categories?parentId=root, cached', server: 'gateway', target: () => service, requests: () => [get(categoriesPath, categories.text)], ceiling: 'ceiling-categories', cached: { path: categoriesPath, headers: {} } },
+      { key: 'categories-uncached', label: 'GET /cms/product/categories?parentId=root, uncached', server: 'gateway', target: noCacheService, requests: () => [get(categoriesPath, categories.text)], ceiling: 'ceiling-categories', note: 'the second service process, RESPONSE_CACHE_MB=0' },
+      { key: 'ceiling-categories', label: 'categories', server: 'ceiling', target: () => ceiling, requests: () => [get(categoriesPath, categories.text)] },
+      { key: 'product-item', label: 'productItem(id) lookup (POST)', server: 'gateway', target: () => service, requests: () => [post('/graphql', itemBody, item.text)] },
+      { key: 'refresh', label: 'refresh_token grant', server: 'gateway', target: () => service, requests: () => [refresh()], before: topUp, note: 'each request presents a refresh token never used before: tokens come from a pool minted with the password grant and every answer\'s rotated token goes back into it' },
+    ];
+    const scenarios = all.filter((s) => !opts.only || opts.only.includes(s.key));
+
+    const rows: Row[] = [];
+    const procsOf = (s: Scenario): Record<string, Proc> => ({
+      ...(s.server === 'gateway' ? { service: s.target().proc } : { reference: s.target().proc }),
+      engine: engine.proc,
+    });
+    for (const s of scenarios) {
+      if (s.target === noCacheService && !noCache) {
+        noCache = await startService(engine.uri, { ...serviceEnv, RESPONSE_CACHE_MB: '0' }, [], 'service-nocache');
+        log(`service without response cache: ${noCache.url} (pid ${noCache.proc.pid})`);
+      }
+      const connections = s.connections ?? opts.connections;
+      const base = s.target().url;
+      if (s.cached) await freshCacheEntry(base, s.cached.path, s.cached.headers, opts.warmup + opts.duration + 5);
+      await s.before?.(connections);
+      const warm = await runLoad({ url: base, requests: s.requests(), connections, durationSeconds: opts.warmup, timeoutSeconds: s.timeoutSeconds });
+      await s.before?.(connections);
+      const procs = procsOf(s);
+      const cpuBefore = Object.fromEntries(Object.entries(procs).map(([k, p]) => [k, cpuSeconds(p.pid) ?? NaN]));
+      const benchBefore = process.cpuUsage();
+      const result = await runLoad({ url: base, requests: s.requests(), connections, durationSeconds: opts.duration, timeoutSeconds: s.timeoutSeconds });
+      const benchCpu = process.cpuUsage(benchBefore);
+      const answers = Math.max(1, result.answers);
+      const cpuPerAnswerMs: Record<string, number> = Object.fromEntries(
+        Object.entries(procs).map(([k, p]) => [k, (((cpuSeconds(p.pid) ?? NaN) - cpuBefore[k]!) * 1000) / answers]),
+      );
+      cpuPerAnswerMs.bench = (benchCpu.user + benchCpu.system) / 1000 / answers;
+      const load1 = currentLoad()[0]!;
+      const note = result.answers === 0 ? `no answer completed within the run${s.note ? `; ${s.note}` : ''}` : s.note;
+      const row: Row = { key: s.key, label: s.label, server: s.server, result, ceiling: s.ceiling, minimal: s.minimal, cpuPerAnswerMs, note, load1 };
+      rows.push(row);
+      log(
+        `${s.key.padEnd(20)} ${result.rps.toFixed(0).padStart(7)} req/s  p50 ${result.p50.toFixed(1)} ms  p99 ${result.p99.toFixed(1)} ms  ` +
+          `wrong ${result.failed}  errors ${result.errors}  (warm-up ${warm.rps.toFixed(0)} req/s, ${warm.failed + warm.errors} wrong/errors)`,
+      );
+      for (const sample of [...warm.samples, ...result.samples].slice(0, 3)) log(`    ${sample}`);
+    }
+    if (noCache) {
+      await noCache.proc.stop();
+      noCache = undefined;
+    }
+    if (pool.starved) checks.push(`refresh token pool ran dry ${pool.starved} times (those requests failed)`);
+
+    // --- soak ---------------------------------------------------------------------------------------
+    let soak: Soak | undefined;
+    if (opts.soak > 0 && (!opts.only || opts.only.includes('soak'))) {
+      const mix = (): LoadRequest[] => [
+        post('/graphql', nestedPostBody, nestedPost.text),
+        get(nestedGetPath, nestedPost.text, graphqlGetHeaders),
+        get(restListPath, restMiss.text),
+        get(categoriesPath, categories.text),
+        post('/graphql', itemBody, item.text),
+        refresh(),
+      ];
+      const warmSeconds = opts.quick ? 3 : 10;
+      log(`soak: ${warmSeconds} s warm-up, then ${opts.soak} s at ${opts.soakConnections} connections (mix of ${mix().length} requests per connection cycle)`);
+      // Enough tokens for the warm-up and the run, so no password grant (Argon2) runs between them.
+      await topUp(2 * opts.soakConnections);
+      const warm = await runLoad({ url: service.url, requests: mix(), connections: opts.soakConnections, durationSeconds: warmSeconds, timeoutSeconds: 30 });
+      if (pool.size < opts.soakConnections) {
+        await topUp(opts.soakConnections);
+        await sleep(3000);
+      }
+      const rssAfterWarmupMiB = rssMiB(service.proc.pid)!;
+      const engineRssAfterWarmupMiB = rssMiB(engine.proc.pid);
+      const result = await runLoad({ url: service.url, requests: mix(), connections: opts.soakConnections, durationSeconds: opts.soak, timeoutSeconds: 30 });
+      const rssEndMiB = rssMiB(service.proc.pid)!;
+      const engineRssEndMiB = rssMiB(engine.proc.pid);
+      await sleep(5000);
+      soak = { connections: opts.soakConnections, seconds: opts.soak, result, rssAfterWarmupMiB, rssEndMiB, rssAfterIdleMiB: rssMiB(service.proc.pid), engineRssAfterWarmupMiB, engineRssEndMiB };
+      log(
+        `soak: ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, wrong ${result.failed}, errors ${result.errors}, ` +
+          `RSS ${rssAfterWarmupMiB.toFixed(1)} -> ${rssEndMiB.toFixed(1)} MiB (warm-up: ${warm.failed + warm.errors} wrong/errors)`,
+      );
+      for (const sample of [...warm.samples, ...result.samples].slice(0, 3)) log(`    ${sample}`);
+    }
+
+    // --- targets and report -------------------------------------------------------------------
+    const row = (key: string): Row | undefined => rows.find((r) => r.key === key);
+    const targets: Target[] = [];
+    const nested = row('nested');
+    if (nested) {
+      const r = ratio(rows, nested, 'minimal');
+      targets.push({ name: 'nested query, uncached', goal: '>= 80% of the minimal handler', reached: r === undefined ? 'not measured' : `${Math.round(r * 100)}%${nestedSame ? '' : ' (minimal handler answer differs!)'}`, met: r !== undefined && r >= 0.8 });
+    }
+    for (const key of ['nested-cached', 'rest-cached']) {
+      const r0 = row(key);
+      if (!r0) continue;
+      const r = ratio(rows, r0, 'ceiling');
+      targets.push({ name: `${r0.label}`, goal: '>= 50% of the ceiling', reached: r === undefined ? 'not measured' : `${Math.round(r * 100)}%`, met: r !== undefined && r >= 0.5 });
+    }
+    const at50 = rows.filter((r) => r.server === 'gateway' && r.result.connections === opts.connections);
+    const spread = at50.map((r) => ({ label: r.label, x: r.result.p99 / Math.max(r.result.p50, 0.001) }));
+    if (spread.length) {
+      const worst = spread.reduce((a, b) => (b.x > a.x ? b : a));
+      const over = spread.filter((s) => s.x > 2.5);
+      targets.push({
+        name: `p99 / p50 at ${opts.connections} connections (every gateway scenario)`,
+        goal: '<= 2.5',
+        reached: `worst ${worst.x.toFixed(2)} (${worst.label})${over.length ? `; over 2.5: ${over.map((o) => `${o.label} ${o.x.toFixed(2)}`).join(', ')}` : ''}`,
+        met: over.length === 0,
+      });
+    }
+    if (soak) {
+      const growth = (soak.rssEndMiB - soak.rssAfterWarmupMiB) / soak.rssAfterWarmupMiB;
+      const bad = soak.result.failed + soak.result.errors;
+      targets.push({ name: `soak ${soak.seconds} s at ${soak.connections} connections: errors`, goal: '0', reached: `${bad} (${soak.result.failed} wrong answers, ${soak.result.errors} connection errors/timeouts)`, met: bad === 0 });
+      targets.push({ name: 'soak: service RSS at the end vs after warm-up', goal: 'within 10%', reached: `${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)}%`, met: Math.abs(growth) <= 0.1 });
+    }
+
+    const report: Report = {
+      machine,
+      loadAfter: currentLoad(),
+      scale,
+      datasetCounts,
+      connections: opts.connections,
+      durationSeconds: opts.duration,
+      warmupSeconds: opts.warmup,
+      rows,
+      soak,
+      targets,
+      checks,
+      commandCounts: {
+        'nested query': { gateway: nestedCommands, minimal: minimalNestedCommands },
+        'REST list': { gateway: restCommands, minimal: minimalRestCommands },
+      },
+      startedAt: new Date(started).toISOString().replace(/\.\d+Z$/, 'Z'),
+      minutes: (Date.now() - started) / 60_000,
+    };
+    log('');
+    log(consoleTable(rows));
+    log('');
+    for (const target of targets) log(`target ${target.met ? 'MET    ' : 'MISSED '} ${target.name}: ${target.reached} (goal ${target.goal})`);
+    writeFileSync(join(projectRoot, 'dist/bench-last.json'), JSON.stringify(report, null, 2));
+    if (opts.write) {
+      writeReport(opts.out, report);
+      log(`\nwrote ${opts.out}`);
+    } else log('\n(not written to docs: --quick or --no-write; raw figures in dist/bench-last.json)');
+  } finally {
+    await stopAll();
+    removeTempDir();
+  }
+}
+
+let cleanupDir: string | undefined;
+function removeTempDir(): void {
+  if (cleanupDir) rmSync(cleanupDir, { recursive: true, force: true });
+  cleanupDir = undefined;
+}
+
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    log(`\n${signal}: stopping every process`);
+    void stopAll().finally(() => {
+      removeTempDir();
+      process.exit(130);
+    });
+  });
+}
+
+main().then(
+  () => process.exit(0),
+  async (err: unknown) => {
+    process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n\noutput of the processes:\n${outputTails()}\n`);
+    await stopAll();
+    process.exit(1);
+  },
+);

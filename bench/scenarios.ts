@@ -1,0 +1,93 @@
+// What the benchmark asks: the documents and paths of every scenario, in one place.
+
+/** The page whose issues every content scenario reads (enabled, ~300 published issues at medium scale). */
+export const PAGE_ID = 'page-1';
+/** Issues per answer of the nested query (each has ~12 articles in its contents). */
+export const NESTED_FIRST = 5;
+/** Issues per page of the REST list (each issue carries ~25 articles in their full representation). */
+export const REST_LIMIT = 2;
+
+/** page -> issues -> contents -> articles -> authors, categories, keywords. */
+export const NESTED_QUERY = `query Nested($id: ID!, $first: Int!) {
+  page(id: $id) {
+    id
+    name
+    issues(first: $first) {
+      totalCount
+      edges {
+        node {
+          id
+          title
+          date
+          issueNumber
+          contents {
+            categoryId
+            category { id name slug }
+            articles {
+              id
+              title
+              slug
+              firstPublishedDate
+              premium
+              summary
+              authors { id name slug }
+              categories { id name slug }
+              keywords { id name slug }
+            }
+          }
+        }
+      }
+    }
+  }
+}`;
+
+export const NESTED_VARIABLES = { id: PAGE_ID, first: NESTED_FIRST };
+
+export const nestedPostBody = JSON.stringify({ query: NESTED_QUERY, variables: NESTED_VARIABLES });
+
+/** The same operation as a GET (what the response cache can serve); Apollo wants the preflight header. */
+export const nestedGetPath = `/graphql?${new URLSearchParams({ query: NESTED_QUERY, variables: JSON.stringify(NESTED_VARIABLES) }).toString()}`;
+export const graphqlGetHeaders = { 'apollo-require-preflight': 'true', accept: 'application/json' };
+
+export const restListPath = `/cms/page/${PAGE_ID}/issues?limit=${REST_LIMIT}`;
+/**
+ * The top level of the product catalogue with breadcrumbs, product counts and listed products. Without
+ * `parentId` the answer is every category with every product and item: at medium scale (2,400 products)
+ * that is megabytes, a bulk export rather than a request a shop makes under load.
+ */
+export const categoriesPath = '/cms/product/categories?parentId=root';
+
+export const PRODUCT_ITEM_QUERY = `query Item($id: ID!) {
+  productItem(id: $id) {
+    id name subtitle description productId productName price currency available order shippable weight
+    oncePerUser isUpgrade sku stockEnabled stockAvailable packageQuantity
+    prices { web mobile compareAt }
+    settings { recurrent recurrentPrice recurrentSchedule }
+    images { url width height alt }
+    translations { language name subtitle }
+  }
+}`;
+
+/** The lookup of one item (the run picks the first available item of the seeded catalogue). */
+export const productItemBody = (id: string): string => JSON.stringify({ query: PRODUCT_ITEM_QUERY, variables: { id } });
+
+/** A GraphQL answer without errors and with data. */
+export function graphqlProblem(status: number, body: string): string | null {
+  if (status !== 200) return `status ${status}: ${body.slice(0, 300)}`;
+  if (!body.startsWith('{"data":{') || body.includes('"errors":[')) return `errors or no data: ${body.slice(0, 300)}`;
+  return null;
+}
+
+/** One answer of the gateway, as the ceiling replays it. */
+export interface RecordedAnswer {
+  method: string;
+  /** Path and query exactly as requested. */
+  url: string;
+  status: number;
+  /** Header name/value pairs as the gateway sent them (minus per-delivery ones). */
+  headers: Array<[string, string]>;
+  bodyBase64: string;
+}
+
+/** Headers that belong to one connection or one moment, not to the answer. */
+export const PER_DELIVERY = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
