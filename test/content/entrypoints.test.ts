@@ -77,6 +77,12 @@ describe('pages and page', () => {
     expect(await errorCode(`{ pages(first: 101) { totalCount } }`)).toBe('BAD_USER_INPUT');
     expect(await errorCode(`{ pages(first: 1, after: "not-a-cursor") { totalCount } }`)).toBe('BAD_USER_INPUT');
   });
+
+  test("a cursor of another connection is BAD_USER_INPUT, not a silent restart", async () => {
+    const issues = await data(`{ page(id: "p-b") { issues(first: 1) { pageInfo { endCursor } } } }`);
+    const res = await svc.gql(`query($after: String) { articles(first: 1, after: $after) { totalCount } }`, { after: issues.page.issues.pageInfo.endCursor });
+    expect(res.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
 });
 
 describe('issues of pages', () => {

@@ -45,7 +45,7 @@ export async function listArticles(ctx: Context, filter: ArticlesFilter | null |
     sort: c.articleOrder,
     projection: articleProjection,
     first: checkFirst(args.first),
-    after: decodeCursor(args.after),
+    after: decodeCursor(args.after, c.articleOrder),
   });
   return connectionOf(page, c.articleOrder, toArticle, () => countOf(ctx.store, 'articles', query));
 }
@@ -59,7 +59,7 @@ const byParent = {
 export type ArticleParent = keyof typeof byParent;
 
 export async function articlesOf(ctx: Context, parent: ArticleParent, parentId: string, args: PageArgs): Promise<ConnectionShape<Article>> {
-  const key = { parentId, first: checkFirst(args.first), after: decodeCursor(args.after) };
+  const key = { parentId, first: checkFirst(args.first), after: decodeCursor(args.after, c.articleOrder) };
   const page = await ctx.loaders.get(byParent[parent].page).load(key);
   return connectionOf(page, c.articleOrder, toArticle, () => articleCountOf(ctx, parent, parentId));
 }

@@ -2,7 +2,7 @@
 // Cursors are opaque to clients: base64url of EJSON `[offset, sortKeys]`, so dates survive the trip.
 import { EJSON } from 'bson';
 import { badRequest } from '../../errors.js';
-import type { Position } from '../../store/content/paging.js';
+import type { Position, SortSpec } from '../../store/content/paging.js';
 
 const ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 const CHANNEL_ID = /^[0-9]{1,18}$/;
@@ -32,12 +32,14 @@ export function encodeCursor(position: Position): string {
   return Buffer.from(EJSON.stringify([position.offset, position.keys ?? null], { relaxed: true })).toString('base64url');
 }
 
-export function decodeCursor(cursor: string | null | undefined, field = 'after'): Position | null {
+/** The position a cursor stands for; `order` is the connection's sort, whose keys a keyset cursor must carry. */
+export function decodeCursor(cursor: string | null | undefined, order: SortSpec, field = 'after'): Position | null {
   if (cursor === null || cursor === undefined) return null;
   try {
     const [offset, keys] = EJSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'), { relaxed: true }) as [unknown, unknown];
     const n = typeof offset === 'number' ? offset : Number((offset as { valueOf(): unknown })?.valueOf());
-    if (Number.isSafeInteger(n) && n >= 0 && (keys === null || Array.isArray(keys))) {
+    // A cursor of another connection (other sort keys) would silently restart the list: refuse it.
+    if (Number.isSafeInteger(n) && n >= 0 && (keys === null || (Array.isArray(keys) && keys.length === order.length))) {
       return keys ? { offset: n, keys: keys as unknown[] } : { offset: n };
     }
   } catch {

@@ -44,14 +44,14 @@ export async function listPages(ctx: Context, args: { first: number; after?: str
     sort: pageOrder,
     projection: pageProjection,
     first: checkFirst(args.first),
-    after: decodeCursor(args.after),
+    after: decodeCursor(args.after, pageOrder),
   });
   return connectionOf(page, pageOrder, toPage, () => countOf(ctx.store, 'pages', filter));
 }
 
 /** Published issues of a page, newest first; batched across pages through the request's loaders. */
 export async function pageIssues(ctx: Context, pageId: string, args: { first: number; after?: string | null }): Promise<ConnectionShape<Issue>> {
-  const key = { parentId: pageId, first: checkFirst(args.first), after: decodeCursor(args.after) };
+  const key = { parentId: pageId, first: checkFirst(args.first), after: decodeCursor(args.after, issueOrder) };
   const page = await ctx.loaders.get(issuesOfPage).load(key);
   return connectionOf(page, issueOrder, toIssue, () => ctx.loaders.get(issueCountOfPage).load(pageId));
 }

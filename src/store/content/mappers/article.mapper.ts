@@ -5,6 +5,7 @@ import type { Attachment } from '../../../schema/content/attachment.type.js';
 import type { AttachmentType, PublicationStatus } from '../../../schema/content/enums.js';
 import type { ArticleDoc, ContentTypeDoc, SponsorDoc } from '../article.doc.js';
 import type { AttachmentDoc } from '../media.doc.js';
+import { toImageTransform } from './common.mapper.js';
 
 /** The entitlement group premium articles need when they name none (CONTRACT.md §3). */
 export const DEFAULT_ACCESS_GROUP = 'subscription';
@@ -19,7 +20,7 @@ export function toAttachment(doc: AttachmentDoc): Attachment {
     width: doc.width,
     height: doc.height,
     focalPoint: doc.focalPoint,
-    transforms: doc.transforms.map((t) => ({ width: t.width, height: t.height, url: t.url })),
+    transforms: doc.transforms.map(toImageTransform),
     additionalUrls: doc.additionalUrls.map((u) => ({ transform: u.transform, url: u.url })),
     searchTitle: doc.searchTitle,
     searchDescription: doc.searchDescription,

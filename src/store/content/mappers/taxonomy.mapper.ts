@@ -4,6 +4,7 @@ import type { CategoryType, ContentCategory } from '../../../schema/content/cate
 import type { CategoryStatus } from '../../../schema/content/enums.js';
 import type { Keyword } from '../../../schema/content/keyword.type.js';
 import type { AuthorDoc, CategoryTypeDoc, ContentCategoryDoc, KeywordDoc } from '../taxonomy.doc.js';
+import { toImageTransform } from './common.mapper.js';
 
 export function toCategory(doc: ContentCategoryDoc): ContentCategory {
   const { _id, status, ...rest } = doc;
@@ -17,7 +18,7 @@ export function toAuthor(doc: AuthorDoc): Author {
   return {
     ...rest,
     id: _id,
-    imageTransforms: imageTransforms.map((t) => ({ width: t.width, height: t.height, url: t.url })),
+    imageTransforms: imageTransforms.map(toImageTransform),
     source: source ?? null,
   };
 }
