@@ -22,6 +22,6 @@ export function registerProductCategoryRoutes(router: Router<AppState>, deps: Ap
       lang: query.lang ?? null,
     });
     const body = await Promise.all(categories.map((c) => restCategory(context, c, { includeProducts: query.includeProducts })));
-    sendCacheable(ctx as unknown as Koa.Context, body, { authenticated: context.authenticated });
+    sendCacheable(ctx as unknown as Koa.Context, body, { authenticated: context.authenticated, maxAgeSeconds: context.config.cache.maxAge });
   });
 }

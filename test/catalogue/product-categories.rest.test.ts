@@ -172,3 +172,15 @@ describe('GET /cms/product/categories', () => {
     expect(bad.headers.get('www-authenticate')).toMatch(/^Bearer /);
   });
 });
+
+test('the max-age follows CACHE_MAX_AGE', async () => {
+  const other = await startTestService({ env: { CACHE_MAX_AGE: '5' } });
+  try {
+    const res = await fetch(`${other.url}/cms/product/categories`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual([]);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=5');
+  } finally {
+    await other.close();
+  }
+});

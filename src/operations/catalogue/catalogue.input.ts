@@ -1,6 +1,11 @@
-// Shared input rules of the catalogue operations (CONTRACT.md §1, §4.3): ids, language codes, filters.
+// Input rules of the catalogue operations (CONTRACT.md §1, §4.3): language codes and category filters;
+// ids, page sizes and cursors follow the content operations' rules (../content/input.ts).
 import { badRequest } from '../../errors.js';
+import { checkId } from '../content/input.js';
 
+export { checkId };
+
+/** The id rule of CONTRACT.md §1, as a pattern for the REST schemas (and their OpenAPI document). */
 export const ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 export const LANGUAGE_PATTERN = /^[a-z]{2}$/;
 
@@ -12,11 +17,6 @@ export interface CategoryFilter {
   available: boolean;
   /** ISO 639-1; unset for the default language. */
   lang: string | null;
-}
-
-export function checkId(value: string, field: string): string {
-  if (!ID_PATTERN.test(value)) throw badRequest(`${field} must be 1 to 64 characters of A-Z a-z 0-9 _ . : -`, [{ field, message: 'Invalid id' }]);
-  return value;
 }
 
 /** Null for no language; 400 for anything that is not an ISO 639-1 code. */

@@ -9,8 +9,8 @@ import {
   allProductsOfCategory, categoryById, itemsOfProduct, productById, productCountOfCategory, productItemById, productOrder, productPageOfCategory,
 } from '../../store/catalogue/catalogue.loaders.js';
 import { toProduct, toProductCategory, toProductItem } from '../../store/catalogue/catalogue.mapper.js';
-import { sortKeysOf } from '../../store/content/paging.js';
-import { checkFirst, decodeCursor, encodeCursor } from './cursor.js';
+import { connectionOf } from '../content/connection.js';
+import { checkFirst, decodeCursor } from '../content/input.js';
 
 /** From the root down to the category itself, names localised like the category. */
 export async function breadcrumbsOf(ctx: Context, category: ProductCategory): Promise<Breadcrumb[]> {
@@ -36,24 +36,9 @@ export async function allProductsOf(ctx: Context, category: ProductCategory): Pr
 
 export async function productPageOf(ctx: Context, category: ProductCategory, args: { first: number; after?: string | null }) {
   const first = checkFirst(args.first);
-  const after = decodeCursor(args.after);
+  const after = decodeCursor(args.after, productOrder);
   const page = await ctx.loaders.get(productPageOfCategory).load({ parentId: category.id, first, after });
-  const edges = page.docs.map((doc, i) => ({
-    cursor: encodeCursor({ offset: page.startOffset + i, keys: sortKeysOf(productOrder, doc) }),
-    node: toProduct(doc, category.lang),
-  }));
-  return {
-    edges,
-    pageInfo: {
-      hasNextPage: page.hasNextPage,
-      hasPreviousPage: page.startOffset > 0,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges.at(-1)?.cursor ?? null,
-    },
-    get totalCount() {
-      return totalProductsCountOf(ctx, category);
-    },
-  };
+  return connectionOf(page, productOrder, (doc) => toProduct(doc, category.lang), () => totalProductsCountOf(ctx, category));
 }
 
 export async function itemsOf(ctx: Context, product: Product): Promise<ProductItem[]> {

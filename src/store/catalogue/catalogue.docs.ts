@@ -1,5 +1,6 @@
 // Stored document types of the catalogue and the cart, registered with the store by declaration merging.
 // Money is always integer minor units of the document's currency; the API mappers turn it into decimals.
+import type { PriceMatrix } from '../../pricing/pricing.types.js';
 
 /** Translations keyed by ISO 639-1 language code; the untranslated fields hold the default language. */
 export type Translations<T> = Record<string, T>;
@@ -147,18 +148,9 @@ export interface CouponDoc {
   validUntil: Date | null;
 }
 
-/** The price matrix as stored on the cart: minor units, recomputed in the same write as any cart change. */
-export interface PriceMatrixDoc {
-  currency: string;
-  subtotal: number;
-  discount: number;
-  shipping: number;
-  tax: number;
-  total: number;
-  lines: Array<{ itemId: string; quantity: number; unitPrice: number; lineTotal: number }>;
-  coupons: Array<{ id: string; code: string; amount: number; reason: string | null }>;
-  computedAt: Date;
-}
+/** The price matrix as stored on the cart: the pricing module's answer (minor units) and when it was
+ * computed, recomputed in the same write as any cart change. */
+export type PriceMatrixDoc = PriceMatrix & { computedAt: Date };
 
 export interface CartDoc {
   _id: string;
