@@ -7,6 +7,7 @@ import type Koa from 'koa';
 import { LRUCache } from 'lru-cache';
 import { Counter } from 'prom-client';
 import { registry } from '../metrics/metrics.js';
+import { ifNoneMatchMatches } from './cacheable.js';
 
 interface Stored {
   body: Buffer;
@@ -51,7 +52,7 @@ export function responseCache(maxBytes: number): Koa.Middleware {
       for (const [name, value] of Object.entries(hit.headers)) ctx.set(name, value);
       ctx.set('Age', String(Math.floor((now - hit.storedAt) / 1000)));
       ctx.set('X-Cache', 'HIT');
-      if (hit.headers.etag && ctx.get('if-none-match') === hit.headers.etag) {
+      if (hit.headers.etag && ifNoneMatchMatches(ctx.get('if-none-match'), hit.headers.etag)) {
         ctx.status = 304;
         return;
       }

@@ -40,6 +40,9 @@ test('a public GraphQL GET is computed once, then served from stored bytes with 
 
   const notModified = await fetch(getUrl({ query: QUERY }), { headers: { ...csrf, 'if-none-match': first.headers.get('etag')! } });
   expect(notModified.status).toBe(304);
+  // RFC 9110 §13.1.2: weak comparison, and a list of tags.
+  const weakInList = await fetch(getUrl({ query: QUERY }), { headers: { ...csrf, 'if-none-match': `"other", W/${first.headers.get('etag')}` } });
+  expect(weakInList.status).toBe(304);
 });
 
 test('automatic persisted queries: register by hash once, then GET by hash alone (and cached)', async () => {
