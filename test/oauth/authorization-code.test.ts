@@ -44,15 +44,19 @@ async function signInAndConsent(browser: Browser, challenge: string): Promise<UR
   return new URL(done.location!);
 }
 
-const exchange = (code: string, verifier?: string, extra: Record<string, string> = {}) =>
-  tokenRequest(svc, {
-    grant_type: 'authorization_code',
-    client_id: spa.clientId,
-    code,
-    redirect_uri: REDIRECT,
-    ...(verifier ? { code_verifier: verifier } : {}),
-    ...extra,
-  });
+const exchange = (code: string, verifier?: string, extra: Record<string, string> = {}, headers: Record<string, string> = {}) =>
+  tokenRequest(
+    svc,
+    {
+      grant_type: 'authorization_code',
+      client_id: spa.clientId,
+      code,
+      redirect_uri: REDIRECT,
+      ...(verifier ? { code_verifier: verifier } : {}),
+      ...extra,
+    },
+    { headers },
+  );
 
 // offline_access (a refresh token) needs prompt=consent in the authorization request (OIDC Core §11).
 test('the whole flow: login page, consent page, code at the redirect URI, exchange with the verifier, refresh as a public client', async () => {
@@ -65,12 +69,17 @@ test('the whole flow: login page, consent page, code at the redirect URI, exchan
   const code = callback.searchParams.get('code')!;
   expect(code).toBeTruthy();
 
-  const tokens = await exchange(code, verifier);
+  // From the single-page app's own origin (one of its redirect URIs' origins): CORS allows it.
+  const tokens = await exchange(code, verifier, {}, { origin: 'http://localhost:8080' });
   expect(tokens.status).toBe(200);
+  expect(tokens.headers.get('access-control-allow-origin')).toBe('http://localhost:8080');
   expect(tokens.body).toMatchObject({ token_type: 'Bearer', expires_in: 900, scope: 'openid offline_access cart' });
   expect(jwtClaims(String(tokens.body.access_token))).toMatchObject({ sub: customer.customerId, aud: svc.config.oauth.audience, client_id: spa.clientId });
   expect(jwtClaims(String(tokens.body.id_token))).toMatchObject({ sub: customer.customerId, aud: spa.clientId });
 
+  const foreign = await tokenRequest(svc, { grant_type: 'refresh_token', client_id: spa.clientId, refresh_token: String(tokens.body.refresh_token) }, { headers: { origin: 'https://evil.example' } });
+  expect(foreign.status).toBe(400);
+  expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
   const refreshed = await tokenRequest(svc, { grant_type: 'refresh_token', client_id: spa.clientId, refresh_token: String(tokens.body.refresh_token) });
   expect(refreshed.status).toBe(200);
   expect(refreshed.body.refresh_token).not.toBe(tokens.body.refresh_token);
