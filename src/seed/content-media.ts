@@ -37,7 +37,6 @@ export function makeVideo(ctx: GenContext, i: number): VideoDoc {
 }
 
 const SIZES = [
-  [320, 180],
   [640, 360],
   [1280, 720],
 ] as const;
