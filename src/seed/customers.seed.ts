@@ -4,7 +4,7 @@
 // (the start-up log and docs/oauth.md state them); in production they get random ones nobody knows.
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../config.js';
-import { createClient, SUPPORTED_SCOPES } from '../oauth/clients.js';
+import { createClient, secretMatches, SUPPORTED_SCOPES } from '../oauth/clients.js';
 import { PasswordHasher } from '../oauth/passwords.js';
 import type { CustomerDoc } from '../store/customers/customer.doc.js';
 import type { Store } from '../store/store.js';
@@ -98,9 +98,11 @@ export const customersSeeder: Seeder = {
  * credentials, which the logger would otherwise redact.
  */
 export async function demoAccessNotice(store: Store, url: string): Promise<string | null> {
-  const clients = await store.collection('clients').countDocuments({ _id: { $in: [DEMO_SPA_CLIENT.clientId, DEMO_FIRST_PARTY_CLIENT.clientId] } });
+  const spa = await store.collection('clients').findOne({ _id: DEMO_SPA_CLIENT.clientId });
+  const firstParty = await store.collection('clients').findOne({ _id: DEMO_FIRST_PARTY_CLIENT.clientId });
   const customer = await store.collection('customers').findOne({ _id: DEMO_CUSTOMER.id }, { projection: { _id: 1 } });
-  if (clients < 2 || !customer) return null;
+  // A store seeded in production has random demo credentials: then there is nothing true to print.
+  if (!spa || !customer || !secretMatches(firstParty?.secretHash, DEMO_FIRST_PARTY_CLIENT.secret)) return null;
   return [
     'demo OAuth access (development only):',
     `  public PKCE client "${DEMO_SPA_CLIENT.clientId}" (authorization_code + refresh_token), redirect URIs ${DEMO_SPA_CLIENT.redirectUris.join(', ')}`,

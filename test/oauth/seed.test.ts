@@ -47,3 +47,8 @@ test('the development start-up notice names the clients, the demo customer and a
   expect(notice).toContain('curl -s -u demo-first-party:demo-first-party-secret');
   expect(notice).toContain('http://localhost:4000/oauth2/access_token');
 });
+
+test('no notice when the demo client does not have the documented secret (a store seeded in production)', async () => {
+  await svc.store.collection('clients').updateOne({ _id: DEMO_FIRST_PARTY_CLIENT.clientId }, { $set: { secretHash: '00'.repeat(32) } });
+  expect(await demoAccessNotice(svc.store, 'http://localhost:4000')).toBeNull();
+});
