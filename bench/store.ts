@@ -35,6 +35,8 @@ interface Result {
   rssAfterRunMb: number;
   byIdOps: number;
   inOps: number;
+  byIdCpuUs: number;
+  inCpuUs: number;
 }
 
 const WORDS = 'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua enim minim veniam quis nostrud exercitation ullamco laboris nisi aliquip commodo consequat'.split(' ');
@@ -64,6 +66,13 @@ function article(i: number): Article {
 function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Math.round(Number(m[1]) / 1024) : NaN;
+}
+
+/** CPU time (user + system) a process has used, in ms, from /proc/<pid>/stat (clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 function startEngine(): Promise<{ proc: ChildProcess; uri: string }> {
@@ -96,15 +105,27 @@ async function throughput(seconds: number, concurrency: number, op: () => Promis
 
 const pick = <T>(xs: T[]): T => xs[Math.floor(Math.random() * xs.length)]!;
 
+/** Loads `size` documents in batches of 1000, a few batches in flight so client and engine overlap. */
 async function load(coll: Collection<Article>, size: number): Promise<ObjectId[]> {
-  const ids: ObjectId[] = [];
+  const ids: ObjectId[] = new Array<ObjectId>(size);
   const batch = 1000;
-  for (let i = 0; i < size; i += batch) {
-    const docs = Array.from({ length: Math.min(batch, size - i) }, (_, j) => article(i + j));
-    await coll.insertMany(docs, { ordered: false });
-    for (const d of docs) ids.push(d._id);
-    if ((i / batch) % 100 === 99) process.stderr.write(`  loaded ${i + batch}\n`);
-  }
+  let next = 0;
+  let reported = 0;
+  await Promise.all(
+    Array.from({ length: 3 }, async () => {
+      while (next < size) {
+        const start = next;
+        next += batch;
+        const docs = Array.from({ length: Math.min(batch, size - start) }, (_, j) => article(start + j));
+        docs.forEach((d, j) => (ids[start + j] = d._id));
+        await coll.insertMany(docs, { ordered: false });
+        if (start + batch - reported >= 100_000) {
+          reported = start + batch;
+          process.stderr.write(`  loaded ~${reported}\n`);
+        }
+      }
+    }),
+  );
   return ids;
 }
 
@@ -118,6 +139,8 @@ interface Loaded {
   rssAfterLoadMb: number;
   byId: number[];
   inIds: number[];
+  /** Engine CPU ms and operations completed, summed over all windows, per operation kind. */
+  cpu: { byId: [number, number]; inIds: [number, number] };
 }
 
 async function loadSize(size: number, concurrency: number): Promise<Loaded> {
@@ -135,24 +158,31 @@ async function loadSize(size: number, concurrency: number): Promise<Loaded> {
   const rssAfterLoadMb = rssMb(engine.proc.pid!);
   // Warm up connections and code paths before measuring.
   await throughput(1, concurrency, () => coll.findOne({ _id: pick(ids) }));
-  return { size, proc: engine.proc, client, coll, ids, loadSeconds, rssAfterLoadMb, byId: [], inIds: [] };
+  const cpu = { byId: [0, 0] as [number, number], inIds: [0, 0] as [number, number] };
+  return { size, proc: engine.proc, client, coll, ids, loadSeconds, rssAfterLoadMb, byId: [], inIds: [], cpu };
+}
+
+/** Runs one window and also charges the engine's CPU time to the operation kind. */
+async function window(l: Loaded, kind: 'byId' | 'inIds', seconds: number, concurrency: number, op: () => Promise<unknown>): Promise<void> {
+  const cpu0 = cpuMs(l.proc.pid!);
+  const t0 = Date.now();
+  const rate = await throughput(seconds, concurrency, op);
+  l.cpu[kind][0] += cpuMs(l.proc.pid!) - cpu0;
+  l.cpu[kind][1] += (rate * (Date.now() - t0)) / 1000;
+  l[kind].push(rate);
 }
 
 /** One measurement window per operation for one engine. */
 async function measure(l: Loaded, seconds: number, concurrency: number): Promise<void> {
-  l.byId.push(
-    await throughput(seconds, concurrency, async () => {
-      const d = await l.coll.findOne({ _id: pick(l.ids) });
-      if (!d) throw new Error('missing document');
-    }),
-  );
-  l.inIds.push(
-    await throughput(seconds, concurrency, async () => {
-      const want = Array.from({ length: 100 }, () => pick(l.ids));
-      const docs = await l.coll.find({ _id: { $in: want } }).toArray();
-      if (docs.length === 0) throw new Error('no documents');
-    }),
-  );
+  await window(l, 'byId', seconds, concurrency, async () => {
+    const d = await l.coll.findOne({ _id: pick(l.ids) });
+    if (!d) throw new Error('missing document');
+  });
+  await window(l, 'inIds', seconds, concurrency, async () => {
+    const want = Array.from({ length: 100 }, () => pick(l.ids));
+    const docs = await l.coll.find({ _id: { $in: want } }).toArray();
+    if (docs.length === 0) throw new Error('no documents');
+  });
 }
 
 const median = (xs: number[]): number => {
@@ -174,6 +204,8 @@ function table(results: Result[]): string {
     ['load rate (docs/s)', (r) => fmt(r.size / r.loadSeconds), undefined],
     ['find by _id (ops/s)', (r) => fmt(r.byIdOps), (a, b) => (b.byIdOps / a.byIdOps).toFixed(2)],
     ['find $in 100 ids (ops/s)', (r) => fmt(r.inOps), (a, b) => (b.inOps / a.inOps).toFixed(2)],
+    ['engine CPU per find by _id (µs)', (r) => fmt(r.byIdCpuUs), (a, b) => (b.byIdCpuUs / a.byIdCpuUs).toFixed(2)],
+    ['engine CPU per $in 100 (µs)', (r) => fmt(r.inCpuUs), (a, b) => (b.inCpuUs / a.inCpuUs).toFixed(2)],
     ['RSS after load (MB)', (r) => fmt(r.rssAfterLoadMb), undefined],
     ['RSS after run (MB)', (r) => fmt(r.rssAfterRunMb), undefined],
   ];
@@ -213,6 +245,8 @@ async function main(): Promise<void> {
       rssAfterRunMb: rssMb(l.proc.pid!),
       byIdOps: median(l.byId),
       inOps: median(l.inIds),
+      byIdCpuUs: (l.cpu.byId[0] * 1000) / l.cpu.byId[1],
+      inCpuUs: (l.cpu.inIds[0] * 1000) / l.cpu.inIds[1],
     }));
     process.stdout.write(`\n${table(results)}\n(throughput: median of ${rounds} alternating windows of ${(seconds / rounds).toFixed(1)} s, ${concurrency} requests in flight)\n`);
     const [first, last] = [results[0]!, results[results.length - 1]!];

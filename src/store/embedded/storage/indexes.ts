@@ -4,6 +4,7 @@
 import { Query } from 'mingo';
 import type { Document } from 'bson';
 import { encodeKey, joinKey, valuesAtPath } from './keys.js';
+import { Postings } from './postings.js';
 
 export interface IndexSpec {
   v: number;
@@ -19,28 +20,6 @@ export interface IndexSpec {
 export interface KeyEntry {
   prefixes: string[];
   values: unknown[];
-}
-
-type Postings = Map<string, number | Set<number>>;
-
-function addPosting(m: Postings, key: string, slot: number): void {
-  const cur = m.get(key);
-  if (cur === undefined) m.set(key, slot);
-  else if (typeof cur === 'number') {
-    if (cur !== slot) m.set(key, new Set([cur, slot]));
-  } else cur.add(slot);
-}
-
-function removePosting(m: Postings, key: string, slot: number): void {
-  const cur = m.get(key);
-  if (cur === undefined) return;
-  if (typeof cur === 'number') {
-    if (cur === slot) m.delete(key);
-    return;
-  }
-  cur.delete(slot);
-  if (cur.size === 1) m.set(key, cur.values().next().value as number);
-  else if (cur.size === 0) m.delete(key);
 }
 
 /** Per-field element values: arrays contribute their elements (multikey), [] a marker of its own. */
@@ -74,7 +53,7 @@ export class Index {
   constructor(readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.key);
     this.paths = this.fields.map((f) => f.split('.'));
-    this.maps = this.fields.map(() => new Map());
+    this.maps = this.fields.map(() => new Postings());
     if (spec.partialFilterExpression) this.partial = new Query(spec.partialFilterExpression, {});
     if (typeof spec.expireAfterSeconds === 'number' && this.fields.length === 1) this.ttl = new Map();
   }
@@ -126,7 +105,7 @@ export class Index {
   }
 
   add(slot: number, entries: KeyEntry[], doc: Document): void {
-    for (const e of entries) e.prefixes.forEach((k, i) => addPosting(this.maps[i]!, k, slot));
+    for (const e of entries) e.prefixes.forEach((k, i) => this.maps[i]!.add(k, slot));
     if (this.ttl) {
       const at = this.expiry(doc);
       if (at !== undefined) this.ttl.set(slot, at);
@@ -134,7 +113,7 @@ export class Index {
   }
 
   remove(slot: number, entries: KeyEntry[]): void {
-    for (const e of entries) e.prefixes.forEach((k, i) => removePosting(this.maps[i]!, k, slot));
+    for (const e of entries) e.prefixes.forEach((k, i) => this.maps[i]!.remove(k, slot));
     this.ttl?.delete(slot);
   }
 
