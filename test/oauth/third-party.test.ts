@@ -94,6 +94,16 @@ test('a verified e-mail of an existing customer links the identity to that custo
   expect(pw.status).toBe(200);
 });
 
+test('identities are matched as provider and subject together: one customer\'s Apple subject is free as a Google subject', async () => {
+  const first = await signIn('google', await idToken({ sub: 's-1', email: 'two-ids@example.test', email_verified: true }));
+  const apple = await signIn('apple', await idToken({ sub: 's-2', email: 'two-ids@example.test', email_verified: true }, { issuer: APPLE.issuer, audience: APPLE.audience }));
+  const owner = jwtClaims(String(first.body.access_token)).sub;
+  expect(jwtClaims(String(apple.body.access_token)).sub).toBe(owner);
+  const someoneElse = await signIn('google', await idToken({ sub: 's-2', email: 'other-person@example.test', email_verified: true }));
+  expect(someoneElse.status).toBe(200);
+  expect(jwtClaims(String(someoneElse.body.access_token)).sub).not.toBe(owner);
+});
+
 test('an unverified e-mail never takes over an existing account: a separate customer is created', async () => {
   const existing = await ensureCustomer(svc, { email: 'victim@example.test' });
   const res = await signIn('google', await idToken({ sub: 'g-300', email: 'victim@example.test', email_verified: false }));

@@ -28,8 +28,14 @@ export interface CustomerDoc {
   /** Argon2id PHC string; absent for accounts that only sign in with a code or a third party. */
   passwordHash?: string;
   entitlements: EntitlementDoc[];
-  /** Absent (not empty) when none is linked, so the sparse unique index skips the document. */
+  /** Absent (not empty) when none is linked. */
   identities?: CustomerIdentityDoc[];
+  /**
+   * `provider:subject` of each identity, the unique lookup key: a compound index over
+   * `identities.provider` and `identities.subject` would pair every provider with every subject of a
+   * document. Absent when none is linked, so the sparse index skips the document.
+   */
+  identityKeys?: string[];
   createdAt: Date;
   updatedAt: Date;
 }
@@ -42,12 +48,10 @@ declare module '../collections.js' {
 
 export const customerIndexes: IndexDef[] = [
   { collection: 'customers', key: { email: 1 }, options: { name: 'customers_email_unique', unique: true, sparse: true } },
-  {
-    collection: 'customers',
-    key: { 'identities.provider': 1, 'identities.subject': 1 },
-    options: { name: 'customers_identity_unique', unique: true, sparse: true },
-  },
+  { collection: 'customers', key: { identityKeys: 1 }, options: { name: 'customers_identity_keys_unique', unique: true, sparse: true } },
 ];
+
+export const identityKey = (provider: IdentityProvider, subject: string): string => `${provider}:${subject}`;
 
 /** The one normal form of an e-mail address used as a key. */
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { byIdLoader, type LoaderFactory } from '../loaders.js';
 import { isDuplicateKey } from '../errors.js';
 import type { Store } from '../store.js';
-import { normalizeEmail, type CustomerDoc, type CustomerIdentityDoc, type EntitlementDoc, type IdentityProvider } from './customer.doc.js';
+import { identityKey, normalizeEmail, type CustomerDoc, type CustomerIdentityDoc, type EntitlementDoc, type IdentityProvider } from './customer.doc.js';
 
 export const newCustomerId = (): string => `cus_${randomBytes(12).toString('base64url')}`;
 
@@ -16,7 +16,7 @@ export function findCustomerByEmail(store: Store, email: string): Promise<Custom
 }
 
 export function findCustomerByIdentity(store: Store, provider: IdentityProvider, subject: string): Promise<CustomerDoc | null> {
-  return store.collection('customers').findOne({ identities: { $elemMatch: { provider, subject } } });
+  return store.collection('customers').findOne({ identityKeys: identityKey(provider, subject) });
 }
 
 export interface NewCustomer {
@@ -37,7 +37,9 @@ export async function insertCustomer(store: Store, input: NewCustomer, now = new
     name: input.name ?? null,
     ...(input.passwordHash ? { passwordHash: input.passwordHash } : {}),
     entitlements: input.entitlements ?? [],
-    ...(input.identities?.length ? { identities: input.identities } : {}),
+    ...(input.identities?.length
+      ? { identities: input.identities, identityKeys: input.identities.map((i) => identityKey(i.provider, i.subject)) }
+      : {}),
     createdAt: now,
     updatedAt: now,
   };
@@ -55,7 +57,10 @@ export async function linkIdentity(store: Store, customerId: string, identity: C
   try {
     const res = await store
       .collection('customers')
-      .updateOne({ _id: customerId }, { $push: { identities: identity }, $set: { updatedAt: identity.linkedAt } });
+      .updateOne(
+        { _id: customerId },
+        { $push: { identities: identity, identityKeys: identityKey(identity.provider, identity.subject) }, $set: { updatedAt: identity.linkedAt } },
+      );
     return res.matchedCount === 1;
   } catch (err) {
     if (isDuplicateKey(err)) return false;
