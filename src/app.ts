@@ -20,6 +20,7 @@ import { createMailer, type Mailer } from './mail/index.js';
 import { registry } from './metrics/metrics.js';
 import { playground } from './playground/index.js';
 import { createOAuthServer } from './oauth/index.js';
+import { openApiRoutes } from './openapi/routes.js';
 import { restRouter } from './rest/routes.js';
 import type { Store } from './store/store.js';
 
@@ -102,6 +103,8 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   koa.use(probes.routes());
 
   if (deps.config.playground) koa.use(playground());
+  // The REST API's OpenAPI document and its viewer (static, public: on in every environment).
+  koa.use(openApiRoutes(deps.config));
 
   const graphql = new Router<AppState>();
   const gqlAuth = graphqlAuthErrors();

@@ -12,15 +12,17 @@ const positiveInt = (max: number, description: string) =>
     .regex(/^[0-9]{1,7}$/, 'Must be a whole number')
     .transform(Number)
     .pipe(z.number().int().min(1, 'Must be at least 1').max(max, `Must be at most ${max}`))
-    .describe(description);
+    .describe(description)
+    // OpenAPI: a whole number in the query string (the document describes the value, not its string form).
+    .meta({ type: 'integer', minimum: 1, maximum: max });
 
 export const pageIssuesPath = z.strictObject({
   id: z.string().regex(ID, 'Must be 1 to 64 characters of A-Z a-z 0-9 _ . : -').describe('Page identifier'),
 });
 
 export const pageIssuesQuery = z.strictObject({
-  page: positiveInt(MAX_PAGE, 'Page of issues to return, 1-based (default 1)').default(1),
-  limit: positiveInt(100, 'Issues per page, 1 to 100 (default 20)').default(20),
+  page: positiveInt(MAX_PAGE, 'Page of issues to return, 1-based (default 1)').default(1).meta({ default: 1 }),
+  limit: positiveInt(100, 'Issues per page, 1 to 100 (default 20)').default(20).meta({ default: 20 }),
 });
 
 export type PageIssuesQuery = z.output<typeof pageIssuesQuery>;
