@@ -57,6 +57,8 @@ export class WireServer {
   }
 
   private async handle(socket: net.Socket, msg: Buffer, connectionId: number): Promise<void> {
+    // Requests queued behind a connection that has gone (or an engine that is closing) are dropped.
+    if (socket.destroyed) return;
     try {
       const req = decodeRequest(msg);
       const reply = await dispatch(this.state, { body: req.body, sequences: req.sequences, connectionId }, this.durability);
