@@ -15,6 +15,7 @@ import { anonymousOnly, type Authenticator } from './http/authenticate.js';
 import { sendProblem } from './http/problem.js';
 import { requestContext, type RequestState } from './http/request-context.js';
 import { corsAllowlist, requireJsonBody, securityHeaders } from './http/security.js';
+import { responseCache } from './http/response-cache.js';
 import type { Logger } from './logger.js';
 import { createMailer, type Mailer } from './mail/index.js';
 import { registry } from './metrics/metrics.js';
@@ -75,6 +76,7 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   koa.use(requestContext(deps.log));
   koa.use(securityHeaders());
   koa.use(corsAllowlist(deps.config.corsOrigins));
+  koa.use(responseCache(deps.config.cache.responseCacheBytes));
 
   // The authorization server under /oauth2, before any body parser; its bearer check is the default one.
   const oauth = await createOAuthServer({ config: deps.config, log: deps.log, store: deps.store, mailer: deps.mailer });
