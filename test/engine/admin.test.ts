@@ -77,6 +77,23 @@ it('listDatabases includes a database once it has data; dropDatabase removes it'
   expect(await other.collection('c').countDocuments()).toBe(0);
 });
 
+it('endSessions is accepted', async () => {
+  expect(await db.admin().command({ endSessions: [] })).toMatchObject({ ok: 1 });
+});
+
+// A standalone mongod answers 20 "Transaction numbers are only allowed on a replica set member or mongos",
+// which the driver reports as "This MongoDB deployment does not support retryable writes".
+it('transactions are refused as by a standalone server and nothing is written', async () => {
+  const c = db.collection('tx');
+  const session = client.startSession();
+  try {
+    await expect(session.withTransaction(async () => c.insertOne({ a: 1 }, { session }))).rejects.toThrow(/retryable writes|Transaction numbers/);
+  } finally {
+    await session.endSession();
+  }
+  expect(await c.countDocuments()).toBe(0);
+});
+
 it('write concern w:0 (moreToCome) still applies the write', async () => {
   const c = db.collection('w0');
   await c.insertOne({ a: 1 }, { writeConcern: { w: 0 } });
