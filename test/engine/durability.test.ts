@@ -137,6 +137,16 @@ function defineTests(): void {
       }
     });
 
+    it('refuses a dbPath another running engine holds', async () => {
+      const dir = fresh();
+      const a = await startChild(dir);
+      try {
+        await expect(startChild(dir)).rejects.toThrow(/in use/);
+      } finally {
+        await kill9(a);
+      }
+    });
+
     it('compacts while running and on clean shutdown (SIGTERM exits 0)', async () => {
       const dir = fresh();
       const a = await startChild(dir, ['--compact-log-bytes', '20000']);

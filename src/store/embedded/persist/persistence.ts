@@ -1,7 +1,7 @@
 // Durability orchestration for a dbPath: recovery at open, the operation log while running (one fsync'd
 // record per write command before its reply), and compaction (snapshot + dropping covered logs) when the
 // log outgrows a threshold and on clean close.
-import { closeSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
+import { closeSync, mkdirSync, readFileSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Catalog } from '../storage/catalog.js';
 import type { Durability } from '../commands/dispatch.js';
@@ -34,6 +34,7 @@ export class Persistence implements Durability {
 
   static async open(dir: string, catalog: Catalog, opts: PersistenceOptions): Promise<Persistence> {
     mkdirSync(dir, { recursive: true });
+    lock(dir);
     const started = Date.now();
     const rec = recover(dir, catalog, opts.log);
     const oplog = new OpLog(OpLog.openFile(join(dir, logName(rec.nextGen))));
@@ -83,5 +84,32 @@ export class Persistence implements Durability {
     if (this.olderLogBytes + this.oplog.bytes > 0) await this.compact();
     this.catalog.sink = undefined;
     this.oplog.close();
+    unlinkSync(join(this.dir, LOCK_FILE));
+  }
+}
+
+const LOCK_FILE = 'engine.lock';
+
+/** Refuses a dbPath another live engine process holds; a lock left by a crashed process is taken over. */
+function lock(dir: string): void {
+  const path = join(dir, LOCK_FILE);
+  let holder = NaN;
+  try {
+    holder = Number(readFileSync(path, 'utf8').trim());
+  } catch {
+    // no lock file
+  }
+  if (Number.isInteger(holder) && holder > 0 && alive(holder)) {
+    throw new Error(`dbPath ${dir} is in use by process ${holder}`);
+  }
+  writeFileSync(path, `${process.pid}\n`);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
