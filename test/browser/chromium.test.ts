@@ -6,17 +6,17 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { DEFAULT_QUERY } from '../../src/playground/index.js';
 import { projectRoot } from '../../src/version.js';
 import { createLogger } from '../../src/logger.js';
 import { runSeeders } from '../../src/seed/index.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { CHROMIUM, WAIT, chromiumPresent, openPage } from '../helpers/browser.js';
 import { ensurePlaygroundBundle } from './bundle.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(projectRoot, 'test-artifacts');
-const present = existsSync(CHROMIUM);
+const present = chromiumPresent;
 if (!present) process.stderr.write(`[browser test] ${CHROMIUM} not found: skipping (apt-get install chromium chromium-driver)\n`);
 
 // The demo page the preloaded query asks for.
@@ -27,7 +27,6 @@ const QUERY_EDITOR = '.graphiql-query-editor .CodeMirror';
 const HEADER_EDITOR = '.graphiql-editor-tool[aria-label="Headers"] .graphiql-editor:not(.hidden) .CodeMirror';
 const RESULT = '.result-window .CodeMirror';
 // Generous: on a busy two-core machine, parsing the 1.2 MB bundle alone can take many seconds.
-const WAIT = { timeout: 45_000 };
 
 // The page's DOM, as far as these tests touch it (the functions below run in the browser; tsconfig has no DOM lib).
 interface CodeMirrorElement {
@@ -60,18 +59,7 @@ const resultArrives = (page: Page): Promise<unknown> =>
       // The demo's content only: the query reads nothing else, and customers (argon2) are slow to seed.
       beforeStart: (store) => runSeeders(store, { scale: 'demo', log: createLogger('silent'), only: ['content'] }).then(() => undefined),
     });
-    browser = await chromium.launch({
-      ...WAIT,
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    // A CSP violation, a script error or a failed request would mean a broken page in someone's browser.
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('requestfailed', (r) => problems.push(`requestfailed: ${r.url()}`));
+    ({ browser, page } = await openPage(problems));
   }, 180_000);
   afterAll(async () => {
     await browser?.close();

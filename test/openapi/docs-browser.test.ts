@@ -6,14 +6,13 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { projectRoot } from '../../src/version.js';
 import { insertCatalogue } from '../catalogue/fixtures.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { WAIT, chromiumPresent, openPage } from '../helpers/browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const present = existsSync(CHROMIUM);
-const WAIT = { timeout: 45_000 };
+const present = chromiumPresent;
 
 /** A port free right now, so the document's `servers` URL can name the port the service will listen on. */
 async function freePort(): Promise<number> {
@@ -35,17 +34,7 @@ async function freePort(): Promise<number> {
   beforeAll(async () => {
     const port = await freePort();
     svc = await startTestService({ env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` }, beforeStart: insertCatalogue });
-    browser = await chromium.launch({
-      ...WAIT,
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('requestfailed', (r) => problems.push(`requestfailed: ${r.url()}`));
+    ({ browser, page } = await openPage(problems));
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
