@@ -24,7 +24,7 @@ export interface LoadOptions {
   durationSeconds?: number;
   /** Stop after this many requests instead of after a duration. */
   amount?: number;
-  /** Seconds before a request counts as timed out. */
+  /** Seconds before a request counts as timed out (default 30). */
   timeoutSeconds?: number;
 }
 
@@ -46,6 +46,8 @@ export interface LoadResult {
   durationSeconds: number;
   bytesPerAnswer: number;
   samples: string[];
+  /** The whole body of the first wrong answer, to see what differed. */
+  firstWrongBody?: string;
   connections: number;
 }
 
@@ -61,6 +63,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   let ok = 0;
   let failed = 0;
   const samples: string[] = [];
+  let firstWrongBody: string | undefined;
   const requests: autocannon.Request[] = opts.requests.map((r) => ({
     method: r.method,
     path: r.path,
@@ -80,6 +83,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
       else {
         failed++;
         if (samples.length < 5) samples.push(`${r.method} ${r.path}: ${problem}`);
+        firstWrongBody ??= body;
       }
       r.onAnswer?.(status, body);
     },
@@ -89,7 +93,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     connections: opts.connections,
     duration: opts.durationSeconds ?? 10,
     amount: opts.amount,
-    timeout: opts.timeoutSeconds ?? 10,
+    timeout: opts.timeoutSeconds ?? 30,
     requests,
   });
   const answers = ok + failed;
@@ -107,6 +111,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     durationSeconds: result.duration,
     bytesPerAnswer: answers ? result.throughput.total / answers : 0,
     samples,
+    firstWrongBody,
     connections: opts.connections,
   };
 }

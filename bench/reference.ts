@@ -51,9 +51,21 @@ function ceiling(fixtures: string): (req: IncomingMessage, res: ServerResponse) 
 
 function minimal(client: MongoClient, dbName: string): (req: IncomingMessage, res: ServerResponse) => void {
   const db = client.db(dbName);
+  // Commands by name and collection, and the time each took (for the report: which reads cost what).
   const commands = new Map<string, number>();
+  const started = new Map<number, string>();
+  const add = (key: string, n: number): void => void commands.set(key, (commands.get(key) ?? 0) + n);
   client.on('commandStarted', (e) => {
-    if (e.commandName !== 'hello' && e.commandName !== 'endSessions') commands.set(e.commandName, (commands.get(e.commandName) ?? 0) + 1);
+    if (e.commandName === 'hello' || e.commandName === 'endSessions') return;
+    const key = `${e.commandName} ${String(e.command[e.commandName])}`;
+    started.set(e.requestId, key);
+    add(key, 1);
+  });
+  client.on('commandSucceeded', (e) => {
+    const key = started.get(e.requestId);
+    if (key === undefined) return;
+    started.delete(e.requestId);
+    add(`${key} ms`, e.duration);
   });
   const json = (res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void => {
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), ...headers });

@@ -18,15 +18,29 @@ export interface Row {
   note?: string;
   /** 1-minute load average at the end of the measured run. */
   load1: number;
+  /** req/s of every round, when the scenarios ran in several rounds (the row is the median one). */
+  roundsRps?: number[];
+  /** req/s over the reference's req/s: the median over rounds of the ratio within each round. */
+  vsCeiling?: number;
+  vsMinimal?: number;
+}
+
+export interface SoakPart {
+  label: string;
+  result: LoadResult;
 }
 
 export interface Soak {
   connections: number;
   seconds: number;
-  result: LoadResult;
+  warmupSeconds: number;
+  parts: SoakPart[];
+  /** Service VmRSS right after the warm-up and right after the run (requests still in flight). */
+  rssAfterWarmupLoadedMiB: number;
+  rssEndLoadedMiB: number;
+  /** The same once the service has finished what it had accepted (the target compares these). */
   rssAfterWarmupMiB: number;
   rssEndMiB: number;
-  rssAfterIdleMiB: number | null;
   engineRssAfterWarmupMiB: number | null;
   engineRssEndMiB: number | null;
 }
@@ -43,6 +57,8 @@ export interface Report {
   loadAfter: number[];
   scale: string;
   datasetCounts: Record<string, number>;
+  /** The catalogue came from bench/catalogue.ts (the seed made none). */
+  ownCatalogue: boolean;
   connections: number;
   durationSeconds: number;
   warmupSeconds: number;
@@ -57,15 +73,18 @@ export interface Report {
 
 const f1 = (n: number): string => (Number.isFinite(n) ? n.toFixed(1) : '-');
 const f0 = (n: number): string => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '-');
-const pct = (n: number | undefined): string => (n === undefined || !Number.isFinite(n) ? '-' : `${Math.round(n * 100)}%`);
+/** A ratio as a percentage (one decimal under 10%), or as a multiple from 10x up. */
+export const pct = (n: number | undefined): string => {
+  if (n === undefined || !Number.isFinite(n)) return '-';
+  if (n >= 10) return `${Math.round(n)}x`;
+  return n < 0.1 ? `${(n * 100).toFixed(1)}%` : `${Math.round(n * 100)}%`;
+};
 
-export function ratio(rows: Row[], row: Row, ref: 'ceiling' | 'minimal'): number | undefined {
-  const key = row[ref];
-  const other = key ? rows.find((r) => r.key === key) : undefined;
-  return other && other.result.rps > 0 ? row.result.rps / other.result.rps : undefined;
+export function ratio(_rows: Row[], row: Row, ref: 'ceiling' | 'minimal'): number | undefined {
+  return ref === 'ceiling' ? row.vsCeiling : row.vsMinimal;
 }
 
-const COLUMNS = ['scenario', 'server', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'p99/p50', 'vs ceiling', 'vs minimal', 'errors', 'KiB/answer', 'CPU ms/answer (server | engine | load gen)', 'load'];
+const COLUMNS = ['scenario', 'server', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'p99/p50', 'vs ceiling', 'vs minimal', 'errors', 'KiB/answer', 'CPU ms/answer: server / engine / load gen', 'load'];
 
 function cells(rows: Row[], row: Row): string[] {
   const r = row.result;
@@ -83,13 +102,13 @@ function cells(rows: Row[], row: Row): string[] {
     pct(ratio(rows, row, 'minimal')),
     String(r.failed + r.errors),
     f1(r.bytesPerAnswer / 1024),
-    `${cpu !== undefined ? [self, cpu.engine, cpu.bench].map((v) => (v === undefined || !Number.isFinite(v) ? '-' : v.toFixed(2))).join(' \\| ') : '-'}`,
+    `${cpu !== undefined ? [self, cpu.engine, cpu.bench].map((v) => (v === undefined || !Number.isFinite(v) ? '-' : v.toFixed(2))).join(' / ') : '-'}`,
     row.load1.toFixed(1),
   ];
 }
 
 export function consoleTable(rows: Row[]): string {
-  const data = [COLUMNS, ...rows.map((row) => cells(rows, row).map((c) => c.replace(/\\\|/g, '|')))];
+  const data = [COLUMNS, ...rows.map((row) => cells(rows, row))];
   const widths = COLUMNS.map((_, i) => Math.max(...data.map((d) => d[i]!.length)));
   return data.map((d) => d.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')).join('\n');
 }
@@ -122,7 +141,7 @@ export function generatedSection(report: Report): string {
     '',
     '### Dataset',
     '',
-    `Scale \`${report.scale}\` from the seed code (\`runSeeders\`), plus the benchmark's own catalogue (bench/catalogue.ts): ` +
+    `Scale \`${report.scale}\` from the seed code (\`runSeeders\`)${report.ownCatalogue ? ", plus the benchmark's own catalogue (bench/catalogue.ts)" : ''}: ` +
       Object.entries(report.datasetCounts)
         .map(([k, v]) => `${k} ${v.toLocaleString('en-US')}`)
         .join(', ') +
@@ -132,34 +151,58 @@ export function generatedSection(report: Report): string {
     '',
     markdownTable(report.rows),
     '',
-    'Ratios are req/s over the reference\'s req/s. "errors" counts wrong answers (status or body) plus connection errors and timeouts. ' +
+    'Ratios are req/s over the reference\'s req/s, measured in the same round (the median over rounds). "errors" counts wrong answers (status or body) plus connection errors and timeouts. ' +
       'CPU ms/answer: CPU time each process used during the measured run divided by the answers; "server" is the service on gateway rows and the reference process on reference rows, "load gen" is autocannon (the bench process). ' +
       '"load": the 1-minute load average at the end of the run (2 cores: above 2 means processes were waiting for a core).',
     '',
   ];
   for (const row of report.rows.filter((r) => r.note)) lines.push(`- ${row.label} (${row.server}): ${row.note}`);
   if (report.rows.some((r) => r.note)) lines.push('');
+  if (report.rows.some((r) => (r.roundsRps?.length ?? 0) > 1)) {
+    lines.push('Every scenario ran in rounds (all scenarios one after the other, then again); each row is its median round. req/s of the rounds:', '');
+    for (const row of report.rows) lines.push(`- ${row.label} (${row.server}): ${(row.roundsRps ?? []).map((r) => f0(r)).join(' / ')}`);
+    lines.push('');
+  }
   if (Object.keys(report.commandCounts).length) {
-    lines.push('### Store commands per answer (gateway vs minimal handler)', '');
+    lines.push(
+      '### Store commands of one answer, computed alone (gateway vs minimal handler)',
+      '',
+      'Counted by the driver\'s command monitoring (the gateway\'s /metrics, the minimal handler\'s own listener), with the time each kind took; the minimal handler also names the collection.',
+      '',
+    );
     for (const [name, c] of Object.entries(report.commandCounts)) {
       const fmt = (x: Record<string, number>): string =>
         Object.entries(x)
-          .map(([k, v]) => `${v} ${k}`)
+          .filter(([k]) => !k.endsWith(' ms'))
+          .map(([k, v]) => `${v} ${k}${x[`${k} ms`] !== undefined ? ` (${x[`${k} ms`]!.toFixed(1)} ms)` : ''}`)
           .join(', ') || 'none';
-      lines.push(`- ${name}: gateway ${fmt(c.gateway)}; minimal handler ${fmt(c.minimal)}`);
+      const total = (x: Record<string, number>): string =>
+        Object.entries(x)
+          .filter(([k]) => k.endsWith(' ms'))
+          .reduce((n, [, v]) => n + v, 0)
+          .toFixed(1);
+      lines.push(`- ${name}: gateway ${fmt(c.gateway)}, ${total(c.gateway)} ms in all; minimal handler ${fmt(c.minimal)}, ${total(c.minimal)} ms in all`);
     }
     lines.push('');
   }
   if (soak) {
     const growth = (soak.rssEndMiB - soak.rssAfterWarmupMiB) / soak.rssAfterWarmupMiB;
+    const all = soak.parts.map((p) => p.result);
+    const sum = (f: (r: LoadResult) => number): number => all.reduce((n, r) => n + f(r), 0);
     lines.push(
-      `### Soak: ${soak.seconds} s at ${soak.connections} connections (a mix of every scenario)`,
+      `### Soak: ${soak.seconds} s at ${soak.connections} connections after ${soak.warmupSeconds} s of warm-up`,
       '',
-      `- ${f0(soak.result.ok)} answers checked, ${f0(soak.result.rps)} req/s, p50 ${f1(soak.result.p50)} ms, p99 ${f1(soak.result.p99)} ms, ` +
-        `${soak.result.failed} wrong answers, ${soak.result.errors} connection errors, ${soak.result.timeouts} timeouts`,
-      `- service resident memory (VmRSS): ${f1(soak.rssAfterWarmupMiB)} MiB after warm-up, ${f1(soak.rssEndMiB)} MiB at the end (${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)}%)` +
-        (soak.rssAfterIdleMiB !== null ? `, ${f1(soak.rssAfterIdleMiB)} MiB after 5 s idle` : ''),
-      `- engine resident memory: ${f1(soak.engineRssAfterWarmupMiB ?? NaN)} MiB after warm-up, ${f1(soak.engineRssEndMiB ?? NaN)} MiB at the end`,
+      'Every scenario at once against the cached service, each with its share of the connections (a connection repeats one request, so slow answers do not hold back fast ones):',
+      '',
+      '| part | conns | req/s | p50 ms | p99 ms | wrong | errors/timeouts |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+      ...soak.parts.map((p) => `| ${p.label} | ${p.result.connections} | ${f0(p.result.rps)} | ${f1(p.result.p50)} | ${f1(p.result.p99)} | ${p.result.failed} | ${p.result.errors} |`),
+      `| all | ${soak.connections} | ${f0(sum((r) => r.rps))} | | | ${sum((r) => r.failed)} | ${sum((r) => r.errors)} |`,
+      '',
+      `- ${f0(sum((r) => r.ok))} answers checked; ${sum((r) => r.failed)} wrong, ${sum((r) => r.errors)} connection errors (${sum((r) => r.timeouts)} timeouts)`,
+      `- service resident memory (VmRSS) once idle: ${f1(soak.rssAfterWarmupMiB)} MiB after the warm-up, ${f1(soak.rssEndMiB)} MiB after the run (${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)}%); ` +
+        `under load: ${f1(soak.rssAfterWarmupLoadedMiB)} MiB as the warm-up ended, ${f1(soak.rssEndLoadedMiB)} MiB as the run ended`,
+      `- engine resident memory: ${f1(soak.engineRssAfterWarmupMiB ?? NaN)} MiB after the warm-up, ${f1(soak.engineRssEndMiB ?? NaN)} MiB after the run`,
       '',
     );
   }

@@ -51,11 +51,12 @@ export const graphqlGetHeaders = { 'apollo-require-preflight': 'true', accept: '
 
 export const restListPath = `/cms/page/${PAGE_ID}/issues?limit=${REST_LIMIT}`;
 /**
- * The top level of the product catalogue with breadcrumbs, product counts and listed products. Without
- * `parentId` the answer is every category with every product and item: at medium scale (2,400 products)
- * that is megabytes, a bulk export rather than a request a shop makes under load.
+ * The top level of the product catalogue (a shop's navigation): root categories with breadcrumbs and
+ * product counts. With the default `includeProducts=true` every category embeds every product filed under
+ * it with all their items: at medium scale the roots alone carry all 2,400 products (0.7 MB), and the
+ * whole tree several MB, a bulk export rather than a request a shop makes under load.
  */
-export const categoriesPath = '/cms/product/categories?parentId=root';
+export const categoriesPath = '/cms/product/categories?parentId=root&includeProducts=false';
 
 export const PRODUCT_ITEM_QUERY = `query Item($id: ID!) {
   productItem(id: $id) {

@@ -39,20 +39,22 @@ export async function seededCounts(uri: string): Promise<{ scale: string; counts
 export async function seed(uri: string, scale: string, log: (line: string) => void): Promise<void> {
   const proc = nodeProc('seed', seedScript, ['--scale', scale], { MONGODB_URI: uri, MONGODB_DB: DB_NAME, LOG_LEVEL: 'warn', STORE_TIMEOUT_MS: '60000' });
   let shown = 0;
-  const timer = setInterval(() => {
+  const show = (): void => {
     const lines = proc.out().split('\n');
     for (const line of lines.slice(shown, -1)) if (/100%|seeded/.test(line)) log(`  ${line}`);
     shown = Math.max(shown, lines.length - 1);
-  }, 1000);
+  };
+  const timer = setInterval(show, 1000);
   const deadline = setTimeout(() => proc.child.kill('SIGKILL'), 30 * 60_000);
   const code = await proc.exited;
   clearInterval(timer);
+  show();
   clearTimeout(deadline);
   if (code !== 0) throw new Error(`seed failed (${code}):\n${proc.err().slice(-3000)}${proc.out().slice(-1000)}`);
 }
 
-/** The benchmark's catalogue, unless there is one already. */
-export async function ensureCatalogue(uri: string): Promise<Record<string, number>> {
+/** The benchmark's catalogue, unless the seed made one; says which. */
+export async function ensureCatalogue(uri: string): Promise<{ inserted: boolean; counts: Record<string, number> }> {
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 60_000 });
   try {
     await client.connect();
@@ -60,12 +62,15 @@ export async function ensureCatalogue(uri: string): Promise<Record<string, numbe
     const existing = await db.collection('productCategories').countDocuments({});
     if (existing > 0) {
       return {
-        productCategories: existing,
-        products: await db.collection('products').countDocuments({}),
-        productItems: await db.collection('productItems').countDocuments({}),
+        inserted: false,
+        counts: {
+          productCategories: existing,
+          products: await db.collection('products').countDocuments({}),
+          productItems: await db.collection('productItems').countDocuments({}),
+        },
       };
     }
-    return await insertCatalogue(db);
+    return { inserted: true, counts: await insertCatalogue(db) };
   } finally {
     await client.close();
   }
