@@ -41,6 +41,8 @@ export interface Soak {
   /** The same once the service has finished what it had accepted (the target compares these). */
   rssAfterWarmupMiB: number;
   rssEndMiB: number;
+  /** Sampled every 2 s during the run. */
+  rssDuringMiB: number[];
   engineRssAfterWarmupMiB: number | null;
   engineRssEndMiB: number | null;
 }
@@ -71,6 +73,7 @@ export interface Report {
   minutes: number;
 }
 
+const avg = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 const f1 = (n: number): string => (Number.isFinite(n) ? n.toFixed(1) : '-');
 const f0 = (n: number): string => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '-');
 /** A ratio as a percentage (one decimal under 10%), or as a multiple from 10x up. */
@@ -201,7 +204,11 @@ export function generatedSection(report: Report): string {
       '',
       `- ${f0(sum((r) => r.ok))} answers checked; ${sum((r) => r.failed)} wrong, ${sum((r) => r.errors)} connection errors (${sum((r) => r.timeouts)} timeouts)`,
       `- service resident memory (VmRSS) once idle: ${f1(soak.rssAfterWarmupMiB)} MiB after the warm-up, ${f1(soak.rssEndMiB)} MiB after the run (${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)}%); ` +
-        `under load: ${f1(soak.rssAfterWarmupLoadedMiB)} MiB as the warm-up ended, ${f1(soak.rssEndLoadedMiB)} MiB as the run ended`,
+        `under load: ${f1(soak.rssAfterWarmupLoadedMiB)} MiB as the warm-up ended, ${f1(soak.rssEndLoadedMiB)} MiB as the run ended` +
+        (soak.rssDuringMiB.length
+          ? `; during the run (every 2 s) between ${f1(Math.min(...soak.rssDuringMiB))} and ${f1(Math.max(...soak.rssDuringMiB))} MiB, ` +
+            `first third ${f1(avg(soak.rssDuringMiB.slice(0, Math.ceil(soak.rssDuringMiB.length / 3))))} MiB on average, last third ${f1(avg(soak.rssDuringMiB.slice(-Math.ceil(soak.rssDuringMiB.length / 3))))} MiB`
+          : ''),
       `- engine resident memory: ${f1(soak.engineRssAfterWarmupMiB ?? NaN)} MiB after the warm-up, ${f1(soak.engineRssEndMiB ?? NaN)} MiB after the run`,
       '',
     );
