@@ -6,6 +6,7 @@ import { koaMiddleware } from '@as-integrations/koa';
 import type { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import type { GraphQLSchema } from 'graphql';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import Koa from 'koa';
 import type { Config } from './config.js';
 import { createContext, type Context } from './context.js';
@@ -15,7 +16,7 @@ import { anonymousOnly, type Authenticator } from './http/authenticate.js';
 import { sendProblem } from './http/problem.js';
 import { requestContext, type RequestState } from './http/request-context.js';
 import { corsAllowlist, requireJsonBody, securityHeaders } from './http/security.js';
-import { responseCache } from './http/response-cache.js';
+import { ResponseCache } from './http/response-cache.js';
 import type { Logger } from './logger.js';
 import { createMailer, type Mailer } from './mail/index.js';
 import { registry } from './metrics/metrics.js';
@@ -45,6 +46,8 @@ export interface AppState extends RequestState {
 export interface GatewayApp {
   koa: Koa<AppState>;
   apollo: ApolloServer<Context>;
+  /** Answers a request from the response cache before Koa sees it (false: hand it to Koa). */
+  serveCached(req: IncomingMessage, res: ServerResponse): boolean;
   /** Stops Apollo (after the HTTP server has drained). */
   stop(): Promise<void>;
 }
@@ -76,7 +79,8 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   koa.use(requestContext(deps.log));
   koa.use(securityHeaders());
   koa.use(corsAllowlist(deps.config.corsOrigins));
-  koa.use(responseCache(deps.config.cache.responseCacheBytes));
+  const cache = deps.config.cache.responseCacheBytes > 0 ? new ResponseCache(deps.config.cache.responseCacheBytes, deps.log) : undefined;
+  if (cache) koa.use(cache.middleware());
 
   // The authorization server under /oauth2, before any body parser; its bearer check is the default one.
   const oauth = await createOAuthServer({ config: deps.config, log: deps.log, store: deps.store, mailer: deps.mailer });
@@ -123,7 +127,7 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
     }
   });
 
-  return { koa, apollo, stop: () => apollo.stop() };
+  return { koa, apollo, serveCached: cache ? (req, res) => cache.serve(req, res) : () => false, stop: () => apollo.stop() };
 }
 
 /** On /graphql a rejected token is answered in GraphQL's error shape, with the HTTP status of CONTRACT.md §3. */

@@ -24,6 +24,7 @@ export async function startService(
   const koaHandler = app.koa.callback();
   const server = createServer((req, res) => {
     if (draining) res.setHeader('Connection', 'close');
+    else if (app.serveCached(req, res)) return;
     void koaHandler(req, res);
   });
   server.keepAliveTimeout = 5_000;

@@ -1,14 +1,25 @@
-// Cache hints: Apollo's cache-control plugin computes each answer's max age from field hints; public
-// reads default to CACHE_MAX_AGE, fields marked `@cacheControl(maxAge: 0)` make an answer uncacheable,
-// and nothing answered to a token-bearing request is ever cacheable.
+// Cache hints: an answer's max age is the smallest of its fields' `@cacheControl` hints, public reads default to
+// CACHE_MAX_AGE, fields marked `@cacheControl(maxAge: 0)` make an answer uncacheable, and nothing answered to a
+// token-bearing request is ever cacheable.
+//
+// Apollo's own cache-control plugin computes the same policy while the operation runs, through `willResolveField`,
+// which makes Apollo wrap every resolver of the schema (one closure and policy object per resolved field). Our
+// hints are all static (no resolver sets one), so the policy is a function of the operation alone: it is computed
+// once per parsed document here, from the same directives with the same rules, and Apollo's plugin is disabled.
+// Unlike Apollo's, it counts every field the operation selects, not only those a given answer reached (a field
+// under a null parent, an empty list), so one query always gets one policy, never a longer one.
 import type { ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginCacheControl } from '@apollo/server/plugin/cacheControl';
-import { DirectiveLocation, GraphQLBoolean, GraphQLDirective, GraphQLEnumType, GraphQLInt } from 'graphql';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
+import {
+  DirectiveLocation, getNamedType, GraphQLBoolean, GraphQLDirective, GraphQLEnumType, GraphQLInt, isAbstractType, isCompositeType,
+  isObjectType, Kind, type ConstDirectiveNode, type DocumentNode, type FragmentDefinitionNode, type GraphQLCompositeType,
+  type GraphQLField, type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode,
+} from 'graphql';
 import type { Context } from '../context.js';
 
 const CacheControlScope = new GraphQLEnumType({ name: 'CacheControlScope', values: { PUBLIC: {}, PRIVATE: {} } });
 
-/** The directive Apollo's plugin reads from the schema (declared so the SDL is valid). */
+/** The directive the policy is read from (declared so the SDL is valid). */
 export const cacheControlDirective = new GraphQLDirective({
   name: 'cacheControl',
   description: 'How long (seconds) an answer containing this field may be cached, and by whom',
@@ -16,16 +27,150 @@ export const cacheControlDirective = new GraphQLDirective({
   args: { maxAge: { type: GraphQLInt }, scope: { type: CacheControlScope }, inheritMaxAge: { type: GraphQLBoolean } },
 });
 
+/** A hint as Apollo's plugins speak it (its type lives in a package we do not depend on directly). */
+export interface CacheHint {
+  maxAge?: number;
+  scope?: 'PUBLIC' | 'PRIVATE';
+}
+
+interface Annotation extends CacheHint {
+  inheritMaxAge?: boolean;
+}
+
+function annotationFrom(directives: readonly ConstDirectiveNode[] | undefined): Annotation | undefined {
+  const directive = directives?.find((d) => d.name.value === 'cacheControl');
+  if (!directive) return undefined;
+  const arg = (name: string) => directive.arguments?.find((a) => a.name.value === name)?.value;
+  const scopeNode = arg('scope');
+  const scope = scopeNode?.kind === Kind.ENUM && (scopeNode.value === 'PUBLIC' || scopeNode.value === 'PRIVATE') ? scopeNode.value : undefined;
+  const inherit = arg('inheritMaxAge');
+  if (inherit?.kind === Kind.BOOLEAN && inherit.value) return { inheritMaxAge: true, scope };
+  const maxAge = arg('maxAge');
+  return { maxAge: maxAge?.kind === Kind.INT ? Number.parseInt(maxAge.value, 10) : undefined, scope };
+}
+
+function typeAnnotation(type: GraphQLNamedType): Annotation {
+  return annotationFrom(type.astNode?.directives) ?? type.extensionASTNodes.map((n) => annotationFrom(n.directives)).find(Boolean) ?? {};
+}
+
+/** A policy being narrowed: the smallest max age, and PRIVATE as soon as one field says so. */
+class Policy {
+  maxAge: number | undefined;
+  scope: 'PUBLIC' | 'PRIVATE' | undefined;
+
+  replace(hint: CacheHint): void {
+    if (hint.maxAge !== undefined) this.maxAge = hint.maxAge;
+    if (hint.scope !== undefined) this.scope = hint.scope;
+  }
+
+  restrict(hint: CacheHint): void {
+    if (hint.maxAge !== undefined && (this.maxAge === undefined || hint.maxAge < this.maxAge)) this.maxAge = hint.maxAge;
+    if (hint.scope === 'PRIVATE') this.scope = 'PRIVATE';
+  }
+}
+
+/**
+ * The cache policy of one operation of `document`, by the rules of Apollo's cache-control plugin: a field's hint
+ * is its return type's, overridden by its own; root fields and fields returning objects without a max age get
+ * `defaultMaxAge` unless they inherit their parent's; scalar fields without a hint add nothing.
+ */
+export function operationCachePolicy(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, defaultMaxAge: number): CacheHint {
+  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations.length === 1 ? operations[0] : undefined;
+  const root = operation && schema.getRootType(operation.operation);
+  if (!operation || !root) return { maxAge: 0 };
+  const fragments = new Map(
+    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]),
+  );
+  const overall = new Policy();
+  // (type, selection set) pairs already counted: the policy is a minimum, so visiting one twice adds nothing.
+  const seen = new Map<GraphQLCompositeType, Set<SelectionSetNode>>();
+
+  const countField = (field: GraphQLField<unknown, unknown>, atRoot: boolean): void => {
+    const policy = new Policy();
+    const target = getNamedType(field.type);
+    let inherits = false;
+    if (isCompositeType(target)) {
+      const annotation = typeAnnotation(target);
+      policy.replace(annotation);
+      inherits = Boolean(annotation.inheritMaxAge);
+    }
+    const own = annotationFrom(field.astNode?.directives) ?? {};
+    if (own.inheritMaxAge && policy.maxAge === undefined) {
+      inherits = true;
+      if (own.scope) policy.replace({ scope: own.scope });
+    } else {
+      policy.replace(own);
+    }
+    if (policy.maxAge === undefined && ((isCompositeType(target) && !inherits) || atRoot)) policy.restrict({ maxAge: defaultMaxAge });
+    overall.restrict(policy);
+  };
+
+  const walk = (selectionSet: SelectionSetNode, parent: GraphQLCompositeType, atRoot: boolean): void => {
+    let sets = seen.get(parent);
+    if (!sets) seen.set(parent, (sets = new Set()));
+    if (sets.has(selectionSet)) return;
+    sets.add(selectionSet);
+    // At run time a field is resolved on the object's concrete type: every possible one is counted.
+    const objects: readonly GraphQLObjectType[] = isAbstractType(parent) ? schema.getPossibleTypes(parent) : isObjectType(parent) ? [parent] : [];
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.FIELD) {
+        if (selection.name.value.startsWith('__')) continue; // __typename and introspection carry no hints
+        for (const object of objects) {
+          const field = object.getFields()[selection.name.value];
+          if (!field) continue;
+          countField(field, atRoot);
+          const target = getNamedType(field.type);
+          if (selection.selectionSet && isCompositeType(target)) walk(selection.selectionSet, target, false);
+        }
+      } else {
+        const fragment = selection.kind === Kind.FRAGMENT_SPREAD ? fragments.get(selection.name.value) : selection;
+        if (!fragment) continue;
+        const condition = fragment.typeCondition ? schema.getType(fragment.typeCondition.name.value) : parent;
+        if (condition && isCompositeType(condition)) walk(fragment.selectionSet, condition, atRoot);
+      }
+    }
+  };
+  walk(operation.selectionSet, root, true);
+  return { maxAge: overall.maxAge, scope: overall.scope };
+}
+
+const CACHEABLE_HEADER = /^max-age=(\d+), (public|private)$/;
+
 export function cacheControlPlugins(defaultMaxAge: number): ApolloServerPlugin<Context>[] {
-  const privateRequests: ApolloServerPlugin<Context> = {
-    async requestDidStart({ contextValue }) {
+  // Parsed documents are reused by Apollo's document store, so a repeated query finds its policy here.
+  const policies = new WeakMap<DocumentNode, Map<string, CacheHint>>();
+  const policyOf = (schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): CacheHint => {
+    let byName = policies.get(document);
+    if (!byName) policies.set(document, (byName = new Map()));
+    const key = operationName ?? '';
+    let policy = byName.get(key);
+    if (!policy) byName.set(key, (policy = operationCachePolicy(schema, document, operationName, defaultMaxAge)));
+    return policy;
+  };
+
+  const staticPolicy: ApolloServerPlugin<Context> = {
+    async requestDidStart() {
       return {
-        async didResolveOperation({ overallCachePolicy }) {
+        async didResolveOperation({ schema, document, operationName, overallCachePolicy, contextValue }) {
+          overallCachePolicy.restrict(policyOf(schema, document, operationName));
           // A viewer can change what any field returns (premium bodies, carts): never shareable.
           if (contextValue.authenticated) overallCachePolicy.restrict({ maxAge: 0 });
+        },
+        async willSendResponse({ response, overallCachePolicy }) {
+          // As Apollo's plugin does: a header already set by the request is narrowed, never widened.
+          const existing = response.http.headers.get('cache-control');
+          const match = existing ? CACHEABLE_HEADER.exec(existing) : null;
+          if (existing && existing !== 'no-store' && !match) return;
+          const policy = new Policy();
+          policy.replace(overallCachePolicy);
+          if (match) policy.restrict({ maxAge: Number(match[1]), scope: match[2] === 'public' ? 'PUBLIC' : 'PRIVATE' });
+          const cacheable = existing !== 'no-store' && policy.maxAge !== undefined && policy.maxAge > 0;
+          const single = response.body.kind === 'single' && !response.body.singleResult.errors;
+          response.http.headers.set('cache-control', cacheable && single ? `max-age=${policy.maxAge}, ${(policy.scope ?? 'PUBLIC').toLowerCase()}` : 'no-store');
         },
       };
     },
   };
-  return [ApolloServerPluginCacheControl({ defaultMaxAge }) as ApolloServerPlugin<Context>, privateRequests];
+  return [ApolloServerPluginCacheControlDisabled(), staticPolicy];
 }

@@ -6,7 +6,8 @@ import { httpRequests, rateLimitRejections } from '../metrics/metrics.js';
 import { sendInternalError, sendProblem, toAppError } from './problem.js';
 
 const OAUTH_SEGMENTS = new Set(['access_token', 'otp', 'auth', 'jwks', 'token', 'interaction', '.well-known', 'session', 'me']);
-const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** An incoming X-Request-Id is kept when it looks like one; anything else gets a fresh id. */
+export const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface RequestState {
   requestId: string;
@@ -14,7 +15,7 @@ export interface RequestState {
 }
 
 /** The matched route pattern (bounded), the GraphQL operation name on /graphql, or "unmatched". */
-function routeLabel(ctx: Koa.ParameterizedContext<RequestState>): string {
+export function routeLabel(ctx: Koa.ParameterizedContext<RequestState> | Koa.Context): string {
   const operation = (ctx.state as { context?: { http: { operationName?: string } } }).context?.http.operationName;
   if (operation) return `graphql:${operation}`;
   const matched = (ctx as unknown as { _matchedRoute?: string | RegExp })._matchedRoute;

@@ -8,7 +8,7 @@ let svc: TestService;
 
 beforeAll(async () => {
   // The harness turns the response cache off (other suites change data and re-read at once); on here.
-  svc = await startTestService({ env: { RESPONSE_CACHE_MB: '16' } });
+  svc = await startTestService({ env: { RESPONSE_CACHE_MB: '16', CORS_ORIGINS: 'https://app.example' } });
   await svc.db.collection('channels').insertOne({
     _id: '11' as never, name: 'Evening Edition', image: null, description: 'News at six', objectType: 'channel',
     configuration: { linkables: [], dynamicSections: [] },
@@ -88,4 +88,37 @@ test('without a CSRF-safe header a cached GraphQL GET is refused like an uncache
   const res = await fetch(getUrl({ query: QUERY }));
   expect(res.status).toBe(400);
   expect(res.headers.get('x-cache')).toBeNull();
+});
+
+test('a hit answered before Koa (no Origin) carries the same headers as one answered through the whole chain', async () => {
+  const query = 'query HeadersChannel { channel(id: "11") { id description } }';
+  const first = await fetch(getUrl({ query }), { headers: csrf });
+  expect(first.headers.get('x-cache')).toBe('MISS');
+  await first.text();
+
+  const plain = await fetch(getUrl({ query }), { headers: { ...csrf, 'x-request-id': 'fast-path-1' } });
+  const withOrigin = await fetch(getUrl({ query }), { headers: { ...csrf, origin: 'https://app.example' } });
+  expect(plain.status).toBe(200);
+  expect(withOrigin.status).toBe(200);
+  expect(await plain.text()).toBe(await withOrigin.text());
+  expect(plain.headers.get('x-request-id')).toBe('fast-path-1');
+  expect(withOrigin.headers.get('access-control-allow-origin')).toBe('https://app.example');
+  expect(plain.headers.get('access-control-allow-origin')).toBeNull();
+
+  const perDelivery = new Set(['date', 'x-request-id', 'age', 'connection', 'keep-alive']);
+  const comparable = (res: Response) =>
+    Object.fromEntries([...res.headers].filter(([name]) => !perDelivery.has(name) && !name.startsWith('access-control-')));
+  expect(comparable(plain)).toEqual(comparable(withOrigin));
+  // The security headers of the chain are part of what is replayed.
+  expect(plain.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+  expect(plain.headers.get('x-content-type-options')).toBe('nosniff');
+
+  const notModified = await fetch(getUrl({ query }), { headers: { ...csrf, 'if-none-match': plain.headers.get('etag')! } });
+  expect(notModified.status).toBe(304);
+  expect(notModified.headers.get('etag')).toBe(plain.headers.get('etag'));
+
+  // Hits are counted under the operation's name like any other request.
+  const metrics = await (await fetch(`${svc.url}/metrics`)).text();
+  expect(metrics).toMatch(/http_request_duration_seconds_count\{[^}]*route="graphql:HeadersChannel"[^}]*status="200"[^}]*\} [3-9]/);
+  expect(metrics).toMatch(/http_request_duration_seconds_count\{[^}]*route="graphql:HeadersChannel"[^}]*status="304"[^}]*\} 1/);
 });
