@@ -1,11 +1,14 @@
-// aggregate (cursor form). A leading $match is served through the planner (indexes); the rest of the
+// aggregate (cursor form). A leading $match, and a $sort with $skip/$limit right after it, are served
+// through the planner (an index lookup or an ordered index walk that stops at the limit); the rest of the
 // pipeline runs in mingo, lazily where stages allow. $lookup/$graphLookup/$unionWith resolve other
-// collections of the same database.
+// collections of the same database; the sub-pipelines of $unionWith and of uncorrelated $lookup are run
+// here first (so their leading $match/$sort/$limit use indexes too) and handed to mingo as their results.
 import type { Document } from 'bson';
 import { Aggregator } from 'mingo';
 import type { AnyObject } from 'mingo/types';
-import { matches } from '../query/exec.js';
+import { matches, sortedMatches } from '../query/exec.js';
 import { mingoOptions, type QueryExtras } from '../query/options.js';
+import type { SortFields } from '../query/sort.js';
 import { decode, encode } from '../storage/bsonio.js';
 import { optDoc, optInt, type CommandContext, type Handler } from './context.js';
 import { CommandError } from './errors.js';
@@ -13,20 +16,88 @@ import { firstBatchReply } from './find.js';
 
 const UNSUPPORTED = new Set(['$out', '$merge', '$changeStream', '$currentOp', '$listSessions', '$indexStats', '$collStats', '$search', '$geoNear']);
 
-function resolver(ctx: CommandContext): (name: string) => AnyObject[] {
+/** Results of sub-pipelines, under names no collection can have, computed when mingo first asks. */
+type Subresults = Map<string, () => AnyObject[]>;
+
+function resolver(ctx: CommandContext, subs: Subresults): (name: string) => AnyObject[] {
   const cache = new Map<string, AnyObject[]>();
   return (name) => {
     let docs = cache.get(name);
     if (!docs) {
-      const coll = ctx.state.catalog.get(ctx.db, name);
-      docs = coll ? [...coll.docs.values()].map((b) => decode(b) as AnyObject) : [];
+      const sub = subs.get(name);
+      const coll = sub ? undefined : ctx.state.catalog.get(ctx.db, name);
+      docs = sub ? sub() : coll ? [...coll.docs.values()].map((b) => decode(b) as AnyObject) : [];
       cache.set(name, docs);
     }
     return docs;
   };
 }
 
-function* run(ctx: CommandContext, name: string, pipeline: Document[], extras: QueryExtras): Generator<Buffer> {
+const isPlainStage = (st: unknown): st is Document => !!st && typeof st === 'object' && !Array.isArray(st);
+
+/** Folds the $skip/$limit stages at the start of `stages` into one window; returns how many it used. */
+function windowOf(stages: Document[]): { used: number; skip: number; limit: number } {
+  let skip = 0;
+  let limit = Infinity;
+  let used = 0;
+  for (const st of stages) {
+    const n: unknown = '$skip' in st ? st.$skip : '$limit' in st ? st.$limit : undefined;
+    if (Object.keys(st).length !== 1 || typeof n !== 'number' || !Number.isInteger(n) || n < 0) break;
+    if ('$skip' in st) {
+      skip += n;
+      limit = Math.max(0, limit - n);
+    } else {
+      if (n === 0) break; // mingo reports the error
+      limit = Math.min(limit, n);
+    }
+    used++;
+  }
+  return { used, skip, limit };
+}
+
+/** A $sort spec this module can run (plain 1/-1 keys; $meta and bad values are left to mingo's errors). */
+function plainSort(st: Document | undefined): SortFields | undefined {
+  const spec: unknown = st && Object.keys(st).length === 1 ? st.$sort : undefined;
+  if (!isPlainStage(spec) || Object.keys(spec).length === 0) return undefined;
+  const out: SortFields = [];
+  for (const [k, d] of Object.entries(spec)) {
+    if (d !== 1 && d !== -1) return undefined;
+    out.push([k, d]);
+  }
+  return out;
+}
+
+/**
+ * Replaces sub-pipelines that do not depend on the outer document (every $unionWith; $lookup with
+ * `pipeline` and neither `let`, `localField` nor `$$` variables) by the names of their precomputed results.
+ */
+function hoistSubpipelines(ctx: CommandContext, stages: Document[], extras: QueryExtras, subs: Subresults): Document[] {
+  const register = (coll: string, pipeline: Document[]): string => {
+    const name = `\0sub${subs.size}`;
+    subs.set(name, () => [...documents(ctx, coll, pipeline, extras, subs)] as AnyObject[]);
+    return name;
+  };
+  return stages.map((st) => {
+    if (!isPlainStage(st) || Object.keys(st).length !== 1) return st;
+    if ('$unionWith' in st) {
+      const u: unknown = st.$unionWith;
+      if (typeof u === 'string') return st; // a whole collection: nothing to plan
+      if (!isPlainStage(u) || typeof u.coll !== 'string' || !Array.isArray(u.pipeline)) return st;
+      if (Object.keys(u).some((k) => k !== 'coll' && k !== 'pipeline')) return st;
+      return { $unionWith: { coll: register(u.coll, u.pipeline as Document[]) } };
+    }
+    if ('$lookup' in st) {
+      const l: unknown = st.$lookup;
+      if (!isPlainStage(l) || typeof l.from !== 'string' || !Array.isArray(l.pipeline) || typeof l.as !== 'string') return st;
+      if (Object.keys(l).some((k) => k !== 'from' && k !== 'pipeline' && k !== 'as')) return st;
+      if (JSON.stringify(l.pipeline).includes('$$')) return st;
+      return { $lookup: { from: register(l.from, l.pipeline as Document[]), pipeline: [], as: l.as } };
+    }
+    return st;
+  });
+}
+
+function* documents(ctx: CommandContext, name: string, pipeline: Document[], extras: QueryExtras, subs: Subresults): Generator<Document> {
   const coll = ctx.state.catalog.get(ctx.db, name);
   let stages = pipeline;
   let filter: Document = {};
@@ -34,19 +105,34 @@ function* run(ctx: CommandContext, name: string, pipeline: Document[], extras: Q
     filter = stages[0].$match as Document;
     stages = stages.slice(1);
   }
-  function* source(): Generator<Document> {
-    if (coll) for (const m of matches(coll, filter, extras)) yield m.doc;
+  // A $sort right after (and the $skip/$limit that follow it) runs here: the planner may walk an index
+  // in sort order and stop at the limit. Collations change order, so those stay with mingo.
+  const collated = !!extras.collation && Object.keys(extras.collation).length > 0;
+  const sort = plainSort(stages[0]);
+  let source: Iterable<{ doc: Document }> = [];
+  if (coll && sort && !collated) {
+    const w = windowOf(stages.slice(1));
+    stages = stages.slice(1 + w.used);
+    if (w.limit > 0) source = sortedMatches(coll, filter, extras, sort, w.skip, Number.isFinite(w.limit) ? w.limit : 0);
+  } else if (coll) source = matches(coll, filter, extras);
+  function* docs(): Generator<Document> {
+    for (const m of source) yield m.doc;
   }
   if (stages.length === 0) {
-    for (const d of source()) yield encode(d);
+    yield* docs();
     return;
   }
-  const it = new Aggregator(stages as AnyObject[], mingoOptions(extras)).stream(source());
+  stages = hoistSubpipelines(ctx, stages, extras, subs);
+  const it = new Aggregator(stages as AnyObject[], mingoOptions(extras)).stream(docs());
   for (;;) {
     const r = it.next();
     if (r.done) return;
-    yield encode(r.value as Document);
+    yield r.value as Document;
   }
+}
+
+function* run(ctx: CommandContext, name: string, pipeline: Document[], extras: QueryExtras, subs: Subresults): Generator<Buffer> {
+  for (const d of documents(ctx, name, pipeline, extras, subs)) yield encode(d);
 }
 
 export const aggregateCommands: Record<string, Handler> = {
@@ -64,13 +150,14 @@ export const aggregateCommands: Record<string, Handler> = {
       const op = Object.keys(st)[0] ?? '';
       if (UNSUPPORTED.has(op)) throw new CommandError('CommandNotSupported', `${op} is not supported by the embedded engine`);
     }
+    const subs: Subresults = new Map();
     const extras: QueryExtras = {
       collation: optDoc(b.collation, 'collation'),
       variables: optDoc(b.let, 'let'),
-      collectionResolver: resolver(ctx),
+      collectionResolver: resolver(ctx, subs),
     };
     // Pipeline errors surface when the first batch is pulled, inside this handler, as a command error.
-    const source = run(ctx, b.aggregate, pipeline, extras);
+    const source = run(ctx, b.aggregate, pipeline, extras, subs);
     return firstBatchReply(ctx, `${ctx.db}.${b.aggregate}`, source, optInt(cursor.batchSize, 'cursor.batchSize'), false);
   },
 };

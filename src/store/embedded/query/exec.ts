@@ -1,13 +1,14 @@
-// Query execution over a collection: candidate slots from the planner, the full filter through mingo,
-// then sort/skip/limit/projection. Results are produced lazily as raw BSON, reusing stored bytes
+// Query execution over a collection: candidate slots from the planner (or an ordered index walk), the full
+// filter through mingo, then sort/skip/limit/projection. Results are produced lazily as raw BSON, reusing stored bytes
 // whenever the output document is the stored one (no projection).
 import { Query } from 'mingo';
 import type { Document } from 'bson';
 import type { Collection } from '../storage/collection.js';
 import { decode, encode } from '../storage/bsonio.js';
 import { mingoOptions, type QueryExtras } from './options.js';
-import { planQuery } from './plan.js';
-import { KeySorter, parseSort, sortKey } from './sort.js';
+import { leadingComponents, slotOf } from '../storage/order.js';
+import { planQuery, type Plan, type Walk } from './plan.js';
+import { KeySorter, parseSort, sortKey, type SortFields } from './sort.js';
 
 export interface Match {
   slot: number;
@@ -30,16 +31,77 @@ function isEmpty(d: Document | undefined): boolean {
 }
 
 /** Matching documents in natural (or index-candidate) order, decoded lazily. */
-export function* matches(coll: Collection, filter: Document = {}, extras: QueryExtras = {}): Generator<Match> {
-  const plan = planQuery(coll, filter, !isEmpty(extras.collation));
+export function* matches(
+  coll: Collection,
+  filter: Document = {},
+  extras: QueryExtras = {},
+  plan: Plan = planQuery(coll, filter, !isEmpty(extras.collation)),
+): Generator<Match> {
   const q = plan.exact || isEmpty(filter) ? undefined : new Query(filter, mingoOptions(extras));
-  const slots: Iterable<number> = plan.slots ?? coll.docs.keys();
+  const slots: Iterable<number> = plan.walk ? walkSlots(plan.walk) : (plan.slots ?? coll.docs.keys());
+  // A walk may meet a document twice (multikey prefix fields, or a key moved by a write between batches).
+  const seen = plan.walk ? new Set<number>() : undefined;
   for (const slot of slots) {
+    if (seen) {
+      if (seen.has(slot)) continue;
+      seen.add(slot);
+    }
     const bytes = coll.docs.get(slot);
     if (!bytes) continue;
     const doc = decode(bytes);
     if (q && !q.test(doc)) continue;
     yield { slot, doc, bytes };
+  }
+}
+
+/** Slots of an ordered walk; each run of equal sort keys in slot order, as a stable sort leaves ties. */
+function* walkSlots(w: Walk): Generator<number> {
+  let run: number[] = [];
+  let runKey: string | undefined;
+  for (const key of w.keys.range(w.lo, w.hi, w.backward)) {
+    const part = leadingComponents(key, w.sortComponents);
+    if (part !== runKey) {
+      if (run.length > 1) run.sort((a, b) => a - b);
+      yield* run;
+      run = [];
+      runKey = part;
+    }
+    run.push(slotOf(key));
+  }
+  if (run.length > 1) run.sort((a, b) => a - b);
+  yield* run;
+}
+
+/**
+ * Matching documents in sort order, windowed by skip/limit (0 = none): an ordered index walk when the
+ * planner finds one, which stops after skip+limit matches, otherwise a bounded key sort of all matches.
+ * Not for collated queries (key order is binary).
+ */
+export function* sortedMatches(
+  coll: Collection,
+  filter: Document,
+  extras: QueryExtras,
+  fields: SortFields,
+  skip: number,
+  limit: number,
+): Generator<Match> {
+  const plan = planQuery(coll, filter, false, fields);
+  if (plan.walk || fields.length === 0) {
+    yield* window(matches(coll, filter, extras, plan), skip, limit);
+    return;
+  }
+  // The sorter holds stored bytes only (a sort without a limit keeps every match); kept ones are decoded again.
+  const sorter = new KeySorter<[number, Buffer]>(fields, limit ? skip + limit : Infinity);
+  for (const m of matches(coll, filter, extras, plan)) sorter.add(sortKey(m.doc, fields), [m.slot, m.bytes]);
+  for (const [slot, bytes] of window(sorter.sorted(), skip, limit)) {
+    let doc: Document | undefined;
+    yield {
+      slot,
+      bytes,
+      get doc() {
+        return (doc ??= decode(bytes));
+      },
+    };
   }
 }
 
@@ -131,15 +193,12 @@ export function* findRaw(coll: Collection | undefined, spec: FindSpec): Generato
   }
   const fields = spec.sort ? parseSort(spec.sort) : [];
   if (fields.length && isEmpty(extras.collation)) {
-    // Sort by keys, then window, then project only the documents that are returned.
-    const skip = spec.skip ?? 0;
-    const sorter = new KeySorter<Buffer>(fields, spec.limit ? skip + spec.limit : Infinity);
-    for (const m of matches(coll, filter, extras)) sorter.add(sortKey(m.doc, fields), m.bytes);
-    const picked = window(sorter.sorted(), skip, spec.limit ?? 0);
-    if (isEmpty(spec.projection)) yield* picked;
+    // Walk an index or sort by keys, then window, then project only the documents that are returned.
+    const picked = sortedMatches(coll, filter, extras, fields, spec.skip ?? 0, spec.limit ?? 0);
+    if (isEmpty(spec.projection)) for (const m of picked) yield m.bytes;
     else {
       const project = projector({ filter, projection: spec.projection, extras });
-      for (const bytes of picked) yield encode(project(decode(bytes)));
+      for (const m of picked) yield encode(project(m.doc));
     }
     return;
   }

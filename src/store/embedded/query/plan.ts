@@ -1,20 +1,42 @@
-// Query planning: picks an index whose leading fields the filter constrains by equality or $in and turns
-// the constraint into candidate slots. The full filter is still applied to candidates afterwards, unless
-// the plan is "exact" (an _id lookup by plain scalars, where key equality is MongoDB equality).
+// Query planning. Two kinds of index plans:
+// - candidate slots: an index whose leading fields the filter constrains by equality or $in; the
+//   constraint becomes a set of slots in natural order (sorted afterwards if the query sorts);
+// - an ordered walk: the leading fields are fixed by single-value equality and the next fields are the
+//   requested sort (in either direction), so the index's ordered view (storage/order.ts) yields candidates
+//   already in sort order, narrowed by range predicates on the first walked field, and a limit stops early.
+// The full filter is still applied to candidates afterwards, unless the plan is "exact" (an _id lookup by
+// plain scalars, where key equality is MongoDB equality).
 import type { Document } from 'bson';
 import type { Collection } from '../storage/collection.js';
+import { decode } from '../storage/bsonio.js';
 import type { Index } from '../storage/indexes.js';
 import { encodeKey, isExactScalar, joinKey } from '../storage/keys.js';
+import { type OrderedKeys, orderComponent, SEP, TOP, typeRange } from '../storage/order.js';
+import type { SortFields } from './sort.js';
+
+/** Keys of an index's ordered view to visit, in sort order; ties (equal first `sortComponents`
+ *  components) must be re-ordered by slot, which is the natural order a stable sort keeps. */
+export interface Walk {
+  keys: OrderedKeys;
+  lo: string;
+  hi: string;
+  backward: boolean;
+  sortComponents: number;
+}
 
 export interface Plan {
-  /** Candidate slots in natural order, or undefined for a collection scan. */
+  /** Candidate slots in natural order, or undefined for a collection scan (or a walk). */
   slots?: number[];
   /** Candidates need no further filtering. */
   exact: boolean;
   index?: string;
+  /** Candidates in sort order: the sort is done. */
+  walk?: Walk;
 }
 
 const MAX_KEYS = 10_000;
+/** Candidate sets this small are cheaper to fetch and sort than any walk. */
+const SMALL_SET = 1024;
 
 function isOperatorDoc(v: unknown): v is Document {
   if (v === null || typeof v !== 'object' || Array.isArray(v) || v instanceof Date || v instanceof RegExp) return false;
@@ -56,34 +78,176 @@ function constraints(filter: Document, out = new Map<string, Constraint>()): Map
   return out;
 }
 
-/** `collated`: a non-simple collation changes string equality, so index keys cannot be trusted. */
-export function planQuery(coll: Collection, filter: Document, collated = false): Plan {
+/** How an index could serve a sort: equality prefix length, sort fields it fixes, walk direction. */
+interface SortFit {
+  eq: number;
+  walked: number;
+  /** Index positions whose values must be single per document (sorted fields). */
+  single: number[];
+  backward: boolean;
+}
+
+function sortFit(idx: Index, cons: Map<string, Constraint>, sort: SortFields): SortFit | undefined {
+  if (!idx.orderable) return undefined;
+  const f = idx.fields;
+  let eq = 0;
+  while (eq < f.length) {
+    const c = cons.get(f[eq]!);
+    if (!c || c.values.length !== 1 || orderComponent(c.values[0]) === undefined) break;
+    eq++;
+  }
+  if (eq === 0 && idx.spec.sparse) return undefined; // documents without the fields are not in it
+  // Sort fields fixed by the equality prefix are constant (if single-valued), so they can be dropped.
+  const single: number[] = [];
+  let s = 0;
+  while (s < sort.length) {
+    const at = f.indexOf(sort[s]![0]);
+    if (at < 0 || at >= eq) break;
+    single.push(at);
+    s++;
+  }
+  const rest = sort.slice(s);
+  if (rest.length === 0 || eq + rest.length > f.length) return undefined;
+  for (let j = 0; j < rest.length; j++) {
+    if (rest[j]![0] !== f[eq + j] || rest[j]![1] !== rest[0]![1]) return undefined;
+    single.push(eq + j);
+  }
+  return { eq, walked: rest.length, single, backward: rest[0]![1] === -1 };
+}
+
+type Range = [string, string];
+const ALL: Range = ['', TOP];
+
+const intersect = (a: Range, b: Range): Range => [a[0] > b[0] ? a[0] : b[0], a[1] < b[1] ? a[1] : b[1]];
+const union = (a: Range, b: Range): Range => [a[0] < b[0] ? a[0] : b[0], a[1] > b[1] ? a[1] : b[1]];
+
+/** Bounding component of a comparison value: null, MinKey and MaxKey also match missing/other types. */
+function boundComponent(v: unknown): string | undefined {
+  const c = orderComponent(v);
+  return c && c !== orderComponent(null) && c.length > 1 ? c : undefined;
+}
+
+/** Component range that contains every value matching one field condition (ALL when unknown). */
+function condRange(cond: unknown): Range {
+  if (!isOperatorDoc(cond)) {
+    const c = boundComponent(cond);
+    return c ? [c, c + '\x01'] : ALL;
+  }
+  let r = ALL;
+  for (const [op, v] of Object.entries(cond)) {
+    if (op === '$in' && Array.isArray(v) && v.length) {
+      const cs = v.map(boundComponent);
+      if (cs.every((c) => c !== undefined)) r = intersect(r, cs.map((c): Range => [c!, c! + '\x01']).reduce(union));
+      continue;
+    }
+    const c = boundComponent(v);
+    if (!c) continue;
+    // Comparisons are type-bracketed: $gt: 5 matches numbers only.
+    if (op === '$eq') r = intersect(r, [c, c + '\x01']);
+    else if (op === '$gt' || op === '$gte') r = intersect(r, [c, typeRange(c)[1]]);
+    else if (op === '$lt' || op === '$lte') r = intersect(r, [typeRange(c)[0], c + '\x01']);
+  }
+  return r;
+}
+
+/** Component range of `field` implied by the filter (top level, $and, and $or when every branch bounds it). */
+function filterRange(filter: Document, field: string): Range {
+  let r = ALL;
+  for (const [k, v] of Object.entries(filter)) {
+    if (k === field) r = intersect(r, condRange(v));
+    else if (k === '$and' && Array.isArray(v)) {
+      for (const sub of v) if (sub && typeof sub === 'object') r = intersect(r, filterRange(sub as Document, field));
+    } else if (k === '$or' && Array.isArray(v) && v.length) {
+      r = intersect(r, v.map((sub) => (sub && typeof sub === 'object' ? filterRange(sub as Document, field) : ALL)).reduce(union));
+    }
+  }
+  return r;
+}
+
+interface Candidate {
+  idx: Index;
+  /** Leading fields constrained by equality/$in. */
+  len: number;
+  keys: number;
+  /** Documents under the constrained prefix (the collection size for a walk without one). */
+  count: number;
+  fit?: SortFit;
+}
+
+/** a before b: tiny candidate sets first, then most equality fields, then serving the sort, then fewer. */
+function better(a: Candidate, b: Candidate): boolean {
+  if ((a.count <= SMALL_SET || b.count <= SMALL_SET) && a.count !== b.count) return a.count < b.count;
+  if (a.len !== b.len) return a.len > b.len;
+  if (!!a.fit !== !!b.fit) return !!a.fit;
+  if (a.count !== b.count) return a.count < b.count;
+  return a.idx.unique && !b.idx.unique;
+}
+
+function combos(idx: Index, cons: Map<string, Constraint>, len: number): string[] {
+  let out: string[][] = [[]];
+  for (let i = 0; i < len; i++) {
+    const encoded = [...new Set(cons.get(idx.fields[i]!)!.values.map(encodeKey))];
+    out = out.flatMap((c) => encoded.map((e) => [...c, e]));
+  }
+  return out.map(joinKey);
+}
+
+function* decoded(coll: Collection): Generator<[number, Document]> {
+  for (const [slot, bytes] of coll.docs) yield [slot, decode(bytes)];
+}
+
+/**
+ * `collated`: a non-simple collation changes string equality and order, so index keys cannot be trusted.
+ * `sort`: the requested order, which an ordered walk may serve.
+ */
+export function planQuery(coll: Collection, filter: Document, collated = false, sort?: SortFields): Plan {
   if (collated) return { exact: false };
   const cons = constraints(filter);
-  if (cons.size === 0) return { exact: false };
-  let best: { idx: Index; len: number; keys: number } | undefined;
+  if (cons.size === 0 && !sort?.length) return { exact: false };
+  const cands: Candidate[] = [];
   for (const idx of coll.indexes.values()) {
     // A partial index may not hold every matching document. (Sparse ones do: null is never looked up.)
     if (idx.spec.partialFilterExpression) continue;
     let len = 0;
     let keys = 1;
     while (len < idx.fields.length && cons.has(idx.fields[len]!)) keys *= cons.get(idx.fields[len++]!)!.values.length;
-    if (len === 0 || keys > MAX_KEYS) continue;
-    const better = !best || len > best.len || (len === best.len && (idx.unique || idx.name === '_id_') && !best.idx.unique);
-    if (better) best = { idx, len, keys };
+    const fit = sort?.length ? sortFit(idx, cons, sort) : undefined;
+    const lookup = len > 0 && keys <= MAX_KEYS;
+    if (!lookup && !fit) continue;
+    let count = coll.docs.size;
+    if (fit && fit.eq > 0) count = idx.count(fit.eq, combos(idx, cons, fit.eq)[0]!);
+    else if (lookup) count = combos(idx, cons, len).reduce((n, k) => n + idx.count(len, k), 0);
+    cands.push({ idx, len: lookup ? len : 0, keys, count, fit });
   }
-  if (!best) return { exact: false };
-  const { idx, len } = best;
-  let combos: string[][] = [[]];
-  for (let i = 0; i < len; i++) {
-    const encoded = [...new Set(cons.get(idx.fields[i]!)!.values.map(encodeKey))];
-    combos = combos.flatMap((c) => encoded.map((e) => [...c, e]));
+  for (;;) {
+    let best: Candidate | undefined;
+    for (const c of cands) if (!best || better(c, best)) best = c;
+    if (!best) return { exact: false };
+    const { idx, len, fit } = best;
+    if (fit) {
+      const view = idx.ordered(() => decoded(coll));
+      if (view.usable(fit.eq + fit.walked, fit.single)) {
+        let prefix = '';
+        for (let i = 0; i < fit.eq; i++) prefix += orderComponent(cons.get(idx.fields[i]!)!.values[0])! + SEP;
+        const [lo, hi] = filterRange(filter, idx.fields[fit.eq]!);
+        return {
+          exact: false,
+          index: idx.name,
+          walk: { keys: view.keys, lo: prefix + lo, hi: prefix + hi, backward: fit.backward, sortComponents: fit.eq + fit.walked },
+        };
+      }
+      // Multikey or unordered values where the walk needs order: the index can still serve equality.
+      best.fit = undefined;
+      if (len === 0 || best.keys > MAX_KEYS) cands.splice(cands.indexOf(best), 1);
+      else best.count = combos(idx, cons, len).reduce((n, k) => n + idx.count(len, k), 0);
+      continue;
+    }
+    const found = new Set<number>();
+    for (const key of combos(idx, cons, len)) for (const s of idx.lookup(len, key)) found.add(s);
+    const slots = [...found].sort((a, b) => a - b);
+    const only = cons.get('_id');
+    const exact =
+      idx.name === '_id_' && Object.keys(filter).length === 1 && only !== undefined && only.pure && only.values.every(isExactScalar);
+    return { slots, exact, index: idx.name };
   }
-  const found = new Set<number>();
-  for (const parts of combos) for (const s of idx.lookup(len, joinKey(parts))) found.add(s);
-  const slots = [...found].sort((a, b) => a - b);
-  const only = cons.get('_id');
-  const exact =
-    idx.name === '_id_' && Object.keys(filter).length === 1 && only !== undefined && only.pure && only.values.every(isExactScalar);
-  return { slots, exact, index: idx.name };
 }

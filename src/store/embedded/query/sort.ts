@@ -1,8 +1,10 @@
 // Sorting find results by extracted sort keys instead of whole documents: only the key values and a
 // reference to the stored bytes are held, and with a limit only the best skip+limit entries are kept
 // (amortised top-k), so sorting a million-document collection does not decode it all into memory at once.
+// Values compare in MongoDB's BSON order (mingo's own order puts ObjectIds after dates), which is also
+// the order of the index walks in plan.ts (storage/order.ts encodes the same order as strings).
 import type { Document } from 'bson';
-import { compare, resolve } from 'mingo/util';
+import { compare as mingoCompare, resolve } from 'mingo/util';
 import { CommandError } from '../commands/errors.js';
 
 export type SortFields = Array<[string, 1 | -1]>;
@@ -16,6 +18,101 @@ export function parseSort(sort: Document): SortFields {
     else throw new CommandError('BadValue', `$sort key ordering must be 1 (for ascending) or -1 (for descending)`);
   }
   return out;
+}
+
+/** BSON type classes in comparison order (numbers of every width share one, as do strings and symbols). */
+function rank(v: unknown): number {
+  if (v === undefined) return 0; // an empty array's sort key: before null
+  if (v === null) return 2;
+  switch (typeof v) {
+    case 'number':
+    case 'bigint':
+      return 3;
+    case 'string':
+      return 4;
+    case 'boolean':
+      return 9;
+    case 'object':
+      break;
+    default:
+      return 14;
+  }
+  if (v instanceof Date) return 10;
+  if (v instanceof RegExp) return 12;
+  if (Array.isArray(v)) return 6;
+  switch ((v as { _bsontype?: string })._bsontype) {
+    case undefined:
+      return 5;
+    case 'MinKey':
+      return 1;
+    case 'Long':
+    case 'Int32':
+    case 'Double':
+    case 'Decimal128':
+      return 3;
+    case 'BSONSymbol':
+      return 4;
+    case 'Binary':
+      return 7;
+    case 'ObjectId':
+      return 8;
+    case 'Timestamp':
+      return 11;
+    case 'BSONRegExp':
+      return 12;
+    case 'MaxKey':
+      return 13;
+    default:
+      return 14;
+  }
+}
+
+/** Strings by code point (MongoDB compares UTF-8 bytes); code units differ only around surrogates. */
+function compareStrings(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(i)!;
+    if (x !== y) return x < y ? -1 : 1;
+    if (x > 0xffff) i++;
+  }
+  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
+}
+
+/** Two values in MongoDB's BSON comparison order. */
+export function compare(a: unknown, b: unknown): number {
+  const ra = rank(a);
+  const rb = rank(b);
+  if (ra !== rb) return ra < rb ? -1 : 1;
+  switch (ra) {
+    case 3: {
+      const x = typeof a === 'number' ? a : Number(String(a));
+      const y = typeof b === 'number' ? b : Number(String(b));
+      if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) ? (Number.isNaN(y) ? 0 : -1) : 1; // NaN first
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+    case 4:
+      return compareStrings(String(a), String(b));
+    case 8: {
+      const x = (a as { toHexString(): string }).toHexString();
+      const y = (b as { toHexString(): string }).toHexString();
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+    case 9:
+      return a === b ? 0 : a ? 1 : -1;
+    case 10: {
+      const x = (a as Date).getTime();
+      const y = (b as Date).getTime();
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+    case 1:
+    case 2:
+    case 13:
+      return 0;
+    default:
+      return mingoCompare(a, b);
+  }
 }
 
 /** Sort key of one field: arrays sort by their smallest (ascending) or largest (descending) element. */

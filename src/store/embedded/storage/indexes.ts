@@ -1,9 +1,11 @@
 // One index of a collection: its spec, key extraction from documents and the postings maps
 // (encoded key -> document slot(s)). Compound indexes also keep one map per key prefix so that
-// equality on leading fields alone can be served without scanning.
+// equality on leading fields alone can be served without scanning. An ordered view of the keys (see
+// order.ts) is built the first time a query wants to walk the index in sort order, then kept up to date.
 import { Query } from 'mingo';
 import type { Document } from 'bson';
 import { encodeKey, joinKey, valuesAtPath } from './keys.js';
+import { OrderedKeys, orderComponent, SEP, slotSuffix, UNORDERED } from './order.js';
 import { Postings } from './postings.js';
 
 export interface IndexSpec {
@@ -49,6 +51,9 @@ export class Index {
   private readonly partial?: Query;
   /** TTL indexes: slot -> expiry time in ms, for the sweeper. */
   readonly ttl?: Map<number, number>;
+  /** Ordered view, once built; with per field the number of documents that hold several distinct values
+   *  there (multikey: sort keys are then min/max elements, not entries) or a value without an order key. */
+  private view?: { keys: OrderedKeys; multi: number[]; unordered: number[] };
 
   constructor(readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.key);
@@ -106,6 +111,7 @@ export class Index {
 
   add(slot: number, entries: KeyEntry[], doc: Document): void {
     for (const e of entries) e.prefixes.forEach((k, i) => this.maps[i]!.add(k, slot));
+    if (this.view) this.track(slot, entries, 1);
     if (this.ttl) {
       const at = this.expiry(doc);
       if (at !== undefined) this.ttl.set(slot, at);
@@ -115,6 +121,70 @@ export class Index {
   remove(slot: number, entries: KeyEntry[]): void {
     for (const e of entries) e.prefixes.forEach((k, i) => this.maps[i]!.remove(k, slot));
     this.ttl?.delete(slot);
+    if (this.view) this.track(slot, entries, -1);
+  }
+
+  /** Number of slots under a key prefix of `prefixLen` fields (a cheap selectivity estimate). */
+  count(prefixLen: number, key: string): number {
+    const cur = this.maps[prefixLen - 1]?.get(key);
+    return cur === undefined ? 0 : typeof cur === 'number' ? 1 : cur.size;
+  }
+
+  /** Hashed indexes keep no order; partial ones may lack matching documents. */
+  get orderable(): boolean {
+    return !this.spec.partialFilterExpression && Object.values(this.spec.key).every((d) => d === 1 || d === -1);
+  }
+
+  /**
+   * The ordered view, built from `docs` on first use (one decode per document), with `usable(n, single)`:
+   * whether the first `n` fields hold only values with an order key and the fields at `single` hold one
+   * value per document (a multikey field's sort key is its min/max element, which no entry order gives).
+   */
+  ordered(docs: () => Iterable<[number, Document]>): { keys: OrderedKeys; usable: (n: number, single: number[]) => boolean } {
+    if (!this.view) {
+      this.view = { keys: new OrderedKeys(), multi: this.fields.map(() => 0), unordered: this.fields.map(() => 0) };
+      const all: string[] = [];
+      for (const [slot, doc] of docs()) this.track(slot, this.entries(doc), 1, all);
+      all.sort();
+      this.view.keys = OrderedKeys.from(all);
+    }
+    const v = this.view;
+    return {
+      keys: v.keys,
+      usable: (n, single) => v.unordered.slice(0, n).every((c) => c === 0) && single.every((i) => v.multi[i] === 0),
+    };
+  }
+
+  /** Adds (+1) or removes (-1) a document's keys in the ordered view and its per-field counts. */
+  private track(slot: number, entries: KeyEntry[], delta: 1 | -1, bulk?: string[]): void {
+    const v = this.view!;
+    const suffix = slotSuffix(slot);
+    const first: Array<string | undefined> = [];
+    const multi: boolean[] = [];
+    const unordered: boolean[] = [];
+    const seen = new Set<string>();
+    for (const e of entries) {
+      let key = '';
+      for (let i = 0; i < this.fields.length; i++) {
+        const value = e.values[i];
+        const c = Array.isArray(value) ? undefined : orderComponent(value); // [] marks an empty array
+        if (c === undefined) unordered[i] = true;
+        const part = c ?? UNORDERED;
+        if (first[i] === undefined) first[i] = part;
+        else if (first[i] !== part) multi[i] = true;
+        key += part + SEP;
+      }
+      key += suffix;
+      if (seen.has(key)) continue; // several unordered values share the placeholder
+      seen.add(key);
+      if (bulk) bulk.push(key);
+      else if (delta > 0) v.keys.insert(key);
+      else v.keys.delete(key);
+    }
+    for (let i = 0; i < this.fields.length; i++) {
+      if (multi[i]) v.multi[i]! += delta;
+      if (unordered[i]) v.unordered[i]! += delta;
+    }
   }
 
   /** Slots whose key prefix of `prefixLen` fields equals `key` (an already joined encoded key). */
