@@ -141,6 +141,10 @@ beforeAll(async () => {
   await indexed.createIndex({ e: 1 }, { sparse: true });
   await plain.createIndex({ n: 1 }); // unrelated: the plain copy sorts after a scan
   await insertBoth(Array.from({ length: 500 }, makeDoc));
+  // Created over existing documents: a compound one (view built with the index) and a single-field one
+  // (view built by the first query that walks it).
+  await indexed.createIndex({ g: 1, e: 1, _id: 1 });
+  await indexed.createIndex({ e: -1 });
 });
 afterAll(async () => ctx.close());
 

@@ -61,6 +61,13 @@ export class Index {
     this.maps = this.fields.map(() => new Postings());
     if (spec.partialFilterExpression) this.partial = new Query(spec.partialFilterExpression, {});
     if (typeof spec.expireAfterSeconds === 'number' && this.fields.length === 1) this.ttl = new Map();
+    // Compound indexes are declared to serve sorts: keep their view from the start (built as documents are
+    // added), so no query pays for building it. Single-field ones (_id_ included) build it on first use.
+    if (this.fields.length > 1 && this.orderable) this.view = this.emptyView();
+  }
+
+  private emptyView(): NonNullable<Index['view']> {
+    return { keys: new OrderedKeys(), multi: this.fields.map(() => 0), unordered: this.fields.map(() => 0) };
   }
 
   get name(): string {
@@ -142,7 +149,7 @@ export class Index {
    */
   ordered(docs: () => Iterable<[number, Document]>): { keys: OrderedKeys; usable: (n: number, single: number[]) => boolean } {
     if (!this.view) {
-      this.view = { keys: new OrderedKeys(), multi: this.fields.map(() => 0), unordered: this.fields.map(() => 0) };
+      this.view = this.emptyView();
       const all: string[] = [];
       for (const [slot, doc] of docs()) this.track(slot, this.entries(doc), 1, all);
       all.sort();
@@ -163,13 +170,21 @@ export class Index {
     const multi: boolean[] = [];
     const unordered: boolean[] = [];
     const seen = new Set<string>();
+    // Entries are a cartesian product, so a field's value object repeats: encode it once.
+    const lastValue: unknown[] = [];
+    const lastPart: string[] = [];
     for (const e of entries) {
       let key = '';
       for (let i = 0; i < this.fields.length; i++) {
         const value = e.values[i];
-        const c = Array.isArray(value) ? undefined : orderComponent(value); // [] marks an empty array
-        if (c === undefined) unordered[i] = true;
-        const part = c ?? UNORDERED;
+        let part = lastPart[i];
+        if (part === undefined || value !== lastValue[i]) {
+          const c = Array.isArray(value) ? undefined : orderComponent(value); // [] marks an empty array
+          if (c === undefined) unordered[i] = true;
+          part = c ?? UNORDERED;
+          lastValue[i] = value;
+          lastPart[i] = part;
+        }
         if (first[i] === undefined) first[i] = part;
         else if (first[i] !== part) multi[i] = true;
         key += part + SEP;

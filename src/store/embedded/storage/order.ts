@@ -25,7 +25,8 @@ function numberKey(n: number): string {
 }
 
 const SURROGATE = /[\uD800-\uDFFF]/;
-const ESCAPE = /[\0\x01]/g;
+const ESCAPE = /[\0\x01]/;
+const ESCAPES = /[\0\x01]/g;
 
 /** Type tags in BSON comparison order (MinKey < null < numbers < strings < … < ObjectId < bool < date < MaxKey). */
 const TAG = { minKey: '1', null: '2', number: '3', string: '4', objectId: '8', boolean: '9', date: 'A', maxKey: 'Z' } as const;
@@ -38,7 +39,8 @@ export function orderComponent(v: unknown): string | undefined {
       return Number.isNaN(v) ? undefined : TAG.number + numberKey(v);
     case 'string':
       // '\0' separates components: escape it (and the escape character) so a prefix sorts first.
-      return SURROGATE.test(v) ? undefined : TAG.string + v.replace(ESCAPE, (c) => (c === '\0' ? '\x01\x01' : '\x01\x02'));
+      if (SURROGATE.test(v)) return undefined;
+      return TAG.string + (ESCAPE.test(v) ? v.replace(ESCAPES, (c) => (c === '\0' ? '\x01\x01' : '\x01\x02')) : v);
     case 'boolean':
       return TAG.boolean + (v ? '1' : '0');
     case 'object':
