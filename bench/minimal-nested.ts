@@ -1,6 +1,8 @@
 // The least work the nested query's answer needs, written by hand: the same store reads the gateway
 // makes (same collections, filters, projections and $in sets, read with the same driver) issued with
-// as much parallelism as the data dependencies allow, and the same JSON built directly.
+// as much parallelism as the data dependencies allow, and the same JSON built directly. The gateway narrows
+// its reads of articles, authors, keywords and categories to what the operation selects
+// (src/store/projection.ts); the projections below are those it computes for NESTED_QUERY.
 //   round 1: the page, the page of issues and their count
 //   round 2: the issues' content categories
 //   round 3: the articles of the contents whose category is visible
@@ -9,7 +11,11 @@ import type { Db, Document } from 'mongodb';
 import type { ArticleDoc } from '../src/store/content/article.doc.js';
 import type { IssueDoc, PageDoc } from '../src/store/content/page.doc.js';
 import type { AuthorDoc, ContentCategoryDoc, KeywordDoc } from '../src/store/content/taxonomy.doc.js';
-import { articleProjection, authorProjection, categoryProjection, issueProjection, keywordProjection, pageProjection } from '../src/store/content/projections.js';
+import { issueProjection, pageProjection } from '../src/store/content/projections.js';
+
+const ref = { _id: 1, name: 1, slug: 1 } as const;
+const articleProjection = { _id: 1, title: 1, slug: 1, firstPublishedDate: 1, premium: 1, summary: 1, authorIds: 1, categoryIds: 1, keywordIds: 1 } as const;
+const [authorProjection, categoryProjection, keywordProjection] = [ref, ref, ref];
 import { visibleArticle, visibleCategory, visibleIssue } from '../src/store/content/visibility.js';
 
 /** find by `_id` $in, sized like the gateway's loaders (one reply, no getMore). */
@@ -58,7 +64,7 @@ export const findPage = (db: Db, id: string): Promise<PageDoc | undefined> => by
 
 const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 const present = <T>(ids: readonly string[], docs: Map<string, T>): T[] => ids.flatMap((id) => (docs.has(id) ? [docs.get(id)!] : []));
-const ref = (d: { _id: string; name: string; slug: string }) => ({ id: d._id, name: d.name, slug: d.slug });
+const toRef = (d: { _id: string; name: string; slug: string }) => ({ id: d._id, name: d.name, slug: d.slug });
 
 /** The nested query's answer as the bytes of `{"data":{...}}\n`; null page when there is none. */
 export async function nestedAnswer(db: Db, pageId: string, first: number): Promise<string> {
@@ -88,12 +94,12 @@ export async function nestedAnswer(db: Db, pageId: string, first: number): Promi
     firstPublishedDate: iso(a.firstPublishedDate),
     premium: a.premium,
     summary: a.summary ?? null,
-    authors: present(a.authorIds, authors).map(ref),
+    authors: present(a.authorIds, authors).map(toRef),
     categories: a.categoryIds.flatMap((id) => {
       const c = category(id);
-      return c ? [ref(c)] : [];
+      return c ? [toRef(c)] : [];
     }),
-    keywords: present(a.keywordIds, keywords).map(ref),
+    keywords: present(a.keywordIds, keywords).map(toRef),
   });
 
   const data = {
@@ -110,7 +116,7 @@ export async function nestedAnswer(db: Db, pageId: string, first: number): Promi
             issueNumber: issue.issueNumber,
             contents: kept[n]!.map((c) => ({
               categoryId: c.categoryId,
-              category: ref(contentCategories.get(c.categoryId)!),
+              category: toRef(contentCategories.get(c.categoryId)!),
               articles: present(c.articleIds, articles).map(article),
             })),
           },

@@ -2,7 +2,7 @@
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import type { Mailer } from './mail/mailer.js';
-import { Loaders } from './store/loaders.js';
+import { Loaders, type OperationSelection } from './store/loaders.js';
 import type { Store } from './store/store.js';
 
 export interface Entitlement {
@@ -35,6 +35,8 @@ export interface Context {
    * object, because Apollo shallow-clones the context per operation and a plain field would be lost.
    */
   http: { operationName?: string };
+  /** The fields the running GraphQL operation selects, so loaders read only what it needs (an object, as above). */
+  operation: OperationSelection;
 }
 
 export function createContext(input: {
@@ -45,9 +47,11 @@ export function createContext(input: {
   mailer: Mailer;
   viewer: Viewer | null;
 }): Context {
+  const operation: OperationSelection = {};
   return {
     ...input,
-    loaders: new Loaders(input.store),
+    loaders: new Loaders(input.store, operation),
+    operation,
     authenticated: input.viewer !== null,
     http: {},
     now: new Date(),

@@ -11,11 +11,11 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import {
-  DirectiveLocation, getNamedType, GraphQLBoolean, GraphQLDirective, GraphQLEnumType, GraphQLInt, isAbstractType, isCompositeType,
-  isObjectType, Kind, type ConstDirectiveNode, type DocumentNode, type FragmentDefinitionNode, type GraphQLCompositeType,
-  type GraphQLField, type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode,
+  DirectiveLocation, getNamedType, GraphQLBoolean, GraphQLDirective, GraphQLEnumType, GraphQLInt, isCompositeType, Kind,
+  type ConstDirectiveNode, type DocumentNode, type GraphQLNamedType, type GraphQLSchema,
 } from 'graphql';
 import type { Context } from '../context.js';
+import { forEachSelectedField } from './selection.js';
 
 const CacheControlScope = new GraphQLEnumType({ name: 'CacheControlScope', values: { PUBLIC: {}, PRIVATE: {} } });
 
@@ -75,18 +75,8 @@ class Policy {
  * `defaultMaxAge` unless they inherit their parent's; scalar fields without a hint add nothing.
  */
 export function operationCachePolicy(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, defaultMaxAge: number): CacheHint {
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations.length === 1 ? operations[0] : undefined;
-  const root = operation && schema.getRootType(operation.operation);
-  if (!operation || !root) return { maxAge: 0 };
-  const fragments = new Map(
-    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]),
-  );
   const overall = new Policy();
-  // (type, selection set) pairs already counted: the policy is a minimum, so visiting one twice adds nothing.
-  const seen = new Map<GraphQLCompositeType, Set<SelectionSetNode>>();
-
-  const countField = (field: GraphQLField<unknown, unknown>, atRoot: boolean): void => {
+  const found = forEachSelectedField(schema, document, operationName, (_parent, field, atRoot) => {
     const policy = new Policy();
     const target = getNamedType(field.type);
     let inherits = false;
@@ -104,35 +94,8 @@ export function operationCachePolicy(schema: GraphQLSchema, document: DocumentNo
     }
     if (policy.maxAge === undefined && ((isCompositeType(target) && !inherits) || atRoot)) policy.restrict({ maxAge: defaultMaxAge });
     overall.restrict(policy);
-  };
-
-  const walk = (selectionSet: SelectionSetNode, parent: GraphQLCompositeType, atRoot: boolean): void => {
-    let sets = seen.get(parent);
-    if (!sets) seen.set(parent, (sets = new Set()));
-    if (sets.has(selectionSet)) return;
-    sets.add(selectionSet);
-    // At run time a field is resolved on the object's concrete type: every possible one is counted.
-    const objects: readonly GraphQLObjectType[] = isAbstractType(parent) ? schema.getPossibleTypes(parent) : isObjectType(parent) ? [parent] : [];
-    for (const selection of selectionSet.selections) {
-      if (selection.kind === Kind.FIELD) {
-        if (selection.name.value.startsWith('__')) continue; // __typename and introspection carry no hints
-        for (const object of objects) {
-          const field = object.getFields()[selection.name.value];
-          if (!field) continue;
-          countField(field, atRoot);
-          const target = getNamedType(field.type);
-          if (selection.selectionSet && isCompositeType(target)) walk(selection.selectionSet, target, false);
-        }
-      } else {
-        const fragment = selection.kind === Kind.FRAGMENT_SPREAD ? fragments.get(selection.name.value) : selection;
-        if (!fragment) continue;
-        const condition = fragment.typeCondition ? schema.getType(fragment.typeCondition.name.value) : parent;
-        if (condition && isCompositeType(condition)) walk(fragment.selectionSet, condition, atRoot);
-      }
-    }
-  };
-  walk(operation.selectionSet, root, true);
-  return { maxAge: overall.maxAge, scope: overall.scope };
+  });
+  return found ? { maxAge: overall.maxAge, scope: overall.scope } : { maxAge: 0 };
 }
 
 const CACHEABLE_HEADER = /^max-age=(\d+), (public|private)$/;

@@ -9,6 +9,7 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { formatGraphQLError, isClientErrorCode } from './errors.js';
 import { armorProtection, costLimitPlugin } from './limits.js';
 import { cacheControlPlugins } from './cache-control.js';
+import { selectedFields } from './selection.js';
 import { operationLabel } from '../metrics/metrics.js';
 
 /** Attaches the request id to every error and turns a store outage into 503 + Retry-After. */
@@ -16,8 +17,9 @@ const requestIdPlugin: ApolloServerPlugin<Context> = {
   async requestDidStart() {
     let storeDown = false;
     return {
-      async didResolveOperation({ operationName, contextValue }) {
+      async didResolveOperation({ operationName, contextValue, schema, document }) {
         contextValue.http.operationName = operationLabel(operationName);
+        contextValue.operation.fields = selectedFields(schema, document, operationName);
       },
       async didEncounterErrors({ errors, contextValue }) {
         storeDown ||= errors.some((e) => isStoreOutage(unwrapResolverError(e)));

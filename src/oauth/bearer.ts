@@ -8,6 +8,7 @@ import { unauthenticated } from '../errors.js';
 import type { Authenticator } from '../http/authenticate.js';
 import { customerEntitlementsLoader } from '../store/customers/customers.store.js';
 import type { Store } from '../store/store.js';
+import { outsideAnOperation } from '../store/loaders.js';
 import type { OAuthKeys } from './keys.js';
 
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
@@ -41,7 +42,7 @@ export function createViewer(store: Store, customerId: string, claims: JWTPayloa
     scopes,
     entitlements() {
       entitlements ??= (async () => {
-        loader ??= customerEntitlementsLoader(store);
+        loader ??= customerEntitlementsLoader(store, outsideAnOperation);
         const customer = await loader.load(customerId);
         return (customer?.entitlements ?? []).map((e) => ({ group: e.group, validUntil: e.validUntil ?? null }));
       })();

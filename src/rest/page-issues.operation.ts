@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { execute, parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { Context } from '../context.js';
 import { AppError, notFound } from '../errors.js';
+import { selectedFields } from '../graphql/selection.js';
 import { cursorBeforeOffset } from '../operations/content/input.js';
 import { projectRoot } from '../version.js';
 
@@ -35,9 +36,11 @@ export async function runPageIssues(
   schema: GraphQLSchema,
   args: { id: string; page: number; limit: number },
 ): Promise<PageIssuesResult['page']> {
+  const document = documentFor(schema);
+  ctx.operation.fields = selectedFields(schema, document, 'PageIssues');
   const result = await execute({
     schema,
-    document: documentFor(schema),
+    document,
     operationName: 'PageIssues',
     contextValue: ctx,
     variableValues: { id: args.id, first: args.limit, after: cursorBeforeOffset((args.page - 1) * args.limit) },

@@ -1,23 +1,54 @@
 // Per-request DataLoaders. A loader is declared once as a factory; each request builds its own
 // instance on first use, so caches never outlive a request and batches never mix viewers.
 import DataLoader from 'dataloader';
+import type { Document } from 'mongodb';
 import { loaderBatchSize } from '../metrics/metrics.js';
+import { narrowProjection, type ProjectedType } from './projection.js';
 import type { Store } from './store.js';
 
-export type LoaderFactory<K, V> = (store: Store) => DataLoader<K, V>;
+/** What a loader may ask of the request it serves. */
+export interface LoaderRequest {
+  /** `full` narrowed to the fields of `type` the request's GraphQL operation selects (`full` outside one). */
+  projection(full: Document, type: ProjectedType, always?: readonly string[]): Document;
+}
 
-export class Loaders {
+/** For loaders built outside a request's Loaders: documents read with their full projection. */
+export const outsideAnOperation: LoaderRequest = { projection: (full) => full };
+
+export type LoaderFactory<K, V> = (store: Store, request: LoaderRequest) => DataLoader<K, V>;
+
+/** The API fields per GraphQL type that the running operation selects; set once the operation is known. */
+export interface OperationSelection {
+  fields?: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+export class Loaders implements LoaderRequest {
   private readonly instances = new Map<LoaderFactory<unknown, unknown>, DataLoader<unknown, unknown>>();
+  private builtFor: OperationSelection['fields'];
 
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly operation: OperationSelection = {},
+  ) {}
 
   get<K, V>(factory: LoaderFactory<K, V>): DataLoader<K, V> {
+    // Loaders built for one operation read that operation's fields: a second operation on the same request
+    // (rare: a REST shim running two) gets loaders of its own.
+    if (this.operation.fields !== this.builtFor) {
+      this.instances.clear();
+      this.builtFor = this.operation.fields;
+    }
     let loader = this.instances.get(factory as LoaderFactory<unknown, unknown>);
     if (!loader) {
-      loader = (factory as LoaderFactory<unknown, unknown>)(this.store);
+      loader = (factory as LoaderFactory<unknown, unknown>)(this.store, this);
       this.instances.set(factory as LoaderFactory<unknown, unknown>, loader);
     }
     return loader as DataLoader<K, V>;
+  }
+
+  projection(full: Document, type: ProjectedType, always: readonly string[] = []): Document {
+    // A type the operation never selects may still be read for a check (does this category exist?): in full.
+    return narrowProjection(full, type, this.operation.fields?.get(type.graphqlType), always);
   }
 }
 
@@ -26,13 +57,13 @@ export class Loaders {
  * `filter` narrows what counts as found (e.g. visibility), `projection` trims what is read.
  */
 export function byIdLoader<T extends { _id: string }>(
-  fetch: (store: Store, ids: readonly string[]) => Promise<T[]>,
+  fetch: (store: Store, ids: readonly string[], request: LoaderRequest) => Promise<T[]>,
   name = 'byId',
 ): LoaderFactory<string, T | null> {
-  return (store) =>
+  return (store, request) =>
     new DataLoader<string, T | null>(
       instrumentBatch(name, async (ids) => {
-        const docs = await fetch(store, ids);
+        const docs = await fetch(store, ids, request);
         const byId = new Map(docs.map((d) => [d._id, d]));
         return ids.map((id) => byId.get(id) ?? null);
       }),

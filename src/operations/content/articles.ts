@@ -10,7 +10,7 @@ import * as c from '../../store/content/connections.js';
 import { countOf, findPage } from '../../store/content/lists.js';
 import { articleById, articleBySlug } from '../../store/content/loaders.js';
 import { toArticle } from '../../store/content/mappers/article.mapper.js';
-import { articleProjection } from '../../store/content/projections.js';
+import { articleProjection, articleType } from '../../store/content/projections.js';
 import { visibleArticle } from '../../store/content/visibility.js';
 import { connectionOf } from './connection.js';
 import { checkFirst, checkId, decodeCursor } from './input.js';
@@ -43,7 +43,7 @@ export async function listArticles(ctx: Context, filter: ArticlesFilter | null |
   const page = await findPage(ctx.store, 'articles', {
     filter: query,
     sort: c.articleOrder,
-    projection: articleProjection,
+    projection: ctx.loaders.projection(articleProjection, articleType, c.articleOrder.map(([field]) => field)),
     first: checkFirst(args.first),
     after: decodeCursor(args.after, c.articleOrder),
   });

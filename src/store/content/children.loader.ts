@@ -4,6 +4,7 @@ import DataLoader from 'dataloader';
 import type { Document } from 'mongodb';
 import type { CollectionName, DocOf } from '../collections.js';
 import type { LoaderFactory } from '../loaders.js';
+import type { ProjectedType } from '../projection.js';
 import { keysetFilter, skipFor, slice, sortDocument, type PageSlice, type Position, type SortSpec } from './paging.js';
 
 export interface ChildrenSpec<N extends CollectionName> {
@@ -13,6 +14,8 @@ export interface ChildrenSpec<N extends CollectionName> {
   visible: Document;
   sort: SortSpec;
   projection: Document;
+  /** Read only what the operation selects of this API type (the sort keys always, for cursors). */
+  type?: ProjectedType;
 }
 
 export interface ChildrenKey {
@@ -30,21 +33,23 @@ const BRANCH = '__branch';
  */
 export function childrenPageLoader<N extends CollectionName>(spec: ChildrenSpec<N>): LoaderFactory<ChildrenKey, PageSlice<DocOf<N>>> {
   const sort = sortDocument(spec.sort);
-  const branch = (k: ChildrenKey, index: number): Document[] => {
+  const sortKeys = spec.sort.map(([field]) => field);
+  const branch = (k: ChildrenKey, index: number, projection: Document): Document[] => {
     const { skip } = skipFor(k.after);
     return [
       { $match: { ...spec.visible, [spec.parentField]: k.parentId, ...keysetFilter(spec.sort, k.after?.keys) } },
       { $sort: sort },
       ...(skip ? [{ $skip: skip }] : []),
       { $limit: k.first + 1 },
-      { $project: spec.projection },
+      { $project: projection },
       { $addFields: { [BRANCH]: index } },
     ];
   };
-  return (store) =>
-    new DataLoader<ChildrenKey, PageSlice<DocOf<N>>, string>(
+  return (store, request) => {
+    const projection = spec.type ? request.projection(spec.projection, spec.type, sortKeys) : spec.projection;
+    return new DataLoader<ChildrenKey, PageSlice<DocOf<N>>, string>(
       async (keys) => {
-        const [head, ...rest] = keys.map(branch);
+        const [head, ...rest] = keys.map((k, i) => branch(k, i, projection));
         const pipeline = [...head!, ...rest.map((pipeline) => ({ $unionWith: { coll: spec.collection, pipeline } }))];
         const size = keys.reduce((n, k) => n + k.first + 1, 0);
         const docs = await store.collection(spec.collection).aggregate<Document>(pipeline, { batchSize: size }).toArray();
@@ -54,6 +59,7 @@ export function childrenPageLoader<N extends CollectionName>(spec: ChildrenSpec<
       },
       { cacheKeyFn: (k) => JSON.stringify([k.parentId, k.first, k.after]), maxBatchSize: 100 },
     );
+  };
 }
 
 /** Total visible children per parent: one `$group` over every parent of the batch. */

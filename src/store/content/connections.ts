@@ -1,7 +1,7 @@
 // The content connections: which collection, parent field, order and visibility each one pages over.
 import { childrenCountLoader, childrenPageLoader } from './children.loader.js';
 import type { SortSpec } from './paging.js';
-import { articleProjection, issueProjection } from './projections.js';
+import { articleProjection, articleType, issueProjection } from './projections.js';
 import { visibleArticle, visibleIssue } from './visibility.js';
 
 /** Issues newest first: by date, then issue number (CONTRACT.md §4.2), then id to make the order total. */
@@ -19,7 +19,7 @@ export const articleOrder: SortSpec = [
 
 const issues = { collection: 'issues', parentField: 'pageId', visible: visibleIssue, sort: issueOrder, projection: issueProjection } as const;
 const articlesBy = (parentField: 'categoryIds' | 'authorIds' | 'keywordIds') =>
-  ({ collection: 'articles', parentField, visible: visibleArticle, sort: articleOrder, projection: articleProjection }) as const;
+  ({ collection: 'articles', parentField, visible: visibleArticle, sort: articleOrder, projection: articleProjection, type: articleType }) as const;
 
 export const issuesOfPage = childrenPageLoader(issues);
 export const issueCountOfPage = childrenCountLoader(issues);

@@ -4,6 +4,7 @@ import DataLoader from 'dataloader';
 import type { Document, Filter } from 'mongodb';
 import type { CollectionName, DocOf } from '../collections.js';
 import { byIdLoader, type LoaderFactory } from '../loaders.js';
+import type { ProjectedType } from '../projection.js';
 import type { Store } from '../store.js';
 import * as p from './projections.js';
 import { visibleArticle, visibleCategory, visibleIssue, visibleQuiz, visibleVideo } from './visibility.js';
@@ -22,9 +23,11 @@ export function findIn<N extends CollectionName>(
   return store.collection(name).find(query, { projection, limit: size, batchSize: size }).toArray() as Promise<DocOf<N>[]>;
 }
 
-function byId<N extends CollectionName>(name: N, projection: Document, filter: Document = {}) {
+/** `type`: read only what the operation's selection of that API type needs (store/projection.ts). */
+function byId<N extends CollectionName>(name: N, projection: Document, filter: Document = {}, type?: ProjectedType) {
   return byIdLoader<DocOf<N> & { _id: string }>(
-    (store, ids) => findIn(store, name, '_id', ids, filter, projection) as Promise<Array<DocOf<N> & { _id: string }>>,
+    (store, ids, request) =>
+      findIn(store, name, '_id', ids, filter, type ? request.projection(projection, type) : projection) as Promise<Array<DocOf<N> & { _id: string }>>,
   );
 }
 
@@ -34,11 +37,12 @@ function byUniqueField<N extends CollectionName>(
   field: string,
   projection: Document,
   filter: Document = {},
+  type?: ProjectedType,
 ): LoaderFactory<string, DocOf<N> | null> {
-  return (store) =>
+  return (store, request) =>
     new DataLoader<string, DocOf<N> | null>(
       async (values) => {
-        const docs = await findIn(store, name, field, values, filter, projection);
+        const docs = await findIn(store, name, field, values, filter, type ? request.projection(projection, type, [field]) : projection);
         const byValue = new Map(docs.map((d) => [(d as Document)[field] as string, d]));
         return values.map((v) => byValue.get(v) ?? null);
       },
@@ -49,16 +53,16 @@ function byUniqueField<N extends CollectionName>(
 /** Pages regardless of `enabled`: callers decide between 403 and absent. */
 export const pageById = byId('pages', p.pageProjection);
 export const issueById = byId('issues', p.issueProjection, visibleIssue);
-export const articleById = byId('articles', p.articleProjection, visibleArticle);
-export const articleBySlug = byUniqueField('articles', 'slug', p.articleProjection, visibleArticle);
+export const articleById = byId('articles', p.articleProjection, visibleArticle, p.articleType);
+export const articleBySlug = byUniqueField('articles', 'slug', p.articleProjection, visibleArticle, p.articleType);
 export const contentTypeById = byId('contentTypes', p.contentTypeProjection);
 export const sponsorById = byId('sponsors', p.sponsorProjection);
-export const categoryById = byId('contentCategories', p.categoryProjection, visibleCategory);
-export const categoryBySlug = byUniqueField('contentCategories', 'slug', p.categoryProjection, visibleCategory);
+export const categoryById = byId('contentCategories', p.categoryProjection, visibleCategory, p.categoryType);
+export const categoryBySlug = byUniqueField('contentCategories', 'slug', p.categoryProjection, visibleCategory, p.categoryType);
 export const categoryTypeById = byId('categoryTypes', p.categoryTypeProjection);
-export const authorById = byId('authors', p.authorProjection);
-export const keywordById = byId('keywords', p.keywordProjection);
-export const keywordBySlug = byUniqueField('keywords', 'slug', p.keywordProjection);
+export const authorById = byId('authors', p.authorProjection, {}, p.authorType);
+export const keywordById = byId('keywords', p.keywordProjection, {}, p.keywordType);
+export const keywordBySlug = byUniqueField('keywords', 'slug', p.keywordProjection, {}, p.keywordType);
 export const videoById = byId('videos', p.videoProjection, visibleVideo);
 export const liveBlogById = byId('liveBlogs', p.liveBlogProjection);
 export const pollById = byId('polls', p.pollProjection);

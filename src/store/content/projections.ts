@@ -6,6 +6,7 @@ import type { LiveBlogDoc, LiveBlogMessageDoc, PollDoc, PollVoteDoc, QuizDoc } f
 import type { VideoDoc } from './media.doc.js';
 import type { IssueDoc, PageDoc } from './page.doc.js';
 import type { AuthorDoc, CategoryTypeDoc, ContentCategoryDoc, KeywordDoc } from './taxonomy.doc.js';
+import type { ProjectedType } from '../projection.js';
 
 type Projection<T> = { readonly [K in keyof Required<T>]: 1 };
 const all = <T>(p: Projection<T>): Projection<T> => p;
@@ -71,3 +72,39 @@ export const quizProjection = all<QuizDoc>({
 });
 
 export const channelProjection = all<ChannelDoc>({ _id: 1, name: 1, image: 1, description: 1, objectType: 1, configuration: 1 });
+
+// What each API field reads, where that is not the stored field of its own name (see store/projection.ts).
+// The types here are those read in bulk (every article of a page of issues, and their authors, categories and
+// keywords); the others are always read whole.
+
+/** The fields premium access is decided on (operations/content/access.ts). */
+const ACCESS = ['accessControlEnabled', 'premium', 'accessGroups'] as const;
+
+export const articleType: ProjectedType = {
+  graphqlType: 'Article',
+  reads: {
+    id: ['_id'],
+    contentType: ['contentTypeId'],
+    categories: ['categoryIds'],
+    category: ['categoryId'],
+    authors: ['authorIds'],
+    author: ['authorId'],
+    sponsor: ['sponsorId'],
+    keywords: ['keywordIds'],
+    accessAllowed: ACCESS,
+    body: [...ACCESS, 'body'],
+    preview: [...ACCESS, 'preview', 'previewLimit'],
+  },
+};
+
+export const authorType: ProjectedType = { graphqlType: 'Author', reads: { id: ['_id'], replacedBy: ['replacedById'], articles: ['_id'] } };
+
+export const keywordType: ProjectedType = {
+  graphqlType: 'Keyword',
+  reads: { id: ['_id'], replacedBy: ['replacedById'], articles: ['_id'], translation: ['translations'] },
+};
+
+export const categoryType: ProjectedType = {
+  graphqlType: 'ContentCategory',
+  reads: { id: ['_id'], type: ['typeId'], parent: ['parentCategoryId'], page: ['pageId'], articles: ['_id'] },
+};

@@ -29,7 +29,12 @@ export function toAttachment(doc: AttachmentDoc): Attachment {
   };
 }
 
+/**
+ * Reads may be narrowed to the fields an operation selects (store/projection.ts): a stored list or object the
+ * operation did not ask for is absent, and its API field (never resolved) is left empty.
+ */
 export function toArticle(doc: ArticleDoc): Article {
+  const elements = doc.elements as ArticleDoc['elements'] | undefined;
   return {
     objectClassName: doc.objectClassName,
     id: doc._id,
@@ -53,20 +58,20 @@ export function toArticle(doc: ArticleDoc): Article {
     premium: doc.premium,
     free: doc.free,
     credits: doc.credits,
-    attachments: doc.attachments.map(toAttachment),
-    inlineAttachments: doc.inlineAttachments.map(toAttachment),
-    files: doc.files.map(toAttachment),
-    videos: doc.videos.map(toAttachment),
+    attachments: (doc.attachments ?? []).map(toAttachment),
+    inlineAttachments: (doc.inlineAttachments ?? []).map(toAttachment),
+    files: (doc.files ?? []).map(toAttachment),
+    videos: (doc.videos ?? []).map(toAttachment),
     elements: {
-      videoPlatformVideoIds: doc.elements.videoPlatformVideoIds,
-      liveBlogIds: doc.elements.liveBlogIds,
-      pollIds: doc.elements.pollIds,
-      quizIds: doc.elements.quizIds,
+      videoPlatformVideoIds: elements?.videoPlatformVideoIds ?? [],
+      liveBlogIds: elements?.liveBlogIds ?? [],
+      pollIds: elements?.pollIds ?? [],
+      quizIds: elements?.quizIds ?? [],
     },
     seo: { ...doc.seo },
     timeToRead: doc.timeToRead,
     accessControlEnabled: doc.accessControlEnabled,
-    accessGroups: doc.accessGroups.length ? doc.accessGroups : [DEFAULT_ACCESS_GROUP],
+    accessGroups: doc.accessGroups?.length ? doc.accessGroups : [DEFAULT_ACCESS_GROUP],
     status: doc.status as PublicationStatus,
     cached: doc.cached,
     categoryId: doc.categoryId,

@@ -18,12 +18,12 @@ export function toAuthor(doc: AuthorDoc): Author {
   return {
     ...rest,
     id: _id,
-    imageTransforms: imageTransforms.map(toImageTransform),
+    imageTransforms: (imageTransforms ?? []).map(toImageTransform), // absent when the read was narrowed
     source: source ?? null,
   };
 }
 
 export function toKeyword(doc: KeywordDoc): Keyword {
   const { _id, translations, ...rest } = doc;
-  return { ...rest, id: _id, translations: translations.map((t) => ({ ...t })) };
+  return { ...rest, id: _id, translations: (translations ?? []).map((t) => ({ ...t })) }; // absent when narrowed
 }
