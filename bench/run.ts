@@ -1,5 +1,6 @@
 // `npm run bench [-- --duration 10 --connections 50 --warmup 3 --rounds 1 --soak 60 --soak-connections 100
-//                    --scale medium --data DIR --quick --only a,b --no-write --cpu-prof --store-timeout-ms 30000]`
+//                    --scale medium --data DIR --quick --only a,b --no-write --cpu-prof --service-flags=--max-semi-space-size=32 --service-env=GRAPHQL_JIT=true
+//                    --store-timeout-ms 30000]`
 // Builds nothing itself (the npm script builds first). Starts the engine as its own process on a temp
 // dbpath, seeds it through the seed code, starts the service against it, records and checks one answer
 // of every scenario, starts the two references (a plain node:http server replaying the gateway's exact
@@ -41,6 +42,8 @@ function options() {
       write: { type: 'boolean' },
       'no-write': { type: 'boolean', default: false },
       'cpu-prof': { type: 'boolean', default: false },
+      'service-flags': { type: 'string' },
+      'service-env': { type: 'string' },
       out: { type: 'string' },
     },
   });
@@ -67,6 +70,10 @@ function options() {
     only: values.only?.split(',').map((s) => s.trim()).filter(Boolean),
     write: values.write ?? (!quick && !values['no-write']),
     cpuProf: values['cpu-prof']!,
+    /** Extra node flags for the service processes (to try a V8 setting against the default). */
+    serviceFlags: values['service-flags']?.split(' ').filter(Boolean) ?? [],
+    /** Extra environment for the service processes, `A=1,B=2` (to compare a setting against the default). */
+    serviceEnv: Object.fromEntries((values['service-env'] ?? '').split(',').filter(Boolean).map((kv) => kv.split('=', 2) as [string, string])),
     out: values.out ?? join(projectRoot, 'docs/PERFORMANCE.md'),
   };
 }
@@ -188,7 +195,9 @@ async function main(): Promise<void> {
   try {
     // --- engine, dataset, service -------------------------------------------------------------
     log(`engine: starting on ${dbPath}`);
-    const engine = await startEngine(dbPath);
+    const profDir = join(projectRoot, 'dist/bench-profiles');
+    const profile = (): string[] => (opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []);
+    const engine = await startEngine(dbPath, profile());
     log(`engine: ${engine.uri} (pid ${engine.proc.pid})`);
     let seeded = await seededCounts(engine.uri);
     if (seeded) log(`dataset: already seeded, scale "${seeded.scale}" (${Object.values(seeded.counts).reduce((a, b) => a + b, 0)} documents)`);
@@ -205,12 +214,11 @@ async function main(): Promise<void> {
     const scale = seeded.scale;
     const itemBody = productItemBody(await sampleProductItemId(engine.uri));
 
-    const profDir = join(projectRoot, 'dist/bench-profiles');
     // STORE_TIMEOUT_MS is also the driver's heartbeat timeout: the engine answers one command at a time,
     // and at medium scale some of the REST list's article counts take longer than the default 2 s, which
     // marks the store unreachable (503) mid-answer. The bench raises it (--store-timeout-ms; 2000 = default).
-    const serviceEnv = { STORE_TIMEOUT_MS: String(opts.storeTimeoutMs) };
-    const service = await startService(engine.uri, serviceEnv, opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []);
+    const serviceEnv = { STORE_TIMEOUT_MS: String(opts.storeTimeoutMs), ...opts.serviceEnv };
+    const service = await startService(engine.uri, serviceEnv, [...opts.serviceFlags, ...profile()]);
     log(`service: ${service.url} (pid ${service.proc.pid})`);
 
     // --- one checked answer of every scenario; the ceiling's fixtures --------------------------
@@ -339,7 +347,7 @@ async function main(): Promise<void> {
       if (opts.rounds > 1) log(`round ${round} of ${opts.rounds}`);
       for (const s of scenarios) {
         if (s.target === noCacheService && !noCache) {
-          noCache = await startService(engine.uri, { ...serviceEnv, RESPONSE_CACHE_MB: '0' }, [], 'service-nocache');
+          noCache = await startService(engine.uri, { ...serviceEnv, RESPONSE_CACHE_MB: '0' }, opts.serviceFlags, 'service-nocache');
           log(`service without response cache: ${noCache.url} (pid ${noCache.proc.pid})`);
         }
         const connections = s.connections ?? opts.connections;

@@ -12,8 +12,8 @@ const seedScript = join(distRoot, 'scripts/seed.js');
 const serviceMain = join(distRoot, 'src/main.js');
 const referenceMain = join(distRoot, 'bench/reference.js');
 
-export async function startEngine(dbPath: string): Promise<{ proc: Proc; uri: string }> {
-  const proc = nodeProc('engine', engineCli, ['--host', '127.0.0.1', '--port', '0', '--dbpath', dbPath], {});
+export async function startEngine(dbPath: string, nodeFlags: string[] = []): Promise<{ proc: Proc; uri: string }> {
+  const proc = nodeProc('engine', engineCli, ['--host', '127.0.0.1', '--port', '0', '--dbpath', dbPath], {}, nodeFlags);
   // Opening a large dbpath replays its snapshot and log: allow minutes.
   const out = await waitForOutput(proc, (o) => /mongodb:\/\/\S+/.test(o), 600_000);
   return { proc, uri: /mongodb:\/\/\S+/.exec(out)![0] };
