@@ -3,10 +3,13 @@
 // pipeline runs in mingo, lazily where stages allow. $lookup/$graphLookup/$unionWith resolve other
 // collections of the same database; the sub-pipelines of $unionWith and of uncorrelated $lookup are run
 // here first (so their leading $match/$sort/$limit use indexes too) and handed to mingo as their results.
+// The leading $match reads only the fields it names, and when a top-level inclusion $project comes next,
+// mingo is handed just the kept fields of each document rather than whole decoded documents.
 import type { Document } from 'bson';
 import { Aggregator } from 'mingo';
 import type { AnyObject } from 'mingo/types';
-import { matches, sortedMatches } from '../query/exec.js';
+import { matches, sortedMatches, type StoredMatch } from '../query/exec.js';
+import { inclusionFields } from '../query/fields.js';
 import { mingoOptions, type QueryExtras } from '../query/options.js';
 import type { SortFields } from '../query/sort.js';
 import { decode, encode } from '../storage/bsonio.js';
@@ -109,14 +112,17 @@ function* documents(ctx: CommandContext, name: string, pipeline: Document[], ext
   // in sort order and stop at the limit. Collations change order, so those stay with mingo.
   const collated = !!extras.collation && Object.keys(extras.collation).length > 0;
   const sort = plainSort(stages[0]);
-  let source: Iterable<{ doc: Document }> = [];
+  let source: Iterable<StoredMatch> = [];
   if (coll && sort && !collated) {
     const w = windowOf(stages.slice(1));
     stages = stages.slice(1 + w.used);
     if (w.limit > 0) source = sortedMatches(coll, filter, extras, sort, w.skip, Number.isFinite(w.limit) ? w.limit : 0);
   } else if (coll) source = matches(coll, filter, extras);
+  // mingo still applies the $project (its output order is kept); it just never sees the other fields.
+  const next = stages[0];
+  const keep = next && Object.keys(next).length === 1 && isPlainStage(next.$project) ? inclusionFields(next.$project) : undefined;
   function* docs(): Generator<Document> {
-    for (const m of source) yield m.doc;
+    for (const m of source) yield keep ? m.fields(keep) : m.doc;
   }
   if (stages.length === 0) {
     yield* docs();

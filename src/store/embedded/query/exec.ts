@@ -1,10 +1,14 @@
 // Query execution over a collection: candidate slots from the planner (or an ordered index walk), the full
 // filter through mingo, then sort/skip/limit/projection. Results are produced lazily as raw BSON, reusing stored bytes
-// whenever the output document is the stored one (no projection).
+// whenever the output document is the stored one (no projection). The filter and sort keys see only the
+// top-level fields they reference, decoded from the stored bytes (query/fields.ts), and a top-level
+// inclusion projection copies the kept elements' bytes; documents are decoded whole only when asked for.
 import { Query } from 'mingo';
 import type { Document } from 'bson';
 import type { Collection } from '../storage/collection.js';
 import { decode, encode } from '../storage/bsonio.js';
+import { decodeFields, NameSet, projectFields } from '../storage/rawdoc.js';
+import { filterFields, inclusionFields } from './fields.js';
 import { mingoOptions, type QueryExtras } from './options.js';
 import { leadingComponents, slotOf } from '../storage/order.js';
 import { planQuery, type Plan, type Walk } from './plan.js';
@@ -14,6 +18,24 @@ export interface Match {
   slot: number;
   doc: Document;
   bytes: Buffer;
+}
+
+/** A matching stored document, decoded whole the first time `doc` is read. */
+export class StoredMatch implements Match {
+  constructor(
+    readonly slot: number,
+    readonly bytes: Buffer,
+    private decoded?: Document,
+  ) {}
+
+  get doc(): Document {
+    return (this.decoded ??= decode(this.bytes));
+  }
+
+  /** A document holding at least the top-level fields in `names` (the whole one if already decoded). */
+  fields(names: NameSet | undefined): Document {
+    return this.decoded ?? (names && decodeFields(this.bytes, names)) ?? this.doc;
+  }
 }
 
 export interface FindSpec {
@@ -30,14 +52,20 @@ function isEmpty(d: Document | undefined): boolean {
   return !d || Object.keys(d).length === 0;
 }
 
-/** Matching documents in natural (or index-candidate) order, decoded lazily. */
+/**
+ * Matching documents in natural (or index-candidate) order. The filter (less the _id condition an exact
+ * _id lookup already settled) is tested on just the top-level fields it names; a filter that may read
+ * anything is tested on the whole document. Either way a match is decoded whole only if `doc` is read.
+ */
 export function* matches(
   coll: Collection,
   filter: Document = {},
   extras: QueryExtras = {},
   plan: Plan = planQuery(coll, filter, !isEmpty(extras.collation)),
-): Generator<Match> {
-  const q = plan.exact || isEmpty(filter) ? undefined : new Query(filter, mingoOptions(extras));
+): Generator<StoredMatch> {
+  const rest = plan.exact ? {} : (plan.residual ?? filter);
+  const q = isEmpty(rest) ? undefined : new Query(rest, mingoOptions(extras));
+  const needs = q && filterFields(rest);
   const slots: Iterable<number> = plan.walk ? walkSlots(plan.walk) : (plan.slots ?? coll.docs.keys());
   // A walk may meet a document twice (multikey prefix fields, or a key moved by a write between batches).
   const seen = plan.walk ? new Set<number>() : undefined;
@@ -48,9 +76,17 @@ export function* matches(
     }
     const bytes = coll.docs.get(slot);
     if (!bytes) continue;
+    if (!q) {
+      yield new StoredMatch(slot, bytes);
+      continue;
+    }
+    const part = needs && decodeFields(bytes, needs);
+    if (part) {
+      if (q.test(part)) yield new StoredMatch(slot, bytes);
+      continue;
+    }
     const doc = decode(bytes);
-    if (q && !q.test(doc)) continue;
-    yield { slot, doc, bytes };
+    if (q.test(doc)) yield new StoredMatch(slot, bytes, doc);
   }
 }
 
@@ -84,7 +120,7 @@ export function* sortedMatches(
   fields: SortFields,
   skip: number,
   limit: number,
-): Generator<Match> {
+): Generator<StoredMatch> {
   const plan = planQuery(coll, filter, false, fields);
   if (plan.walk || fields.length === 0) {
     yield* window(matches(coll, filter, extras, plan), skip, limit);
@@ -92,17 +128,9 @@ export function* sortedMatches(
   }
   // The sorter holds stored bytes only (a sort without a limit keeps every match); kept ones are decoded again.
   const sorter = new KeySorter<[number, Buffer]>(fields, limit ? skip + limit : Infinity);
-  for (const m of matches(coll, filter, extras, plan)) sorter.add(sortKey(m.doc, fields), [m.slot, m.bytes]);
-  for (const [slot, bytes] of window(sorter.sorted(), skip, limit)) {
-    let doc: Document | undefined;
-    yield {
-      slot,
-      bytes,
-      get doc() {
-        return (doc ??= decode(bytes));
-      },
-    };
-  }
+  const names = new NameSet(fields.flatMap(([f]) => [f, f.split('.')[0]!]));
+  for (const m of matches(coll, filter, extras, plan)) sorter.add(sortKey(m.fields(names), fields), [m.slot, m.bytes]);
+  for (const [slot, bytes] of window(sorter.sorted(), skip, limit)) yield new StoredMatch(slot, bytes);
 }
 
 /** Raw stored bytes of matching documents without decoding when the plan allows it. */
@@ -119,7 +147,7 @@ function* rawMatches(coll: Collection, filter: Document, extras: QueryExtras): G
     }
     return;
   }
-  for (const m of matches(coll, filter, extras)) yield m.bytes;
+  for (const m of matches(coll, filter, extras, plan)) yield m.bytes;
 }
 
 function* window<T>(src: Iterable<T>, skip: number, limit: number): Generator<T> {
@@ -182,6 +210,17 @@ export function* shape(docs: Iterable<Document>, spec: FindSpec): Generator<Docu
   }
 }
 
+/**
+ * A find projection over stored matches: top-level inclusions copy raw elements (falling back per
+ * document when a kept value would not survive the decoding path byte for byte), the rest go through mingo.
+ */
+export function rawProjector(spec: FindSpec): (m: Match) => Buffer {
+  const keep = inclusionFields(spec.projection);
+  let slow: ((doc: Document) => Document) | undefined;
+  const viaMingo = (m: Match): Buffer => encode((slow ??= projector(spec))(m.doc));
+  return keep ? (m) => projectFields(m.bytes, keep) ?? viaMingo(m) : viaMingo;
+}
+
 /** Results of a find as raw BSON documents, lazily. */
 export function* findRaw(coll: Collection | undefined, spec: FindSpec): Generator<Buffer> {
   if (!coll) return;
@@ -197,9 +236,15 @@ export function* findRaw(coll: Collection | undefined, spec: FindSpec): Generato
     const picked = sortedMatches(coll, filter, extras, fields, spec.skip ?? 0, spec.limit ?? 0);
     if (isEmpty(spec.projection)) for (const m of picked) yield m.bytes;
     else {
-      const project = projector({ filter, projection: spec.projection, extras });
-      for (const m of picked) yield encode(project(m.doc));
+      const project = rawProjector({ filter, projection: spec.projection, extras });
+      for (const m of picked) yield project(m);
     }
+    return;
+  }
+  if (fields.length === 0) {
+    // Natural order (a $natural sort included, as shape() drops it): window the matches, then project.
+    const project = isEmpty(spec.projection) ? (m: Match) => m.bytes : rawProjector({ filter, projection: spec.projection, extras });
+    for (const m of window(matches(coll, filter, extras), spec.skip ?? 0, spec.limit ?? 0)) yield project(m);
     return;
   }
   const raw = new WeakMap<object, Buffer>();

@@ -5,7 +5,8 @@
 //   requested sort (in either direction), so the index's ordered view (storage/order.ts) yields candidates
 //   already in sort order, narrowed by range predicates on the first walked field, and a limit stops early.
 // The full filter is still applied to candidates afterwards, unless the plan is "exact" (an _id lookup by
-// plain scalars, where key equality is MongoDB equality).
+// plain scalars, where key equality is MongoDB equality); when such an _id lookup comes with other
+// conditions, only those are left to apply (a `residual` filter).
 import type { Document } from 'bson';
 import type { Collection } from '../storage/collection.js';
 import { decode } from '../storage/bsonio.js';
@@ -32,6 +33,8 @@ export interface Plan {
   index?: string;
   /** Candidates in sort order: the sort is done. */
   walk?: Walk;
+  /** What candidates still have to match, when less than the whole filter (the _id condition is done). */
+  residual?: Document;
 }
 
 const MAX_KEYS = 10_000;
@@ -55,6 +58,8 @@ interface Constraint {
   values: unknown[];
   /** The field's whole condition is this equality/$in (nothing else to check). */
   pure: boolean;
+  /** The (sub)filter whose top-level key holds it. */
+  from: Document;
 }
 
 /** Equality / $in constraints on top-level fields, including those inside a top-level $and. */
@@ -67,11 +72,11 @@ function constraints(filter: Document, out = new Map<string, Constraint>()): Map
     if (field.startsWith('$')) continue;
     let c: Constraint | undefined;
     if (!isOperatorDoc(cond)) {
-      if (indexable(cond)) c = { values: [cond], pure: true };
+      if (indexable(cond)) c = { values: [cond], pure: true, from: filter };
     } else {
       const ops = Object.keys(cond);
-      if ('$eq' in cond && indexable(cond.$eq)) c = { values: [cond.$eq], pure: ops.length === 1 };
-      else if (Array.isArray(cond.$in) && cond.$in.every(indexable)) c = { values: cond.$in as unknown[], pure: ops.length === 1 };
+      if ('$eq' in cond && indexable(cond.$eq)) c = { values: [cond.$eq], pure: ops.length === 1, from: filter };
+      else if (Array.isArray(cond.$in) && cond.$in.every(indexable)) c = { values: cond.$in as unknown[], pure: ops.length === 1, from: filter };
     }
     if (c && !out.has(field)) out.set(field, c);
   }
@@ -246,8 +251,10 @@ export function planQuery(coll: Collection, filter: Document, collated = false, 
     for (const key of combos(idx, cons, len)) for (const s of idx.lookup(len, key)) found.add(s);
     const slots = [...found].sort((a, b) => a - b);
     const only = cons.get('_id');
-    const exact =
-      idx.name === '_id_' && Object.keys(filter).length === 1 && only !== undefined && only.pure && only.values.every(isExactScalar);
-    return { slots, exact, index: idx.name };
+    const byId = idx.name === '_id_' && only !== undefined && only.from === filter && only.pure && only.values.every(isExactScalar);
+    if (!byId) return { slots, exact: false, index: idx.name };
+    const { _id, ...residual } = filter;
+    const exact = Object.keys(residual).length === 0;
+    return { slots, exact, index: idx.name, ...(exact ? {} : { residual }) };
   }
 }
