@@ -138,6 +138,16 @@ async function freshCacheEntry(base: string, path: string, headers: Record<strin
  * that ends cuts its connections, but the server still finishes the work already accepted, which would
  * otherwise slow the start of the next run.
  */
+/** How long the soak leaves the service idle before reading its memory, after the warm-up and after the run. */
+const IDLE_SECONDS = 15;
+
+/** Where the service's memory is (MiB), from its own /metrics: V8 heap used and committed, memory outside the heap. */
+async function heapOf(base: string): Promise<Record<string, number>> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const metric = (name: string): number => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN) / 2 ** 20;
+  return { 'heap used': metric('nodejs_heap_size_used_bytes'), 'heap total': metric('nodejs_heap_size_total_bytes'), external: metric('nodejs_external_memory_bytes') };
+}
+
 async function settle(procs: Proc[]): Promise<void> {
   const deadline = Date.now() + 20_000;
   let last = procs.map((p) => cpuSeconds(p.pid) ?? 0);
@@ -439,8 +449,12 @@ async function main(): Promise<void> {
       const warm = await runParts(warmSeconds);
       const rssAfterWarmupLoadedMiB = rssMiB(service.proc.pid)!;
       await settle(service0);
+      // Idle long enough for V8's memory reducer (it runs a full GC once the process has been idle some
+      // seconds): the two figures are compared at the same point of the heap's cycle, not at a peak and a trough.
+      await sleep(IDLE_SECONDS * 1000);
       const rssAfterWarmupMiB = rssMiB(service.proc.pid)!;
       const engineRssAfterWarmupMiB = rssMiB(engine.proc.pid);
+      const heapAfterWarmup = await heapOf(service.url);
       const samples: number[] = [];
       const sampler = setInterval(() => {
         const rss = rssMiB(service.proc.pid);
@@ -450,7 +464,10 @@ async function main(): Promise<void> {
       const rssEndLoadedMiB = rssMiB(service.proc.pid)!;
       const engineRssEndMiB = rssMiB(engine.proc.pid);
       await settle(service0);
+      await sleep(IDLE_SECONDS * 1000);
       const rssEndMiB = rssMiB(service.proc.pid)!;
+      const heapEnd = await heapOf(service.url);
+      log(`soak: service memory once idle, after the warm-up -> after the run: ${Object.keys(heapEnd).map((k) => `${k} ${heapAfterWarmup[k]?.toFixed(1)} -> ${heapEnd[k]?.toFixed(1)} MiB`).join(', ')}`);
       soak = {
         connections,
         seconds: opts.soak,

@@ -11,8 +11,10 @@ const engineOnly = process.env.MONGODB_URI ? describe.skip : describe;
 
 let ctx: Awaited<ReturnType<typeof openTestDb>>;
 let db: Db;
-let indexed: Collection;
-let plain: Collection;
+/** Numeric `_id`s, so cases read in order of insertion. */
+type Row = Document & { _id: number };
+let indexed: Collection<Row>;
+let plain: Collection<Row>;
 
 /** mulberry32: deterministic data so a failure reproduces. */
 function rng(seed: number): () => number {
@@ -45,8 +47,8 @@ function value(): unknown {
 }
 
 let nextId = 1;
-function makeDoc(): Document {
-  const doc: Document = { _id: nextId++ };
+function makeDoc(): Row {
+  const doc: Row = { _id: nextId++ };
   const g = rand();
   if (g < 0.85) doc.g = pick(['a', 'b', 'c']);
   else if (g < 0.92) doc.g = null;
@@ -58,7 +60,7 @@ function makeDoc(): Document {
   return doc;
 }
 
-async function insertBoth(docs: Document[]): Promise<void> {
+async function insertBoth(docs: Row[]): Promise<void> {
   await indexed.insertMany(docs.map((d) => ({ ...d })));
   await plain.insertMany(docs.map((d) => ({ ...d })));
 }
@@ -133,8 +135,8 @@ async function compareAll(): Promise<void> {
 beforeAll(async () => {
   ctx = await openTestDb('walk');
   db = ctx.db;
-  indexed = db.collection('indexed');
-  plain = db.collection('plain');
+  indexed = db.collection<Row>('indexed');
+  plain = db.collection<Row>('plain');
   await indexed.createIndex({ g: 1, d: -1, e: -1 });
   await indexed.createIndex({ d: 1, _id: 1 });
   await indexed.createIndex({ tags: 1, g: 1, d: -1, _id: -1 });
