@@ -487,7 +487,7 @@ async function main(): Promise<void> {
           `RSS ${rssAfterWarmupMiB.toFixed(1)} -> ${rssEndMiB.toFixed(1)} MiB idle (${rssAfterWarmupLoadedMiB.toFixed(1)} -> ${rssEndLoadedMiB.toFixed(1)} under load); ` +
           `warm-up: ${warm.reduce((n, r) => n + r.failed + r.errors, 0)} wrong/errors`,
       );
-      for (const r of results) log(`    ${r.connections} conns: ${r.rps.toFixed(0)} req/s p50 ${r.p50} ms p99 ${r.p99} ms`);
+      for (const r of results) log(`    ${r.connections} conns: ${r.rps.toFixed(0)} req/s p50 ${r.p50.toFixed(1)} ms p99 ${r.p99.toFixed(1)} ms`);
       for (const sample of [...warm, ...results].flatMap((r) => r.samples).slice(0, 3)) log(`    ${sample}`);
       [...warm, ...results].forEach((r, i) => keepWrongAnswer(`soak-${i}`, r.firstWrongBody));
     }
