@@ -71,7 +71,10 @@ export function withContext(deps: AppDeps): Koa.Middleware<AppState> {
 
 export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   const deps: AppDeps = { ...appDeps, mailer: appDeps.mailer ?? createMailer({ config: appDeps.config, store: appDeps.store, log: appDeps.log }) };
-  const koa = new Koa<AppState>({ proxy: false });
+  // Behind TRUST_PROXY proxies, the client IP (per-IP limits, logs) comes from X-Forwarded-For. The mounted
+  // OAuth provider runs its middleware on this app's contexts, so this one setting covers it too.
+  const hops = deps.config.trustProxyHops;
+  const koa = new Koa<AppState>({ proxy: hops > 0, maxIpsCount: hops });
   // Browsers get our own bundled playground (or nothing): never Apollo's CDN-loaded landing page.
   const apollo = createApolloServer(deps.schema, deps.config, [ApolloServerPluginLandingPageDisabled()]);
   await apollo.start();

@@ -25,6 +25,7 @@ const schema = z.object({
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(50_000),
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(5_000),
   CORS_ORIGINS: z.string().default(''),
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   METRICS: bool.optional(),
   CACHE_MAX_AGE: z.coerce.number().int().min(0).max(86_400).default(60),
   RESPONSE_CACHE_MB: z.coerce.number().int().min(0).max(16_384).default(64),
@@ -103,6 +104,12 @@ export interface Config {
   graphql: { maxDepth: number; maxAliases: number; maxCost: number; maxTokens: number; introspection: boolean };
   /** Origins allowed to call the API from a browser; `*` allows any. */
   corsOrigins: string[];
+  /**
+   * Reverse proxies in front of the service that append to X-Forwarded-For (0: none, the socket's address is
+   * the client). The client IP is then the entry that many places from the right: what the outermost trusted
+   * proxy saw, which a client cannot forge by sending its own header.
+   */
+  trustProxyHops: number;
   /** Prometheus metrics at /metrics. */
   metrics: boolean;
   cache: {
@@ -175,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cache: { maxAge: c.CACHE_MAX_AGE, responseCacheBytes: c.RESPONSE_CACHE_MB * 1024 * 1024 },
     newsletter: { activationUrl: c.NEWSLETTER_ACTIVATION_URL ?? `${publicUrl}/newsletter/activate` },
     corsOrigins: c.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
+    trustProxyHops: c.TRUST_PROXY,
     oauth: {
       issuer: `${publicUrl}/oauth2`,
       audience: c.API_AUDIENCE ?? `${publicUrl}/`,

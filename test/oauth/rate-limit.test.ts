@@ -7,20 +7,24 @@ import { basic, tokenRequest } from './support.js';
 
 let perAccount: TestService;
 let perIp: TestService;
+let behindProxy: TestService;
 
 beforeAll(async () => {
   perAccount = await startTestService({ env: { LOGIN_MAX_FAILURES_PER_ACCOUNT: '3', LOGIN_MAX_FAILURES_PER_IP: '1000' } });
   perIp = await startTestService({ env: { LOGIN_MAX_FAILURES_PER_ACCOUNT: '1000', LOGIN_MAX_FAILURES_PER_IP: '4' } });
+  behindProxy = await startTestService({ env: { LOGIN_MAX_FAILURES_PER_ACCOUNT: '1000', LOGIN_MAX_FAILURES_PER_IP: '2', TRUST_PROXY: '1' } });
   await ensureTestClient(perAccount);
   await ensureTestClient(perIp);
+  await ensureTestClient(behindProxy);
 });
 afterAll(async () => {
   await perAccount?.close();
   await perIp?.close();
+  await behindProxy?.close();
 });
 
-const password = (svc: TestService, username: string, pw: string) =>
-  tokenRequest(svc, { grant_type: 'password', username, password: pw }, { headers: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET) });
+const password = (svc: TestService, username: string, pw: string, headers: Record<string, string> = {}) =>
+  tokenRequest(svc, { grant_type: 'password', username, password: pw }, { headers: { ...basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET), ...headers } });
 
 function expectLimited(res: { status: number; headers: Headers; body: Record<string, unknown> }): void {
   expect(res.status).toBe(429);
@@ -81,4 +85,27 @@ test('per IP: failures across many accounts lock the IP out', async () => {
 test('the counters live in the store, so every process shares them', async () => {
   const docs = await perIp.store.collection('login_failures').find({}).toArray();
   expect(docs.some((d) => d.key.startsWith('login:ip:') && d.points >= 4)).toBe(true);
+});
+
+test('X-Forwarded-For is ignored unless TRUST_PROXY says a proxy sets it', async () => {
+  // perIp trusts no proxy: the header cannot spread failures over made-up addresses.
+  const fresh = await startTestService({ env: { LOGIN_MAX_FAILURES_PER_ACCOUNT: '1000', LOGIN_MAX_FAILURES_PER_IP: '2' } });
+  try {
+    await ensureTestClient(fresh);
+    for (const ip of ['203.0.113.1', '203.0.113.2']) expect((await password(fresh, 'nobody@example.test', 'wrong', { 'x-forwarded-for': ip })).status).toBe(400);
+    expectLimited(await password(fresh, 'nobody@example.test', 'wrong', { 'x-forwarded-for': '203.0.113.3' }));
+  } finally {
+    await fresh.close();
+  }
+});
+
+test('behind one trusted proxy, each client address has its own count, taken from what the proxy appended', async () => {
+  const from = (ip: string) => ({ 'x-forwarded-for': ip });
+  for (let i = 0; i < 2; i++) expect((await password(behindProxy, `p-${i}@example.test`, 'wrong', from('198.51.100.7'))).status).toBe(400);
+  expectLimited(await password(behindProxy, 'p-2@example.test', 'wrong', from('198.51.100.7')));
+  // A client prepending its own entry is still counted by the address the proxy saw.
+  expectLimited(await password(behindProxy, 'p-3@example.test', 'wrong', from('192.0.2.99, 198.51.100.7')));
+  // Another client behind the same proxy is not locked out.
+  const customer = await ensureCustomer(behindProxy, {});
+  expect((await password(behindProxy, customer.email, customer.password, from('198.51.100.8'))).status).toBe(200);
 });
