@@ -20,6 +20,7 @@ const schema = z.object({
   STORE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
   INTROSPECTION: bool.optional(),
   PLAYGROUND: bool.optional(),
+  API_DOCS: bool.optional(),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(100).default(12),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(1000).default(30),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(50_000),
@@ -101,6 +102,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   introspection: boolean;
   playground: boolean;
+  /** The Swagger UI viewer at /docs (the OpenAPI document at /openapi.json is always served). */
+  apiDocs: boolean;
   graphql: { maxDepth: number; maxAliases: number; maxCost: number; maxTokens: number; introspection: boolean };
   /** Origins allowed to call the API from a browser; `*` allows any. */
   corsOrigins: string[];
@@ -171,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
     introspection: c.INTROSPECTION ?? true,
     playground: c.PLAYGROUND ?? !isProduction,
+    apiDocs: c.API_DOCS ?? true,
     graphql: {
       maxDepth: c.GRAPHQL_MAX_DEPTH,
       maxAliases: c.GRAPHQL_MAX_ALIASES,

@@ -1,5 +1,5 @@
 // GET /openapi.json (the document, with an ETag and a short public cache) and the Swagger UI viewer at
-// /docs with its files under /docs/assets/. Other methods on these paths are a 405 problem.
+// /docs with its files under /docs/assets/ (unless API_DOCS=false). Other methods on these paths are a 405 problem.
 import { Router } from '@koa/router';
 import type Koa from 'koa';
 import type { Config } from '../config.js';
@@ -11,7 +11,7 @@ import { openApiJson } from './document.js';
 export const OPENAPI_PATH = '/openapi.json';
 export const DOCS_PATH = '/docs';
 
-export function openApiRoutes(config: Pick<Config, 'publicUrl' | 'oauth'>): Koa.Middleware {
+export function openApiRoutes(config: Pick<Config, 'publicUrl' | 'oauth' | 'apiDocs'>): Koa.Middleware {
   const router = new Router();
   let document: { json: string; etag: string } | undefined;
 
@@ -31,6 +31,14 @@ export function openApiRoutes(config: Pick<Config, 'publicUrl' | 'oauth'>): Koa.
     ctx.body = document.json;
   });
 
+  if (config.apiDocs) docsViewer(router, config);
+
+  const routes = router.routes() as unknown as Koa.Middleware;
+  const methods = router.allowedMethods({ throw: true }) as unknown as Koa.Middleware;
+  return (ctx, next) => routes(ctx, () => methods(ctx, next));
+}
+
+function docsViewer(router: Router, config: Pick<Config, 'publicUrl'>): void {
   const page = renderDocsPage();
   const csp = docsCsp(config.publicUrl);
   const own = { [INIT_SCRIPT]: { type: 'text/javascript; charset=utf-8', body: renderInitScript(OPENAPI_PATH) } };
@@ -45,8 +53,4 @@ export function openApiRoutes(config: Pick<Config, 'publicUrl' | 'oauth'>): Koa.
     if (ctx.params.file!.endsWith('.html')) ctx.set('Content-Security-Policy', csp);
     if (!(await sendAsset(ctx as unknown as Koa.Context, ctx.params.file!, own))) return next();
   });
-
-  const routes = router.routes() as unknown as Koa.Middleware;
-  const methods = router.allowedMethods({ throw: true }) as unknown as Koa.Middleware;
-  return (ctx, next) => routes(ctx, () => methods(ctx, next));
 }

@@ -103,3 +103,17 @@ test('only the allowlisted files are reachable', async () => {
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   }
 });
+
+test('API_DOCS=false: no viewer (404 problem), the document still served', async () => {
+  const off = await startTestService({ env: { API_DOCS: 'false' } });
+  try {
+    for (const path of ['/docs', '/docs/', '/docs/assets/swagger-ui.css']) {
+      const res = await fetch(`${off.url}${path}`);
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toBe('application/problem+json');
+    }
+    expect((await fetch(`${off.url}/openapi.json`)).status).toBe(200);
+  } finally {
+    await off.close();
+  }
+});
