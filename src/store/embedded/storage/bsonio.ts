@@ -29,11 +29,14 @@ export function withIdFirst(doc: Document): Document {
   return { _id, ...rest };
 }
 
-/** Byte size of a BSON element value of `type` starting at `at`, or -1 if not handled here. */
-function valueSize(bytes: Uint8Array, type: number, at: number): number {
+/** Byte size of the value of a BSON element of `type` starting at `at`, or -1 for an unknown type. */
+export function valueSize(bytes: Uint8Array, type: number, at: number): number {
   switch (type) {
-    case 0x0a:
-      return 0; // null
+    case 0x06: // undefined
+    case 0x0a: // null
+    case 0x7f: // MaxKey
+    case 0xff: // MinKey
+      return 0;
     case 0x08:
       return 1; // bool
     case 0x10:
@@ -48,15 +51,32 @@ function valueSize(bytes: Uint8Array, type: number, at: number): number {
     case 0x13:
       return 16; // decimal128
     case 0x02:
-      return 4 + docLength(bytes, at); // string
+    case 0x0d:
+    case 0x0e:
+      return 4 + docLength(bytes, at); // string, code, symbol
     case 0x03:
     case 0x04:
-      return docLength(bytes, at); // document, array
+    case 0x0f:
+      return docLength(bytes, at); // document, array, code with scope
     case 0x05:
       return 5 + docLength(bytes, at); // binary
+    case 0x0c:
+      return 4 + docLength(bytes, at) + 12; // DBPointer
+    case 0x0b: {
+      // regex: pattern and options cstrings
+      const p = indexOfZero(bytes, at);
+      const o = p < 0 ? -1 : indexOfZero(bytes, p + 1);
+      return o < 0 ? -1 : o + 1 - at;
+    }
     default:
       return -1;
   }
+}
+
+/** Position of the next zero byte (the end of a cstring) from `from`, or -1. */
+export function indexOfZero(bytes: Uint8Array, from: number): number {
+  for (let i = from; i < bytes.length; i++) if (bytes[i] === 0) return i;
+  return -1;
 }
 
 /**

@@ -2,56 +2,7 @@
 // top-level elements only reads a type byte, a name and a length, so a filter can decode just the fields
 // it references and a top-level inclusion projection can copy the kept elements' bytes as they are.
 import type { Document } from 'bson';
-import { decode, docLength } from './bsonio.js';
-
-/** Byte size of the value of a BSON element of `type` starting at `at`, or -1 for an unknown type. */
-export function valueSize(bytes: Uint8Array, type: number, at: number): number {
-  switch (type) {
-    case 0x06: // undefined
-    case 0x0a: // null
-    case 0x7f: // MaxKey
-    case 0xff: // MinKey
-      return 0;
-    case 0x08:
-      return 1; // bool
-    case 0x10:
-      return 4; // int32
-    case 0x01:
-    case 0x09:
-    case 0x11:
-    case 0x12:
-      return 8; // double, date, timestamp, int64
-    case 0x07:
-      return 12; // ObjectId
-    case 0x13:
-      return 16; // decimal128
-    case 0x02:
-    case 0x0d:
-    case 0x0e:
-      return 4 + docLength(bytes, at); // string, code, symbol
-    case 0x03:
-    case 0x04:
-    case 0x0f:
-      return docLength(bytes, at); // document, array, code with scope
-    case 0x05:
-      return 5 + docLength(bytes, at); // binary
-    case 0x0c:
-      return 4 + docLength(bytes, at) + 12; // DBPointer
-    case 0x0b: {
-      // regex: pattern and options cstrings
-      const p = indexOfZero(bytes, at);
-      const o = p < 0 ? -1 : indexOfZero(bytes, p + 1);
-      return o < 0 ? -1 : o + 1 - at;
-    }
-    default:
-      return -1;
-  }
-}
-
-function indexOfZero(bytes: Uint8Array, from: number): number {
-  for (let i = from; i < bytes.length; i++) if (bytes[i] === 0) return i;
-  return -1;
-}
+import { decode, docLength, indexOfZero, valueSize } from './bsonio.js';
 
 /** Field names as UTF-8 bytes, matched against stored element names without building strings. */
 export class NameSet {
