@@ -1,7 +1,7 @@
 // Builds the executable schema from the type-graphql classes (once per process).
 import 'reflect-metadata';
 import { DateTimeResolver } from 'graphql-scalars';
-import type { GraphQLSchema } from 'graphql';
+import { specifiedDirectives, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { cacheControlDirective } from '../graphql/cache-control.js';
 import { resolvers } from '../resolvers/index.js';
@@ -13,7 +13,8 @@ export function buildGatewaySchema(): Promise<GraphQLSchema> {
     resolvers,
     scalarsMap: [{ type: Date, scalar: DateTimeResolver }],
     validate: false,
-    directives: [cacheControlDirective],
+    // `directives` replaces graphql-js's own: @include, @skip, @deprecated and @specifiedBy stay beside ours.
+    directives: [...specifiedDirectives, cacheControlDirective],
     emitSchemaFile: false,
   });
   return built;
