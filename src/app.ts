@@ -7,6 +7,8 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Koa from 'koa';
 import type { Context } from './context.js';
+import { CursorCodec } from './cursors/codec.js';
+import { loadCursorKeys } from './cursors/keys.js';
 import { notFound, storeUnavailable } from './errors.js';
 import { createApolloServer } from './graphql/server.js';
 import { jsonBody, withContext, type AppDeps, type AppState } from './http/app-context.js';
@@ -37,7 +39,11 @@ export interface GatewayApp {
 }
 
 export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
-  const deps: AppDeps = { ...appDeps, mailer: appDeps.mailer ?? createMailer({ config: appDeps.config, store: appDeps.store, log: appDeps.log }) };
+  const deps: AppDeps = {
+    ...appDeps,
+    mailer: appDeps.mailer ?? createMailer({ config: appDeps.config, store: appDeps.store, log: appDeps.log }),
+    cursors: appDeps.cursors ?? new CursorCodec(await loadCursorKeys(appDeps.config, appDeps.store, appDeps.log)),
+  };
   // Behind TRUST_PROXY proxies, the client IP (per-IP limits, logs) comes from X-Forwarded-For. The mounted
   // OAuth provider runs its middleware on this app's contexts, so this one setting covers it too.
   const hops = deps.config.trustProxyHops;

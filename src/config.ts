@@ -35,6 +35,7 @@ const schema = z.object({
   // generated on first start and kept in the store.
   API_AUDIENCE: z.url().optional(),
   OAUTH_JWKS: z.string().refine(isJwks, 'must be a JSON object {"keys":[...private JWKs...]}').optional(),
+  CURSOR_KEYS: z.string().refine((v) => v.split(',').every((k) => k.trim().length >= 32), 'each comma-separated key needs 32+ characters').optional(),
   OAUTH_COOKIE_KEYS: z.string().refine((v) => v.split(',').every((k) => k.trim().length >= 32), 'each comma-separated key needs 32+ characters').optional(),
   ACCESS_TOKEN_TTL: z.coerce.number().int().min(60).max(86_400).default(900),
   REFRESH_TOKEN_TTL: z.coerce.number().int().min(3_600).max(31_536_000).default(2_592_000),
@@ -113,6 +114,8 @@ export interface Config {
    * proxy saw, which a client cannot forge by sending its own header.
    */
   trustProxyHops: number;
+  /** Keys connection cursors are signed with (first signs, all verify); unset: generated and kept in the store. */
+  cursorKeys?: string[];
   /** Prometheus metrics at /metrics. */
   metrics: boolean;
   cache: {
@@ -187,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     newsletter: { activationUrl: c.NEWSLETTER_ACTIVATION_URL ?? `${publicUrl}/newsletter/activate` },
     corsOrigins: c.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
     trustProxyHops: c.TRUST_PROXY,
+    cursorKeys: c.CURSOR_KEYS?.split(',').map((k) => k.trim()),
     oauth: {
       issuer: `${publicUrl}/oauth2`,
       audience: c.API_AUDIENCE ?? `${publicUrl}/`,

@@ -1,5 +1,6 @@
 // The per-request context shared by GraphQL resolvers, REST shims and operations: created per request, never shared.
 import type { Config } from './config.js';
+import { processCursorCodec, type CursorCodec } from './cursors/codec.js';
 import type { Logger } from './logger.js';
 import type { Mailer } from './mail/mailer.js';
 import { Loaders, type OperationSelection } from './store/loaders.js';
@@ -35,6 +36,8 @@ export interface Context {
    * object, because Apollo shallow-clones the context per operation and a plain field would be lost.
    */
   http: { operationName?: string };
+  /** Signs and checks connection cursors with the service's keys. */
+  cursors: CursorCodec;
   /** The fields the running GraphQL operation selects, so loaders read only what it needs (an object, as above). */
   operation: OperationSelection;
 }
@@ -46,10 +49,12 @@ export function createContext(input: {
   store: Store;
   mailer: Mailer;
   viewer: Viewer | null;
+  cursors?: CursorCodec;
 }): Context {
   const operation: OperationSelection = {};
   return {
     ...input,
+    cursors: input.cursors ?? processCursorCodec(),
     loaders: new Loaders(input.store, operation),
     operation,
     authenticated: input.viewer !== null,

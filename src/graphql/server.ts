@@ -56,6 +56,10 @@ const requestIdPlugin: ApolloServerPlugin<Context> = {
         } else if (noData && response.http.status === 500 && result.errors?.every((e) => isClientErrorCode(e.extensions?.code))) {
           // A rejection raised by a plugin (e.g. armor's token limit parsing the query) is still the client's mistake.
           response.http.status = 400;
+        } else if (noData && result.errors?.length && result.errors.every((e) => e.extensions?.code === 'BAD_USER_INPUT')) {
+          // Bad arguments (a forged cursor, a page size out of range) left nothing to answer: a client error, 400
+          // (docs/decisions.md, issue 12). A partial answer stays 200, as GraphQL over HTTP requires.
+          response.http.status = 400;
         }
       },
     };

@@ -6,6 +6,7 @@ import type { GraphQLSchema } from 'graphql';
 import type Koa from 'koa';
 import type { Config } from '../config.js';
 import { createContext, type Context } from '../context.js';
+import type { CursorCodec } from '../cursors/codec.js';
 import type { Logger } from '../logger.js';
 import type { Mailer } from '../mail/index.js';
 import type { Store } from '../store/store.js';
@@ -21,6 +22,8 @@ export interface AppDeps {
   authenticate?: Authenticator;
   /** Outgoing mail (OTP codes, newsletter keys). */
   mailer: Mailer;
+  /** Signs connection cursors with the service's keys (createApp loads them). */
+  cursors?: CursorCodec;
 }
 
 export interface AppState extends RequestState {
@@ -39,7 +42,7 @@ export function withContext(deps: AppDeps): Koa.Middleware<AppState> {
   const authenticate = deps.authenticate ?? anonymousOnly;
   return async (ctx, next) => {
     const viewer = await authenticate(ctx.get('authorization') || undefined);
-    ctx.state.context = createContext({ requestId: ctx.state.requestId, log: ctx.state.log, config: deps.config, store: deps.store, mailer: deps.mailer, viewer });
+    ctx.state.context = createContext({ requestId: ctx.state.requestId, log: ctx.state.log, config: deps.config, store: deps.store, mailer: deps.mailer, viewer, cursors: deps.cursors });
     await next();
   };
 }
