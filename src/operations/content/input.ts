@@ -5,15 +5,17 @@ import { badRequest } from '../../errors.js';
 const ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 const CHANNEL_ID = /^[0-9]{1,18}$/;
 
-export const isValidId = (id: string): boolean => ID.test(id);
+// Each check asks for a string first: a value that reaches a store filter is never an object or an operator,
+// whatever a caller's types say it is.
+export const isValidId = (id: string): boolean => typeof id === 'string' && ID.test(id);
 
 export function checkId(id: string, field = 'id'): string {
-  if (!ID.test(id)) throw badRequest(`${field} must be 1 to 64 characters of A-Z a-z 0-9 _ . : -`, [{ field, message: 'Invalid id' }]);
+  if (!isValidId(id)) throw badRequest(`${field} must be 1 to 64 characters of A-Z a-z 0-9 _ . : -`, [{ field, message: 'Invalid id' }]);
   return id;
 }
 
 export function checkChannelId(id: string, field = 'id'): string {
-  if (!CHANNEL_ID.test(id)) throw badRequest(`${field} must be 1 to 18 digits`, [{ field, message: 'Invalid channel id' }]);
+  if (typeof id !== 'string' || !CHANNEL_ID.test(id)) throw badRequest(`${field} must be 1 to 18 digits`, [{ field, message: 'Invalid channel id' }]);
   return id;
 }
 
