@@ -3,6 +3,7 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { CouponReason } from './catalogue.enums.js';
 import { ProductItemFields } from './product-item.type.js';
+import { Node } from '../types/node.type.js';
 
 @ObjectType({ implements: ProductItemFields, description: 'A product item in a cart, with its quantity' })
 export class CartItem extends ProductItemFields {
@@ -67,7 +68,7 @@ export class PriceMatrix {
   coupons!: CartCoupon[];
 }
 
-@ObjectType({ description: "A customer's shopping cart; `items` is resolved through a loader" })
+@ObjectType({ implements: Node, description: "A customer's shopping cart; `items` is resolved through a loader" })
 export class Cart {
   @Field(() => ID)
   id!: string;
