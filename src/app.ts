@@ -53,7 +53,7 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   await apollo.start();
 
   koa.use(requestContext(deps.log));
-  koa.use(securityHeaders());
+  koa.use(securityHeaders({ publicUrl: deps.config.publicUrl, trustProxyHops: hops }));
   koa.use(corsAllowlist(deps.config.corsOrigins));
   const cache = deps.config.cache.responseCacheBytes > 0 ? new ResponseCache(deps.config.cache.responseCacheBytes, deps.log) : undefined;
   if (cache) koa.use(cache.middleware());
