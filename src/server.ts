@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.js';
 import { createApp, type AppDeps, type GatewayApp } from './app.js';
+import { answerClientError } from './http/client-error.js';
 import type { Logger } from './logger.js';
 import { buildGatewaySchema } from './schema/build.js';
 import type { Store } from './store/store.js';
@@ -27,6 +28,7 @@ export async function startService(
     else if (app.serveCached(req, res)) return;
     void koaHandler(req, res);
   });
+  server.on('clientError', answerClientError);
   server.keepAliveTimeout = 5_000;
   server.requestTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {
