@@ -1,44 +1,31 @@
 // No client value reaches the store as an object or an operator: every input — REST path, query and body
 // fields, GraphQL arguments and variables, cursors — is sent objects, arrays and `$`-operators carrying a
 // marker, and every command the service's driver sends is searched for it. Each answer is a 4xx.
-import { MongoClient, type CommandStartedEvent } from 'mongodb';
-import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
-import { startService, type RunningService } from '../../src/server.js';
-import { Store } from '../../src/store/store.js';
 import { bearer, insertCatalogue, testAuthenticator } from '../catalogue/fixtures.js';
 import * as f from '../content/fixtures.js';
 import { contentGraph } from '../content/graph.fixture.js';
-import { testMongoUri, uniqueDbName } from '../helpers/db.js';
+import { startMonitoredService, type MonitoredService } from '../helpers/monitored.js';
 
 const MARK = 'MARK7f3a';
-const dbName = uniqueDbName('noop');
-const commands: CommandStartedEvent[] = [];
-let client: MongoClient;
-let service: RunningService;
+let svc: MonitoredService;
 
 beforeAll(async () => {
-  client = new MongoClient(testMongoUri(), { monitorCommands: true, serverSelectionTimeoutMS: 5000 });
-  client.on('commandStarted', (event) => commands.push(event));
-  await client.connect();
-  const db = client.db(dbName);
-  const store = await Store.onDb(client, db);
-  await insertCatalogue(store);
-  await f.insert(db, contentGraph({ prefix: 'g-', issues: 2, articlesPerIssue: 2 }).fixture);
-  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', RESPONSE_CACHE_MB: '0', MONGODB_DB: dbName });
-  service = await startService({ config, log: createLogger('silent'), store, authenticate: testAuthenticator });
+  svc = await startMonitoredService({
+    prefix: 'noop',
+    authenticate: testAuthenticator,
+    beforeStart: async (store, db) => {
+      await insertCatalogue(store);
+      await f.insert(db, contentGraph({ prefix: 'g-', issues: 2, articlesPerIssue: 2 }).fixture);
+    },
+  });
 }, 60_000);
-afterAll(async () => {
-  await service.stop();
-  await client.db(dbName).dropDatabase().catch(() => undefined);
-  await client.close();
-});
+afterAll(() => svc.close());
 
 const hostile = [{ $ne: MARK }, { $gt: MARK }, { $regex: MARK }, { $where: MARK }, [MARK, MARK], { nested: { $in: [MARK] } }];
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 async function send(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<number> {
-  const res = await fetch(`${service.url}${path}`, {
+  const res = await fetch(`${svc.url}${path}`, {
     method,
     headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -48,7 +35,7 @@ async function send(method: string, path: string, body?: unknown, headers: Recor
 }
 
 async function gql(query: string, variables: Record<string, unknown>, headers: Record<string, string> = {}): Promise<{ status: number; codes: unknown[] }> {
-  const res = await fetch(`${service.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
+  const res = await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
   const body = (await res.json()) as { errors?: Array<{ extensions?: { code?: unknown } }> };
   return { status: res.status, codes: (body.errors ?? []).map((e) => e.extensions?.code) };
 }
@@ -111,7 +98,7 @@ test('hostile GraphQL variables and arguments are refused before they reach the 
 });
 
 test('no command the service sent to the store carries the marker', () => {
-  expect(commands.length).toBeGreaterThan(0);
-  const carrying = commands.filter((c) => c.databaseName === dbName && JSON.stringify(c.command).includes(MARK));
+  expect(svc.commands.length).toBeGreaterThan(0);
+  const carrying = svc.commands.filter((c) => JSON.stringify(c.command).includes(MARK));
   expect(carrying.map((c) => `${c.commandName} ${JSON.stringify(c.command).slice(0, 200)}`)).toEqual([]);
 });

@@ -1,47 +1,34 @@
 // Relay Global Object Identification: `node(id:)` resolves every type with an id of its own, `nodes(ids:)` in
 // one store round trip per type whatever the number of ids, with each type's visibility and ownership rules.
-import { MongoClient, type CommandStartedEvent } from 'mongodb';
-import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
-import { startService, type RunningService } from '../../src/server.js';
-import { Store } from '../../src/store/store.js';
 import { bearer, insertCatalogue, testAuthenticator } from '../catalogue/fixtures.js';
 import * as f from '../content/fixtures.js';
 import { contentGraph } from '../content/graph.fixture.js';
-import { testMongoUri, uniqueDbName } from '../helpers/db.js';
+import { startMonitoredService, type MonitoredService } from '../helpers/monitored.js';
 
-const dbName = uniqueDbName('node');
-const commands: CommandStartedEvent[] = [];
-let client: MongoClient;
-let service: RunningService;
+let svc: MonitoredService;
 
 beforeAll(async () => {
-  client = new MongoClient(testMongoUri(), { monitorCommands: true, serverSelectionTimeoutMS: 5000 });
-  client.on('commandStarted', (event) => commands.push(event));
-  await client.connect();
-  const db = client.db(dbName);
-  const store = await Store.onDb(client, db);
-  await insertCatalogue(store);
-  await f.insert(db, contentGraph({ prefix: 'g-', issues: 2, articlesPerIssue: 2 }).fixture);
-  await f.insert(db, {
-    pages: [f.page('p-off', { enabled: false })],
-    issues: [f.issue('i-off', 'p-off'), f.issue('i-draft', 'g-page', { status: 'draft' })],
-    articles: [f.article('a-draft', { status: 'draft' })],
-    contentCategories: [f.category('c-inactive', { status: 'inactive' })],
-    videos: [f.video('v-processing', { status: 'processing' })],
-    quizzes: [f.quiz('q-draft', { status: 'draft' })],
+  svc = await startMonitoredService({
+    prefix: 'node',
+    authenticate: testAuthenticator,
+    beforeStart: async (store, db) => {
+      await insertCatalogue(store);
+      await f.insert(db, contentGraph({ prefix: 'g-', issues: 2, articlesPerIssue: 2 }).fixture);
+      await f.insert(db, {
+        pages: [f.page('p-off', { enabled: false })],
+        issues: [f.issue('i-off', 'p-off'), f.issue('i-draft', 'g-page', { status: 'draft' })],
+        articles: [f.article('a-draft', { status: 'draft' })],
+        contentCategories: [f.category('c-inactive', { status: 'inactive' })],
+        videos: [f.video('v-processing', { status: 'processing' })],
+        quizzes: [f.quiz('q-draft', { status: 'draft' })],
+      });
+    },
   });
-  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', RESPONSE_CACHE_MB: '0', MONGODB_DB: dbName });
-  service = await startService({ config, log: createLogger('silent'), store, authenticate: testAuthenticator });
 }, 60_000);
-afterAll(async () => {
-  await service.stop();
-  await client.db(dbName).dropDatabase().catch(() => undefined);
-  await client.close();
-});
+afterAll(() => svc.close());
 
 async function gql(query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
-  const res = await fetch(`${service.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
+  const res = await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
   return { status: res.status, body: (await res.json()) as { data?: any; errors?: Array<{ extensions?: { code?: string } }> } };
 }
 
@@ -103,11 +90,11 @@ test('a malformed id or too many ids is BAD_USER_INPUT', async () => {
 
 /** Store commands one nodes() query sends, by command and collection. */
 async function commandsOf(ids: string[]): Promise<string[]> {
-  commands.length = 0;
+  svc.commands.length = 0;
   const { body } = await gql(`query($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }`, { ids }, bearer('alice-cart'));
   expect(body.errors).toBeUndefined();
   expect(body.data.nodes.every((n: unknown) => n !== null)).toBe(true);
-  return commands.filter((c) => c.databaseName === dbName).map((c) => `${c.commandName}:${String(c.command[c.commandName])}`).sort();
+  return svc.commands.map((c) => `${c.commandName}:${String(c.command[c.commandName])}`).sort();
 }
 
 test('nodes costs one store round trip per type, whatever the number of ids', async () => {
