@@ -143,3 +143,14 @@ test('none of these client mistakes was logged at error level', () => {
   expect(errors).toEqual([]);
   expect(logged.some((line) => line.msg === 'GraphQL request refused')).toBe(true);
 });
+
+test('fragment cycles and fragment bombs are validation failures, answered at once', async () => {
+  const cycle = await post({ query: 'fragment A on Page { ...B } fragment B on Page { ...A } { pages(first: 1) { edges { node { ...A } } } }' });
+  expectRefused(cycle, 'GRAPHQL_VALIDATION_FAILED');
+  // Each fragment spreads the next twice: 2^40 selections if expanded, measured once per fragment here.
+  const levels = 40;
+  const fragments = Array.from({ length: levels }, (_, i) => `fragment F${i} on Query { ${i + 1 < levels ? `...F${i + 1} ...F${i + 1}` : '__typename'} a${i}: __typename }`);
+  const bomb = await post({ query: `${fragments.join('\n')}\n{ ...F0 }` });
+  expectRefused(bomb, 'GRAPHQL_VALIDATION_FAILED');
+  expect(bomb.body.errors!.some((e) => /Aliases limit/.test(e.message))).toBe(true);
+});
