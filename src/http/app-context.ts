@@ -6,6 +6,7 @@ import type { GraphQLSchema } from 'graphql';
 import type Koa from 'koa';
 import type { Config } from '../config.js';
 import { createContext, type Context } from '../context.js';
+import { badRequest } from '../errors.js';
 import type { CursorCodec } from '../cursors/codec.js';
 import type { Logger } from '../logger.js';
 import type { Mailer } from '../mail/index.js';
@@ -30,11 +31,27 @@ export interface AppState extends RequestState {
   context?: Context;
 }
 
-/** JSON bodies only (415 for anything else), bounded at 1 MiB (CONTRACT.md §5). */
+/**
+ * JSON bodies only (415 for anything else), bounded at 1 MiB (CONTRACT.md §5). A body the parser cannot even
+ * read (one that does not inflate per its Content-Encoding: zlib and brotli errors carry no HTTP status) is
+ * the client's 400, not a server fault.
+ */
 export function jsonBody(): Koa.Middleware {
   const check = requireJsonBody();
   const parse = bodyParser({ enableTypes: ['json'], jsonLimit: '1mb', parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] });
-  return (ctx, next) => check(ctx, () => parse(ctx, next));
+  return (ctx, next) =>
+    check(ctx, async () => {
+      let parsed = false;
+      try {
+        await parse(ctx, () => {
+          parsed = true;
+          return next();
+        });
+      } catch (err) {
+        if (parsed || typeof (err as { status?: unknown }).status === 'number') throw err;
+        throw badRequest('The request body could not be decoded (check its Content-Encoding)');
+      }
+    });
 }
 
 /** Builds the per-request context: the viewer from the bearer token (401 for a bad one), loaders, store. */

@@ -126,6 +126,10 @@ test('HTTP-layer errors on /graphql are GraphQL-shaped with the request id', asy
   expectRefused(wrongType, 'UNSUPPORTED_MEDIA_TYPE', 415);
   expect(wrongType.body).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
 
+  for (const encoding of ['gzip', 'deflate', 'br']) expectRefused(await post({ query: '{ __typename }' }, { 'content-encoding': encoding }), 'BAD_REQUEST');
+  const rest = await fetch(`${service.url}/cms/channel/7/activate_subscription`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: '{"email":"a@example.com","key":"k"}' });
+  expect({ status: rest.status, body: await rest.json() }).toMatchObject({ status: 400, body: { code: 'BAD_REQUEST' } });
+
   const plainJson = await post(undefined, { accept: 'application/json' }, 'nope');
   expect(plainJson.type).toContain('application/json');
   expectRefused(plainJson, 'BAD_REQUEST');

@@ -182,6 +182,7 @@ export class Fuzzer {
       case 9:
         return { kind: 'wrong media type', method: 'POST', path: '/graphql', headers: { 'content-type': this.pick(['text/plain', 'application/xml', 'multipart/form-data; boundary=x']) }, body: JSON.stringify({ query: op.query }) };
       case 10:
+        if (this.chance(0.3)) return this.post('body not matching its encoding', { query: op.query }, { 'content-encoding': this.pick(['gzip', 'deflate', 'br', 'compress']) });
         return this.post('batch', [{ query: op.query }, { query: '{ __typename }' }]);
       case 11:
         return { kind: 'GET operation', method: 'GET', path: `/graphql?query=${encodeURIComponent(op.query)}&variables=${encodeURIComponent(this.chance(0.3) ? '{bad' : JSON.stringify(op.variables))}`, headers: this.chance(0.5) ? { 'apollo-require-preflight': '1' } : {} };
