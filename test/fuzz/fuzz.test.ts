@@ -84,7 +84,7 @@ test(`${REQUESTS} seeded requests (seed ${SEED}): no server fault, no leak, JSON
   for (const failure of failures) summary.set(`${failure.kind}: ${failure.status} ${failure.problems.join(', ')}`, (summary.get(`${failure.kind}: ${failure.status} ${failure.problems.join(', ')}`) ?? 0) + 1);
   expect({ summary: Object.fromEntries(summary), first: failures.slice(0, 3) }).toEqual({ summary: {}, first: [] });
   // Every hostile kind was tried.
-  expect(byKind.size).toBeGreaterThanOrEqual(REQUESTS >= 500 ? 14 : 1);
+  expect(byKind.size).toBeGreaterThanOrEqual(REQUESTS >= 500 ? 16 : 1);
 
   const health = await fetch(`${svc.url}/readyz`);
   expect(health.status).toBe(200);

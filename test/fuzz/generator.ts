@@ -20,7 +20,7 @@ export function random(seed: number): () => number {
 
 export interface FuzzRequest {
   kind: string;
-  method: 'GET' | 'POST';
+  method: string;
   /** Path and query string. */
   path: string;
   headers: Record<string, string>;
@@ -144,7 +144,7 @@ export class Fuzzer {
     const roll = this.rnd();
     if (roll < 0.55) return this.post('valid query', this.operation('query'), accept);
     if (roll < 0.6) return this.post('valid mutation', this.operation('mutation'), accept);
-    const hostile = this.int(14);
+    const hostile = this.int(15);
     const op = this.operation();
     switch (hostile) {
       case 0: {
@@ -188,9 +188,27 @@ export class Fuzzer {
         return { kind: 'GET operation', method: 'GET', path: `/graphql?query=${encodeURIComponent(op.query)}&variables=${encodeURIComponent(this.chance(0.3) ? '{bad' : JSON.stringify(op.variables))}`, headers: this.chance(0.5) ? { 'apollo-require-preflight': '1' } : {} };
       case 12:
         return this.post('syntax error', { query: op.query.slice(0, this.int(op.query.length)) });
+      case 13:
+        return this.rest();
       default:
         return this.post('subscription over HTTP', { query: 'subscription S { __typename }' }, accept);
     }
+  }
+
+  /** A REST shim called with odd values: numbers out of range, repeated or bracketed parameters, odd paths and bodies. */
+  private rest(): FuzzRequest {
+    const odd = () => this.pick(['0', '-1', '1e309', 'NaN', '99999999999999999999', '', '%00', 'x'.repeat(300), '1.5', this.pick(this.ids)]);
+    const id = encodeURIComponent(this.chance(0.7) ? this.pick(this.ids) : odd());
+    const json = { 'content-type': 'application/json' };
+    const body = () => JSON.stringify(this.pick([{}, { cartId: odd(), couponId: odd() }, { email: odd(), key: odd() }, [], { $where: 1 }, { email: 'a@example.com', key: 'k', extra: 1 }]));
+    return this.pick<FuzzRequest>([
+      { kind: 'REST', method: 'GET', path: `/cms/page/${id}/issues?page=${encodeURIComponent(odd())}&limit=${encodeURIComponent(odd())}`, headers: {} },
+      { kind: 'REST', method: 'GET', path: `/cms/page/${id}/issues?page[$gt]=1&limit=2&limit=3`, headers: {} },
+      { kind: 'REST', method: 'GET', path: `/cms/product/categories?parentId=${id}&featured=${encodeURIComponent(odd())}&lang=${encodeURIComponent(odd())}&includeProducts=${encodeURIComponent(odd())}`, headers: {} },
+      { kind: 'REST', method: 'POST', path: `/cms/channel/${encodeURIComponent(odd())}/activate_subscription`, headers: json, body: body() },
+      { kind: 'REST', method: 'DELETE', path: `/cms/customer/coupon/remove?cartId=${id}`, headers: { ...json, authorization: 'Bearer alice-cart' }, body: body() },
+      { kind: 'REST', method: this.pick(['PUT', 'PATCH', 'DELETE'] as const) as 'POST', path: `/cms/product/categories`, headers: {} },
+    ]);
   }
 
   /** A cursor altered the ways a client might: a flipped byte, a swapped tag, a JSON payload with operators. */
