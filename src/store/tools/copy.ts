@@ -1,5 +1,5 @@
 // `store copy`: every selected collection of one store into another through the driver: collection options,
-// documents (replace-by-_id upserts, so a re-run converges), then indexes; finally counts and digests of
+// documents (a --resume re-run replaces by _id, so it converges), then indexes; finally counts and digests of
 // both sides compared per collection. TTL indexes come last, after the comparison, so the target's sweeper
 // cannot delete an expired document between the copy and the check.
 import type { Db, Document } from 'mongodb';
@@ -9,7 +9,7 @@ import { ToolError } from './errors.js';
 import { createCollection, createIndexes, isTtlIndex, readIndexes } from './indexes.js';
 import type { Progress } from './progress.js';
 import { listSourceCollections, select, type CollectionPlan, type SelectionOptions } from './selection.js';
-import { upsertAll } from './writer.js';
+import { writeAll } from './writer.js';
 
 export interface CopyOptions extends SelectionOptions {
   /** Drop the selected collections in the target first. */
@@ -81,5 +81,5 @@ async function copyDocuments(from: Db, to: Db, plan: CollectionPlan, opts: CopyO
   const batchSize = opts.batchSize ?? 1000;
   // Numbers keep their BSON type (an int32 stays int32, 1.0 stays a double): the bytes written are the bytes read.
   const cursor = source.find(plan.filter, { ...EXACT_TYPES, batchSize });
-  return upsertAll(to, plan.name, cursor, batchSize, (n) => opts.progress.advance(plan.name, n));
+  return writeAll(to, plan.name, cursor, { batchSize, mode: opts.resume ? 'replace' : 'insert', written: (n) => opts.progress.advance(plan.name, n) });
 }

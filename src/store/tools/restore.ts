@@ -14,7 +14,7 @@ import { createCollection, createIndexes } from './indexes.js';
 import { parseMetadata, type CollectionMetadata } from './metadata.js';
 import type { Progress } from './progress.js';
 import { select, type SelectionOptions } from './selection.js';
-import { upsertAll } from './writer.js';
+import { writeAll } from './writer.js';
 
 export interface RestoreOptions extends SelectionOptions {
   drop?: boolean;
@@ -76,7 +76,7 @@ export async function restoreStore(input: string, to: { db: Db; label: string },
         const docs = (async function* () {
           for await (const { bytes } of readBsonFile(c.bson!, isGzip(c.bson!))) yield decodeExact(bytes);
         })();
-        await upsertAll(to.db, c.name, docs, opts.batchSize ?? 1000, (n) => opts.progress.advance(c.name, n));
+        await writeAll(to.db, c.name, docs, { batchSize: opts.batchSize ?? 1000, mode: 'insert', written: (n) => opts.progress.advance(c.name, n) });
       }
       await createIndexes(to.db, c.name, c.metadata.indexes);
     }

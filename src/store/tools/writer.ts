@@ -1,36 +1,42 @@
-// Writes documents into a collection in batches of unordered replace-by-_id upserts, so a re-run converges
-// on the same contents instead of failing on duplicates. One batch is in flight while the next is gathered.
-import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
+// Writes documents into a collection in unordered batches, one batch in flight while the next is gathered.
+// `replace` makes a re-run converge (the upsert-by-_id of a resumed copy) as delete-by-_id then insert,
+// not as replaceOne: the embedded engine's update path re-encodes a replacement from JavaScript values,
+// which turns a whole double (1.0) into an int32, while its insert path keeps the bytes it is sent.
+import type { Db, Document } from 'mongodb';
 import { ToolError } from './errors.js';
 
-const asOperation = (doc: Document): AnyBulkWriteOperation =>
-  doc._id === undefined
-    ? { insertOne: { document: doc } }
-    : { replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } };
+export type WriteMode = 'insert' | 'replace';
 
 /** Writes `docs` into `name`; `written(n)` after each batch. Returns how many were written. */
-export async function upsertAll(db: Db, name: string, docs: AsyncIterable<Document>, batchSize: number, written: (n: number) => void): Promise<number> {
+export async function writeAll(db: Db, name: string, docs: AsyncIterable<Document>, opts: { batchSize: number; mode: WriteMode; written: (n: number) => void }): Promise<number> {
   const coll = db.collection(name);
   let total = 0;
   let inFlight: Promise<void> | undefined;
-  const flush = async (batch: AnyBulkWriteOperation[]): Promise<void> => {
+  const write = async (batch: Document[]): Promise<void> => {
+    if (opts.mode === 'replace') {
+      const ids = batch.filter((d) => d._id !== undefined).map((d) => d._id as unknown);
+      await coll.deleteMany({ _id: { $in: ids } } as Document);
+    }
+    await coll.insertMany(batch, { ordered: false });
+  };
+  const flush = async (batch: Document[]): Promise<void> => {
     await inFlight;
-    inFlight = coll.bulkWrite(batch, { ordered: false }).then(
+    inFlight = write(batch).then(
       () => {
         total += batch.length;
-        written(batch.length);
+        opts.written(batch.length);
       },
       (err: unknown) => {
         throw new ToolError(`writing to "${name}" failed after ${total} documents: ${(err as Error).message}`);
       },
     );
-    // Surface a failure at the next flush at the latest; keep it from being an unhandled rejection meanwhile.
+    // A failure surfaces at the next flush at the latest; meanwhile it is no unhandled rejection.
     inFlight.catch(() => undefined);
   };
-  let batch: AnyBulkWriteOperation[] = [];
+  let batch: Document[] = [];
   for await (const doc of docs) {
-    batch.push(asOperation(doc));
-    if (batch.length >= batchSize) {
+    batch.push(doc);
+    if (batch.length >= opts.batchSize) {
       await flush(batch);
       batch = [];
     }
