@@ -187,7 +187,7 @@ describe('bad dump files: a clear error naming the file and offset, and the targ
   test('with --drop over existing data: the existing documents stay when the dump is bad', async () => {
     const dir = broken('drop', (d) => truncateSync(join(d, 'things.bson'), 100));
     const db = await database();
-    await db.collection<Document>('things').insertOne({ _id: 'kept', value: 1 });
+    await db.collection<{ _id: string; value?: number }>('things').insertOne({ _id: 'kept', value: 1 });
     await expect(restoreStore(dir, target(db), { drop: true, progress: noProgress })).rejects.toThrow(/things\.bson at byte \d+: truncated/);
     expect(await db.collection('things').find().toArray()).toEqual([{ _id: 'kept', value: 1 }]);
   });
@@ -205,7 +205,7 @@ describe('bad dump files: a clear error naming the file and offset, and the targ
 
   test('a non-empty target without --drop is refused, naming the collections', async () => {
     const db = await database();
-    await db.collection<Document>('things').insertOne({ _id: 'kept' });
+    await db.collection<{ _id: string; value?: number }>('things').insertOne({ _id: 'kept' });
     await expect(restoreStore(good, target(db), { progress: noProgress })).rejects.toThrow(/already holds documents in things: pass --drop/);
     expect(await db.collection('things').countDocuments()).toBe(1);
   });
