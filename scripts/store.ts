@@ -93,7 +93,7 @@ async function run(command: string, v: Values): Promise<boolean> {
       const report = await copyStore(from, to, { ...selection(v), drop: v.drop, resume: v.resume, batchSize: batchSize(v), progress });
       const ok = report.collections.every((c: CollectionCheck) => c.same);
       process.stdout.write(
-        `copied ${from.label} -> ${to.label}: ${rate(report.documents, report.seconds)}\n` +
+        `copied ${from.label} -> ${to.label}: ${rate(report.documents, report.seconds)}, of which ${report.checkSeconds.toFixed(1)} s comparing both sides\n` +
           `${checkTable(report.collections.map((c) => ({ name: c.name, count: c.target.count, expected: c.source.count, same: c.same })))}\n` +
           (ok ? `every collection has the same count and digest on both sides (${report.collections.length} collections)\n` : 'some collections DIFFER between source and target: see above (a source written to during the copy, or documents the target changes on write)\n'),
       );
