@@ -81,7 +81,8 @@ export async function copyStore(from: { db: Db; label: string }, to: { db: Db; l
 
 async function copyDocuments(from: Db, to: Db, plan: CollectionPlan, opts: CopyOptions): Promise<number> {
   const source = from.collection(plan.name);
-  opts.progress.start(plan.name, await source.countDocuments(plan.filter));
+  const total = Object.keys(plan.filter).length ? await source.countDocuments(plan.filter) : await source.estimatedDocumentCount();
+  opts.progress.start(plan.name, total);
   const batchSize = opts.batchSize ?? 1000;
   // Numbers keep their BSON type (an int32 stays int32, 1.0 stays a double): the bytes written are the bytes read.
   const cursor = source.find(plan.filter, { ...EXACT_TYPES, batchSize });

@@ -44,7 +44,7 @@ export async function dumpStore(db: Db, out: string, opts: DumpOptions): Promise
     if (source.type !== 'collection') continue;
 
     const coll = db.collection(plan.name);
-    opts.progress.start(plan.name, await coll.countDocuments(plan.filter));
+    opts.progress.start(plan.name, Object.keys(plan.filter).length ? await coll.countDocuments(plan.filter) : await coll.estimatedDocumentCount());
     let documents = 0;
     let bytes = 0;
     async function* raw(): AsyncGenerator<Buffer> {
