@@ -1,7 +1,8 @@
 // Writes documents into a collection in unordered batches, one batch in flight while the next is gathered.
-// `replace` makes a re-run converge (the upsert-by-_id of a resumed copy) as delete-by-_id then insert,
-// not as replaceOne: the embedded engine's update path re-encodes a replacement from JavaScript values,
-// which turns a whole double (1.0) into an int32, while its insert path keeps the bytes it is sent.
+// `replace` makes a re-run converge (the upsert-by-_id of a resumed copy) as delete-by-_id then insertMany,
+// not as replaceOne: the embedded engine re-encodes documents that arrive inside a command's body (update,
+// replaceOne, insertOne) from JavaScript values, which turns a whole double (1.0) into an int32, while the
+// documents insertMany sends as an OP_MSG document sequence keep their bytes.
 import type { Db, Document } from 'mongodb';
 import { ToolError } from './errors.js';
 
