@@ -34,14 +34,16 @@ async function timed(label: string, run: () => Promise<number>): Promise<void> {
 }
 
 /** The engine as its own process, as `npm run engine` runs it. */
-async function standaloneEngine(dbPath: string): Promise<{ uri: string; stop(): void }> {
+async function standaloneEngine(dbPath: string): Promise<{ uri: string; stop(): Promise<void> }> {
   const cli = fileURLToPath(new URL('../src/store/embedded/cli.js', import.meta.url));
   const child = spawn(process.execPath, [cli, '--port', '0', '--dbpath', dbPath], { stdio: ['ignore', 'pipe', 'inherit'] });
   const uri = await new Promise<string>((resolve, reject) => {
     child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8').trim()));
     child.once('exit', (code) => reject(new Error(`engine exited (${code})`)));
   });
-  return { uri, stop: () => child.kill('SIGTERM') };
+  // Stopping waits for the engine's final snapshot, before the directory is removed.
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return { uri, stop: () => (child.kill('SIGTERM'), exited) };
 }
 
 async function main(): Promise<void> {
@@ -82,7 +84,7 @@ async function main(): Promise<void> {
     const to = await open(engine.uri.replace('/?', '/restored?'));
     return using([to], async () => (await restoreStore(dir('dump-gz'), to, { progress: noProgress })).collections.reduce((n, c) => n + c.restored.count, 0));
   });
-  engine.stop();
+  await engine.stop();
   process.stdout.write(`\n| Command | Documents | Time | Documents/s |\n|---|---|---|---|\n${rows.map(([l, n, s]) => `| ${l} | ${n} | ${s.toFixed(1)} s | ${Math.round(n / s)} |`).join('\n')}\n`);
 }
 
