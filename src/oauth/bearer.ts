@@ -17,9 +17,11 @@ export function bearerAuthenticator(deps: { config: Config; store: Store; keys: 
   const keySet = createLocalJWKSet(deps.keys.publicJwks);
   const { issuer, audience } = deps.config.oauth;
   return async (authorization) => {
-    if (authorization === undefined) return null;
+    // RFC 6750 §3.1: another scheme (Basic, ...) is no bearer credential at all: anonymous, and a route
+    // that needs a token answers 401 with a challenge carrying no error code.
+    if (authorization === undefined || !/^Bearer(\s|$)/i.test(authorization)) return null;
     const match = BEARER.exec(authorization);
-    if (!match) throw unauthenticated('Send the access token as "Authorization: Bearer <token>"', 'invalid_request');
+    if (!match) throw unauthenticated('Send the access token as "Authorization: Bearer <token>"');
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(match[1]!, keySet, { issuer, audience, typ: 'at+jwt', algorithms: ['ES256'] }));

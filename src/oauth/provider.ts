@@ -81,7 +81,7 @@ export function createProvider(deps: ProviderDeps): ProviderType {
       pushedAuthorizationRequests: { enabled: false },
       rpInitiatedLogout: { enabled: false },
       userinfo: { enabled: false },
-      revocation: { enabled: true, allowedPolicy: ownTokenOnly },
+      revocation: { enabled: true, allowedPolicy: revokeOwnTokenOnly },
       introspection: { enabled: true, allowedPolicy: ownTokenOnly },
       resourceIndicators: {
         enabled: true,
@@ -125,14 +125,23 @@ export function createProvider(deps: ProviderDeps): ProviderType {
   };
 
   const issue = { provider, audience, resourceServer };
-  provider.registerGrantType('password', passwordGrant({ ...deps.password, issue }), PASSWORD_PARAMETERS);
-  provider.registerGrantType('otp', otpGrant({ otp: deps.otp, issue }), OTP_PARAMETERS);
+  provider.registerGrantType('password', passwordGrant({ ...deps.password, issue }), PASSWORD_PARAMETERS, ['resource']);
+  provider.registerGrantType('otp', otpGrant({ otp: deps.otp, issue }), OTP_PARAMETERS, ['resource']);
 
   provider.on('server_error', (_ctx: unknown, err: unknown) => log.error({ err }, 'oauth: provider error'));
   return provider;
 }
 
-/** Introspection and revocation answer only about the calling client's own tokens. */
+/**
+ * RFC 7009 §2.1: a client may revoke only its own tokens; another client's token is refused (400
+ * invalid_request, the provider's own wording) and stays valid.
+ */
+async function revokeOwnTokenOnly(_ctx: unknown, client: { clientId: string }, token: { clientId: string }): Promise<boolean> {
+  if (token.clientId !== client.clientId) throw new errors.InvalidRequest('client is not authorized to revoke the presented token');
+  return true;
+}
+
+/** Introspection answers only about the calling client's own tokens (another's is `active: false`). */
 async function ownTokenOnly(_ctx: unknown, client: { clientId: string }, token: { clientId: string }): Promise<boolean> {
   return token.clientId === client.clientId;
 }

@@ -76,7 +76,8 @@ describe('revocation (RFC 7009)', () => {
     const issued = await tokenFor(svc);
     const other = await newClient(svc, { grantTypes: ['password', 'refresh_token'] });
     const res = await form('/oauth2/revoke', { token: issued.refreshToken! }, basic(other.clientId, other.secret));
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toBe('invalid_request');
     const refresh = await tokenRequest(svc, { grant_type: 'refresh_token', refresh_token: issued.refreshToken! }, { headers: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET) });
     expect(refresh.status).toBe(200);
   });

@@ -26,9 +26,20 @@ export function grantedScopes(ctx: KoaContextWithOIDC): string[] {
   return client.grantTypeAllowed('refresh_token') ? scopes : scopes.filter((s) => s !== 'offline_access');
 }
 
+/**
+ * RFC 8707 §2: a `resource` other than the API (or more than one) is `invalid_target`, as on the
+ * provider's own grants; none means the API.
+ */
+export function checkResource(ctx: KoaContextWithOIDC, audience: string): void {
+  const resource: unknown = ctx.oidc.params.resource;
+  if (resource === undefined) return;
+  if (typeof resource !== 'string' || resource !== audience) throw new errors.InvalidTarget();
+}
+
 export async function issueTokens(ctx: KoaContextWithOIDC, opts: IssueOptions): Promise<void> {
   const { provider, account, gty, audience } = opts;
   const client = ctx.oidc.client!;
+  checkResource(ctx, audience);
   const scopes = grantedScopes(ctx);
   const scope = scopes.join(' ');
 

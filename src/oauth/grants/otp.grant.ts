@@ -4,12 +4,13 @@ import type { KoaContextWithOIDC } from 'oidc-provider';
 import { toAccount } from '../account.js';
 import type { OtpService } from '../otp.js';
 import { invalidCredentials, requireParam, tooManyAttempts } from './grant-errors.js';
-import { issueTokens, type IssueOptions } from './issue-tokens.js';
+import { checkResource, issueTokens, type IssueOptions } from './issue-tokens.js';
 
-export const OTP_PARAMETERS = ['username', 'code', 'scope'];
+export const OTP_PARAMETERS = ['username', 'code', 'scope', 'resource'];
 
 export function otpGrant(deps: { otp: OtpService; issue: Omit<IssueOptions, 'account' | 'gty'> }) {
   return async function otpGrantHandler(ctx: KoaContextWithOIDC): Promise<void> {
+    checkResource(ctx, deps.issue.audience);
     const email = requireParam(ctx, 'username');
     const code = requireParam(ctx, 'code');
     const outcome = await deps.otp.check(email, code, ctx.ip);

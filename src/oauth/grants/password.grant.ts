@@ -7,9 +7,9 @@ import type { AttemptLimiter } from '../attempt-limits.js';
 import type { PasswordLogin } from '../password-login.js';
 import { isThirdParty, parseThirdPartyPassword, type ThirdPartySignIn } from '../third-party.js';
 import { invalidCredentials, requireParam, tooManyAttempts } from './grant-errors.js';
-import { issueTokens, type IssueOptions } from './issue-tokens.js';
+import { checkResource, issueTokens, type IssueOptions } from './issue-tokens.js';
 
-export const PASSWORD_PARAMETERS = ['username', 'password', 'scope'];
+export const PASSWORD_PARAMETERS = ['username', 'password', 'scope', 'resource'];
 
 export interface PasswordGrantDeps {
   logins: PasswordLogin;
@@ -21,6 +21,7 @@ export interface PasswordGrantDeps {
 
 export function passwordGrant(deps: PasswordGrantDeps) {
   return async function passwordGrantHandler(ctx: KoaContextWithOIDC): Promise<void> {
+    checkResource(ctx, deps.issue.audience);
     const username = requireParam(ctx, 'username');
     const password = requireParam(ctx, 'password');
     const customer = isThirdParty(username) ? await thirdPartyCustomer(ctx, deps, username, password) : await passwordCustomer(ctx, deps, username, password);
