@@ -15,6 +15,7 @@ import type { OAuthKeys } from './keys.js';
 import { errors, Provider } from './oidc.js';
 import type { OtpService } from './otp.js';
 import { renderError } from './views/error.view.js';
+import { logoutSource, postLogoutSuccessSource } from './views/logout.view.js';
 
 export const OAUTH_ROUTES = {
   authorization: '/authorize',
@@ -79,7 +80,7 @@ export function createProvider(deps: ProviderDeps): ProviderType {
       devInteractions: { enabled: false },
       dPoP: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
-      rpInitiatedLogout: { enabled: false },
+      rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
       userinfo: { enabled: false },
       revocation: { enabled: true, allowedPolicy: revokeOwnTokenOnly },
       introspection: { enabled: true, allowedPolicy: ownTokenOnly },
