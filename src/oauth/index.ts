@@ -47,7 +47,7 @@ export async function createOAuthServer(deps: { config: Config; log: Logger; sto
   const otp = new OtpService({ store, mailer, log, key: keys.otpKey, failures, requests });
   const thirdParty = new ThirdPartySignIn(store, config.oauth.thirdParty, log);
 
-  const provider = createProvider({ config, log, store, keys, otp, password: { logins, thirdParty, limiter: failures } });
+  const provider = createProvider({ config, log, store, keys, otp, password: { logins, thirdParty, limiter: failures, otp } });
   const issuerPath = new URL(config.oauth.issuer).pathname.replace(/\/$/, '') || OAUTH_MOUNT;
   const interactions = interactionRoutes({ provider, logins, base: `${OAUTH_MOUNT}/interaction` });
   const otpRouter = otpRoutes({ path: `${OAUTH_MOUNT}/otp`, store, otp });

@@ -4,6 +4,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type Koa from 'koa';
+import { LINK_REQUIRED } from './grants/grant-errors.js';
 
 export const INVALID_REQUEST = 'Invalid request or authorization code';
 export const INVALID_CLIENT = 'Invalid client credentials or unauthorized request';
@@ -14,6 +15,8 @@ const BODY_LIMIT = 56 * 1024;
 interface OAuthErrorBody {
   error: string;
   error_description?: string;
+  /** Third-party sign-in into an existing password account: send its password or a one-time code. */
+  link_required?: true;
 }
 
 export function tokenEndpoint(path: string): Koa.Middleware {
@@ -46,6 +49,10 @@ export function contractError(status: number, body: OAuthErrorBody): { status: n
       }
       return { status: 400, body: { error: 'invalid_request', error_description: INVALID_REQUEST } };
     case 'invalid_grant':
+      if (body.error_description === LINK_REQUIRED) {
+        return { status: 400, body: { error: 'invalid_grant', error_description: INVALID_REQUEST, link_required: true } };
+      }
+      return { status: 400, body: { error: body.error, error_description: INVALID_REQUEST } };
     case 'unsupported_grant_type':
     case 'invalid_scope':
     case 'invalid_target':

@@ -21,3 +21,17 @@ export function requireParam(ctx: KoaContextWithOIDC, name: string): string {
   if (value.length > 16_384) throw new errors.InvalidRequest(`parameter '${name}' is too long`);
   return value;
 }
+
+/** The description that marks a third-party sign-in needing the account's password or a code (see token-endpoint.ts). */
+export const LINK_REQUIRED = 'link_required';
+
+/**
+ * A provider vouches for the e-mail of an existing password account: 400 invalid_grant with
+ * `link_required: true`; the client asks the user for that password (or a one-time code) and repeats the
+ * sign-in with it in the credential JSON.
+ */
+export function linkRequired(): never {
+  const err = new errors.OIDCProviderError(400, 'invalid_grant');
+  err.error_description = LINK_REQUIRED;
+  throw err;
+}

@@ -5,8 +5,9 @@ import type { CustomerDoc } from '../../store/customers/customer.doc.js';
 import { toAccount } from '../account.js';
 import type { AttemptLimiter } from '../attempt-limits.js';
 import type { PasswordLogin } from '../password-login.js';
-import { isThirdParty, parseThirdPartyPassword, type ThirdPartySignIn } from '../third-party.js';
-import { invalidCredentials, requireParam, tooManyAttempts } from './grant-errors.js';
+import type { OtpService } from '../otp.js';
+import { isThirdParty, LinkRefused, parseThirdPartyPassword, type LinkProof, type ThirdPartySignIn } from '../third-party.js';
+import { invalidCredentials, linkRequired, requireParam, tooManyAttempts } from './grant-errors.js';
 import { checkResource, issueTokens, type IssueOptions } from './issue-tokens.js';
 
 export const PASSWORD_PARAMETERS = ['username', 'password', 'scope', 'resource'];
@@ -16,6 +17,8 @@ export interface PasswordGrantDeps {
   thirdParty: ThirdPartySignIn;
   /** Failed third-party tokens count per IP only: `username` names a provider, not an account. */
   limiter: AttemptLimiter;
+  /** Checks a one-time code offered as proof when an identity is linked to a password account. */
+  otp: OtpService;
   issue: Omit<IssueOptions, 'account' | 'gty'>;
 }
 
@@ -50,5 +53,23 @@ async function thirdPartyCustomer(
     await deps.limiter.count(null, ctx.ip);
     return invalidCredentials(`invalid ${provider} ID token`);
   }
-  return deps.thirdParty.customerFor(provider, identity, credential.name);
+  const prove: LinkProof = async (customer) => {
+    if (credential.accountPassword) {
+      const outcome = await deps.logins.check(customer.email!, credential.accountPassword, ctx.ip);
+      return outcome.ok ? (outcome.customer._id === customer._id ? 'ok' : 'wrong') : outcome.retryAfter ? { retryAfter: outcome.retryAfter } : 'wrong';
+    }
+    if (credential.code) {
+      const outcome = await deps.otp.check(customer.email!, credential.code, ctx.ip);
+      return outcome.ok ? (outcome.customer._id === customer._id ? 'ok' : 'wrong') : outcome.retryAfter ? { retryAfter: outcome.retryAfter } : 'wrong';
+    }
+    return 'missing';
+  };
+  try {
+    return await deps.thirdParty.customerFor(provider, identity, credential.name, prove);
+  } catch (err) {
+    if (!(err instanceof LinkRefused)) throw err;
+    if (typeof err.reason === 'object') tooManyAttempts(ctx, err.reason.retryAfter);
+    if (err.reason === 'missing') linkRequired();
+    return invalidCredentials('wrong proof for linking an identity to a password account');
+  }
 }
