@@ -130,7 +130,11 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
     }
   });
 
-  return { koa, apollo, serveCached: cache ? (req, res) => cache.serve(req, res) : () => false, stop: () => apollo.stop() };
+  const stop = async (): Promise<void> => {
+    await apollo.stop();
+    await oauth.stop();
+  };
+  return { koa, apollo, serveCached: cache ? (req, res) => cache.serve(req, res) : () => false, stop };
 }
 
 /** On /graphql a rejected token is answered in GraphQL's error shape, with the HTTP status of CONTRACT.md §3. */

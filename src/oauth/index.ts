@@ -10,7 +10,7 @@ import type { Logger } from '../logger.js';
 import { createMailer, type Mailer } from '../mail/index.js';
 import type { Store } from '../store/store.js';
 import { AttemptLimiter } from './attempt-limits.js';
-import { bearerAuthenticator } from './bearer.js';
+import { accessTokenVerifier, bearerAuthenticator } from './bearer.js';
 import { interactionRoutes } from './interactions.routes.js';
 import { loadKeys, type OAuthKeys } from './keys.js';
 import { runtimeNotice } from './oidc.js';
@@ -19,6 +19,8 @@ import { otpRoutes } from './otp.routes.js';
 import { PasswordLogin } from './password-login.js';
 import { PasswordHasher } from './passwords.js';
 import { createProvider, OAUTH_ROUTES } from './provider.js';
+import { PollingRevocationFeed, RevocationList } from './revocations.js';
+import { structuredTokenParam } from './structured-tokens.js';
 import { ThirdPartySignIn } from './third-party.js';
 import { tokenEndpoint } from './token-endpoint.js';
 
@@ -31,6 +33,9 @@ export interface OAuthServer {
   cookieKeys: string[];
   authenticate: Authenticator;
   middleware: Koa.Middleware;
+  revocations: RevocationList;
+  /** Stops the background polls (revocations, keys). */
+  stop(): Promise<void>;
 }
 
 export async function createOAuthServer(deps: { config: Config; log: Logger; store: Store; mailer?: Mailer }): Promise<OAuthServer> {
@@ -46,8 +51,12 @@ export async function createOAuthServer(deps: { config: Config; log: Logger; sto
   const logins = new PasswordLogin(store, hasher, failures);
   const otp = new OtpService({ store, mailer, log, key: keys.otpKey, failures, requests });
   const thirdParty = new ThirdPartySignIn(store, config.oauth.thirdParty, log);
+  // A revocation matters while an access token issued before it can still be presented.
+  const revocations = new RevocationList(store, new PollingRevocationFeed(store, config.oauth.pollMs, log), config.oauth.accessTokenTtl + 60);
+  await revocations.start();
 
-  const provider = createProvider({ config, log, store, keys, otp, password: { logins, thirdParty, limiter: failures, otp } });
+  const provider = createProvider({ config, log, store, keys, otp, password: { logins, thirdParty, limiter: failures, otp }, revocations });
+  const verify = accessTokenVerifier(config, keys);
   const issuerPath = new URL(config.oauth.issuer).pathname.replace(/\/$/, '') || OAUTH_MOUNT;
   const interactions = interactionRoutes({ provider, logins, base: `${OAUTH_MOUNT}/interaction` });
   const otpRouter = otpRoutes({ path: `${OAUTH_MOUNT}/otp`, store, otp });
@@ -57,10 +66,21 @@ export async function createOAuthServer(deps: { config: Config; log: Logger; sto
     otpRouter.routes() as unknown as Koa.Middleware,
     interactions.routes() as unknown as Koa.Middleware,
     tokenEndpoint(`${OAUTH_MOUNT}${OAUTH_ROUTES.token}`),
+    structuredTokenParam([`${OAUTH_MOUNT}${OAUTH_ROUTES.introspection}`, `${OAUTH_MOUNT}${OAUTH_ROUTES.revocation}`], verify),
     mount(OAUTH_MOUNT, provider),
   ]);
 
-  return { provider, keys, cookieKeys: keys.cookieKeys, authenticate: bearerAuthenticator({ config, store, keys }), middleware };
+  return {
+    provider,
+    keys,
+    cookieKeys: keys.cookieKeys,
+    authenticate: bearerAuthenticator({ config, store, keys, revocations, verify }),
+    middleware,
+    revocations,
+    async stop() {
+      revocations.stop();
+    },
+  };
 }
 
 /** Runs middlewares in order, as one. */

@@ -142,7 +142,7 @@ test('a wrong or missing code_verifier is 400 invalid_grant', async () => {
   expect(missing.body).toEqual({ error: 'invalid_grant', error_description: INVALID_REQUEST });
 });
 
-test('a code used twice: the second exchange is 400 invalid_grant and revokes what the first one issued', async () => {
+test('a code used twice: the second exchange is 400 invalid_grant and revokes what the first one issued, access token included', async () => {
   const { verifier, challenge } = pkcePair();
   const code = (await signInAndConsent(new Browser(svc), challenge)).searchParams.get('code')!;
   const first = await exchange(code, verifier);
@@ -153,6 +153,9 @@ test('a code used twice: the second exchange is 400 invalid_grant and revokes wh
   const refresh = await tokenRequest(svc, { grant_type: 'refresh_token', client_id: spa.clientId, refresh_token: String(first.body.refresh_token) });
   expect(refresh.status).toBe(400);
   expect(refresh.body.error).toBe('invalid_grant');
+  // The access token of the first exchange too, at once.
+  const read = await svc.gql('{ service { version } }', undefined, { authorization: `Bearer ${String(first.body.access_token)}` });
+  expect(read.status).toBe(401);
 });
 
 test('a redirect_uri different from the authorization request\'s is 400 invalid_grant', async () => {
