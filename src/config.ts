@@ -45,6 +45,8 @@ const schema = z.object({
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000).default(5),
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).max(100_000).default(30),
   LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  LOGIN_MAX_UNKNOWN_DEVICE_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(50),
+  OTP_MAX_REQUESTS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000).default(10),
   GOOGLE_ISSUER: z.string().min(1).default('https://accounts.google.com'),
   GOOGLE_AUDIENCE: z.string().min(1).optional(),
   GOOGLE_JWKS_URI: z.url().default('https://www.googleapis.com/oauth2/v3/certs'),
@@ -141,7 +143,12 @@ export interface Config {
     pollMs: number;
     /** Argon2id cost; lowered by default under NODE_ENV=test so suites stay fast. */
     argon2: { memoryCost: number; timeCost: number };
-    loginLimits: { failuresPerAccount: number; failuresPerIp: number; windowSeconds: number };
+    /**
+     * failuresPerAccount: per account from one IP (or one known device); failuresPerIp: per client IP;
+     * unknownDeviceFailuresPerAccount: per account from all unknown devices; otpRequestsPerAddress:
+     * code requests per address from all clients.
+     */
+    loginLimits: { failuresPerAccount: number; failuresPerIp: number; unknownDeviceFailuresPerAccount: number; otpRequestsPerAddress: number; windowSeconds: number };
     /** Third-party sign-in; a provider without an audience is disabled. */
     thirdParty: Partial<Record<ThirdPartyProvider, ThirdPartyConfig>>;
   };
@@ -203,6 +210,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       loginLimits: {
         failuresPerAccount: c.LOGIN_MAX_FAILURES_PER_ACCOUNT,
         failuresPerIp: c.LOGIN_MAX_FAILURES_PER_IP,
+        unknownDeviceFailuresPerAccount: c.LOGIN_MAX_UNKNOWN_DEVICE_FAILURES_PER_ACCOUNT,
+        otpRequestsPerAddress: c.OTP_MAX_REQUESTS_PER_ADDRESS,
         windowSeconds: c.LOGIN_FAILURE_WINDOW_SECONDS,
       },
       thirdParty: {

@@ -14,10 +14,11 @@ import { accessTokenVerifier, bearerAuthenticator } from './bearer.js';
 import { interactionRoutes } from './interactions.routes.js';
 import { loadKeys, type OAuthKeys } from './keys.js';
 import { runtimeNotice } from './oidc.js';
-import { OtpService } from './otp.js';
+import { OtpService, type OtpRequestCounter } from './otp.js';
 import { otpRoutes } from './otp.routes.js';
 import { PasswordLogin } from './password-login.js';
 import { PasswordHasher } from './passwords.js';
+import { SignInLimits } from './sign-in-limits.js';
 import { createProvider, OAUTH_ROUTES } from './provider.js';
 import { PollingRevocationFeed, RevocationList } from './revocations.js';
 import { structuredTokenParam } from './structured-tokens.js';
@@ -46,10 +47,18 @@ export async function createOAuthServer(deps: { config: Config; log: Logger; sto
   const mailer = deps.mailer ?? createMailer({ config, store, log: deps.log });
   const hasher = new PasswordHasher(config.oauth.argon2);
   const limits = config.oauth.loginLimits;
-  const failures = new AttemptLimiter(store, { prefix: 'login', perAccount: limits.failuresPerAccount, perIp: limits.failuresPerIp, windowSeconds: limits.windowSeconds });
-  const requests = new AttemptLimiter(store, { prefix: 'otp-request', perAccount: limits.failuresPerAccount, perIp: limits.failuresPerIp, windowSeconds: limits.windowSeconds });
+  const failures = new SignInLimits(
+    store,
+    { perAccountAndIp: limits.failuresPerAccount, perIp: limits.failuresPerIp, perAccountUnknownDevices: limits.unknownDeviceFailuresPerAccount, windowSeconds: limits.windowSeconds },
+    keys.deviceKey,
+  );
+  const requests = new AttemptLimiter<OtpRequestCounter>(store, {
+    prefix: 'otp-request',
+    points: { pair: limits.failuresPerAccount, ip: limits.failuresPerIp, address: limits.otpRequestsPerAddress },
+    windowSeconds: limits.windowSeconds,
+  });
   const logins = new PasswordLogin(store, hasher, failures);
-  const otp = new OtpService({ store, mailer, log, key: keys.otpKey, failures, requests });
+  const otp = new OtpService({ store, mailer, log, key: keys.otpKey, failures, requests, maxLiveCodes: limits.otpRequestsPerAddress });
   const thirdParty = new ThirdPartySignIn(store, config.oauth.thirdParty, log);
   // A revocation matters while an access token issued before it can still be presented.
   const revocations = new RevocationList(store, new PollingRevocationFeed(store, config.oauth.pollMs, log), config.oauth.accessTokenTtl + 60);

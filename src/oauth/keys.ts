@@ -17,6 +17,8 @@ export interface OAuthKeys {
   cookieKeys: string[];
   /** HMAC key for one-time codes, derived from the first cookie key. */
   otpKey: Buffer;
+  /** HMAC key for device tokens (sign-in-limits.ts), derived from the first cookie key. */
+  deviceKey: Buffer;
 }
 
 interface StoredKeys {
@@ -52,6 +54,7 @@ function complete(stored: StoredKeys): OAuthKeys {
     publicJwks: { keys: stored.jwks.keys.map(toPublicJwk) },
     cookieKeys: stored.cookieKeys,
     otpKey: createHash('sha256').update(`otp:${stored.cookieKeys[0]}`).digest(),
+    deviceKey: createHash('sha256').update(`device:${stored.cookieKeys[0]}`).digest(),
   };
 }
 

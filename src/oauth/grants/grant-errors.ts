@@ -14,6 +14,14 @@ export function invalidCredentials(detail: string): never {
   throw new errors.InvalidGrant(detail);
 }
 
+/** An optional string parameter (undefined when absent or empty). */
+export function optionalParam(ctx: KoaContextWithOIDC, name: string): string | undefined {
+  const value = ctx.oidc.params[name];
+  if (typeof value !== 'string' || value.length === 0) return undefined;
+  if (value.length > 16_384) throw new errors.InvalidRequest(`parameter '${name}' is too long`);
+  return value;
+}
+
 /** A required string parameter, or invalid_request. */
 export function requireParam(ctx: KoaContextWithOIDC, name: string): string {
   const value = ctx.oidc.params[name];

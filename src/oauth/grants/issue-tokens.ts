@@ -13,6 +13,8 @@ export interface IssueOptions {
   /** The API's resource indicator and its resource-server settings. */
   audience: string;
   resourceServer: ResourceServerInfo;
+  /** Extra members of the answer (RFC 6749 §5.1 allows them): the device token of sign-in-limits.ts. */
+  extra?: Record<string, string>;
 }
 
 export function grantedScopes(ctx: KoaContextWithOIDC): string[] {
@@ -87,5 +89,6 @@ export async function issueTokens(ctx: KoaContextWithOIDC, opts: IssueOptions): 
     ...(refreshToken ? { refresh_token: refreshToken } : {}),
     scope,
     ...(idToken ? { id_token: idToken } : {}),
+    ...opts.extra,
   };
 }

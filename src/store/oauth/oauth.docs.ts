@@ -54,13 +54,16 @@ export interface ClientDoc {
 }
 
 export interface OtpCodeDoc {
-  /** The normalised e-mail: one live code per address, a new request replaces it. */
+  /** Random: an address may have several live codes, and a new request never replaces one. */
   _id: string;
+  /** The normalised e-mail. */
+  email: string;
   clientId: string;
   /** HMAC-SHA256 of the code keyed with the server's OTP key and a per-code salt. */
   codeHash: string;
   salt: string;
-  attempts: number;
+  /** Attempts per client (a hash of its IP): other people's guesses do not use up the owner's. */
+  attempts: Record<string, number>;
   expiresAt: Date;
   createdAt: Date;
 }
@@ -89,6 +92,7 @@ export const oauthIndexes: IndexDef[] = [
   { collection: 'oauth_models', key: { uid: 1 }, options: { name: 'oauth_models_uid', sparse: true } },
   { collection: 'oauth_models', key: { userCode: 1 }, options: { name: 'oauth_models_user_code', sparse: true } },
   { collection: 'otp_codes', key: { expiresAt: 1 }, options: { name: 'otp_codes_ttl', expireAfterSeconds: 0 } },
+  { collection: 'otp_codes', key: { email: 1, createdAt: -1 }, options: { name: 'otp_codes_email' } },
   { collection: 'oauth_revocations', key: { at: 1 }, options: { name: 'oauth_revocations_at' } },
   { collection: 'oauth_revocations', key: { expiresAt: 1 }, options: { name: 'oauth_revocations_ttl', expireAfterSeconds: 0 } },
   { collection: 'login_failures', key: { key: 1 }, options: { name: 'login_failures_key', unique: true } },
