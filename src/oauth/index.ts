@@ -12,7 +12,7 @@ import type { Store } from '../store/store.js';
 import { AttemptLimiter } from './attempt-limits.js';
 import { accessTokenVerifier, bearerAuthenticator } from './bearer.js';
 import { interactionRoutes } from './interactions.routes.js';
-import { loadKeys, type OAuthKeys } from './keys.js';
+import { KeyWatcher, keysFromEnvironment, loadKeys, type OAuthKeys } from './keys.js';
 import { runtimeNotice } from './oidc.js';
 import { OtpService, type OtpRequestCounter } from './otp.js';
 import { otpRoutes } from './otp.routes.js';
@@ -64,29 +64,44 @@ export async function createOAuthServer(deps: { config: Config; log: Logger; sto
   const revocations = new RevocationList(store, new PollingRevocationFeed(store, config.oauth.pollMs, log), config.oauth.accessTokenTtl + 60);
   await revocations.start();
 
-  const provider = createProvider({ config, log, store, keys, otp, password: { logins, thirdParty, limiter: failures, otp }, revocations });
-  const verify = accessTokenVerifier(config, keys);
   const issuerPath = new URL(config.oauth.issuer).pathname.replace(/\/$/, '') || OAUTH_MOUNT;
-  const interactions = interactionRoutes({ provider, logins, base: `${OAUTH_MOUNT}/interaction` });
   const otpRouter = otpRoutes({ path: `${OAUTH_MOUNT}/otp`, store, otp });
 
-  const middleware = compose([
-    metadataAlias(issuerPath),
-    otpRouter.routes() as unknown as Koa.Middleware,
-    interactions.routes() as unknown as Koa.Middleware,
-    tokenEndpoint(`${OAUTH_MOUNT}${OAUTH_ROUTES.token}`),
-    structuredTokenParam([`${OAUTH_MOUNT}${OAUTH_ROUTES.introspection}`, `${OAUTH_MOUNT}${OAUTH_ROUTES.revocation}`], verify),
-    mount(OAUTH_MOUNT, provider),
-  ]);
+  /** The provider and everything bound to it, for one set of signing keys; rebuilt when the keys change. */
+  const build = (current: OAuthKeys) => {
+    const provider = createProvider({ config, log, store, keys: current, otp, password: { logins, thirdParty, limiter: failures, otp }, revocations });
+    const verify = accessTokenVerifier(config, current);
+    const interactions = interactionRoutes({ provider, logins, base: `${OAUTH_MOUNT}/interaction` });
+    const middleware = compose([
+      metadataAlias(issuerPath),
+      otpRouter.routes() as unknown as Koa.Middleware,
+      interactions.routes() as unknown as Koa.Middleware,
+      tokenEndpoint(`${OAUTH_MOUNT}${OAUTH_ROUTES.token}`),
+      structuredTokenParam([`${OAUTH_MOUNT}${OAUTH_ROUTES.introspection}`, `${OAUTH_MOUNT}${OAUTH_ROUTES.revocation}`], verify),
+      mount(OAUTH_MOUNT, provider),
+    ]);
+    return { provider, verify, middleware, keys: current };
+  };
+  let live = build(keys);
+  // Keys kept in the store can be rotated (npm run oauth:keys): every process picks a change up on its poll.
+  const watcher = keysFromEnvironment(config) ? null : new KeyWatcher(store, config.oauth.pollMs, log);
+  watcher?.start(keys, async (next) => {
+    live = build(next);
+  });
 
   return {
-    provider,
-    keys,
+    get provider() {
+      return live.provider;
+    },
+    get keys() {
+      return live.keys;
+    },
     cookieKeys: keys.cookieKeys,
-    authenticate: bearerAuthenticator({ config, store, keys, revocations, verify }),
-    middleware,
+    authenticate: bearerAuthenticator({ config, store, keys, revocations, verify: (token) => live.verify(token) }),
+    middleware: (ctx, next) => live.middleware(ctx, next),
     revocations,
     async stop() {
+      watcher?.stop();
       revocations.stop();
     },
   };

@@ -12,7 +12,7 @@ import { adapterFactory } from './adapter.js';
 import { secretMatches, SUPPORTED_SCOPES } from './clients.js';
 import { otpGrant, OTP_PARAMETERS } from './grants/otp.grant.js';
 import { passwordGrant, PASSWORD_PARAMETERS, type PasswordGrantDeps } from './grants/password.grant.js';
-import type { OAuthKeys } from './keys.js';
+import { ID_TOKEN_TTL_SECONDS, type OAuthKeys } from './keys.js';
 import { errors, Provider } from './oidc.js';
 import type { RevocationList } from './revocations.js';
 import { tokenRequestState } from './token-request.js';
@@ -40,21 +40,21 @@ export interface ProviderDeps {
   revocations: RevocationList;
 }
 
-/** The API as a resource server: every supported scope, JWT access tokens signed ES256. */
-export function apiResourceServer(config: Config): ResourceServerInfo {
+/** The API as a resource server: every supported scope, JWT access tokens signed ES256 with the active key. */
+export function apiResourceServer(config: Config, keys: Pick<OAuthKeys, 'activeKids'>): ResourceServerInfo {
   return {
     scope: SUPPORTED_SCOPES.join(' '),
     audience: config.oauth.audience,
     accessTokenTTL: config.oauth.accessTokenTtl,
     accessTokenFormat: 'jwt',
-    jwt: { sign: { alg: 'ES256' } },
+    jwt: { sign: { alg: 'ES256', ...(keys.activeKids.ES256 ? { kid: keys.activeKids.ES256 } : {}) } },
   };
 }
 
 export function createProvider(deps: ProviderDeps): ProviderType {
   const { config, store, keys, log } = deps;
   const { audience, refreshTokenTtl } = config.oauth;
-  const resourceServer = apiResourceServer(config);
+  const resourceServer = apiResourceServer(config, keys);
   const interactionBase = `${new URL(config.oauth.issuer).pathname.replace(/\/$/, '')}/interaction`;
 
   const configuration: Configuration = {
@@ -109,7 +109,7 @@ export function createProvider(deps: ProviderDeps): ProviderType {
       AccessToken: (_ctx: unknown, token: { resourceServer?: { accessTokenTTL?: number } }) =>
         token.resourceServer?.accessTokenTTL ?? config.oauth.accessTokenTtl,
       AuthorizationCode: 60,
-      IdToken: 3_600,
+      IdToken: ID_TOKEN_TTL_SECONDS,
       Interaction: 600,
       Session: 14 * 24 * 3_600,
       Grant: refreshTokenTtl,
