@@ -104,7 +104,9 @@ export function createProvider(deps: ProviderDeps): ProviderType {
     rotateRefreshToken: true,
     issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(t: string): boolean }, source: { scopes: Set<string> }) =>
       client.grantTypeAllowed('refresh_token') && source.scopes.has('offline_access'),
-    expiresWithSession: async () => false,
+    // A browser sign-in without offline_access lasts as long as the browser session: signing out revokes
+    // its grant (and so its access tokens). With offline_access it outlives the session (OIDC Core §11).
+    expiresWithSession: async (_ctx: unknown, token: { scopes: Set<string> }) => !token.scopes.has('offline_access'),
     ttl: {
       AccessToken: (_ctx: unknown, token: { resourceServer?: { accessTokenTTL?: number } }) =>
         token.resourceServer?.accessTokenTTL ?? config.oauth.accessTokenTtl,

@@ -212,6 +212,24 @@ describe('RP-initiated logout', () => {
     expect(refreshed.status).toBe(200);
   });
 
+  test('signing out revokes a grant without offline_access: its access token is refused at once', async () => {
+    const browser = new Browser(svc);
+    const { verifier, challenge } = pkcePair();
+    const login = await browser.follow(await browser.get(authorizeUrl({ code_challenge: challenge, code_challenge_method: 'S256', scope: 'openid cart' })));
+    const consent = await browser.follow(await browser.post(formAction(login.html, /\/login$/), { email: customer.email, password: customer.password }));
+    const done = await browser.follow(await browser.post(formAction(consent.html, /\/confirm$/)));
+    const tokens = await exchange(new URL(done.location!).searchParams.get('code')!, verifier);
+    expect(tokens.status).toBe(200);
+    const bearer = { authorization: `Bearer ${String(tokens.body.access_token)}` };
+    expect((await svc.gql('{ service { version } }', undefined, bearer)).status).toBe(200);
+
+    const confirm = await browser.get(`/oauth2/session/end?client_id=${spa.clientId}`);
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(confirm.html)![1]!;
+    const signedOut = await browser.post(formAction(confirm.html, /\/session\/end\/confirm$/), { xsrf, logout: 'yes' });
+    expect(signedOut.status).toBe(303);
+    expect((await svc.gql('{ service { version } }', undefined, bearer)).status).toBe(401);
+  });
+
   test('a post_logout_redirect_uri the client did not register is refused', async () => {
     const browser = new Browser(svc);
     const res = await browser.get(`/oauth2/session/end?client_id=${spa.clientId}&post_logout_redirect_uri=${encodeURIComponent('https://evil.example/')}`);
