@@ -14,6 +14,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { isDuplicateKey } from '../store/errors.js';
 import type { Store } from '../store/store.js';
+import { startPoll, type Poll } from './poll.js';
 
 export type SigningAlg = 'ES256' | 'RS256';
 const ALGS: SigningAlg[] = ['ES256', 'RS256'];
@@ -209,8 +210,7 @@ const minDate = (a: Date | undefined, b: Date): Date => (a && new Date(a).getTim
  * fixed and never watched.
  */
 export class KeyWatcher {
-  private timer: NodeJS.Timeout | undefined;
-  private stopped = false;
+  private poll: Poll | undefined;
 
   constructor(
     private readonly store: Store,
@@ -220,27 +220,20 @@ export class KeyWatcher {
 
   start(current: OAuthKeys, onChange: (keys: OAuthKeys) => Promise<void>): void {
     let version = current.version;
-    const tick = () => {
-      this.timer = setTimeout(() => {
-        void (async () => {
-          const keys = keysAt(await storedKeys(this.store));
-          if (keys.version === version) return;
-          await onChange(keys);
-          version = keys.version;
-          this.log.info({ signing: keys.activeKids, published: keys.jwks.keys.map((k) => k.kid) }, 'oauth: signing keys changed');
-        })()
-          .catch((err: unknown) => this.log.warn({ err }, 'oauth: could not reload the signing keys; retrying'))
-          .finally(() => {
-            if (!this.stopped) tick();
-          });
-      }, this.periodMs);
-      this.timer.unref();
-    };
-    tick();
+    this.poll = startPoll(
+      this.periodMs,
+      async () => {
+        const keys = keysAt(await storedKeys(this.store));
+        if (keys.version === version) return;
+        await onChange(keys);
+        version = keys.version;
+        this.log.info({ signing: keys.activeKids, published: keys.jwks.keys.map((k) => k.kid) }, 'oauth: signing keys changed');
+      },
+      { log: this.log, message: 'oauth: could not reload the signing keys; retrying' },
+    );
   }
 
   stop(): void {
-    this.stopped = true;
-    clearTimeout(this.timer);
+    this.poll?.stop();
   }
 }

@@ -6,6 +6,7 @@
 import type { Logger } from '../logger.js';
 import { recordRevocations, revocationsSince, type Revocation } from '../store/oauth/revocations.store.js';
 import type { Store } from '../store/store.js';
+import { startPoll, type Poll } from './poll.js';
 
 /** Re-read this much before the newest revocation seen: writers' clocks and slow writes land inside it. */
 const OVERLAP_MS = 5_000;
@@ -17,9 +18,8 @@ export interface RevocationFeed {
 }
 
 export class PollingRevocationFeed implements RevocationFeed {
-  private timer: NodeJS.Timeout | undefined;
+  private polling: Poll | undefined;
   private since: Date | null = null;
-  private stopped = false;
 
   constructor(
     private readonly store: Store,
@@ -29,17 +29,7 @@ export class PollingRevocationFeed implements RevocationFeed {
 
   async start(onRevoked: (entries: Array<Revocation & { expiresAt: Date }>) => void): Promise<void> {
     await this.poll(onRevoked);
-    const tick = () => {
-      this.timer = setTimeout(() => {
-        void this.poll(onRevoked)
-          .catch((err: unknown) => this.log.warn({ err }, 'oauth: could not read revocations; retrying'))
-          .finally(() => {
-            if (!this.stopped) tick();
-          });
-      }, this.periodMs);
-      this.timer.unref();
-    };
-    tick();
+    this.polling = startPoll(this.periodMs, () => this.poll(onRevoked), { log: this.log, message: 'oauth: could not read revocations; retrying' });
   }
 
   private async poll(onRevoked: (entries: Array<Revocation & { expiresAt: Date }>) => void): Promise<void> {
@@ -51,8 +41,7 @@ export class PollingRevocationFeed implements RevocationFeed {
   }
 
   stop(): void {
-    this.stopped = true;
-    clearTimeout(this.timer);
+    this.polling?.stop();
   }
 }
 

@@ -7,13 +7,13 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { decodeProtectedHeader } from 'jose';
 import { distPath, ensureBuilt } from '../helpers/built.js';
-import { spawnNode, type Child } from '../helpers/child.js';
+import type { Child } from '../helpers/child.js';
 import { testMongoUri } from '../helpers/db.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { tokenFor } from '../helpers/tokens.js';
+import { eventually, PUBLIC_URL, readAs, startSecondProcess, stopSecondProcess } from './second-process.js';
 
 const exec = promisify(execFile);
-const PUBLIC_URL = 'http://gateway.test';
 
 let a: TestService;
 let b: Child;
@@ -22,12 +22,10 @@ let bUrl: string;
 beforeAll(async () => {
   await ensureBuilt();
   a = await startTestService({ env: { PUBLIC_URL, LOGIN_MAX_FAILURES_PER_IP: '1000' } });
-  b = spawnNode(distPath('src/main.js'), [], { NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', SEED: 'none', PUBLIC_URL, MONGODB_URI: testMongoUri(), MONGODB_DB: a.db.databaseName });
-  bUrl = new URL(String((await b.waitFor((l) => typeof l.url === 'string' && String(l.msg).includes('listening'), 60_000)).url)).origin;
+  ({ child: b, url: bUrl } = await startSecondProcess(a));
 }, 120_000);
 afterAll(async () => {
-  b?.proc.kill('SIGTERM');
-  await b?.exited;
+  await stopSecondProcess(b);
   await a?.close();
 });
 
@@ -44,17 +42,7 @@ async function keysCli(...args: string[]): Promise<{ code: number; stdout: strin
 }
 
 const kids = async (url: string): Promise<string[]> => ((await (await fetch(`${url}/oauth2/jwks`)).json()) as { keys: Array<{ kid: string }> }).keys.map((k) => k.kid);
-const readAs = async (url: string, token: string) =>
-  (await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query: '{ service { version } }' }) })).status;
 const kidOf = (jwt: string) => decodeProtectedHeader(jwt).kid!;
-
-async function eventually(check: () => Promise<boolean>, tries = 200): Promise<void> {
-  for (let i = 0; i < tries; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('never happened');
-}
 
 /** Moves a key's schedule: `field` of `kid` set to a moment in the past. */
 async function passed(kid: string, field: 'activateAt' | 'retireAt'): Promise<void> {
