@@ -102,5 +102,9 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
     }
   });
 
-  return { koa, apollo, serveCached: cache ? (req, res) => cache.serve(req, res) : () => false, stop: () => apollo.stop() };
+  const stop = async (): Promise<void> => {
+    await apollo.stop();
+    await oauth.stop();
+  };
+  return { koa, apollo, serveCached: cache ? (req, res) => cache.serve(req, res) : () => false, stop };
 }

@@ -40,11 +40,14 @@ const schema = z.object({
   ACCESS_TOKEN_TTL: z.coerce.number().int().min(60).max(86_400).default(900),
   REFRESH_TOKEN_TTL: z.coerce.number().int().min(3_600).max(31_536_000).default(2_592_000),
   REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(120).default(10),
+  OAUTH_POLL_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
   ARGON2_MEMORY_KIB: z.coerce.number().int().min(8).max(4_194_304).optional(),
   ARGON2_TIME_COST: z.coerce.number().int().min(1).max(20).optional(),
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000).default(5),
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).max(100_000).default(30),
   LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  LOGIN_MAX_UNKNOWN_DEVICE_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(50),
+  OTP_MAX_REQUESTS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000).default(10),
   GOOGLE_ISSUER: z.string().min(1).default('https://accounts.google.com'),
   GOOGLE_AUDIENCE: z.string().min(1).optional(),
   GOOGLE_JWKS_URI: z.url().default('https://www.googleapis.com/oauth2/v3/certs'),
@@ -139,9 +142,16 @@ export interface Config {
     accessTokenTtl: number;
     refreshTokenTtl: number;
     refreshReuseGraceSeconds: number;
+    /** How often each process reads new revocations and signing keys from the store. */
+    pollMs: number;
     /** Argon2id cost; lowered by default under NODE_ENV=test so suites stay fast. */
     argon2: { memoryCost: number; timeCost: number };
-    loginLimits: { failuresPerAccount: number; failuresPerIp: number; windowSeconds: number };
+    /**
+     * failuresPerAccount: per account from one IP (or one known device); failuresPerIp: per client IP;
+     * unknownDeviceFailuresPerAccount: per account from all unknown devices; otpRequestsPerAddress:
+     * code requests per address from all clients.
+     */
+    loginLimits: { failuresPerAccount: number; failuresPerIp: number; unknownDeviceFailuresPerAccount: number; otpRequestsPerAddress: number; windowSeconds: number };
     /** Third-party sign-in; a provider without an audience is disabled. */
     thirdParty: Partial<Record<ThirdPartyProvider, ThirdPartyConfig>>;
   };
@@ -199,10 +209,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       accessTokenTtl: c.ACCESS_TOKEN_TTL,
       refreshTokenTtl: c.REFRESH_TOKEN_TTL,
       refreshReuseGraceSeconds: c.REFRESH_REUSE_GRACE_SECONDS,
+      pollMs: c.OAUTH_POLL_MS,
       argon2: { memoryCost: c.ARGON2_MEMORY_KIB ?? (testing ? 1024 : 19_456), timeCost: c.ARGON2_TIME_COST ?? (testing ? 1 : 2) },
       loginLimits: {
         failuresPerAccount: c.LOGIN_MAX_FAILURES_PER_ACCOUNT,
         failuresPerIp: c.LOGIN_MAX_FAILURES_PER_IP,
+        unknownDeviceFailuresPerAccount: c.LOGIN_MAX_UNKNOWN_DEVICE_FAILURES_PER_ACCOUNT,
+        otpRequestsPerAddress: c.OTP_MAX_REQUESTS_PER_ADDRESS,
         windowSeconds: c.LOGIN_FAILURE_WINDOW_SECONDS,
       },
       thirdParty: {
