@@ -11,6 +11,7 @@ export const SECRET_COLLECTIONS = [
   'carts',
   'oauth_models',
   'otp_codes',
+  'oauth_revocations',
   'login_failures',
   'newsletterSubscriptions',
   'newsletter_limits',
