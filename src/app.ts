@@ -118,7 +118,8 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   const graphql = new Router<AppState>();
   const gqlAuth = graphqlAuthErrors();
   const handler = koaMiddleware<Context, AppState>(apollo, { context: async ({ ctx }) => ctx.state.context! });
-  graphql.all('/graphql', jsonBody(), gqlAuth, withContext(deps), handler);
+  const shared = cache ? [cache.sharedAnswers()] : [];
+  graphql.all('/graphql', jsonBody(), gqlAuth, withContext(deps), ...shared, handler);
   koa.use(graphql.routes());
 
   const rest = restRouter(deps);

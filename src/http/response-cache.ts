@@ -1,7 +1,13 @@
 // Serves stored bytes of anonymous public GET responses before any routing or GraphQL execution.
 // A response is stored only when its own Cache-Control says `public, max-age=N` (N > 0): the route (REST
 // shim or Apollo's cache hints) decides what is cacheable, this layer only remembers it for N seconds.
-// Requests with credentials neither read nor fill the cache.
+// Requests with credentials never read or fill these public entries.
+//
+// Signed-in readers have entries of their own (`sharedAnswers()`, on /graphql after the bearer check): an answer
+// the GraphQL layer declared shareable (`max-age=N, private`, see src/graphql/cache-control.ts) is stored under
+// the operation, its variables and the reader's active entitlements, never the token, and given to the next
+// reader with the same entitlements. Every entry is tagged with the GraphQL types its operation selects, so
+// writes can evict what they change (`evict`).
 //
 // Two ways out of the cache. `middleware()` sits in the Koa chain after CORS, fills the cache and serves hits
 // to any request. `serve()` runs before Koa, in the node:http listener, for the common case (no Origin
@@ -14,6 +20,8 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import type Koa from 'koa';
 import { LRUCache } from 'lru-cache';
 import { Counter } from 'prom-client';
+import type { Context } from '../context.js';
+import { activeEntitlements } from '../graphql/shared-viewer.js';
 import type { Logger } from '../logger.js';
 import { httpRequests, registry } from '../metrics/metrics.js';
 import { ifNoneMatchMatches } from './cacheable.js';
@@ -32,8 +40,11 @@ interface Stored {
   headers: Record<string, string>;
   etag: string;
   storedAt: number;
-  maxAge: number;
+  /** Fresh until then (ms since the epoch). */
+  expiresAt: number;
   graphql: boolean;
+  /** The GraphQL types the operation selects (what a write must touch to change the answer). */
+  types?: ReadonlySet<string>;
   /** The metrics label of the request that computed it (a GraphQL operation, a route pattern). */
   route?: string;
   delivery?: Delivery;
@@ -48,10 +59,21 @@ const lookups = new Counter({ name: 'response_cache_lookups_total', help: 'Respo
 const hits = lookups.labels({ result: 'hit' });
 const misses = lookups.labels({ result: 'miss' });
 
-function publicMaxAge(cacheControl: string): number {
-  if (!/\bpublic\b/.test(cacheControl) || /no-store|private/.test(cacheControl)) return 0;
+function maxAgeIf(scope: 'public' | 'private', cacheControl: string): number {
+  if (!cacheControl.includes(scope) || /no-store|no-cache|public.*private|private.*public/.test(cacheControl)) return 0;
   const match = /max-age=(\d+)/.exec(cacheControl);
   return match ? Number(match[1]) : 0;
+}
+
+/** The key of a signed-in reader's shareable GraphQL answer: never the token, only what the answer depends on. */
+function sharedKey(params: Record<string, unknown>, groups: readonly string[]): string | undefined {
+  const { query, operationName, variables, extensions } = params;
+  const text = typeof query === 'string' ? query : undefined;
+  const persisted = typeof extensions === 'string' ? extensions : extensions === undefined ? undefined : JSON.stringify(extensions);
+  if (text === undefined && persisted === undefined) return undefined;
+  const vars = typeof variables === 'string' ? variables : JSON.stringify(variables ?? null);
+  // JSON of an array: no value can forge another entry's separators.
+  return JSON.stringify(['shared', groups, typeof operationName === 'string' ? operationName : null, text ?? null, text === undefined ? persisted : null, vars]);
 }
 
 /** Apollo answers GET operations only with a CSRF-safe header; a cached answer must obey the same rule. */
@@ -69,10 +91,22 @@ export class ResponseCache {
     this.cache = new LRUCache<string, Stored>({ maxSize: Math.max(1, maxBytes), sizeCalculation: (v) => v.body.length + 1024, ttlAutopurge: false });
   }
 
-  /** The stored answer for `url` if it is still fresh. */
-  private fresh(url: string, now: number): Stored | undefined {
-    const hit = this.cache.get(url);
-    return hit && now - hit.storedAt < hit.maxAge * 1000 ? hit : undefined;
+  /** The stored answer for `key` if it is still fresh. */
+  private fresh(key: string, now: number): Stored | undefined {
+    const hit = this.cache.get(key);
+    return hit && now < hit.expiresAt ? hit : undefined;
+  }
+
+  /**
+   * Drops every entry `match` selects; returns how many. The hook for invalidation on writes: a change to
+   * stored content names the GraphQL types it touches and evicts the answers whose operation selected them.
+   */
+  evict(match: (entry: { key: string; graphql: boolean; types?: ReadonlySet<string>; route?: string }) => boolean): number {
+    let evicted = 0;
+    for (const [key, entry] of this.cache.entries()) {
+      if (match({ key, graphql: entry.graphql, types: entry.types, route: entry.route }) && this.cache.delete(key)) evicted++;
+    }
+    return evicted;
   }
 
   /**
@@ -116,38 +150,12 @@ export class ResponseCache {
       const key = ctx.url;
       const now = Date.now();
       const hit = this.fresh(key, now);
-      if (hit) {
-        hits.inc();
-        // Counted under the route or operation that computed the answer, as the fast path counts it.
-        if (hit.route) (ctx as { _matchedRoute?: string })._matchedRoute = hit.route;
-        for (const [name, value] of Object.entries(hit.headers)) ctx.set(name, value);
-        ctx.set('Age', String(Math.floor((now - hit.storedAt) / 1000)));
-        ctx.set('X-Cache', 'HIT');
-        if (ifNoneMatchMatches(ctx.get('if-none-match'), hit.etag)) {
-          ctx.status = 304;
-          return;
-        }
-        ctx.status = 200;
-        ctx.body = hit.body;
-        return;
-      }
+      if (hit) return replay(ctx, hit, now);
       misses.inc();
       await next();
 
-      const maxAge = ctx.status === 200 ? publicMaxAge(ctx.response.get('cache-control')) : 0;
-      if (maxAge <= 0 || ctx.body === undefined || ctx.body === null || ctx.response.get('set-cookie')) return;
-      const body = toBuffer(ctx.body);
-      if (!body) return;
-      if (!ctx.response.get('etag')) ctx.set('ETag', `"${createHash('sha1').update(body).digest('base64url')}"`);
-      const headers: Record<string, string> = {};
-      for (const name of KEPT_HEADERS) {
-        const value = ctx.response.get(name);
-        if (value) headers[name] = value;
-      }
-      const stored: Stored = { body, headers, etag: headers.etag!, storedAt: now, maxAge, graphql: ctx.path === '/graphql' };
-      this.cache.set(key, stored);
-      ctx.body = body;
-      ctx.set('X-Cache', 'MISS');
+      const stored = this.keep(ctx, key, 'public', now);
+      if (!stored) return;
       // The fast path replays the headers the whole chain sent (security headers, CSP, Vary), captured once
       // they are final; the headers of an answer that depended on the request's Origin are left to Koa.
       const res = ctx.res;
@@ -158,6 +166,68 @@ export class ResponseCache {
       });
     };
   }
+
+  /**
+   * /graphql after the bearer check: a signed-in reader is given the stored answer of a reader with the same
+   * active entitlements, and shareable answers are stored for them (GET and POST alike). An entry never
+   * outlives the first of those entitlements' end (the answer's max age says so, see cache-control.ts).
+   */
+  sharedAnswers(): Koa.Middleware<{ context?: Context }> {
+    return async (ctx, next) => {
+      const context = ctx.state.context;
+      const get = ctx.method === 'GET';
+      if (!context?.viewer || !(get || ctx.method === 'POST') || (get && !graphqlGetAllowed(ctx as unknown as Koa.Context))) return next();
+      const params = get ? ctx.query : (ctx.request as { body?: unknown }).body;
+      const active = await activeEntitlements(context.viewer, context.now);
+      const key = params && typeof params === 'object' ? sharedKey(params as Record<string, unknown>, active.groups) : undefined;
+      if (key === undefined) return next();
+      const now = context.now.getTime();
+      const hit = this.fresh(key, now);
+      if (hit) return replay(ctx as unknown as Koa.Context, hit, now, get);
+      misses.inc();
+      await next();
+      if (!context.http.shared || context.http.shared.personal) return;
+      const stored = this.keep(ctx as unknown as Koa.Context, key, 'private', now);
+      if (stored) stored.route = routeLabel(ctx as unknown as Koa.Context);
+    };
+  }
+
+  /** Stores the answer just computed when its Cache-Control allows `scope` caching, and marks it a miss. */
+  private keep(ctx: Koa.Context, key: string, scope: 'public' | 'private', now: number): Stored | undefined {
+    const maxAge = ctx.status === 200 ? maxAgeIf(scope, String(ctx.response.get('cache-control') ?? '')) : 0;
+    if (maxAge <= 0 || ctx.body === undefined || ctx.body === null || ctx.response.get('set-cookie')) return undefined;
+    const body = toBuffer(ctx.body);
+    if (!body) return undefined;
+    if (!ctx.response.get('etag')) ctx.set('ETag', `"${createHash('sha1').update(body).digest('base64url')}"`);
+    const headers: Record<string, string> = {};
+    for (const name of KEPT_HEADERS) {
+      const value = ctx.response.get(name);
+      if (value) headers[name] = value;
+    }
+    const graphql = ctx.path === '/graphql';
+    const fields = graphql ? (ctx.state as { context?: Context }).context?.operation.fields : undefined;
+    const stored: Stored = { body, headers, etag: headers.etag!, storedAt: now, expiresAt: now + maxAge * 1000, graphql, types: fields && new Set(fields.keys()) };
+    this.cache.set(key, stored);
+    ctx.body = body;
+    ctx.set('X-Cache', 'MISS');
+    return stored;
+  }
+}
+
+/** Answers from a stored entry through Koa (304 when the client has it and asked with GET). */
+function replay(ctx: Koa.Context, hit: Stored, now: number, conditional = true): void {
+  hits.inc();
+  // Counted under the route or operation that computed the answer, as the fast path counts it.
+  if (hit.route) (ctx as { _matchedRoute?: string })._matchedRoute = hit.route;
+  for (const [name, value] of Object.entries(hit.headers)) ctx.set(name, value);
+  ctx.set('Age', String(Math.floor((now - hit.storedAt) / 1000)));
+  ctx.set('X-Cache', 'HIT');
+  if (conditional && ifNoneMatchMatches(ctx.get('if-none-match'), hit.etag)) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.status = 200;
+  ctx.body = hit.body;
 }
 
 function deliveryOf(sent: OutgoingHttpHeaders, route: string): Delivery {
