@@ -46,8 +46,8 @@ export interface AppState extends RequestState {
 export interface GatewayApp {
   koa: Koa<AppState>;
   apollo: ApolloServer<Context>;
-  /** Answers a request from the response cache before Koa sees it (false: hand it to Koa). */
-  serveCached(req: IncomingMessage, res: ServerResponse): boolean;
+  /** Answers a request from the response cache before Koa sees it (false, or a promise of false: hand it to Koa). */
+  serveCached(req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean>;
   /** Stops Apollo (after the HTTP server has drained). */
   stop(): Promise<void>;
 }
@@ -88,6 +88,7 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   // The authorization server under /oauth2, before any body parser; its bearer check is the default one.
   const oauth = await createOAuthServer({ config: deps.config, log: deps.log, store: deps.store, mailer: deps.mailer });
   deps.authenticate ??= oauth.authenticate;
+  cache?.useAuthenticator(deps.authenticate);
   koa.keys = oauth.cookieKeys;
   koa.use(oauth.middleware);
 
@@ -131,7 +132,7 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
     }
   });
 
-  return { koa, apollo, serveCached: cache ? (req, res) => cache.serve(req, res) : () => false, stop: () => apollo.stop() };
+  return { koa, apollo, serveCached: cache ? (req, res) => cache.serve(req, res) || cache.serveShared(req, res) : () => false, stop: () => apollo.stop() };
 }
 
 /** On /graphql a rejected token is answered in GraphQL's error shape, with the HTTP status of CONTRACT.md §3. */

@@ -25,14 +25,17 @@ import { activeEntitlements } from '../graphql/shared-viewer.js';
 import type { Logger } from '../logger.js';
 import { httpRequests, registry } from '../metrics/metrics.js';
 import { ifNoneMatchMatches } from './cacheable.js';
+import type { Authenticator } from './authenticate.js';
 import { routeLabel, SANE_REQUEST_ID } from './request-context.js';
+import { discardBody, jsonBodyLength, paramsOfUrl, peekBody, ViewerMemo } from './signed-in-readers.js';
 
 /** What the fast path needs to answer like the Koa chain did. */
 interface Delivery {
   /** Every response header of the first answer but those of one delivery, as `writeHead`'s flat list. */
   headers: string[];
-  ok: ReturnType<typeof httpRequests.labels>;
-  notModified: ReturnType<typeof httpRequests.labels>;
+  route: string;
+  /** The request-duration metric by method and status, as the Koa chain labels it. */
+  metrics: Map<string, ReturnType<typeof httpRequests.labels>>;
 }
 
 interface Stored {
@@ -83,12 +86,18 @@ function graphqlGetAllowed(ctx: Koa.Context): boolean {
 
 export class ResponseCache {
   private readonly cache: LRUCache<string, Stored>;
+  private viewers: ViewerMemo | undefined;
 
   constructor(
     maxBytes: number,
     private readonly log: Logger,
   ) {
     this.cache = new LRUCache<string, Stored>({ maxSize: Math.max(1, maxBytes), sizeCalculation: (v) => v.body.length + 1024, ttlAutopurge: false });
+  }
+
+  /** The bearer check the fast path runs before it answers a signed-in reader (the app's own). */
+  useAuthenticator(authenticate: Authenticator): void {
+    this.viewers = new ViewerMemo(authenticate);
   }
 
   /** The stored answer for `key` if it is still fresh. */
@@ -124,9 +133,56 @@ export class ResponseCache {
     if (!hit || !delivery) return false;
     if (hit.graphql && ((!headers['apollo-require-preflight'] && !headers['x-apollo-operation-name']) || headers.accept?.includes('text/html'))) return false;
 
-    const incoming = headers['x-request-id'];
+    this.deliver(req, res, hit, delivery, now, started, true);
+    return true;
+  }
+
+  /**
+   * The fast path for a signed-in reader's GraphQL GET or POST (no Origin): after the bearer check, the answer
+   * shared by readers with the same active entitlements, or false to hand the request to Koa (a POST body
+   * read here is put back first). A token the check does not accept is never answered here: Koa answers 401.
+   */
+  serveShared(req: IncomingMessage, res: ServerResponse): Promise<boolean> | false {
+    const { url, headers, method } = req;
+    const authorization = headers.authorization;
+    if (!this.viewers || authorization === undefined || headers.origin !== undefined || url === undefined) return false;
+    if (!(url === '/graphql' || url.startsWith('/graphql?'))) return false;
+    if (method === 'GET') {
+      if ((!headers['apollo-require-preflight'] && !headers['x-apollo-operation-name']) || headers.accept?.includes('text/html')) return false;
+    } else if (method !== 'POST' || jsonBodyLength(req) === undefined) return false;
+    return this.answerShared(req, res, this.viewers, authorization);
+  }
+
+  private async answerShared(req: IncomingMessage, res: ServerResponse, viewers: ViewerMemo, authorization: string): Promise<boolean> {
+    const started = performance.now();
+    const now = Date.now();
+    const viewer = await viewers.viewerOf(authorization, now);
+    if (!viewer) return false;
+    const active = await activeEntitlements(viewer, new Date(now));
+    let params: unknown;
+    if (req.method === 'GET') {
+      params = paramsOfUrl(req.url!);
+    } else {
+      const body = await peekBody(req, jsonBodyLength(req)!);
+      try {
+        params = body && JSON.parse(body.toString('utf8'));
+      } catch {
+        params = undefined;
+      }
+    }
+    const key = params && typeof params === 'object' && !Array.isArray(params) ? sharedKey(params as Record<string, unknown>, active.groups) : undefined;
+    const hit = key === undefined ? undefined : this.fresh(key, now);
+    if (!hit?.delivery) return false;
+    if (req.method !== 'GET') discardBody(req);
+    this.deliver(req, res, hit, hit.delivery, now, started, req.method === 'GET');
+    return true;
+  }
+
+  /** Writes a stored answer on node:http with the headers the whole chain sent for it, and counts it. */
+  private deliver(req: IncomingMessage, res: ServerResponse, hit: Stored, delivery: Delivery, now: number, started: number, conditional: boolean): void {
+    const incoming = req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    const notModified = ifNoneMatchMatches(headers['if-none-match'] ?? '', hit.etag);
+    const notModified = conditional && ifNoneMatchMatches(req.headers['if-none-match'] ?? '', hit.etag);
     const out = delivery.headers.concat('x-request-id', requestId, 'age', String(Math.floor((now - hit.storedAt) / 1000)), 'x-cache', 'HIT');
     hits.inc();
     if (notModified) {
@@ -136,9 +192,10 @@ export class ResponseCache {
       res.writeHead(200, out).end(hit.body);
     }
     const ms = performance.now() - started;
-    (notModified ? delivery.notModified : delivery.ok).observe(ms / 1000);
-    if (this.log.isLevelEnabled('info')) this.log.info({ requestId, method: 'GET', path: url.split('?', 1)[0], status: notModified ? 304 : 200, ms: Math.round(ms * 10) / 10 }, 'request');
-    return true;
+    const method = req.method ?? 'GET';
+    const status = notModified ? 304 : 200;
+    metricOf(delivery, method, status).observe(ms / 1000);
+    if (this.log.isLevelEnabled('info')) this.log.info({ requestId, method, path: req.url!.split('?', 1)[0], status, ms: Math.round(ms * 10) / 10 }, 'request');
   }
 
   /** Koa's side: serves hits to any request that reaches it, and stores cacheable answers. */
@@ -188,7 +245,11 @@ export class ResponseCache {
       await next();
       if (!context.http.shared || context.http.shared.personal) return;
       const stored = this.keep(ctx as unknown as Koa.Context, key, 'private', now);
-      if (stored) stored.route = routeLabel(ctx as unknown as Koa.Context);
+      if (!stored) return;
+      stored.route = routeLabel(ctx as unknown as Koa.Context);
+      // As for public entries: the fast path replays the headers the chain sent, when no Origin shaped them.
+      const res = ctx.res;
+      if (!ctx.get('origin')) res.once('finish', () => void (res.statusCode === 200 && (stored.delivery = deliveryOf(res.getHeaders(), stored.route!))));
     };
   }
 
@@ -236,11 +297,14 @@ function deliveryOf(sent: OutgoingHttpHeaders, route: string): Delivery {
     if (PER_DELIVERY.has(name) || value === undefined) continue;
     for (const one of Array.isArray(value) ? value : [String(value)]) headers.push(name, one);
   }
-  return {
-    headers,
-    ok: httpRequests.labels({ method: 'GET', route, status: '200' }),
-    notModified: httpRequests.labels({ method: 'GET', route, status: '304' }),
-  };
+  return { headers, route, metrics: new Map() };
+}
+
+function metricOf(delivery: Delivery, method: string, status: number): ReturnType<typeof httpRequests.labels> {
+  const key = `${method} ${status}`;
+  let metric = delivery.metrics.get(key);
+  if (!metric) delivery.metrics.set(key, (metric = httpRequests.labels({ method, route: delivery.route, status: String(status) })));
+  return metric;
 }
 
 function toBuffer(body: unknown): Buffer | undefined {

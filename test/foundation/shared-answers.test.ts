@@ -108,6 +108,31 @@ describe('by entitlement set', () => {
     expect(maxAge).toBeLessThanOrEqual(20);
   });
 
+  test('a body the fast path cannot use reaches Koa whole: bad JSON is a 400, a large body is answered', async () => {
+    const bad = await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(goldA) }, body: '{"query": ' });
+    expect(bad.status).toBe(400);
+    const padded = JSON.stringify({ query: `${ARTICLE}${' '.repeat(200_000)}`, variables: { id: 'a-gold' } });
+    for (const expected of ['MISS', 'HIT']) {
+      const res = await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(goldA) }, body: padded });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-cache')).toBe(expected);
+      expect(((await res.json()) as any).data.article.body).toBe('<p>gold only</p>');
+    }
+  });
+
+  test('a hit answered before Koa carries the headers of one answered through the chain', async () => {
+    const body = JSON.stringify({ query: ARTICLE, variables: { id: 'a-gold' }, operationName: 'Gold' });
+    const headers = { 'content-type': 'application/json', ...bearer(goldA) };
+    await (await fetch(`${svc.url}/graphql`, { method: 'POST', headers, body })).text();
+    const fast = await fetch(`${svc.url}/graphql`, { method: 'POST', headers, body });
+    const chain = await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { ...headers, origin: 'https://elsewhere.example' }, body });
+    expect([fast.headers.get('x-cache'), chain.headers.get('x-cache')]).toEqual(['HIT', 'HIT']);
+    expect(await fast.text()).toBe(await chain.text());
+    const perDelivery = new Set(['date', 'x-request-id', 'age', 'connection', 'keep-alive', 'vary']);
+    const comparable = (res: Response) => Object.fromEntries([...res.headers].filter(([name]) => !perDelivery.has(name) && !name.startsWith('access-control-')));
+    expect(comparable(fast)).toEqual(comparable(chain));
+  });
+
   test('an invalid token is a 401 even when an answer for the query is stored', async () => {
     await post(ARTICLE, goldA, { id: 'a-gold' });
     for (const token of [`${goldA.slice(0, -4)}AAAA`, 'not-a-jwt']) {
