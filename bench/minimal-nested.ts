@@ -66,10 +66,10 @@ const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() 
 const present = <T>(ids: readonly string[], docs: Map<string, T>): T[] => ids.flatMap((id) => (docs.has(id) ? [docs.get(id)!] : []));
 const toRef = (d: { _id: string; name: string; slug: string }) => ({ id: d._id, name: d.name, slug: d.slug });
 
-/** The nested query's answer as the bytes of `{"data":{...}}\n`; null page when there is none. */
+/** The nested query's answer as the bytes of `{"data":{...}}` (as the gateway sends it); null page when there is none. */
 export async function nestedAnswer(db: Db, pageId: string, first: number): Promise<string> {
   const [page, issueDocs, total] = await Promise.all([findPage(db, pageId), issuesOfPage(db, pageId, first), issueCount(db, pageId)]);
-  if (!page) return `${JSON.stringify({ data: { page: null } })}\n`;
+  if (!page) return JSON.stringify({ data: { page: null } });
   if (!page.enabled) throw new Error('page not enabled');
   const issues = issueDocs.slice(0, first);
 
@@ -125,5 +125,5 @@ export async function nestedAnswer(db: Db, pageId: string, first: number): Promi
     },
   };
   // Apollo Server ends its JSON with a newline.
-  return `${JSON.stringify({ data })}\n`;
+  return JSON.stringify({ data });
 }
