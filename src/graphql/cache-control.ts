@@ -155,6 +155,11 @@ export function cacheControlPlugins(defaultMaxAge: number): ApolloServerPlugin<C
           // Scope follows the reader: anything answered to a token is private, anonymous answers are public.
           const scope = contextValue.authenticated || match?.[2] === 'private' ? 'private' : 'public';
           response.http.headers.set('cache-control', cacheable && single ? `max-age=${policy.maxAge}, ${scope}` : 'no-store');
+          // One URL answers anonymous readers publicly and signed-in ones privately: caches must tell them apart.
+          if (cacheable && single) {
+            const vary = response.http.headers.get('vary');
+            if (!vary?.toLowerCase().includes('authorization')) response.http.headers.set('vary', vary ? `${vary}, Authorization` : 'Authorization');
+          }
         },
       };
     },

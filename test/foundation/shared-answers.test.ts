@@ -89,6 +89,8 @@ describe('by entitlement set', () => {
     const first = await fetch(url('a-gold'), { headers: { ...headers, ...bearer(goldA) } });
     const firstBody = await first.text();
     expect(first.headers.get('cache-control')).toMatch(/^max-age=\d+, private$/);
+    // The same URL is answered publicly to anonymous readers: a browser must not mix the two.
+    expect(first.headers.get('vary')).toMatch(/\bAuthorization\b/);
     const again = await fetch(url('a-gold'), { headers: { ...headers, ...bearer(goldB) } });
     expect(again.headers.get('x-cache')).toBe('HIT');
     expect(await again.text()).toBe(firstBody);
