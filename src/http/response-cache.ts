@@ -12,9 +12,9 @@
 // Two ways out of the cache. `middleware()` sits in the Koa chain after CORS, fills the cache and serves hits
 // to any request. `serve()` runs before Koa, in the node:http listener, for the common case (no Origin
 // header, so no CORS decision to make): it writes the stored status, headers and bytes itself, because a
-// Koa context, helmet and the router cost several times what sending the bytes does. It only serves
-// entries whose complete response headers were captured when Koa sent the first answer, so the two ways
-// answer with the same headers.
+// Koa context, helmet and the router cost several times what sending the bytes does; `serveShared()` does the
+// same for signed-in readers after the bearer check. Both only serve entries whose complete response headers
+// were captured when Koa sent the first answer, so the two ways answer with the same headers.
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type Koa from 'koa';
@@ -27,7 +27,7 @@ import { httpRequests, registry } from '../metrics/metrics.js';
 import { ifNoneMatchMatches } from './cacheable.js';
 import type { Authenticator } from './authenticate.js';
 import { routeLabel, SANE_REQUEST_ID } from './request-context.js';
-import { discardBody, jsonBodyLength, paramsOfUrl, peekBody, ViewerMemo } from './signed-in-readers.js';
+import { discardBody, jsonBodyLength, paramsOfUrl, peekBody, sharedKey, ViewerMemo } from './signed-in-readers.js';
 
 /** What the fast path needs to answer like the Koa chain did. */
 interface Delivery {
@@ -66,17 +66,6 @@ function maxAgeIf(scope: 'public' | 'private', cacheControl: string): number {
   if (!cacheControl.includes(scope) || /no-store|no-cache|public.*private|private.*public/.test(cacheControl)) return 0;
   const match = /max-age=(\d+)/.exec(cacheControl);
   return match ? Number(match[1]) : 0;
-}
-
-/** The key of a signed-in reader's shareable GraphQL answer: never the token, only what the answer depends on. */
-function sharedKey(params: Record<string, unknown>, groups: readonly string[]): string | undefined {
-  const { query, operationName, variables, extensions } = params;
-  const text = typeof query === 'string' ? query : undefined;
-  const persisted = typeof extensions === 'string' ? extensions : extensions === undefined ? undefined : JSON.stringify(extensions);
-  if (text === undefined && persisted === undefined) return undefined;
-  const vars = typeof variables === 'string' ? variables : JSON.stringify(variables ?? null);
-  // JSON of an array: no value can forge another entry's separators.
-  return JSON.stringify(['shared', groups, typeof operationName === 'string' ? operationName : null, text ?? null, text === undefined ? persisted : null, vars]);
 }
 
 /** Apollo answers GET operations only with a CSRF-safe header; a cached answer must obey the same rule. */

@@ -1,6 +1,6 @@
-// What the response cache's fast path needs to answer a signed-in reader before Koa: the bearer check,
-// remembered per token for a few seconds, and the GraphQL request's parameters (from the URL, or from a JSON
-// body that is read here and put back on the stream for Koa when the cache cannot answer).
+// What the response cache needs to answer a signed-in reader: the key of a shared answer, and for the fast
+// path before Koa the bearer check (remembered per token for a few seconds) and the GraphQL request's
+// parameters (from the URL, or from a JSON body looked at and left on the stream for Koa).
 import type { IncomingMessage } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import type { Viewer } from '../context.js';
@@ -95,6 +95,17 @@ export function peekBody(req: IncomingMessage, length: number): Promise<Buffer |
 /** After answering from the cache: the body was looked at, not consumed; let it drain. */
 export function discardBody(req: IncomingMessage): void {
   req.resume();
+}
+
+/** The key of a signed-in reader's shareable GraphQL answer: never the token, only what the answer depends on. */
+export function sharedKey(params: Record<string, unknown>, groups: readonly string[]): string | undefined {
+  const { query, operationName, variables, extensions } = params;
+  const text = typeof query === 'string' ? query : undefined;
+  const persisted = typeof extensions === 'string' ? extensions : extensions === undefined ? undefined : JSON.stringify(extensions);
+  if (text === undefined && persisted === undefined) return undefined;
+  const vars = typeof variables === 'string' ? variables : JSON.stringify(variables ?? null);
+  // JSON of an array: no value can forge another entry's separators.
+  return JSON.stringify(['shared', groups, typeof operationName === 'string' ? operationName : null, text ?? null, text === undefined ? persisted : null, vars]);
 }
 
 /** The GraphQL request's parameters from a GET URL. */
