@@ -77,6 +77,7 @@ export function peekBody(req: IncomingMessage, length: number): Promise<Buffer |
       req.off('readable', onReadable);
       req.off('end', onEnd);
       req.off('error', onEnd);
+      req.off('close', onEnd);
       resolve(body);
     };
     const onReadable = (): void => {
@@ -89,6 +90,8 @@ export function peekBody(req: IncomingMessage, length: number): Promise<Buffer |
     req.on('readable', onReadable);
     req.once('end', onEnd);
     req.once('error', onEnd);
+    // A client that never sends the body it announced: the server's request timeout closes it.
+    req.once('close', onEnd);
   });
 }
 

@@ -3,6 +3,7 @@
 // reader with other entitlements; per-viewer operations stay `no-store`; a bad token is refused before any of it.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { GraphQLObjectType, GraphQLSchema, GraphQLString } from 'graphql';
+import { connect } from 'node:net';
 import { loadConfig } from '../../src/config.js';
 import { createContext, type Viewer } from '../../src/context.js';
 import { cacheControlDirective } from '../../src/graphql/cache-control.js';
@@ -120,6 +121,23 @@ describe('by entitlement set', () => {
       expect(res.headers.get('x-cache')).toBe(expected);
       expect(((await res.json()) as any).data.article.body).toBe('<p>gold only</p>');
     }
+  });
+
+  test('a client that leaves before sending the body it announced costs nothing, and the next one is answered', async () => {
+    const { port } = new URL(svc.url);
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => {
+        socket.write(`POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\nAuthorization: Bearer ${goldA}\r\n\r\n{"query":`);
+        setTimeout(() => {
+          socket.destroy();
+          resolve();
+        }, 100);
+      });
+      socket.on('error', reject);
+    });
+    const res = await post(ARTICLE, goldA, { id: 'a-gold' });
+    expect(res.status).toBe(200);
+    expect(res.body.data.article.body).toBe('<p>gold only</p>');
   });
 
   test('a hit answered before Koa carries the headers of one answered through the chain', async () => {
