@@ -49,7 +49,7 @@ async function standaloneEngine(dbPath: string): Promise<{ uri: string; stop(): 
 async function main(): Promise<void> {
   const log = createLogger('warn');
   await timed(`reference: seed scale ${values.scale} into the embedded engine`, async () => {
-    const store = await Store.open({ mode: 'disk', dataDir: dir('source'), dbName: 'gateway', timeoutMs: 60_000 }, log);
+    const store = await Store.open({ mode: 'disk', engineThread: false, dataDir: dir('source'), dbName: 'gateway', timeoutMs: 60_000 }, log);
     const counts = await runSeeders(store, { scale: values.scale as ScaleName, log });
     await store.close();
     return Object.values(counts).reduce((a, b) => a + b, 0) + 1;

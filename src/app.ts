@@ -32,8 +32,8 @@ export type AppOptions = Omit<AppDeps, 'mailer'> & { mailer?: Mailer };
 export interface GatewayApp {
   koa: Koa<AppState>;
   apollo: ApolloServer<Context>;
-  /** Answers a request from the response cache before Koa sees it (false: hand it to Koa). */
-  serveCached(req: IncomingMessage, res: ServerResponse): boolean;
+  /** Answers a request from the response cache before Koa sees it (false, or a promise of false: hand it to Koa). */
+  serveCached(req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean>;
   /** Stops Apollo (after the HTTP server has drained). */
   stop(): Promise<void>;
 }
@@ -61,6 +61,7 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   // The authorization server under /oauth2, before any body parser; its bearer check is the default one.
   const oauth = await createOAuthServer({ config: deps.config, log: deps.log, store: deps.store, mailer: deps.mailer });
   deps.authenticate ??= oauth.authenticate;
+  cache?.useAuthenticator(deps.authenticate);
   koa.keys = oauth.cookieKeys;
   koa.use(oauth.middleware);
 
@@ -90,7 +91,8 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
 
   const graphql = new Router<AppState>();
   const handler = koaMiddleware<Context, AppState>(apollo, { context: async ({ ctx }) => ctx.state.context! });
-  graphql.all('/graphql', graphqlHttpErrors(), jsonBody(), withContext(deps), handler);
+  const shared = cache ? [cache.sharedAnswers()] : [];
+  graphql.all('/graphql', graphqlHttpErrors(), jsonBody(), withContext(deps), ...shared, handler);
   koa.use(graphql.routes());
 
   const rest = restRouter(deps);
@@ -106,5 +108,5 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
     await apollo.stop();
     await oauth.stop();
   };
-  return { koa, apollo, serveCached: cache ? (req, res) => cache.serve(req, res) : () => false, stop };
+  return { koa, apollo, serveCached: cache ? (req, res) => cache.serve(req, res) || cache.serveShared(req, res) : () => false, stop };
 }

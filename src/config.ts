@@ -18,6 +18,7 @@ const schema = z.object({
   SEED: z.enum(['demo', 'none']).default('demo'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   STORE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
+  ENGINE_WORKER: bool.optional(),
   INTROSPECTION: bool.optional(),
   PLAYGROUND: bool.optional(),
   API_DOCS: bool.optional(),
@@ -97,6 +98,8 @@ export interface Config {
   store: {
     /** Unset: the embedded engine runs in-process. */
     uri?: string;
+    /** The embedded engine on a thread of its own (default) rather than in the service's event loop. */
+    engineThread: boolean;
     dbName: string;
     mode: RawConfig['STORE'];
     dataDir: string;
@@ -182,7 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: c.PORT,
     publicUrl,
     logLevel: c.LOG_LEVEL,
-    store: { uri: c.MONGODB_URI, dbName: c.MONGODB_DB, mode: c.STORE, dataDir: c.DATA_DIR, timeoutMs: c.STORE_TIMEOUT_MS },
+    store: { uri: c.MONGODB_URI, dbName: c.MONGODB_DB, mode: c.STORE, dataDir: c.DATA_DIR, timeoutMs: c.STORE_TIMEOUT_MS, engineThread: c.ENGINE_WORKER ?? true },
     seed: c.SEED,
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
     introspection: c.INTROSPECTION ?? true,

@@ -23,6 +23,11 @@ async function main(): Promise<void> {
   }
   const log = createLogger(config.logLevel);
   const store = await Store.open(config.store, log);
+  // The embedded engine's thread died: nothing can be answered any more, so stop and let the supervisor restart.
+  void store.engineFailure?.then((err) => {
+    log.fatal({ err }, 'the embedded store engine stopped; exiting');
+    process.exit(1);
+  });
   if (config.seed === 'demo') {
     const started = Date.now();
     const counts = await seedIfEmpty(store, 'demo', log);

@@ -25,7 +25,18 @@ export async function startService(
   const koaHandler = app.koa.callback();
   const server = createServer((req, res) => {
     if (draining) res.setHeader('Connection', 'close');
-    else if (app.serveCached(req, res)) return;
+    else {
+      const served = app.serveCached(req, res);
+      if (served === true) return;
+      // A signed-in reader's lookup waits for the bearer check; Koa takes the request when it finds nothing.
+      if (served) {
+        served.then(
+          (done) => void (done || koaHandler(req, res)),
+          () => void koaHandler(req, res),
+        );
+        return;
+      }
+    }
     void koaHandler(req, res);
   });
   server.on('clientError', answerClientError);

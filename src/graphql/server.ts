@@ -79,6 +79,8 @@ export function createApolloServer(schema: GraphQLSchema, config: Config, plugin
     stopOnTerminationSignals: false,
     csrfPrevention: true,
     formatError: formatGraphQLError,
+    // Apollo's default adds a newline to every answer, which copies the whole answer string once more.
+    stringifyResult: (result) => JSON.stringify(result),
     plugins: [requestIdPlugin, ...cacheControlPlugins(config.cache.maxAge), ...(armor.plugins as ApolloServerPlugin<Context>[]), costLimitPlugin(config.graphql.maxCost), ...plugins],
   });
 }
