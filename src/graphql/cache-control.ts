@@ -23,7 +23,7 @@ import {
 } from 'graphql';
 import type { Context } from '../context.js';
 import { forEachSelectedField } from './selection.js';
-import { activeEntitlements, entitlementsOnlyViewer } from './shared-viewer.js';
+import { entitlementsOnlyViewer } from './shared-viewer.js';
 
 const CacheControlScope = new GraphQLEnumType({ name: 'CacheControlScope', values: { PUBLIC: {}, PRIVATE: {} } });
 
@@ -132,10 +132,8 @@ export function cacheControlPlugins(defaultMaxAge: number): ApolloServerPlugin<C
             overallCachePolicy.restrict({ maxAge: 0 });
             return;
           }
-          const active = await activeEntitlements(viewer, contextValue.now);
-          if (active.until !== null) overallCachePolicy.restrict({ maxAge: Math.floor((active.until - contextValue.now.getTime()) / 1000) });
           contextValue.http.shared = { personal: false };
-          contextValue.viewer = entitlementsOnlyViewer(viewer, active, contextValue.http.shared);
+          contextValue.viewer = entitlementsOnlyViewer(viewer, contextValue.now, contextValue.http.shared);
         },
         async willSendResponse({ response, overallCachePolicy, contextValue }) {
           const shared = contextValue.http.shared;
@@ -143,6 +141,9 @@ export function cacheControlPlugins(defaultMaxAge: number): ApolloServerPlugin<C
             contextValue.log.warn({ read: shared.readBy, operation: contextValue.http.operationName }, 'a field without the per-viewer marker read the viewer: answer not shared');
             overallCachePolicy.restrict({ maxAge: 0 });
           }
+          // An answer that read the reader's entitlements must not outlive the first of them.
+          const until = shared?.active?.until;
+          if (until != null) overallCachePolicy.restrict({ maxAge: Math.max(0, Math.floor((until - contextValue.now.getTime()) / 1000)) });
           // As Apollo's plugin does: a header already set by the request is narrowed, never widened.
           const existing = response.http.headers.get('cache-control');
           const match = existing ? CACHEABLE_HEADER.exec(existing) : null;

@@ -29,14 +29,18 @@ export interface SharedAnswerState {
   personal: boolean;
   /** What made it personal, for the log. */
   readBy?: string;
+  /** The active entitlements, once a resolver has asked for them (an answer that never does is not bound by them). */
+  active?: ActiveEntitlements;
 }
 
 /**
  * A viewer that answers only with its active entitlements. Within the answer they never lapse (it is not kept
- * past `until`), so they are given without their end dates: a field showing an end date is per viewer.
+ * past `until`), so they are given without their end dates: a field showing an end date is per viewer. They are
+ * loaded when a resolver first asks (then recorded in `state.active`), so an answer that does not depend on them
+ * costs no store read.
  */
-export function entitlementsOnlyViewer(viewer: Viewer, active: ActiveEntitlements, state: SharedAnswerState): Viewer {
-  const entitlements: Entitlement[] = active.groups.map((group) => ({ group, validUntil: null }));
+export function entitlementsOnlyViewer(viewer: Viewer, now: Date, state: SharedAnswerState): Viewer {
+  let entitlements: Promise<Entitlement[]> | undefined;
   const identity = <T>(name: string, value: T): T => {
     state.personal = true;
     state.readBy ??= name;
@@ -52,6 +56,10 @@ export function entitlementsOnlyViewer(viewer: Viewer, active: ActiveEntitlement
     get scopes() {
       return identity('scopes', viewer.scopes);
     },
-    entitlements: () => Promise.resolve(entitlements),
+    entitlements: () =>
+      (entitlements ??= activeEntitlements(viewer, now).then((active) => {
+        state.active = active;
+        return active.groups.map((group) => ({ group, validUntil: null }));
+      })),
   };
 }
