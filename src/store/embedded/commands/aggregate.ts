@@ -29,7 +29,7 @@ function resolver(ctx: CommandContext, subs: Subresults): (name: string) => AnyO
     if (!docs) {
       const sub = subs.get(name);
       const coll = sub ? undefined : ctx.state.catalog.get(ctx.db, name);
-      docs = sub ? sub() : coll ? [...coll.docs.values()].map((b) => decode(b) as AnyObject) : [];
+      docs = sub ? sub() : coll ? [...coll.scan()].map(([, b]) => decode(b) as AnyObject) : [];
       cache.set(name, docs);
     }
     return docs;

@@ -14,7 +14,7 @@ export const countCommands: Record<string, Handler> = {
     const limit = Math.abs(optInt(b.limit, 'limit') ?? 0);
     let n = 0;
     if (coll) {
-      if (Object.keys(filter).length === 0) n = coll.docs.size;
+      if (Object.keys(filter).length === 0) n = coll.size;
       else for (const _ of matches(coll, filter, { collation: optDoc(b.collation, 'collation') })) n++;
     }
     n = Math.max(0, n - skip);
