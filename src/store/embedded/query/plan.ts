@@ -188,7 +188,7 @@ function better(a: Candidate, b: Candidate): boolean {
 }
 
 /** Key prefixes (storage/indexes.ts) of every combination of the constrained leading fields' values. */
-export function combos(idx: Index, cons: Map<string, Constraint>, len: number): string[] {
+function combos(idx: Index, cons: Map<string, Constraint>, len: number): string[] {
   let out: string[] = [''];
   for (let i = 0; i < len; i++) {
     const parts = [...new Set(cons.get(idx.fields[i]!)!.values.map((v) => prefixKey([v])))];

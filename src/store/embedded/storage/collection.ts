@@ -8,7 +8,7 @@ import type { Document } from 'bson';
 import { decode, leadingId } from './bsonio.js';
 import type { Catalog } from './catalog.js';
 import { DuplicateKeyError } from './dupkey.js';
-import { assertWriting, docKey, keyRange, slotOfDocKey, type StorageEnv } from './env.js';
+import { assertWriting, docKey, keyRange, readStats, slotOfDocKey, type StorageEnv } from './env.js';
 import { Index, prefixKey, type DocKeys, type IndexMeta, type IndexSpec } from './indexes.js';
 
 export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
@@ -83,6 +83,7 @@ export class Collection {
 
   /** The stored bytes of a document (a copy the caller may keep). */
   get(slot: number): Buffer | undefined {
+    readStats.documents++;
     return this.env.docs.getBinary(docKey(this.id, slot)) ?? undefined;
   }
 
@@ -94,6 +95,7 @@ export class Collection {
       // Materialised per chunk: no LMDB cursor stays open while the consumer runs (it may write).
       const chunk = [...this.env.docs.getRange({ start: from, end, limit: SCAN_CHUNK })];
       let last = -1;
+      readStats.documents += chunk.length;
       for (const { key, value } of chunk) {
         last = slotOfDocKey(key as Buffer);
         yield [last, value as Buffer];

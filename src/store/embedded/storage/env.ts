@@ -16,6 +16,9 @@ import { open, type Database, type RootDatabase } from 'lmdb';
 
 export const DATA_FILE = 'engine.mdb';
 
+/** Documents read from storage since start (lets tests check that a path reads none). */
+export const readStats = { documents: 0 };
+
 export interface EnvOptions {
   /** Directory of the data (created if missing); undefined = a temporary directory deleted on close. */
   dir?: string;
