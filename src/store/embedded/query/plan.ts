@@ -39,6 +39,8 @@ export interface Plan {
 const MAX_KEYS = 10_000;
 /** Candidate sets this small are cheaper to fetch and sort than any walk. */
 const SMALL_SET = 1024;
+/** Candidate set sizes are counted up to this many keys (past it, sets rank as equally large). */
+const COUNT_CAP = 2048;
 
 function isOperatorDoc(v: unknown): v is Document {
   if (v === null || typeof v !== 'object' || Array.isArray(v) || v instanceof Date || v instanceof RegExp) return false;
@@ -216,8 +218,8 @@ export function planQuery(coll: Collection, filter: Document, collated = false, 
     const lookup = len > 0 && keys <= MAX_KEYS;
     if (!lookup && !fit) continue;
     let count = coll.size;
-    if (fit && fit.eq > 0) count = idx.count(combos(idx, cons, fit.eq)[0]!);
-    else if (lookup) count = combos(idx, cons, len).reduce((n, k) => n + idx.count(k), 0);
+    if (fit && fit.eq > 0) count = idx.countUpTo(combos(idx, cons, fit.eq)[0]!, COUNT_CAP);
+    else if (lookup) count = combos(idx, cons, len).reduce((n, k) => n + idx.countUpTo(k, COUNT_CAP), 0);
     cands.push({ idx, len: lookup ? len : 0, keys, count, fit });
   }
   for (;;) {
@@ -239,7 +241,7 @@ export function planQuery(coll: Collection, filter: Document, collated = false, 
       // Multikey or unordered values where the walk needs order: the index can still serve equality.
       best.fit = undefined;
       if (len === 0 || best.keys > MAX_KEYS) cands.splice(cands.indexOf(best), 1);
-      else best.count = combos(idx, cons, len).reduce((n, k) => n + idx.count(k), 0);
+      else best.count = combos(idx, cons, len).reduce((n, k) => n + idx.countUpTo(k, COUNT_CAP), 0);
       continue;
     }
     const found = new Set<number>();
