@@ -90,3 +90,13 @@ it('falls back from a walk when a walked field is multikey, and back again when 
   store.write(() => c.remove(slot, doc));
   expect(plan(c, { status: 'published' }, { date: -1, _id: -1 }).walk).toBeDefined();
 });
+
+it('an equality lookup settles its fields: only the rest of the filter is left to test', () => {
+  const c = collection(200, { kind: { kind: 1 }, cat_status: { cat: 1, status: 1 } }, article);
+  expect(plan(c, { kind: 'rare' })).toMatchObject({ index: 'kind', exact: true });
+  expect(plan(c, { kind: { $in: ['rare', 'other'] }, slug: 's0' })).toMatchObject({ index: 'kind', exact: false, residual: { slug: 's0' } });
+  expect(plan(c, { cat: 'c1', status: { $in: ['draft'] }, slug: { $ne: 'x' } })).toMatchObject({ index: 'cat_status', residual: { slug: { $ne: 'x' } } });
+  // Not settled: more than an equality on the field, or a value whose key equality is not MongoDB's.
+  expect(plan(c, { kind: { $in: ['rare'], $ne: 'x' } }).exact).toBe(false);
+  expect(plan(c, { kind: { $in: ['rare'], $ne: 'x' } }).residual).toBeUndefined();
+});

@@ -1,15 +1,12 @@
 // Counting from indexes: a filter made only of equalities / $in lists of plain scalars on top-level fields
 // is counted as key ranges of an index whose leading fields are exactly those fields, without reading a
-// single document. Exact because key equality is MongoDB equality for these values (numbers by value,
-// dates by time, ObjectIds by bytes; an array field matches through its elements, as its multikey entries
-// do), and because every document has one entry under a prefix fixing the leading fields when the index's
+// single document. Exact because key equality is MongoDB equality for these values (exactKey), and because every document has one entry under a prefix fixing the leading fields when the index's
 // other fields hold one value per document (Index.singleFrom). When a document can match several values of
 // a list (a multikey field constrained by $in), the matching slots are collected and counted once each.
 // Anything else returns undefined and the caller counts matching documents as before.
 import type { Document } from 'bson';
 import type { Collection } from '../storage/collection.js';
-import { type Index, prefixKey } from '../storage/indexes.js';
-import { isExactScalar } from '../storage/keys.js';
+import { exactKey, type Index, prefixKey } from '../storage/indexes.js';
 
 /** Per field the values it must equal (one of), or undefined when the filter is not of that form. */
 function equalities(filter: Document): Map<string, unknown[]> | undefined {
@@ -17,11 +14,11 @@ function equalities(filter: Document): Map<string, unknown[]> | undefined {
   for (const [field, cond] of Object.entries(filter)) {
     if (field.startsWith('$') || field.includes('.')) return undefined;
     let values: unknown[] | undefined;
-    if (isExactScalar(cond)) values = [cond];
+    if (exactKey(cond)) values = [cond];
     else if (cond && typeof cond === 'object' && !Array.isArray(cond) && Object.keys(cond).length === 1) {
       const c = cond as Document;
-      if ('$eq' in c && isExactScalar(c.$eq)) values = [c.$eq];
-      else if (Array.isArray(c.$in) && c.$in.length > 0 && c.$in.every(isExactScalar)) values = c.$in as unknown[];
+      if ('$eq' in c && exactKey(c.$eq)) values = [c.$eq];
+      else if (Array.isArray(c.$in) && c.$in.length > 0 && c.$in.every(exactKey)) values = c.$in as unknown[];
     }
     if (!values) return undefined;
     out.set(field, values);
@@ -140,7 +137,7 @@ function perValueCounts(coll: Collection | undefined, filter: Document, rest: Do
   if (!isCounter(group[name])) return undefined;
   const listed = (cond: unknown): unknown[] | undefined => {
     const l = only(cond, '$in');
-    return Array.isArray(l) && l.every(isExactScalar) ? l : undefined;
+    return Array.isArray(l) && l.every(exactKey) ? l : undefined;
   };
   const outer = listed(filter[field]);
   const inner = listed(second[branch]);

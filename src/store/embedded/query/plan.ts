@@ -4,13 +4,12 @@
 // - an ordered walk: the leading fields are fixed by single-value equality and the next fields are the
 //   requested sort (in either direction), so a key range scan of the index (storage/indexes.ts) yields candidates
 //   already in sort order, narrowed by range predicates on the first walked field, and a limit stops early.
-// The full filter is still applied to candidates afterwards, unless the plan is "exact" (an _id lookup by
-// plain scalars, where key equality is MongoDB equality); when such an _id lookup comes with other
-// conditions, only those are left to apply (a `residual` filter).
+// The filter is still applied to candidates afterwards, less the fields an equality lookup settled (plain
+// scalars, where key equality is MongoDB equality): only the rest is left to apply (a `residual` filter),
+// and nothing when the lookup settled every condition (the plan is "exact").
 import type { Document } from 'bson';
 import type { Collection } from '../storage/collection.js';
-import { type Index, prefixKey } from '../storage/indexes.js';
-import { isExactScalar } from '../storage/keys.js';
+import { exactKey, type Index, prefixKey } from '../storage/indexes.js';
 import { orderComponent, SEP, TOP, typeRange } from '../storage/order.js';
 import type { SortFields } from './sort.js';
 
@@ -215,7 +214,9 @@ export function planQuery(coll: Collection, filter: Document, collated = false, 
     let keys = 1;
     while (len < idx.fields.length && cons.has(idx.fields[len]!)) keys *= cons.get(idx.fields[len++]!)!.values.length;
     const fit = sort?.length ? sortFit(idx, cons, sort) : undefined;
-    const lookup = len > 0 && keys <= MAX_KEYS;
+    // Past MAX_KEYS key lookups, a lookup still beats reading every document when there are fewer keys than documents.
+    const maxKeys = Math.max(MAX_KEYS, coll.size);
+    const lookup = len > 0 && keys <= maxKeys;
     if (!lookup && !fit) continue;
     let count = coll.size;
     if (fit && fit.eq > 0) count = idx.countUpTo(combos(idx, cons, fit.eq)[0]!, COUNT_CAP);
@@ -240,17 +241,22 @@ export function planQuery(coll: Collection, filter: Document, collated = false, 
       }
       // Multikey or unordered values where the walk needs order: the index can still serve equality.
       best.fit = undefined;
-      if (len === 0 || best.keys > MAX_KEYS) cands.splice(cands.indexOf(best), 1);
+      if (len === 0 || best.keys > Math.max(MAX_KEYS, coll.size)) cands.splice(cands.indexOf(best), 1);
       else best.count = combos(idx, cons, len).reduce((n, k) => n + idx.countUpTo(k, COUNT_CAP), 0);
       continue;
     }
     const found = new Set<number>();
     for (const key of combos(idx, cons, len)) for (const s of idx.lookup(key)) found.add(s);
     const slots = [...found].sort((a, b) => a - b);
-    const only = cons.get('_id');
-    const byId = idx.name === '_id_' && only !== undefined && only.from === filter && only.pure && only.values.every(isExactScalar);
-    if (!byId) return { slots, exact: false, index: idx.name };
-    const { _id, ...residual } = filter;
+    // A top-level field whose whole condition is an equality/$in of plain scalars is settled by the lookup
+    // (key equality is MongoDB equality for them, storage/indexes.ts exactKey): only the rest is left to test.
+    const settled = idx.fields.slice(0, len).filter((f) => {
+      const c = cons.get(f)!;
+      return !f.includes('.') && c.from === filter && c.pure && c.values.every(exactKey);
+    });
+    if (settled.length === 0) return { slots, exact: false, index: idx.name };
+    const residual: Document = { ...filter };
+    for (const f of settled) delete residual[f];
     const exact = Object.keys(residual).length === 0;
     return { slots, exact, index: idx.name, ...(exact ? {} : { residual }) };
   }

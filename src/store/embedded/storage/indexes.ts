@@ -76,6 +76,26 @@ function component(v: unknown): { c: string; ordered: boolean } {
   return v === EMPTY_ARRAY ? { c: '~[]', ordered: false } : keyComponent(v);
 }
 
+/**
+ * True when index key equality is exactly MongoDB equality for `v`: strings, booleans, numbers (int, long
+ * within 2^53 and double alike, as the driver decodes them; not NaN), valid dates and ObjectIds. An array
+ * field matches such a value through its elements, as its multikey entries do.
+ */
+export function exactKey(v: unknown): boolean {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return !Number.isNaN(v);
+    case 'object':
+      if (v instanceof Date) return !Number.isNaN(v.getTime());
+      return v !== null && (v as { _bsontype?: string })._bsontype === 'ObjectId';
+    default:
+      return false;
+  }
+}
+
 /** The key prefix fixing the first fields to single values (each component followed by SEP). */
 export function prefixKey(values: readonly unknown[]): string {
   let k = '';
