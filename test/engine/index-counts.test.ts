@@ -122,3 +122,31 @@ describe('through the driver', () => {
     expect(await db.collection('none').countDocuments({ status: 'published' })).toBe(0);
   });
 });
+
+describe('counts kept between writes', () => {
+  let ctx: Awaited<ReturnType<typeof openTestDb>>;
+  beforeAll(async () => {
+    ctx = await openTestDb('counts_kept');
+  });
+  afterAll(async () => ctx.close());
+
+  it('follow every insert, update and delete', async () => {
+    const c = ctx.db.collection('articles');
+    await c.createIndex({ status: 1, date: -1 });
+    await c.insertMany(Array.from({ length: 50 }, (_, i) => ({ _id: i, status: i % 5 ? 'published' : 'draft', date: new Date(i) })) as never[]);
+    const published = () => c.countDocuments({ status: 'published' });
+    expect(await published()).toBe(40);
+    expect(await published()).toBe(40);
+    await c.insertOne({ _id: 100, status: 'published', date: new Date() } as never);
+    expect(await published()).toBe(41);
+    await c.updateOne({ _id: 1 } as never, { $set: { status: 'draft' } });
+    expect(await published()).toBe(40);
+    await c.updateOne({ _id: 2 } as never, { $set: { date: new Date(5) } }); // same status: still counted once
+    expect(await published()).toBe(40);
+    await c.deleteMany({ _id: { $lt: 10 } } as never);
+    expect(await published()).toBe(33);
+    expect(await c.countDocuments({ status: 'draft' })).toBe(8);
+    await c.drop();
+    expect(await published()).toBe(0);
+  });
+});

@@ -54,6 +54,9 @@ export class KeyTooLongError extends Error {
   }
 }
 
+/** Cached prefix counts per index (they go at the next change of the index anyway). */
+const MAX_CACHED_COUNTS = 256;
+
 const EMPTY_ARRAY: unique symbol = Symbol('[]');
 const NONE = Buffer.alloc(0);
 
@@ -108,6 +111,10 @@ export class Index {
   readonly fields: string[];
   private readonly partial?: Query;
   private readonly idPrefix: Buffer;
+  /** Bumped by every change of the index's entries; counts are cached per prefix until it moves. */
+  private version = 0;
+  private readonly counts = new Map<string, number>();
+  private countsVersion = 0;
 
   constructor(
     private readonly env: StorageEnv,
@@ -195,17 +202,20 @@ export class Index {
   }
 
   add(slot: number, keys: DocKeys): void {
+    this.version++;
     for (const e of keys.entries) this.env.keys.putSync(this.keyBuffer(e.key, slot), NONE);
     this.track(keys, 1);
   }
 
   remove(slot: number, keys: DocKeys): void {
+    this.version++;
     for (const e of keys.entries) this.env.keys.removeSync(this.keyBuffer(e.key, slot));
     this.track(keys, -1);
   }
 
   /** Moves a document from `old` to `next` keys, touching only the entries that differ. */
   change(slot: number, old: DocKeys, next: DocKeys): void {
+    this.version++;
     const before = new Set(old.entries.map((e) => e.key));
     const after = new Set(next.entries.map((e) => e.key));
     for (const k of before) if (!after.has(k)) this.env.keys.removeSync(this.keyBuffer(k, slot));
@@ -223,6 +233,7 @@ export class Index {
 
   /** Deletes every entry (dropping the index or its collection). */
   clear(): void {
+    this.version++;
     const end = prefixEnd(this.idPrefix);
     for (const k of keyRange(this.env.keys, this.idPrefix, end)) this.env.keys.removeSync(k);
   }
@@ -232,10 +243,24 @@ export class Index {
     return [start, prefixEnd(start)];
   }
 
-  /** Number of entries under a key prefix (whole components); a document counts once per distinct entry. */
+  /**
+   * Number of entries under a key prefix (whole components); a document counts once per distinct entry.
+   * Kept per prefix until the index changes: a count of a million keys costs tens of milliseconds, and
+   * the same totals are asked for again and again between writes.
+   */
   count(prefix: string): number {
-    const [start, end] = this.bounds(prefix);
-    return this.env.keys.getKeysCount({ start, end });
+    if (this.countsVersion !== this.version) {
+      this.counts.clear();
+      this.countsVersion = this.version;
+    }
+    let n = this.counts.get(prefix);
+    if (n === undefined) {
+      const [start, end] = this.bounds(prefix);
+      n = this.env.keys.getKeysCount({ start, end });
+      if (this.counts.size >= MAX_CACHED_COUNTS) this.counts.clear();
+      this.counts.set(prefix, n);
+    }
+    return n;
   }
 
   /** Like count, but stops counting past `cap` (the planner's estimate: it only needs to tell small sets
