@@ -15,7 +15,8 @@ type FromThread =
   | { kind: 'log'; msg: string; fields?: Record<string, unknown> }
   | { kind: 'closed' };
 
-export interface EngineThread extends RunningEngine {
+/** The engine's oplog API (`changes`) stays on its thread: change streams reach the service through the driver. */
+export interface EngineThread extends Omit<RunningEngine, 'changes'> {
   /** Resolves with the reason if the engine's thread stops on its own once started (never after close()). */
   readonly failed: Promise<Error>;
 }

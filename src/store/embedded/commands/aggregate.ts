@@ -8,6 +8,7 @@
 import type { Document } from 'bson';
 import { Aggregator } from 'mingo';
 import type { AnyObject } from 'mingo/types';
+import { countPipeline } from '../query/count.js';
 import { matches, sortedMatches, type StoredMatch } from '../query/exec.js';
 import { inclusionFields } from '../query/fields.js';
 import { mingoOptions, type QueryExtras } from '../query/options.js';
@@ -29,7 +30,7 @@ function resolver(ctx: CommandContext, subs: Subresults): (name: string) => AnyO
     if (!docs) {
       const sub = subs.get(name);
       const coll = sub ? undefined : ctx.state.catalog.get(ctx.db, name);
-      docs = sub ? sub() : coll ? [...coll.docs.values()].map((b) => decode(b) as AnyObject) : [];
+      docs = sub ? sub() : coll ? [...coll.scan()].map(([, b]) => decode(b) as AnyObject) : [];
       cache.set(name, docs);
     }
     return docs;
@@ -163,7 +164,8 @@ export const aggregateCommands: Record<string, Handler> = {
       collectionResolver: resolver(ctx, subs),
     };
     // Pipeline errors surface when the first batch is pulled, inside this handler, as a command error.
-    const source = run(ctx, b.aggregate, pipeline, extras, subs);
+    const counted = countPipeline(ctx.state.catalog.get(ctx.db, b.aggregate), pipeline, !!extras.collation && Object.keys(extras.collation).length > 0);
+    const source = counted ? counted.map((d) => encode(d)).values() : run(ctx, b.aggregate, pipeline, extras, subs);
     return firstBatchReply(ctx, `${ctx.db}.${b.aggregate}`, source, optInt(cursor.batchSize, 'cursor.batchSize'), false);
   },
 };

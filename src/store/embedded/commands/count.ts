@@ -1,5 +1,6 @@
 // count and distinct.
 import type { Document } from 'bson';
+import { countFromIndex } from '../query/count.js';
 import { matches } from '../query/exec.js';
 import { encodeKey, valuesAtPath } from '../storage/keys.js';
 import { collName, optDoc, optInt, type Handler } from './context.js';
@@ -14,8 +15,10 @@ export const countCommands: Record<string, Handler> = {
     const limit = Math.abs(optInt(b.limit, 'limit') ?? 0);
     let n = 0;
     if (coll) {
-      if (Object.keys(filter).length === 0) n = coll.docs.size;
-      else for (const _ of matches(coll, filter, { collation: optDoc(b.collation, 'collation') })) n++;
+      const collation = optDoc(b.collation, 'collation');
+      const fromIndex = countFromIndex(coll, filter, !!collation && Object.keys(collation).length > 0);
+      if (fromIndex !== undefined) n = fromIndex;
+      else for (const _ of matches(coll, filter, { collation })) n++;
     }
     n = Math.max(0, n - skip);
     if (limit > 0) n = Math.min(n, limit);
