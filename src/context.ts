@@ -27,6 +27,8 @@ export interface Context {
   mailer: Mailer;
   loaders: Loaders;
   viewer: Viewer | null;
+  /** The client's address (behind TRUST_PROXY proxies, from X-Forwarded-For): per-IP limits. */
+  clientIp?: string;
   /** True when the request presented credentials: its responses are private, never shared-cached. */
   authenticated: boolean;
   now: Date;
@@ -46,6 +48,7 @@ export function createContext(input: {
   store: Store;
   mailer: Mailer;
   viewer: Viewer | null;
+  clientIp?: string;
 }): Context {
   const operation: OperationSelection = {};
   return {

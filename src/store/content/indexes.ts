@@ -22,4 +22,7 @@ export const contentIndexes: IndexDef[] = [
   { collection: 'liveBlogMessages', key: { liveBlogId: 1, seq: -1 }, options: { name: 'live_blog_messages_seq', unique: true } },
   // Poll.voted / votedChoice for the viewer
   { collection: 'pollVotes', key: { customerId: 1, pollId: 1 }, options: { name: 'poll_votes_customer', unique: true } },
+  // Vote, quiz and posting limits (src/operations/live/limits.ts): one document per key, expiring with its window
+  { collection: 'live_limits', key: { key: 1 }, options: { name: 'live_limits_key', unique: true } },
+  { collection: 'live_limits', key: { expire: -1 }, options: { name: 'live_limits_ttl', expireAfterSeconds: 0 } },
 ];
