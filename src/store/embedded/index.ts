@@ -1,5 +1,6 @@
 // Public entry point of the embedded MongoDB-compatible engine: startEngine() wires storage, optional
 // persistence, cursors, the TTL sweeper and the wire-protocol server together.
+import { changeStreams } from './changes/index.js';
 import { Catalog } from './storage/catalog.js';
 import { CursorRegistry } from './cursors.js';
 import type { EngineState } from './commands/context.js';
@@ -30,7 +31,7 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
   const log = opts.log ?? (() => undefined);
   const catalog = new Catalog();
   const persistence = opts.dbPath ? await Persistence.open(opts.dbPath, catalog, { log, compactLogBytes: opts.compactLogBytes }) : undefined;
-  const state: EngineState = { catalog, cursors: new CursorRegistry(), startedAt: Date.now(), log };
+  const state: EngineState = { catalog, cursors: new CursorRegistry(), changes: changeStreams(catalog), startedAt: Date.now(), log };
   const server = new WireServer(state, persistence);
   const ttl = new TtlSweeper(catalog, opts.ttlIntervalMs ?? 1000, persistence, log);
   let port: number;
@@ -39,6 +40,7 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
   } catch (e) {
     ttl.stop();
     state.cursors.close();
+    state.changes?.close();
     await persistence?.close();
     throw e;
   }
@@ -54,6 +56,7 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
         ttl.stop();
         await server.close();
         state.cursors.close();
+        state.changes?.close();
         await persistence?.close();
         log('engine closed');
       })()),

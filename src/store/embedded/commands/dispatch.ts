@@ -47,12 +47,16 @@ export async function dispatch(state: EngineState, inv: Invocation, durability?:
       throw new CommandError('IllegalOperation', 'Transaction numbers are only allowed on a replica set member or mongos');
     }
     const db = typeof inv.body.$db === 'string' ? inv.body.$db : 'admin';
-    reply = handler({ state, db, body: inv.body, sequences: inv.sequences, connectionId: inv.connectionId });
+    const ctx = { state, db, body: inv.body, sequences: inv.sequences, connectionId: inv.connectionId };
+    const streamed = state.changes?.handle(name, ctx);
+    reply = streamed ? await streamed : handler(ctx);
   } catch (e) {
     reply = errorReply(e);
     if (!(e instanceof Error) || !('code' in e)) state.log('command failed', { command: name, error: String(e) });
   }
   // Even a failed command may have written (e.g. an ordered insert up to its first error).
   if (durability) await durability.commit();
+  // Change streams see the command's changes once they are durable.
+  state.changes?.recorder.commit();
   return reply;
 }

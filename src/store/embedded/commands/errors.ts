@@ -22,6 +22,9 @@ export const Code = {
   IndexKeySpecsConflict: [86, 'IndexKeySpecsConflict'],
   CommandNotSupported: [115, 'CommandNotSupported'],
   Location40414: [40414, 'Location40414'],
+  InvalidResumeToken: [260, 'InvalidResumeToken'],
+  ChangeStreamFatalError: [280, 'ChangeStreamFatalError'],
+  ChangeStreamHistoryLost: [286, 'ChangeStreamHistoryLost'],
   DuplicateKey: [11000, 'DuplicateKey'],
 } as const satisfies Record<string, readonly [number, string]>;
 
