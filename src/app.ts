@@ -50,6 +50,9 @@ export interface GatewayApp {
   serveCached(req: IncomingMessage, res: ServerResponse): boolean;
   /** Stops Apollo (after the HTTP server has drained). */
   stop(): Promise<void>;
+  /** The bearer check and mailer in use (the WebSocket endpoint in src/live shares them). */
+  authenticate: Authenticator;
+  mailer: Mailer;
 }
 
 /** JSON bodies only (415 for anything else), bounded at 1 MiB (CONTRACT.md §5). */
@@ -130,7 +133,14 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
     }
   });
 
-  return { koa, apollo, serveCached: cache ? (req, res) => cache.serve(req, res) : () => false, stop: () => apollo.stop() };
+  return {
+    koa,
+    apollo,
+    serveCached: cache ? (req, res) => cache.serve(req, res) : () => false,
+    stop: () => apollo.stop(),
+    authenticate: deps.authenticate,
+    mailer: deps.mailer,
+  };
 }
 
 /** On /graphql a rejected token is answered in GraphQL's error shape, with the HTTP status of CONTRACT.md §3. */

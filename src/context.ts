@@ -1,5 +1,6 @@
 // The per-request context shared by GraphQL resolvers, REST shims and operations: created per request, never shared.
 import type { Config } from './config.js';
+import type { LiveFeed } from './live/feed.js';
 import type { Logger } from './logger.js';
 import type { Mailer } from './mail/mailer.js';
 import { Loaders, type OperationSelection } from './store/loaders.js';
@@ -37,6 +38,8 @@ export interface Context {
    * object, because Apollo shallow-clones the context per operation and a plain field would be lost.
    */
   http: { operationName?: string };
+  /** Set on GraphQL-over-WebSocket operations: the process's live hub and this connection (src/live). */
+  live?: LiveFeed;
   /** The fields the running GraphQL operation selects, so loaders read only what it needs (an object, as above). */
   operation: OperationSelection;
 }

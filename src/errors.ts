@@ -23,6 +23,7 @@ export type ErrorCode =
   | 'POLL_CLOSED'
   | 'QUIZ_NOT_OPEN'
   | 'ALREADY_VOTED'
+  | 'LIVE_UNAVAILABLE'
   | 'STORE_UNAVAILABLE'
   | 'INTERNAL_SERVER_ERROR';
 

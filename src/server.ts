@@ -5,12 +5,15 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from './config.js';
 import { createApp, type AppDeps, type GatewayApp } from './app.js';
 import type { Logger } from './logger.js';
+import { startLive, type LiveServer } from './live/index.js';
 import { buildGatewaySchema } from './schema/build.js';
 import type { Store } from './store/store.js';
 
 export interface RunningService {
   server: Server;
   app: GatewayApp;
+  /** GraphQL subscriptions over WebSocket on /graphql. */
+  live: LiveServer;
   url: string;
   stop(): Promise<void>;
 }
@@ -33,6 +36,7 @@ export async function startService(
     server.once('error', reject);
     server.listen(deps.config.port, deps.config.host, () => resolve());
   });
+  const live = await startLive({ server, schema, config: deps.config, log: deps.log, store: deps.store, mailer: app.mailer, authenticate: app.authenticate });
   const { port } = server.address() as AddressInfo;
   const host = deps.config.host === '0.0.0.0' || deps.config.host === '::' ? 'localhost' : deps.config.host;
 
@@ -40,6 +44,7 @@ export async function startService(
   const stop = (): Promise<void> =>
     (stopping ??= (async () => {
       draining = true;
+      await live.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const force = setTimeout(() => server.closeAllConnections(), deps.config.shutdownTimeoutMs);
@@ -48,5 +53,5 @@ export async function startService(
       await app.stop();
     })());
 
-  return { server, app, url: `http://${host}:${port}`, stop };
+  return { server, app, live, url: `http://${host}:${port}`, stop };
 }

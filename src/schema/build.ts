@@ -4,6 +4,7 @@ import { DateTimeResolver } from 'graphql-scalars';
 import type { GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { cacheControlDirective } from '../graphql/cache-control.js';
+import { noTopicsPubSub } from '../live/pubsub.js';
 import { resolvers } from '../resolvers/index.js';
 
 let built: Promise<GraphQLSchema> | undefined;
@@ -15,6 +16,7 @@ export function buildGatewaySchema(): Promise<GraphQLSchema> {
     validate: false,
     directives: [cacheControlDirective],
     emitSchemaFile: false,
+    pubSub: noTopicsPubSub,
   });
   return built;
 }

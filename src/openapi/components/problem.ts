@@ -23,6 +23,7 @@ export const PROBLEM_TITLES = {
   POLL_CLOSED: 'Conflict',
   QUIZ_NOT_OPEN: 'Conflict',
   ALREADY_VOTED: 'Conflict',
+  LIVE_UNAVAILABLE: 'Service Unavailable',
   STORE_UNAVAILABLE: 'Service Unavailable',
   INTERNAL_SERVER_ERROR: 'Internal Server Error',
 } as const satisfies Record<ErrorCode, string>;
