@@ -35,6 +35,8 @@ export interface LiveServerDeps {
 export interface LiveServer {
   /** Open WebSocket connections. */
   readonly connections: number;
+  /** Subscriptions registered with the hub. */
+  readonly subscriptions: number;
   /** Closes every connection with 1001 (going away) and stops the hub. */
   close(): Promise<void>;
 }
@@ -157,6 +159,9 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
   return {
     get connections() {
       return wss.clients.size;
+    },
+    get subscriptions() {
+      return deps.hub.subscriberCount;
     },
     async close() {
       deps.server.off('upgrade', onUpgrade);

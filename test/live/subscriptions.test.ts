@@ -26,7 +26,7 @@ const client = (params?: Record<string, unknown>) => {
   clients.push(c);
   return c;
 };
-const hubCount = () => (svc.service.live as unknown as { connections: number }).connections;
+const hubCount = () => svc.service.live.subscriptions;
 const POST = `mutation($id: ID!, $input: LiveBlogMessageInput!) { postLiveBlogMessage(liveBlogId: $id, input: $input) { id } }`;
 const post = (liveBlogId: string, text: string) => svc.gql(POST, { id: liveBlogId, input: { text } }, bearer(editor.accessToken));
 

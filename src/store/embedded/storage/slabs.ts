@@ -43,7 +43,8 @@ export class SlabStore {
       const done = this.slabs.get(this.current.buffer)!;
       this.retiredBytes += done.size;
       this.retiredLive += done.live;
-      this.current = this.newSlab(Math.min(MAX_SLAB, Math.max(MIN_SLAB, this.current.length * 2)));
+      // At least as large as the document: one bigger than the doubled slab (up to MAX_SLAB / 4) must fit.
+      this.current = this.newSlab(Math.min(MAX_SLAB, Math.max(MIN_SLAB, this.current.length * 2, len)));
       this.offset = 0;
     }
     this.current.set(bytes, this.offset);
