@@ -27,9 +27,10 @@ const NOT_SUPPORTED = new Set([40573, 115]);
 const RETRY_MS = 500;
 const REORDER_MARGIN = 50;
 
-/** The ids of the messages recently published to one blog (bounded) and the highest sequence number. */
+/** Since when a blog is watched, the ids of its messages recently published (bounded), the highest sequence number. */
 class Delivered {
   highSeq = 0;
+  readonly since = new Date();
   private readonly ids = new Set<string>();
 
   /** False when the message was already published. */
@@ -104,6 +105,7 @@ export class LiveHub {
   private subscribe(topic: string, connection: Connection): Subscriber<Payload> {
     let set = this.topics.get(topic);
     if (!set) this.topics.set(topic, (set = new Set()));
+    if (topic.startsWith('blog:') && !this.delivered.has(topic.slice(5))) this.delivered.set(topic.slice(5), new Delivered());
     const subscriber: Subscriber<Payload> = new Subscriber(connection, () => {
       set.delete(subscriber);
       if (set.size === 0 && this.topics.get(topic) === set) {
@@ -128,31 +130,28 @@ export class LiveHub {
   private async run(first: ChangeStream<Document>): Promise<void> {
     let stream = first;
     let token: ResumeToken | undefined;
-    for (;;) {
+    // Set when the old token is useless; cleared once a new stream is established and the gap is filled.
+    let gap = false;
+    while (!this.closed) {
       try {
+        if (gap) {
+          const change = await stream.tryNext(); // throws while the store is still away
+          await this.fillGap();
+          gap = false;
+          if (change) this.route(change);
+        }
         for await (const change of stream) this.route(change);
-        if (this.closed) return;
         token = stream.resumeToken ?? token;
       } catch (err) {
         if (this.closed) return;
         token = stream.resumeToken ?? token;
-        const gone = err instanceof MongoServerError && HISTORY_GONE.has(Number(err.code));
-        this.log.warn({ err, resumable: !gone }, 'live change stream failed; reopening');
-        if (gone) token = undefined;
+        if (err instanceof MongoServerError && HISTORY_GONE.has(Number(err.code))) {
+          token = undefined;
+          gap = true;
+        }
+        this.log.warn({ err, gap }, 'live change stream failed; reopening');
         await stream.close().catch(() => undefined);
         await new Promise((r) => setTimeout(r, RETRY_MS));
-        if (this.closed) return;
-        stream = this.open(token);
-        if (!gone) continue;
-        try {
-          // Established first, then the gap is filled, then what the new stream brought is routed.
-          const change = await stream.tryNext();
-          await this.fillGap();
-          if (change) this.route(change);
-        } catch (e) {
-          this.log.warn({ err: e }, 'live change stream could not restart yet');
-        }
-        continue;
       }
       if (this.closed) return;
       stream = this.open(token);
@@ -162,8 +161,12 @@ export class LiveHub {
   private async fillGap(): Promise<void> {
     const blogs = [...this.topics.keys()].filter((t) => t.startsWith('blog:')).map((t) => t.slice(5));
     if (blogs.length) {
-      // Posts may commit out of sequence order: look back a margin below the highest delivered.
-      const since = blogs.map((id) => ({ liveBlogId: id, seq: { $gt: (this.delivered.get(id)?.highSeq ?? Number.MAX_SAFE_INTEGER) - REORDER_MARGIN } }));
+      // Posts may commit out of sequence order: look back a margin below the highest delivered, but not
+      // before the blog was first watched (what was posted before that is not news to its subscribers).
+      const since = blogs.map((id) => {
+        const seen = this.delivered.get(id)!;
+        return { liveBlogId: id, seq: { $gt: seen.highSeq - REORDER_MARGIN }, timestamp: { $gte: seen.since } };
+      });
       const missed = await this.store.collection('liveBlogMessages').find({ $or: since }).sort({ liveBlogId: 1, seq: 1 }).toArray();
       for (const message of missed) this.publishMessage('added', message);
     }
@@ -194,10 +197,8 @@ export class LiveHub {
     const blog = message.liveBlogId;
     if (kind === 'added') {
       // Only blogs someone watches are tracked; a gap fill may repeat what the stream also brings.
-      if (!this.topics.has(`blog:${blog}`)) return;
-      let seen = this.delivered.get(blog);
-      if (!seen) this.delivered.set(blog, (seen = new Delivered()));
-      if (!seen.add(message._id, message.seq)) return;
+      const seen = this.delivered.get(blog);
+      if (!seen?.add(message._id, message.seq)) return;
     }
     this.publish(`blog:${blog}`, { kind, liveBlogId: blog, messageId: message._id, message });
   }

@@ -106,10 +106,24 @@ describe('resuming', () => {
     await atTime.close();
   });
 
-  test('a token older than the retained history is ChangeStreamHistoryLost (286)', async () => {
-    const stream = db.collection('resume').watch([], { resumeAfter: { _data: '000000010000000100' } });
-    await expect(stream.tryNext()).rejects.toMatchObject({ code: 286 });
-    await stream.close();
+  test('a token older than the retained history, or from another history, is ChangeStreamHistoryLost (286)', async () => {
+    const coll = db.collection<{ _id: number }>('lost');
+    const first = await opened(coll.watch());
+    await coll.insertOne({ _id: 1 });
+    const data = String(((await first.next())._id as { _data: string })._data);
+    await first.close();
+    // The same history (the token's tail), a position long before it: that part is gone.
+    const ancient = { _data: `0000000100000001${data.slice(16)}` };
+    // A well-formed token from another history (as after an in-memory engine restarted).
+    const foreign = { _data: `${data.slice(0, 16)}${data.slice(16, 24) === 'FFFFFFFF' ? '00000001' : 'FFFFFFFF'}00` };
+    for (const resumeAfter of [ancient, foreign]) {
+      const stream = coll.watch([], { resumeAfter });
+      await expect(stream.tryNext()).rejects.toMatchObject({ code: 286 });
+      await stream.close();
+    }
+    const malformed = coll.watch([], { resumeAfter: { _data: 'nonsense' } });
+    await expect(malformed.tryNext()).rejects.toMatchObject({ code: 260 });
+    await malformed.close();
   });
 
   test('getMore waits for data: a change made while the stream waits is delivered', async () => {

@@ -39,6 +39,8 @@ export function describeUpdate(before: Document, after: Document): Document {
 }
 
 export interface EventModes {
+  /** The source's epoch, carried in every resume token. */
+  epoch: number;
   fullDocument: FullDocumentMode;
   beforeChange: BeforeChangeMode;
   lookup: Lookup;
@@ -46,7 +48,7 @@ export interface EventModes {
 
 export function eventOf(rec: ChangeRecord, modes: EventModes): Document {
   const event: Document = {
-    _id: tokenOf(rec.position),
+    _id: tokenOf(rec.position, modes.epoch),
     operationType: rec.kind,
     clusterTime: timestampOf(rec.position),
     wallTime: rec.wallTime,
@@ -67,6 +69,6 @@ export function eventOf(rec: ChangeRecord, modes: EventModes): Document {
   return event;
 }
 
-export function invalidateOf(rec: ChangeRecord): Document {
-  return { _id: tokenOf(rec.position, true), operationType: 'invalidate', clusterTime: timestampOf(rec.position), wallTime: rec.wallTime };
+export function invalidateOf(rec: ChangeRecord, epoch: number): Document {
+  return { _id: tokenOf(rec.position, epoch, true), operationType: 'invalidate', clusterTime: timestampOf(rec.position), wallTime: rec.wallTime };
 }

@@ -2,9 +2,15 @@
 // interface the engine's write paths feed (through the recorder) and streams read from; the in-memory
 // implementation keeps a bounded window. A durable implementation (over the storage's own operation log)
 // only has to provide the same five members.
+import { randomInt } from 'node:crypto';
 import type { ChangeRecord } from './record.js';
 
 export interface ChangeSource {
+  /**
+   * Names this history: resume tokens carry it, and a token from another history (an in-memory source
+   * before an engine restart) is history lost. A durable source keeps its epoch across restarts.
+   */
+  readonly epoch: number;
   /** Appends committed records in order, giving each the next position (its cluster time). */
   append(records: ReadonlyArray<Omit<ChangeRecord, 'position'>>): void;
   /** Records with a position greater than `after`, oldest first, at most `max`. */
@@ -30,6 +36,7 @@ export interface MemoryRetention {
 }
 
 export class MemoryChangeSource implements ChangeSource {
+  readonly epoch = randomInt(1, 0xffffffff);
   private readonly records: ChangeRecord[] = [];
   private head = 0;
   private bytes = 0;

@@ -51,7 +51,7 @@ export class ChangeStream {
   }
 
   get resumeToken(): Document {
-    return tokenOf(this.position);
+    return tokenOf(this.position, this.modes.epoch);
   }
 
   /** Events after `position`, at most `max` of them and `maxBytes` in all; advances past what it scanned. */
@@ -82,7 +82,7 @@ export class ChangeStream {
     // A collection stream ends with its collection's drop; a database stream with its database's drop.
     if (!this.target.cluster && (this.target.coll !== undefined ? rec.kind === 'drop' : rec.kind === 'dropDatabase')) {
       this.invalidated = true;
-      events.push(...this.shaped(invalidateOf(rec)));
+      events.push(...this.shaped(invalidateOf(rec, this.modes.epoch)));
     }
     return events;
   }

@@ -83,7 +83,7 @@ export class ChangeStreams {
     const start = this.startPosition(spec);
     const id = this.newId(ctx);
     const ns = target.coll !== undefined ? `${ctx.db}.${target.coll}` : `${ctx.db}.$cmd.aggregate`;
-    const modes = { fullDocument: fullDocument as FullDocumentMode, beforeChange: beforeChange as BeforeChangeMode, lookup: this.lookup };
+    const modes = { epoch: this.source.epoch, fullDocument: fullDocument as FullDocumentMode, beforeChange: beforeChange as BeforeChangeMode, lookup: this.lookup };
     const stream = new ChangeStream(id, ns, target, modes, stages, start);
     const batchSize = optInt(cursorOpts.batchSize, 'cursor.batchSize');
     const docs = batchSize === 0 ? [] : stream.read(this.source, batchSize ?? 101, MAX_BATCH_BYTES);
@@ -96,16 +96,17 @@ export class ChangeStreams {
     const given = ['resumeAfter', 'startAfter', 'startAtOperationTime'].filter((k) => spec[k] !== undefined);
     if (given.length > 1) throw new CommandError('BadValue', `Only one of ${given.join(', ')} may be given`);
     let position = this.source.latest();
+    let epoch = this.source.epoch;
     if (spec.resumeAfter !== undefined) {
       const point = parseToken(spec.resumeAfter, 'resumeAfter');
       if (point.invalidate) throw new CommandError('InvalidResumeToken', 'Cannot resume after an invalidate event; use startAfter to start a new stream after it');
-      position = point.position;
+      ({ position, epoch } = point);
     } else if (spec.startAfter !== undefined) {
-      position = parseToken(spec.startAfter, 'startAfter').position;
+      ({ position, epoch } = parseToken(spec.startAfter, 'startAfter'));
     } else if (spec.startAtOperationTime !== undefined) {
       position = positionOfTimestamp(spec.startAtOperationTime, 'startAtOperationTime') - 1n;
     } else return position;
-    if (position < this.source.floor()) {
+    if (epoch !== this.source.epoch || position < this.source.floor()) {
       throw new CommandError('ChangeStreamHistoryLost', 'Resume of change stream was not possible, as the resume point may no longer be in the oplog.');
     }
     return position;
