@@ -19,6 +19,7 @@ import type { Logger } from '../logger.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { Store } from '../store/store.js';
 import type { LiveHub } from './hub.js';
+import { subscribeShared } from './shared-execution.js';
 import type { Connection } from './subscriber.js';
 
 export interface LiveServerDeps {
@@ -93,6 +94,7 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
   const disposable = useServer<Record<string, unknown> | undefined, Extra>(
     {
       schema: deps.schema,
+      subscribe: subscribeShared,
       connectionInitWaitTimeout: 10_000,
       onConnect: async (ctx) => {
         const raw = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;

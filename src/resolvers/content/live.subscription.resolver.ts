@@ -4,6 +4,7 @@
 import { Arg, ID, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
 import type { Context } from '../../context.js';
 import type { LiveBlogUpdate } from '../../live/hub.js';
+import { filterIterator } from '../../live/iterators.js';
 import { watchLiveBlog, watchPoll } from '../../operations/live/watch.js';
 import { LiveBlogMessage } from '../../schema/content/live-blog.type.js';
 import { LiveBlogEvent, LiveBlogEventKind } from '../../schema/content/live.type.js';
@@ -13,14 +14,7 @@ import { toLiveBlogMessage, toPoll } from '../../store/content/mappers/elements.
 
 type Args<T> = SubscribeResolverData<unknown, T, Context>;
 
-/** Only additions, with the upstream closed when the client completes. */
-async function* added(source: AsyncIterableIterator<LiveBlogUpdate>): AsyncGenerator<LiveBlogUpdate> {
-  try {
-    for await (const update of source) if (update.kind === 'added') yield update;
-  } finally {
-    await source.return?.();
-  }
-}
+const added = (source: AsyncIterableIterator<LiveBlogUpdate>) => filterIterator(source, (update) => update.kind === 'added');
 
 @Resolver()
 export class LiveSubscriptionResolver {
