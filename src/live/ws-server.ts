@@ -99,7 +99,8 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
       onConnect: async (ctx) => {
         const raw = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
         try {
-          ctx.extra.viewer = await deps.authenticate(typeof raw === 'string' ? raw : undefined);
+          // An empty value (the playground's blank header) is no credential, as over HTTP.
+          ctx.extra.viewer = await deps.authenticate(typeof raw === 'string' && raw.trim() !== '' ? raw : undefined);
         } catch (err) {
           if (err instanceof AppError && err.status < 500) return false; // 4403 Forbidden
           throw err;
