@@ -5,7 +5,7 @@
 // stream starts and the gap is filled from the store: messages past the last sequence number delivered,
 // and each watched poll as it is now.
 import type { ChangeStream, ChangeStreamDocument, Document, ResumeToken } from 'mongodb';
-import { MongoServerError } from 'mongodb';
+import { MongoServerError, MongoServerSelectionError, type MongoClient } from 'mongodb';
 import type { Logger } from '../logger.js';
 import type { LiveBlogMessageDoc, PollDoc } from '../store/content/elements.doc.js';
 import type { Store } from '../store/store.js';
@@ -58,11 +58,15 @@ export class LiveHub {
   private constructor(
     private readonly store: Store,
     private readonly log: Logger,
+    /** The hub's own connection (Store.watchClient), closed with it. */
+    private client: MongoClient,
   ) {}
 
   /** Starts the process's one watch; a store that cannot watch leaves the hub unavailable (logged). */
   static async start(store: Store, log: Logger): Promise<LiveHub> {
-    const hub = new LiveHub(store, log);
+    const client = store.watchClient();
+    await client.connect();
+    const hub = new LiveHub(store, log, client);
     // Real MongoDB keeps pre-images (needed to route a deleted message) only where enabled; best effort.
     await store.db.command({ collMod: 'liveBlogMessages', changeStreamPreAndPostImages: { enabled: true } }).catch(() => undefined);
     const stream = hub.open(undefined);
@@ -70,6 +74,7 @@ export class LiveHub {
       await stream.tryNext().then((c) => c && hub.route(c));
     } catch (err) {
       await stream.close().catch(() => undefined);
+      await client.close().catch(() => undefined);
       if (err instanceof MongoServerError && NOT_SUPPORTED.has(Number(err.code))) {
         hub.available = false;
         log.warn({ code: err.code }, 'live updates are unavailable: the store cannot run change streams (MongoDB needs a replica set; compose.yaml runs one)');
@@ -100,6 +105,7 @@ export class LiveHub {
     for (const set of [...this.topics.values()]) for (const s of [...set]) s.end();
     await this.stream?.close().catch(() => undefined);
     await this.running;
+    await this.client.close();
   }
 
   private subscribe(topic: string, connection: Connection): Subscriber<Payload> {
@@ -118,7 +124,7 @@ export class LiveHub {
   }
 
   private open(resumeAfter: ResumeToken | undefined): ChangeStream<Document> {
-    this.stream = this.store.db.watch(PIPELINE, {
+    this.stream = this.client.db(this.store.db.databaseName).watch(PIPELINE, {
       fullDocument: 'updateLookup',
       fullDocumentBeforeChange: 'whenAvailable',
       maxAwaitTimeMS: 1000,
@@ -130,7 +136,7 @@ export class LiveHub {
   private async run(first: ChangeStream<Document>): Promise<void> {
     let stream = first;
     let token: ResumeToken | undefined;
-    // Set when the old token is useless; cleared once a new stream is established and the gap is filled.
+    // Set after a failure; cleared once a new stream is established and the gap is filled.
     let gap = false;
     while (!this.closed) {
       try {
@@ -145,12 +151,18 @@ export class LiveHub {
       } catch (err) {
         if (this.closed) return;
         token = stream.resumeToken ?? token;
-        if (err instanceof MongoServerError && HISTORY_GONE.has(Number(err.code))) {
-          token = undefined;
-          gap = true;
-        }
+        // Whatever failed, what the new stream does not replay is filled from the store (the fill repeats
+        // nothing already published); a token whose history is gone is dropped.
+        gap = true;
+        if (err instanceof MongoServerError && HISTORY_GONE.has(Number(err.code))) token = undefined;
         this.log.warn({ err, gap }, 'live change stream failed; reopening');
         await stream.close().catch(() => undefined);
+        if (err instanceof MongoServerSelectionError) {
+          // Seen after the store restarted: this client's monitor never found it again while a new client
+          // did at once. A fresh client costs one handshake.
+          await this.client.close().catch(() => undefined);
+          this.client = this.store.watchClient();
+        }
         await new Promise((r) => setTimeout(r, RETRY_MS));
       }
       if (this.closed) return;

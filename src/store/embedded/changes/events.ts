@@ -19,23 +19,26 @@ const same = (a: unknown, b: unknown): boolean => encode({ v: a }).equals(encode
 export function describeUpdate(before: Document, after: Document): Document {
   const updatedFields: Document = {};
   const removedFields: string[] = [];
+  const truncatedArrays: Document[] = [];
   const walk = (b: Document, a: Document, prefix: string): void => {
     for (const [k, v] of Object.entries(a)) {
       const path = prefix + k;
       if (!(k in b)) updatedFields[path] = v;
       else if (isPlain(b[k]) && isPlain(v)) walk(b[k] as Document, v, `${path}.`);
-      else if (Array.isArray(b[k]) && Array.isArray(v) && (b[k] as unknown[]).length === v.length) {
+      else if (Array.isArray(b[k]) && Array.isArray(v)) {
+        // Element by element; a shorter array is reported as truncated, appended elements by index.
         const old = b[k] as unknown[];
+        if (v.length < old.length) truncatedArrays.push({ field: path, newSize: v.length });
         v.forEach((x, i) => {
-          if (isPlain(old[i]) && isPlain(x)) walk(old[i] as Document, x, `${path}.${i}.`);
-          else if (!same(old[i], x)) updatedFields[`${path}.${i}`] = x;
+          if (i < old.length && isPlain(old[i]) && isPlain(x)) walk(old[i] as Document, x, `${path}.${i}.`);
+          else if (i >= old.length || !same(old[i], x)) updatedFields[`${path}.${i}`] = x;
         });
       } else if (!same(b[k], v)) updatedFields[path] = v;
     }
     for (const k of Object.keys(b)) if (!(k in a)) removedFields.push(prefix + k);
   };
   walk(before, after, '');
-  return { updatedFields, removedFields, truncatedArrays: [] };
+  return { updatedFields, removedFields, truncatedArrays };
 }
 
 export interface EventModes {

@@ -14,6 +14,8 @@ import { tokenOf } from './token.js';
 
 /** Stages MongoDB allows after $changeStream. */
 const ALLOWED = new Set(['$match', '$project', '$addFields', '$set', '$unset', '$replaceRoot', '$replaceWith', '$redact']);
+/** Other stage names MongoDB knows (refused here with IllegalOperation rather than "unrecognized"). */
+const KNOWN = new Set(['$group', '$sort', '$limit', '$skip', '$lookup', '$unwind', '$facet', '$bucket', '$bucketAuto', '$count', '$out', '$merge', '$sample', '$sortByCount', '$graphLookup', '$unionWith', '$changeStream', '$densify', '$fill', '$geoNear', '$setWindowFields', '$documents', '$indexStats', '$collStats', '$currentOp', '$listSessions']);
 const INTERNAL_DBS = new Set(['admin', 'config', 'local']);
 const SCAN_CHUNK = 1024;
 
@@ -27,6 +29,7 @@ export interface StreamTarget {
 export function checkStages(stages: Document[]): void {
   for (const st of stages) {
     const op = Object.keys(st ?? {})[0] ?? '';
+    if (!KNOWN.has(op) && !ALLOWED.has(op)) throw new CommandError('Location40324', `Unrecognized pipeline stage name: '${op}'`);
     if (!ALLOWED.has(op)) throw new CommandError('IllegalOperation', `${op} is not permitted in a $changeStream pipeline`);
   }
 }

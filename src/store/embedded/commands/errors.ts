@@ -21,6 +21,7 @@ export const Code = {
   IndexOptionsConflict: [85, 'IndexOptionsConflict'],
   IndexKeySpecsConflict: [86, 'IndexKeySpecsConflict'],
   CommandNotSupported: [115, 'CommandNotSupported'],
+  Location40324: [40324, 'Location40324'],
   Location40414: [40414, 'Location40414'],
   InvalidResumeToken: [260, 'InvalidResumeToken'],
   ChangeStreamFatalError: [280, 'ChangeStreamFatalError'],
