@@ -13,7 +13,8 @@ interface Rule {
 const rules = new LRUCache<string, Rule>({ max: 10_000, ttl: 60_000 });
 
 async function ruleFor(ctx: Context, liveBlogId: string): Promise<Rule> {
-  const cached = rules.get(liveBlogId);
+  const key = `${ctx.store.db.databaseName}\u0000${liveBlogId}`;
+  const cached = rules.get(key);
   if (cached) return cached;
   const carriers = await ctx.store
     .collection('articles')
@@ -23,7 +24,7 @@ async function ruleFor(ctx: Context, liveBlogId: string): Promise<Rule> {
     open: carriers.length === 0 || carriers.some((a) => !(a.accessControlEnabled && a.premium)),
     groups: [...new Set(carriers.flatMap((a) => a.accessGroups ?? []))],
   };
-  rules.set(liveBlogId, rule);
+  rules.set(key, rule);
   return rule;
 }
 
