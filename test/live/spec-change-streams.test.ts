@@ -86,7 +86,7 @@ function match(expected: unknown, actual: unknown, path: string, root: boolean):
 
 if (!files.length) test.skip('unified change-stream spec tests: set SPEC_CHANGE_STREAMS_DIR to run them', () => undefined);
 
-(files.length ? describe : describe.skip)('unified change-stream spec tests', () => {
+if (files.length) describe('unified change-stream spec tests', () => {
   let engine: RunningEngine;
   let client: MongoClient;
   beforeAll(async () => {
