@@ -7,6 +7,7 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Koa from 'koa';
 import type { Context } from './context.js';
+import type { Authenticator } from './http/authenticate.js';
 import { CursorCodec } from './cursors/codec.js';
 import { loadCursorKeys } from './cursors/keys.js';
 import { notFound, storeUnavailable } from './errors.js';
@@ -36,6 +37,9 @@ export interface GatewayApp {
   serveCached(req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean>;
   /** Stops Apollo (after the HTTP server has drained). */
   stop(): Promise<void>;
+  /** The bearer check and mailer in use (the WebSocket endpoint in src/live shares them). */
+  authenticate: Authenticator;
+  mailer: Mailer;
 }
 
 export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
@@ -108,5 +112,5 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
     await apollo.stop();
     await oauth.stop();
   };
-  return { koa, apollo, serveCached: cache ? (req, res) => cache.serve(req, res) || cache.serveShared(req, res) : () => false, stop };
+  return { koa, apollo, serveCached: cache ? (req, res) => cache.serve(req, res) || cache.serveShared(req, res) : () => false, stop, authenticate: deps.authenticate, mailer: deps.mailer };
 }

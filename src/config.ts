@@ -31,6 +31,11 @@ const schema = z.object({
   METRICS: bool.optional(),
   CACHE_MAX_AGE: z.coerce.number().int().min(0).max(86_400).default(60),
   RESPONSE_CACHE_MB: z.coerce.number().int().min(0).max(16_384).default(64),
+  LIVE_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).max(1_000).default(20),
+  LIVE_MAX_MESSAGE_BYTES: z.coerce.number().int().min(1_024).max(16_777_216).default(65_536),
+  LIVE_KEEPALIVE_MS: z.coerce.number().int().min(1_000).max(600_000).default(12_000),
+  LIVE_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(300_000),
+  LIVE_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1_024).max(1_073_741_824).default(1_048_576),
   NEWSLETTER_ACTIVATION_URL: z.url().optional(),
   // OAuth 2.0 (src/oauth). Keys: a private JWKS as JSON and comma-separated cookie keys; unset, they are
   // generated on first start and kept in the store.
@@ -130,6 +135,16 @@ export interface Config {
     /** Memory for stored anonymous responses; 0 turns the response cache off. */
     responseCacheBytes: number;
   };
+  /** GraphQL subscriptions over WebSocket (src/live). */
+  live: {
+    maxSubscriptions: number;
+    maxMessageBytes: number;
+    keepAliveMs: number;
+    /** A connection without subscriptions for this long is closed. */
+    idleTimeoutMs: number;
+    /** A subscriber whose socket holds more unsent bytes than this is dropped. */
+    maxBufferedBytes: number;
+  };
   newsletter: {
     /** The page an activation mail links to (`{channelId}` is replaced); it gets channel, email and key. */
     activationUrl: string;
@@ -200,6 +215,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     metrics: c.METRICS ?? true,
     cache: { maxAge: c.CACHE_MAX_AGE, responseCacheBytes: c.RESPONSE_CACHE_MB * 1024 * 1024 },
+    live: {
+      maxSubscriptions: c.LIVE_MAX_SUBSCRIPTIONS,
+      maxMessageBytes: c.LIVE_MAX_MESSAGE_BYTES,
+      keepAliveMs: c.LIVE_KEEPALIVE_MS,
+      idleTimeoutMs: c.LIVE_IDLE_TIMEOUT_MS,
+      maxBufferedBytes: c.LIVE_MAX_BUFFERED_BYTES,
+    },
     newsletter: { activationUrl: c.NEWSLETTER_ACTIVATION_URL ?? `${publicUrl}/newsletter/activate` },
     corsOrigins: c.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
     trustProxyHops: c.TRUST_PROXY,

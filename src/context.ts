@@ -1,6 +1,7 @@
 // The per-request context shared by GraphQL resolvers, REST shims and operations: created per request, never shared.
 import type { Config } from './config.js';
 import { processCursorCodec, type CursorCodec } from './cursors/codec.js';
+import type { LiveFeed } from './live/feed.js';
 import type { Logger } from './logger.js';
 import type { SharedAnswerState } from './graphql/shared-viewer.js';
 import type { Mailer } from './mail/mailer.js';
@@ -29,6 +30,8 @@ export interface Context {
   mailer: Mailer;
   loaders: Loaders;
   viewer: Viewer | null;
+  /** The client's address (behind TRUST_PROXY proxies, from X-Forwarded-For): per-IP limits. */
+  clientIp?: string;
   /** True when the request presented credentials: its responses are private, never in a shared (public) cache. */
   authenticated: boolean;
   now: Date;
@@ -40,6 +43,8 @@ export interface Context {
   http: { operationName?: string; shared?: SharedAnswerState };
   /** Signs and checks connection cursors with the service's keys. */
   cursors: CursorCodec;
+  /** Set on GraphQL-over-WebSocket operations: the process's live hub and this connection (src/live). */
+  live?: LiveFeed;
   /** The fields the running GraphQL operation selects, so loaders read only what it needs (an object, as above). */
   operation: OperationSelection;
 }
@@ -52,6 +57,7 @@ export function createContext(input: {
   mailer: Mailer;
   viewer: Viewer | null;
   cursors?: CursorCodec;
+  clientIp?: string;
 }): Context {
   const operation: OperationSelection = {};
   return {

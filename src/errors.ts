@@ -20,6 +20,10 @@ export type ErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'RATE_LIMITED'
+  | 'POLL_CLOSED'
+  | 'QUIZ_NOT_OPEN'
+  | 'ALREADY_VOTED'
+  | 'LIVE_UNAVAILABLE'
   | 'STORE_UNAVAILABLE'
   | 'INTERNAL_SERVER_ERROR';
 
@@ -114,3 +118,7 @@ export const storeUnavailable = (): AppError =>
     detail: 'The store is not answering; try again shortly',
     headers: { 'Retry-After': '2' },
   });
+
+/** A state conflict the client cannot fix by changing its input (a closed poll, a quiz not open, a second vote). */
+export const conflict = (code: ErrorCode, detail: string): AppError =>
+  new AppError({ status: 409, code, title: 'Conflict', detail });

@@ -6,12 +6,15 @@ import type { Config } from './config.js';
 import { createApp, type AppDeps, type GatewayApp } from './app.js';
 import { answerClientError } from './http/client-error.js';
 import type { Logger } from './logger.js';
+import { startLive, type LiveServer } from './live/index.js';
 import { buildGatewaySchema } from './schema/build.js';
 import type { Store } from './store/store.js';
 
 export interface RunningService {
   server: Server;
   app: GatewayApp;
+  /** GraphQL subscriptions over WebSocket on /graphql. */
+  live: LiveServer;
   url: string;
   stop(): Promise<void>;
 }
@@ -46,6 +49,7 @@ export async function startService(
     server.once('error', reject);
     server.listen(deps.config.port, deps.config.host, () => resolve());
   });
+  const live = await startLive({ server, schema, config: deps.config, log: deps.log, store: deps.store, mailer: app.mailer, authenticate: app.authenticate });
   const { port } = server.address() as AddressInfo;
   const host = deps.config.host === '0.0.0.0' || deps.config.host === '::' ? 'localhost' : deps.config.host;
 
@@ -53,6 +57,7 @@ export async function startService(
   const stop = (): Promise<void> =>
     (stopping ??= (async () => {
       draining = true;
+      await live.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const force = setTimeout(() => server.closeAllConnections(), deps.config.shutdownTimeoutMs);
@@ -61,5 +66,5 @@ export async function startService(
       await app.stop();
     })());
 
-  return { server, app, url: `http://${host}:${port}`, stop };
+  return { server, app, live, url: `http://${host}:${port}`, stop };
 }

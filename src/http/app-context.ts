@@ -59,7 +59,7 @@ export function withContext(deps: AppDeps): Koa.Middleware<AppState> {
   const authenticate = deps.authenticate ?? anonymousOnly;
   return async (ctx, next) => {
     const viewer = await authenticate(ctx.get('authorization') || undefined);
-    ctx.state.context = createContext({ requestId: ctx.state.requestId, log: ctx.state.log, config: deps.config, store: deps.store, mailer: deps.mailer, viewer, cursors: deps.cursors });
+    ctx.state.context = createContext({ requestId: ctx.state.requestId, log: ctx.state.log, config: deps.config, store: deps.store, mailer: deps.mailer, viewer, cursors: deps.cursors, clientIp: ctx.ip });
     await next();
   };
 }

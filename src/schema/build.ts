@@ -4,6 +4,7 @@ import { DateTimeResolver } from 'graphql-scalars';
 import { specifiedDirectives, type GraphQLSchema } from 'graphql';
 import { buildSchema, getMetadataStorage } from 'type-graphql';
 import { cacheControlDirective } from '../graphql/cache-control.js';
+import { noTopicsPubSub } from '../live/pubsub.js';
 import { resolvers } from '../resolvers/index.js';
 
 let built: Promise<GraphQLSchema> | undefined;
@@ -21,6 +22,7 @@ export function buildGatewaySchema(): Promise<GraphQLSchema> {
     // `directives` replaces graphql-js's own: @include, @skip, @deprecated and @specifiedBy stay beside ours.
     directives: [...specifiedDirectives, cacheControlDirective],
     emitSchemaFile: false,
+    pubSub: noTopicsPubSub,
   });
   return built;
 }

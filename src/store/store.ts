@@ -21,7 +21,25 @@ export class Store {
     readonly db: Db,
     private readonly engine: RunningEngine | EngineThread | undefined,
     private readonly timeoutMs: number,
+    /** The connection string the client was made from (for watchClient). */
+    private readonly uri: string,
   ) {}
+
+  /**
+   * A client of its own for long-lived change streams (src/live): their waiting getMores stay out of the
+   * request pool, the command metrics and the per-request command counts. The caller closes it.
+   */
+  watchClient(): MongoClient {
+    return new MongoClient(this.uri, {
+      serverSelectionTimeoutMS: this.timeoutMs,
+      // A store that has just restarted may be slow to answer its first handshakes: give it time.
+      connectTimeoutMS: Math.max(this.timeoutMs, 10_000),
+      socketTimeoutMS: 0,
+      heartbeatFrequencyMS: 2_000,
+      maxPoolSize: 4,
+      appName: 'gateway-live',
+    });
+  }
 
   static async open(config: Config['store'], log: Logger, opts: { indexes?: IndexDef[] } = {}): Promise<Store> {
     let engine: RunningEngine | EngineThread | undefined;
@@ -56,14 +74,16 @@ export class Store {
       await engine?.close();
       throw err;
     }
-    const store = new Store(client, client.db(config.dbName), engine, config.timeoutMs);
+    const store = new Store(client, client.db(config.dbName), engine, config.timeoutMs, uri);
     await store.ensureIndexes(opts.indexes ?? allIndexes);
     return store;
   }
 
   /** Opens a store on an existing client/database (tests). */
   static async onDb(client: MongoClient, db: Db, opts: { indexes?: IndexDef[]; timeoutMs?: number } = {}): Promise<Store> {
-    const store = new Store(client, db, undefined, opts.timeoutMs ?? 2000);
+    // The driver keeps the connection string it was given; tests hand over clients made from a plain URI.
+    const uri = (client as unknown as { s: { url: string } }).s.url;
+    const store = new Store(client, db, undefined, opts.timeoutMs ?? 2000, uri);
     await store.ensureIndexes(opts.indexes ?? allIndexes);
     return store;
   }

@@ -102,4 +102,30 @@ const resultArrives = (page: Page): Promise<unknown> =>
     expect(authorizations.at(-1)).toBe('Bearer playground-test-token');
     expect(problems).toEqual([]);
   }, 180_000);
+
+  test('runs a subscription over graphql-ws and shows the messages as they are posted', async () => {
+    const blog = await svc.db.collection<{ _id: string }>('liveBlogs').findOne({});
+    await setEditorText(page, QUERY_EDITOR, `subscription { liveBlogMessageAdded(liveBlogId: "${blog!._id}") { text } }`);
+    await setEditorText(page, RESULT, '');
+    await page.locator('.graphiql-execute-button').click();
+    // The server registers the subscription asynchronously: post until a message shows up.
+    const shown = (): Promise<unknown> =>
+      page.waitForFunction((sel) => /posted while watching/.test(document.querySelector(sel)?.CodeMirror.getValue() ?? ''), RESULT, { timeout: 1_000 });
+    for (let i = 0; ; i++) {
+      await svc.db.collection('liveBlogMessages').insertOne({
+        _id: `browser-${i}`, liveBlogId: blog!._id, seq: 1_000_000 + i, timestamp: new Date(), text: `posted while watching ${i}`, title: null, minute: null,
+        additionalMinute: null, typeId: null, imageLetter: null, highlight: false, htmlContent: null, userDisplayName: null, userThumbnailUrl: null,
+      } as never);
+      try {
+        await shown();
+        break;
+      } catch (err) {
+        if (i >= 60) throw err;
+      }
+    }
+    expect(JSON.parse(await editorText(page, RESULT))).toEqual({ data: { liveBlogMessageAdded: { text: expect.stringMatching(/^posted while watching \d+$/) } } });
+    // The header editor's Authorization went along in connection_init.
+    expect(authorizations.at(-1)).toBe('Bearer playground-test-token');
+    expect(problems).toEqual([]);
+  }, 180_000);
 });

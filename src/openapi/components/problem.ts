@@ -20,6 +20,10 @@ export const PROBLEM_TITLES = {
   PAYLOAD_TOO_LARGE: 'Payload Too Large',
   UNSUPPORTED_MEDIA_TYPE: 'Unsupported Media Type',
   RATE_LIMITED: 'Too Many Requests',
+  POLL_CLOSED: 'Conflict',
+  QUIZ_NOT_OPEN: 'Conflict',
+  ALREADY_VOTED: 'Conflict',
+  LIVE_UNAVAILABLE: 'Service Unavailable',
   STORE_UNAVAILABLE: 'Service Unavailable',
   INTERNAL_SERVER_ERROR: 'Internal Server Error',
 } as const satisfies Record<ErrorCode, string>;

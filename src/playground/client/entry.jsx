@@ -17,7 +17,11 @@ const withoutEmptyHeaders = (input, init = {}) => {
   return fetch(input, { ...init, headers });
 };
 
-const fetcher = createGraphiQLFetcher({ url: new URL(settings.endpoint, location.href).href, fetch: withoutEmptyHeaders });
+const url = new URL(settings.endpoint, location.href);
+// Subscriptions go over graphql-ws on the same path; the header editor's values become connection_init's payload.
+const subscriptionUrl = new URL(url);
+subscriptionUrl.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+const fetcher = createGraphiQLFetcher({ url: url.href, subscriptionUrl: subscriptionUrl.href, fetch: withoutEmptyHeaders });
 
 createRoot(document.getElementById('playground')).render(
   <GraphiQL

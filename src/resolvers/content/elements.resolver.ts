@@ -56,7 +56,8 @@ export class PollResolver {
   }
 }
 
-function viewerVote(ctx: Context, poll: Poll) {
+function viewerVote(ctx: Context, poll: Poll): Promise<{ choiceId: string } | null> {
+  if (poll.viewerChoiceId) return Promise.resolve({ choiceId: poll.viewerChoiceId });
   if (!ctx.viewer) return Promise.resolve(null);
   return ctx.loaders.get(voteOf).load({ customerId: ctx.viewer.customerId, pollId: poll.id });
 }

@@ -3,6 +3,8 @@ import { ArticleResolver } from './article.resolver.js';
 import { ContentQueryResolver } from './content.query.resolver.js';
 import { ArticleElementsResolver, AttachmentResolver, LiveBlogResolver, PollResolver } from './elements.resolver.js';
 import { ArticleGroupResolver, FrontPageResolver, IssueContentResolver, IssueResolver } from './issue.resolver.js';
+import { LiveMutationResolver } from './live.mutation.resolver.js';
+import { LiveSubscriptionResolver } from './live.subscription.resolver.js';
 import { PageResolver } from './page.resolver.js';
 import { DynamicSectionResolver } from './section.resolver.js';
 import { AuthorResolver, ContentCategoryResolver, KeywordResolver } from './taxonomy.resolver.js';
@@ -23,4 +25,6 @@ export const contentResolvers = [
   ContentCategoryResolver,
   AuthorResolver,
   KeywordResolver,
+  LiveMutationResolver,
+  LiveSubscriptionResolver,
 ] as const;

@@ -39,6 +39,12 @@ export class LiveBlogMessage {
 
   @Field(() => String, { nullable: true })
   userThumbnailUrl!: string | null;
+
+  @Field(() => ID, { description: 'The live blog the message belongs to' })
+  liveBlogId!: string;
+
+  @Field(() => Date, { nullable: true, description: 'When an editor last changed the message' })
+  editedAt!: Date | null;
 }
 
 @ObjectType({ implements: Node })

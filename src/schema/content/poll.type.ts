@@ -75,4 +75,7 @@ export class Poll {
 
   @Field()
   closed!: boolean;
+
+  /** Set by voteInPoll: the choice just voted for, so an anonymous voter's answer also says voted. */
+  viewerChoiceId?: string;
 }

@@ -26,6 +26,10 @@ export interface LiveBlogMessageDoc {
   htmlContent: string | null;
   userDisplayName: string | null;
   userThumbnailUrl: string | null;
+  /** The editor (customer id) who posted it through the API; absent for imported messages. */
+  authorId?: string;
+  /** Set by an edit. */
+  editedAt?: Date;
 }
 
 export interface PollChoiceDoc {
@@ -107,6 +111,14 @@ export interface QuizDoc {
   results: QuizResultDoc[];
 }
 
+/** rate-limiter-flexible's document shape (RateLimiterMongo), for vote, quiz and posting limits. */
+export interface LiveLimitDoc {
+  _id: unknown;
+  key: string;
+  points: number;
+  expire: Date | null;
+}
+
 declare module '../collections.js' {
   interface CollectionTypes {
     liveBlogs: LiveBlogDoc;
@@ -114,5 +126,6 @@ declare module '../collections.js' {
     polls: PollDoc;
     pollVotes: PollVoteDoc;
     quizzes: QuizDoc;
+    live_limits: LiveLimitDoc;
   }
 }

@@ -18,8 +18,15 @@ export const contentIndexes: IndexDef[] = [
   { collection: 'articles', key: { keywordIds: 1, ...published }, options: { name: 'articles_keyword' } },
   { collection: 'contentCategories', key: { slug: 1 }, options: { name: 'content_categories_slug', unique: true } },
   { collection: 'keywords', key: { slug: 1 }, options: { name: 'keywords_slug', unique: true } },
+  // Subscribing to a live blog: the articles carrying it decide whether it is premium
+  { collection: 'articles', key: { 'elements.liveBlogIds': 1 }, options: { name: 'articles_live_blogs' } },
+  // liveBlogUpdates(websocketRoomName): the room name legacy clients hold
+  { collection: 'liveBlogs', key: { websocketRoomName: 1 }, options: { name: 'live_blogs_room' } },
   // LiveBlog.previewMessages: the newest messages of each blog
   { collection: 'liveBlogMessages', key: { liveBlogId: 1, seq: -1 }, options: { name: 'live_blog_messages_seq', unique: true } },
   // Poll.voted / votedChoice for the viewer
   { collection: 'pollVotes', key: { customerId: 1, pollId: 1 }, options: { name: 'poll_votes_customer', unique: true } },
+  // Vote, quiz and posting limits (src/operations/live/limits.ts): one document per key, expiring with its window
+  { collection: 'live_limits', key: { key: 1 }, options: { name: 'live_limits_key', unique: true } },
+  { collection: 'live_limits', key: { expire: -1 }, options: { name: 'live_limits_ttl', expireAfterSeconds: 0 } },
 ];

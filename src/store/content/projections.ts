@@ -58,7 +58,7 @@ export const videoProjection = all<VideoDoc>({
 export const liveBlogProjection = all<LiveBlogDoc>({ _id: 1, title: 1, startDate: 1, endDate: 1, websocketRoomName: 1, lastSeq: 1 });
 export const liveBlogMessageProjection = all<LiveBlogMessageDoc>({
   _id: 1, liveBlogId: 1, seq: 1, timestamp: 1, text: 1, title: 1, minute: 1, additionalMinute: 1, typeId: 1,
-  imageLetter: 1, highlight: 1, htmlContent: 1, userDisplayName: 1, userThumbnailUrl: 1,
+  imageLetter: 1, highlight: 1, htmlContent: 1, userDisplayName: 1, userThumbnailUrl: 1, authorId: 1, editedAt: 1,
 });
 
 export const pollProjection = all<PollDoc>({

@@ -36,6 +36,8 @@ export interface CustomerDoc {
    * document. Absent when none is linked, so the sparse index skips the document.
    */
   identityKeys?: string[];
+  /** Staff roles, e.g. `editor` (may post to live blogs); absent for ordinary customers. */
+  roles?: string[];
   createdAt: Date;
   updatedAt: Date;
 }

@@ -1,7 +1,9 @@
 // Public entry point of the embedded MongoDB-compatible engine: startEngine() opens the LMDB storage (a data
-// directory, or a temporary one deleted on close), the cursors, the TTL sweeper and the wire-protocol server.
+// directory, or a temporary one deleted on close), the cursors, change streams, the TTL sweeper and the
+// wire-protocol server.
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { changeStreams } from './changes/index.js';
 import { Catalog } from './storage/catalog.js';
 import { CursorRegistry } from './cursors.js';
 import type { EngineState } from './commands/context.js';
@@ -50,12 +52,13 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
   }
   const catalog = new Catalog(env, { maxChanges: opts.maxChanges });
   log('storage opened', { dbPath: opts.dbPath ?? null, collections: [...catalog.all()].length, ms: Date.now() - started });
-  const state: EngineState = { catalog, cursors: new CursorRegistry(), startedAt: Date.now(), log };
+  const state: EngineState = { catalog, cursors: new CursorRegistry(), changes: changeStreams(catalog), startedAt: Date.now(), log };
   const server = new WireServer(state, { commit: () => env.flushed() });
   const ttl = new TtlSweeper(catalog, opts.ttlIntervalMs ?? 1000, log);
   const shutdown = async (): Promise<void> => {
     ttl.stop();
     state.cursors.close();
+    state.changes?.close();
     await env.close();
     unlock();
   };

@@ -16,6 +16,8 @@ export const SECRET_COLLECTIONS = [
   'newsletterSubscriptions',
   'newsletter_limits',
   'outbox',
+  'pollVotes',
+  'live_limits',
 ] as const;
 
 /** `settings` documents holding keys (OAuth signing and cookie keys, the recorded issuer). */

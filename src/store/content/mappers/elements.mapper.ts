@@ -14,8 +14,8 @@ export function toLiveBlog(doc: LiveBlogDoc): LiveBlog {
 }
 
 export function toLiveBlogMessage(doc: LiveBlogMessageDoc): LiveBlogMessage {
-  const { _id, liveBlogId: _blog, seq: _seq, ...rest } = doc;
-  return { ...rest, id: _id };
+  const { _id, seq: _seq, authorId: _author, editedAt, ...rest } = doc;
+  return { ...rest, id: _id, editedAt: editedAt ?? null };
 }
 
 /** Results are derived from the choices' vote counts; percentages have two decimals and are 0 when nobody voted. */

@@ -1,5 +1,6 @@
 // What a command handler receives, and the engine state shared by all connections.
 import type { Document } from 'bson';
+import type { ChangeStreams } from '../changes/streams.js';
 import type { CursorRegistry } from '../cursors.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { ReplyBody } from '../wire/codec.js';
@@ -9,6 +10,8 @@ import { decode } from '../storage/bsonio.js';
 export interface EngineState {
   catalog: Catalog;
   cursors: CursorRegistry;
+  /** Change streams and the write-path hooks that feed them (src/store/embedded/changes). */
+  changes?: ChangeStreams;
   startedAt: number;
   log: (msg: string, fields?: Record<string, unknown>) => void;
 }

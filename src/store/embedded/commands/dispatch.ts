@@ -6,7 +6,7 @@ import type { ReplyBody } from '../wire/codec.js';
 import { adminCommands } from './admin.js';
 import { aggregateCommands } from './aggregate.js';
 import { collectionCommands } from './collections.js';
-import type { EngineState, Handler } from './context.js';
+import type { CommandContext, EngineState, Handler } from './context.js';
 import { countCommands } from './count.js';
 import { CommandError, errorReply } from './errors.js';
 import { findCommands } from './find.js';
@@ -42,18 +42,41 @@ export interface Invocation {
 export async function dispatch(state: EngineState, inv: Invocation, durability?: Durability): Promise<ReplyBody> {
   const name = Object.keys(inv.body)[0] ?? '';
   const handler = Object.hasOwn(handlers, name) ? handlers[name] : undefined;
+  const streamed = changeStreamCommand(state, inv, name);
+  if (streamed) return streamed;
   const writes = WRITE_COMMANDS.has(name);
   let reply: ReplyBody;
   try {
     reply = writes ? state.catalog.env.write(() => run(state, inv, name, handler)) : run(state, inv, name, handler);
   } catch (e) {
     // The transaction could not commit (storage failure): nothing of the command was kept.
+    state.changes?.recorder.discard();
     state.log('write transaction failed', { command: name, error: String(e) });
     return errorReply(e);
   }
   // Even a failed command may have written (e.g. an ordered insert up to its first error).
   if (writes) await (durability ? durability.commit() : state.catalog.env.flushed());
+  // Change streams see the command's changes once they are durable.
+  state.changes?.recorder.commit();
   return reply;
+}
+
+function commandContext(state: EngineState, inv: Invocation): CommandContext {
+  const db = typeof inv.body.$db === 'string' ? inv.body.$db : 'admin';
+  return { state, db, body: inv.body, sequences: inv.sequences, connectionId: inv.connectionId };
+}
+
+/**
+ * Change-stream commands (an aggregate opening one, a getMore on one) may wait for changes: they only read, so
+ * they run outside any write transaction, the only commands that are asynchronous.
+ */
+function changeStreamCommand(state: EngineState, inv: Invocation, name: string): Promise<ReplyBody> | undefined {
+  if (!state.changes) return undefined;
+  try {
+    return state.changes.handle(name, commandContext(state, inv))?.catch((e: unknown) => errorReply(e));
+  } catch (e) {
+    return Promise.resolve(errorReply(e));
+  }
 }
 
 function run(state: EngineState, inv: Invocation, name: string, handler: Handler | undefined): ReplyBody {
@@ -64,8 +87,7 @@ function run(state: EngineState, inv: Invocation, name: string, handler: Handler
       // What a standalone mongod answers: transactions and retryable writes need a replica set.
       throw new CommandError('IllegalOperation', 'Transaction numbers are only allowed on a replica set member or mongos');
     }
-    const db = typeof inv.body.$db === 'string' ? inv.body.$db : 'admin';
-    reply = handler({ state, db, body: inv.body, sequences: inv.sequences, connectionId: inv.connectionId });
+    reply = handler(commandContext(state, inv));
   } catch (e) {
     reply = errorReply(e);
     if (!(e instanceof Error) || !('code' in e)) state.log('command failed', { command: name, error: String(e) });

@@ -22,7 +22,11 @@ export const Code = {
   IndexOptionsConflict: [85, 'IndexOptionsConflict'],
   IndexKeySpecsConflict: [86, 'IndexKeySpecsConflict'],
   CommandNotSupported: [115, 'CommandNotSupported'],
+  Location40324: [40324, 'Location40324'],
   Location40414: [40414, 'Location40414'],
+  InvalidResumeToken: [260, 'InvalidResumeToken'],
+  ChangeStreamFatalError: [280, 'ChangeStreamFatalError'],
+  ChangeStreamHistoryLost: [286, 'ChangeStreamHistoryLost'],
   DuplicateKey: [11000, 'DuplicateKey'],
 } as const satisfies Record<string, readonly [number, string]>;
 

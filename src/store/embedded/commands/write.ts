@@ -39,13 +39,13 @@ function withErrors(reply: Document, errors: Document[]): Document {
 }
 
 /** Applies `u` to one matched document; returns whether it changed. */
-export function updateOne(coll: Collection, slot: number, doc: Document, bytes: Buffer, u: UpdateSpec, filter: Document, arrayFilters?: Document[], extras?: QueryExtras): { changed: boolean; doc: Document } {
+export function updateOne(coll: Collection, slot: number, doc: Document, bytes: Buffer, u: UpdateSpec, filter: Document, arrayFilters?: Document[], extras?: QueryExtras): { changed: boolean; doc: Document; bytes: Buffer } {
   const next = applyUpdate(decode(bytes), u, { filter, arrayFilters, extras });
   const nextBytes = encode(next);
-  if (nextBytes.equals(bytes)) return { changed: false, doc: next };
+  if (nextBytes.equals(bytes)) return { changed: false, doc: next, bytes };
   if (nextBytes.length > MAX_BSON_OBJECT_SIZE) throw new CommandError('BadValue', 'Resulting document after update is larger than 16777216');
   coll.update(slot, doc, nextBytes, next);
-  return { changed: true, doc: next };
+  return { changed: true, doc: next, bytes: nextBytes };
 }
 
 export const writeCommands: Record<string, Handler> = {
@@ -64,6 +64,7 @@ export const writeCommands: Record<string, Handler> = {
         const given1 = raw ? ((coll.indexes.size === 1 && leadingId(raw)) || decode(raw)) : given![i]!;
         const { bytes, doc } = prepareInsert(raw, given1);
         coll.insert(bytes, doc);
+        ctx.state.changes?.recorder.inserted(ctx.db, name, bytes, doc._id);
         n++;
       } catch (e) {
         errors.push(writeError(i, e));
@@ -99,13 +100,17 @@ export const writeCommands: Record<string, Handler> = {
           const doc = upsertDocument(filter, u, arrayFilters, extras);
           const { bytes } = prepareInsert(undefined, doc);
           target.insert(bytes, doc);
+          ctx.state.changes?.recorder.inserted(ctx.db, name, bytes, doc._id);
           n++;
           upserted.push({ index: i, _id: doc._id });
           continue;
         }
         for (const m of found) {
           n++;
-          if (updateOne(coll!, m.slot, m.doc, m.bytes, u, filter, arrayFilters, extras).changed) nModified++;
+          const res = updateOne(coll!, m.slot, m.doc, m.bytes, u, filter, arrayFilters, extras);
+          if (!res.changed) continue;
+          nModified++;
+          ctx.state.changes?.recorder.updated(ctx.db, name, m.bytes, res.bytes, res.doc._id, !Array.isArray(u) && !isOperatorUpdate(u));
         }
       } catch (e) {
         errors.push(writeError(i, e));
@@ -133,6 +138,7 @@ export const writeCommands: Record<string, Handler> = {
         const found = [...take(matches(coll, filter, { collation: optDoc(st.collation, 'collation') }), limit === 1 ? 1 : Infinity)];
         for (const m of found) {
           coll.remove(m.slot, m.doc);
+          ctx.state.changes?.recorder.deleted(ctx.db, name, m.bytes, m.doc._id);
           n++;
         }
       } catch (e) {

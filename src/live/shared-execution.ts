@@ -1,0 +1,32 @@
+// Subscriptions as graphql-ws runs them, with one change: for anonymous subscribers, an event's result is
+// computed once per distinct operation and shared (a thousand readers of one live blog cost one execution
+// per message, not a thousand). Signed-in subscribers may see viewer-dependent fields (Poll.voted), so
+// theirs are executed one by one.
+import { createSourceEventStream, execute, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import type { Context } from '../context.js';
+import { mapIterator } from './iterators.js';
+
+type Result = ExecutionResult | Promise<ExecutionResult>;
+
+/** Per event payload (the hub hands every subscriber the same object): results by operation. */
+const shared = new WeakMap<object, Map<string, Result>>();
+
+function operationKey(args: ExecutionArgs): string {
+  return `${args.operationName ?? ''}\u0000${JSON.stringify(args.variableValues ?? {})}\u0000${args.document.loc?.source.body ?? ''}`;
+}
+
+export async function subscribeShared(args: ExecutionArgs): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
+  const stream = await createSourceEventStream(args);
+  if (!(Symbol.asyncIterator in stream)) return stream;
+  const anonymous = (args.contextValue as Context | undefined)?.viewer === null;
+  const key = anonymous ? operationKey(args) : undefined;
+  return mapIterator(stream as AsyncIterableIterator<unknown>, (payload) => {
+    const run = (): Result => execute({ ...args, rootValue: payload });
+    if (key === undefined || payload === null || typeof payload !== 'object') return run();
+    let byOperation = shared.get(payload);
+    if (!byOperation) shared.set(payload, (byOperation = new Map()));
+    let result = byOperation.get(key);
+    if (!result) byOperation.set(key, (result = run()));
+    return result;
+  });
+}

@@ -1,0 +1,64 @@
+// One subscriber's queue: an async iterator the GraphQL subscription reads from, fed by the hub. It is
+// bounded: a subscriber whose queue fills (or whose socket has too much unsent data) is dropped, so a
+// slow client never holds memory or delays the others; the hub's publish never waits for anyone.
+export interface Connection {
+  /** True when the socket holds more unsent bytes than it may. */
+  congested(): boolean;
+  /** Ends the connection of a subscriber that cannot keep up. */
+  drop(reason: string): void;
+}
+
+export const MAX_QUEUED = 256;
+
+export class Subscriber<T> implements AsyncIterableIterator<T> {
+  private readonly queue: T[] = [];
+  private waiter: ((r: IteratorResult<T>) => void) | undefined;
+  private done = false;
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly onEnd: () => void,
+  ) {}
+
+  /** Hands an event over without waiting; drops the subscriber instead of queueing without bound. */
+  push(value: T): void {
+    if (this.done) return;
+    if (this.waiter) {
+      const resolve = this.waiter;
+      this.waiter = undefined;
+      resolve({ value, done: false });
+      return;
+    }
+    if (this.queue.length >= MAX_QUEUED || this.connection.congested()) {
+      this.end();
+      this.connection.drop('subscriber too slow');
+      return;
+    }
+    this.queue.push(value);
+  }
+
+  next(): Promise<IteratorResult<T>> {
+    const value = this.queue.shift();
+    if (value !== undefined) return Promise.resolve({ value, done: false });
+    if (this.done) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve) => (this.waiter = resolve));
+  }
+
+  return(): Promise<IteratorResult<T>> {
+    this.end();
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<T> {
+    return this;
+  }
+
+  end(): void {
+    if (this.done) return;
+    this.done = true;
+    this.queue.length = 0;
+    this.waiter?.({ value: undefined, done: true });
+    this.waiter = undefined;
+    this.onEnd();
+  }
+}

@@ -1,0 +1,180 @@
+// GraphQL subscriptions over WebSocket (the graphql-transport-ws protocol, served by graphql-ws on `ws`)
+// on the HTTP server's own port and path, /graphql. Auth happens once in connection_init (the same bearer
+// check as HTTP); then each subscribe message is parsed and validated with the HTTP limits, and runs with
+// a per-operation context carrying the hub and this connection. Limits: subscriptions per connection,
+// message size, ping/pong keep-alive, an idle timeout, and slow subscribers dropped (src/live/subscriber.ts).
+import type { IncomingMessage, Server } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { Duplex } from 'node:stream';
+import { GraphQLError, parse, specifiedRules, validate, type ExecutionArgs, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Config } from '../config.js';
+import { createContext, type Viewer } from '../context.js';
+import { AppError } from '../errors.js';
+import { formatGraphQLError } from '../graphql/errors.js';
+import { armorProtection } from '../graphql/limits.js';
+import type { Authenticator } from '../http/authenticate.js';
+import type { Logger } from '../logger.js';
+import type { Mailer } from '../mail/mailer.js';
+import type { Store } from '../store/store.js';
+import type { LiveHub } from './hub.js';
+import { subscribeShared } from './shared-execution.js';
+import type { Connection } from './subscriber.js';
+
+export interface LiveServerDeps {
+  server: Server;
+  schema: GraphQLSchema;
+  config: Config;
+  log: Logger;
+  store: Store;
+  mailer: Mailer;
+  authenticate: Authenticator;
+  hub: LiveHub;
+}
+
+export interface LiveServer {
+  /** Open WebSocket connections. */
+  readonly connections: number;
+  /** Subscriptions registered with the hub. */
+  readonly subscriptions: number;
+  /** Closes every connection with 1001 (going away) and stops the hub. */
+  close(): Promise<void>;
+}
+
+/** What onConnect learns, kept on graphql-ws's per-connection extra (beside its socket and request). */
+type Extra = { viewer?: Viewer | null; clientIp?: string };
+
+const TOO_SLOW = 1013;
+const IDLE = 4408;
+
+/** Codes this module gives its own refusals: shown as they are; everything else goes through the masking formatter. */
+const OWN_CODES = new Set(['RATE_LIMITED', 'GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT']);
+const format = (e: GraphQLError) =>
+  !e.originalError && OWN_CODES.has(String(e.extensions.code)) ? { message: e.message, locations: e.locations, extensions: { code: e.extensions.code } } : formatGraphQLError(e.toJSON(), e);
+
+export function attachLiveServer(deps: LiveServerDeps): LiveServer {
+  const { config, log } = deps;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: config.live.maxMessageBytes });
+  const rules = [...specifiedRules, ...armorProtection(config.graphql).validationRules];
+  const idle = new Map<WebSocket, NodeJS.Timeout>();
+  const active = new Map<WebSocket, number>();
+
+  const armIdle = (socket: WebSocket): void => {
+    clearTimeout(idle.get(socket));
+    idle.set(socket, setTimeout(() => socket.close(IDLE, 'Idle: no subscription'), config.live.idleTimeoutMs).unref());
+  };
+  const connectionOf = (socket: WebSocket): Connection => ({
+    congested: () => socket.bufferedAmount > config.live.maxBufferedBytes,
+    drop: (reason) => {
+      log.info({ reason }, 'dropping a live subscriber');
+      socket.close(TOO_SLOW, reason);
+      setTimeout(() => socket.terminate(), 2_000).unref();
+    },
+  });
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path !== '/graphql') {
+      socket.destroy();
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  };
+  deps.server.on('upgrade', onUpgrade);
+  wss.on('connection', (socket) => {
+    armIdle(socket);
+    socket.once('close', () => {
+      clearTimeout(idle.get(socket));
+      idle.delete(socket);
+      active.delete(socket);
+    });
+  });
+
+  const disposable = useServer<Record<string, unknown> | undefined, Extra>(
+    {
+      schema: deps.schema,
+      subscribe: subscribeShared,
+      connectionInitWaitTimeout: 10_000,
+      onConnect: async (ctx) => {
+        const raw = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
+        try {
+          // An empty value (the playground's blank header) is no credential, as over HTTP.
+          ctx.extra.viewer = await deps.authenticate(typeof raw === 'string' && raw.trim() !== '' ? raw : undefined);
+        } catch (err) {
+          if (err instanceof AppError && err.status < 500) return false; // 4403 Forbidden
+          throw err;
+        }
+        ctx.extra.clientIp = ctx.extra.request.socket.remoteAddress;
+        return true;
+      },
+      onSubscribe: (ctx, _id, payload) => {
+        const socket = ctx.extra.socket;
+        if ((active.get(socket) ?? 0) >= config.live.maxSubscriptions) {
+          return [new GraphQLError(`At most ${config.live.maxSubscriptions} subscriptions per connection`, { extensions: { code: 'RATE_LIMITED' } })];
+        }
+        let document;
+        try {
+          document = parse(payload.query, { maxTokens: config.graphql.maxTokens });
+        } catch (err) {
+          return [new GraphQLError(err instanceof Error ? err.message : 'Syntax Error', { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
+        }
+        const errors = validate(deps.schema, document, rules);
+        if (errors.length) return errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }));
+        const operation = document.definitions.find(
+          (d): d is OperationDefinitionNode => d.kind === 'OperationDefinition' && (!payload.operationName || d.name?.value === payload.operationName),
+        );
+        if (operation?.operation !== 'subscription') {
+          return [new GraphQLError('Only subscriptions run over WebSocket; send queries and mutations as HTTP POST /graphql', { extensions: { code: 'BAD_USER_INPUT' } })];
+        }
+        active.set(socket, (active.get(socket) ?? 0) + 1);
+        clearTimeout(idle.get(socket));
+        const requestId = randomUUID();
+        const context = createContext({
+          requestId,
+          log: log.child({ requestId, ws: true }),
+          config,
+          store: deps.store,
+          mailer: deps.mailer,
+          viewer: ctx.extra.viewer ?? null,
+          clientIp: ctx.extra.clientIp,
+        });
+        context.live = { hub: deps.hub, connection: connectionOf(socket) };
+        const args: ExecutionArgs = { schema: deps.schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue: context };
+        return args;
+      },
+      onComplete: (ctx) => {
+        const socket = ctx.extra.socket;
+        const left = Math.max(0, (active.get(socket) ?? 1) - 1);
+        active.set(socket, left);
+        if (left === 0) armIdle(socket);
+      },
+      onNext: (_ctx, _id, _payload, _args, result) => {
+        if (!result.errors?.length) return;
+        return { ...result, errors: result.errors.map(format) };
+      },
+      onError: (_ctx, _id, _payload, errors) => errors.map(format),
+    },
+    wss,
+    config.live.keepAliveMs,
+  );
+
+  return {
+    get connections() {
+      return wss.clients.size;
+    },
+    get subscriptions() {
+      return deps.hub.subscriberCount;
+    },
+    async close() {
+      deps.server.off('upgrade', onUpgrade);
+      // graphql-ws closes every connection with 1001 (going away); clients that do not answer are cut off.
+      const disposed = Promise.resolve(disposable.dispose()).catch(() => undefined);
+      await Promise.race([disposed, new Promise((r) => setTimeout(r, 2_000).unref())]);
+      for (const socket of wss.clients) socket.terminate();
+      await disposed;
+      await deps.hub.close();
+    },
+  };
+}
+

@@ -1,0 +1,71 @@
+// Inputs of the interactive mutations: quiz answers and live-blog messages (checked again in src/operations/live).
+import { Field, ID, InputType, Int } from 'type-graphql';
+
+@InputType({ description: 'One answer of a quiz submission' })
+export class QuizAnswerInput {
+  @Field(() => ID)
+  questionId!: string;
+
+  @Field(() => ID)
+  answerId!: string;
+}
+
+@InputType({ description: 'A new live-blog message; userDisplayName is the posting editor\'s name' })
+export class LiveBlogMessageInput {
+  @Field({ description: '1 to 10,000 characters' })
+  text!: string;
+
+  @Field(() => String, { nullable: true })
+  title?: string | null;
+
+  @Field(() => Int, { nullable: true })
+  minute?: number | null;
+
+  @Field(() => Int, { nullable: true })
+  additionalMinute?: number | null;
+
+  @Field(() => ID, { nullable: true })
+  typeId?: string | null;
+
+  @Field(() => String, { nullable: true })
+  imageLetter?: string | null;
+
+  @Field(() => Boolean, { nullable: true })
+  highlight?: boolean | null;
+
+  @Field(() => String, { nullable: true })
+  htmlContent?: string | null;
+
+  @Field(() => String, { nullable: true })
+  userThumbnailUrl?: string | null;
+}
+
+@InputType({ description: 'Changes to a live-blog message: only the fields given change' })
+export class LiveBlogMessageChangesInput {
+  @Field(() => String, { nullable: true })
+  text?: string | null;
+
+  @Field(() => String, { nullable: true })
+  title?: string | null;
+
+  @Field(() => Int, { nullable: true })
+  minute?: number | null;
+
+  @Field(() => Int, { nullable: true })
+  additionalMinute?: number | null;
+
+  @Field(() => ID, { nullable: true })
+  typeId?: string | null;
+
+  @Field(() => String, { nullable: true })
+  imageLetter?: string | null;
+
+  @Field(() => Boolean, { nullable: true })
+  highlight?: boolean | null;
+
+  @Field(() => String, { nullable: true })
+  htmlContent?: string | null;
+
+  @Field(() => String, { nullable: true })
+  userThumbnailUrl?: string | null;
+}

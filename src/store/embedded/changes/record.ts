@@ -1,0 +1,21 @@
+// One committed change as the change source keeps it: what happened, where, and the document images
+// (raw BSON copies, so a record never pins storage memory).
+export type ChangeKind = 'insert' | 'update' | 'replace' | 'delete' | 'drop' | 'dropDatabase';
+
+export interface ChangeRecord {
+  /** Cluster time of the change (see source.ts); unique and increasing. */
+  position: bigint;
+  wallTime: Date;
+  kind: ChangeKind;
+  db: string;
+  /** Empty for dropDatabase. */
+  coll: string;
+  /** BSON of `{ _id }` for document changes. */
+  key?: Buffer;
+  /** Post-image (insert, update, replace). */
+  after?: Buffer;
+  /** Pre-image (update, replace, delete). */
+  before?: Buffer;
+  /** Bytes held by the record, for the retention bound. */
+  size: number;
+}

@@ -1,0 +1,141 @@
+// GraphQL subscriptions over graphql-ws against the running service: subscribe, write through a mutation
+// (or straight into the store), receive; auth in connection_init, premium live blogs, limits, shutdown.
+import type { ArticleDoc } from '../../src/store/content/article.doc.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+import { bearer, tokenFor, type IssuedTokens } from '../helpers/tokens.js';
+import { editorToken, insertLiveFixtures, liveBlog } from './fixtures.js';
+import { collect, settled, wsClient } from './ws.js';
+
+let svc: TestService;
+let editor: IssuedTokens;
+let alice: IssuedTokens;
+const clients: Array<{ dispose(): void | Promise<void> }> = [];
+
+beforeAll(async () => {
+  svc = await startTestService({ env: { LIVE_MAX_SUBSCRIPTIONS: '4' }, beforeStart: (store) => insertLiveFixtures(store.db) });
+  editor = await editorToken(svc);
+  alice = await tokenFor(svc, { email: 'alice@example.test', scopes: ['openid'] });
+});
+afterAll(async () => {
+  for (const c of clients) await c.dispose();
+  await svc.close();
+});
+
+const client = (params?: Record<string, unknown>) => {
+  const c = wsClient(svc.url, params);
+  clients.push(c);
+  return c;
+};
+const hubCount = () => svc.service.live.subscriptions;
+const POST = `mutation($id: ID!, $input: LiveBlogMessageInput!) { postLiveBlogMessage(liveBlogId: $id, input: $input) { id } }`;
+const post = (liveBlogId: string, text: string) => svc.gql(POST, { id: liveBlogId, input: { text } }, bearer(editor.accessToken));
+
+test('liveBlogMessageAdded: a message posted through the mutation reaches the subscriber', async () => {
+  const c = client();
+  const sub = collect<{ liveBlogMessageAdded: { id: string; text: string; liveBlogId: string } }>(c, 'subscription($id: ID!) { liveBlogMessageAdded(liveBlogId: $id) { id text liveBlogId } }', { id: 'blog-1' });
+  await settled(() => hubCount() > 0);
+  // The subscription is registered when a write made after it is seen: post until the first arrives.
+  await waitRegistered(sub, () => post('blog-1', 'warm-up'));
+  await post('blog-1', 'Kick-off');
+  const results = await sub.until(sub.results.length + 1);
+  expect(results.at(-1)).toEqual({ data: { liveBlogMessageAdded: { id: expect.stringMatching(/^blog-1-message-/), text: 'Kick-off', liveBlogId: 'blog-1' } } });
+  sub.unsubscribe();
+});
+
+test('liveBlogUpdates by websocketRoomName: added, edited and deleted, also for writes made straight into the store', async () => {
+  const c = client();
+  const sub = collect<{ liveBlogUpdates: { kind: string; messageId: string; message: { text: string } | null } }>(
+    c,
+    'subscription($room: String!) { liveBlogUpdates(websocketRoomName: $room) { kind liveBlogId messageId message { text } } }',
+    { room: 'room-blog-2' },
+  );
+  await waitRegistered(sub, () => post('blog-2', 'warm-up'));
+  const before = sub.results.length;
+  const messages = svc.db.collection('liveBlogMessages');
+  await messages.insertOne({ _id: 'ext-1', liveBlogId: 'blog-2', seq: 1000, timestamp: new Date(), text: 'from another system', title: null, minute: null, additionalMinute: null, typeId: null, imageLetter: null, highlight: false, htmlContent: null, userDisplayName: null, userThumbnailUrl: null } as never);
+  await messages.updateOne({ _id: 'ext-1' as never }, { $set: { text: 'corrected' } });
+  await messages.deleteOne({ _id: 'ext-1' as never });
+  const results = (await sub.until(before + 3)).slice(before);
+  expect(results.map((r) => r.data?.liveBlogUpdates)).toEqual([
+    { kind: 'ADDED', liveBlogId: 'blog-2', messageId: 'ext-1', message: { text: 'from another system' } },
+    { kind: 'EDITED', liveBlogId: 'blog-2', messageId: 'ext-1', message: { text: 'corrected' } },
+    { kind: 'DELETED', liveBlogId: 'blog-2', messageId: 'ext-1', message: null },
+  ]);
+  sub.unsubscribe();
+});
+
+test('pollResultsChanged: a vote sends the poll with its new counts', async () => {
+  const c = client(bearer(alice.accessToken));
+  const sub = collect<{ pollResultsChanged: { id: string; votes: number; results: Array<{ choiceId: string; votes: number }> } }>(
+    c,
+    'subscription { pollResultsChanged(pollId: "poll-open") { id votes results { choiceId votes } } }',
+  );
+  await settled(() => hubCount() > 0);
+  const polls = svc.db.collection('polls');
+  await waitRegistered(sub, () => polls.updateOne({ _id: 'poll-open' as never }, { $set: { message: `m${Date.now()}` } }));
+  const before = sub.results.length;
+  const vote = await svc.gql('mutation { voteInPoll(pollId: "poll-open", choiceId: "winter") { votes } }', {}, bearer(alice.accessToken));
+  expect(vote.body.errors).toBeUndefined();
+  const [result] = (await sub.until(before + 1)).slice(before);
+  expect(result!.data!.pollResultsChanged.results.find((r) => r.choiceId === 'winter')!.votes).toBe(1);
+  sub.unsubscribe();
+});
+
+describe('access', () => {
+  test('a bad token in connection_init closes the connection with 4403', async () => {
+    const c = client({ authorization: 'Bearer not-a-token' });
+    expect((await c.closed).code).toBe(4403);
+  });
+
+  test('premium live blogs follow the article access rules', async () => {
+    await svc.db.collection('liveBlogs').insertOne(liveBlog('blog-premium') as never);
+    await svc.db.collection<ArticleDoc>('articles').insertOne({
+      _id: 'premium-article', status: 'published', premium: true, accessControlEnabled: true, accessGroups: ['subscription'], elements: { liveBlogIds: ['blog-premium'] },
+    } as never);
+    const q = 'subscription { liveBlogMessageAdded(liveBlogId: "blog-premium") { id } }';
+    const anonymous = collect(client(), q);
+    await anonymous.ended;
+    expect(anonymous.results[0]!.errors![0]!.extensions!.code).toBe('FORBIDDEN');
+    const subscriber = await tokenFor(svc, { email: 'subscriber@example.test', scopes: ['openid'], entitlements: [{ group: 'subscription' }] });
+    const allowed = collect<{ liveBlogMessageAdded: { id: string } }>(client(bearer(subscriber.accessToken)), q);
+    await waitRegistered(allowed, () => post('blog-premium', 'members only'));
+    expect(allowed.results.at(-1)!.data!.liveBlogMessageAdded.id).toMatch(/^blog-premium-message-/);
+    allowed.unsubscribe();
+  });
+
+  test('unknown ids are NOT_FOUND; queries and mutations are refused over WebSocket', async () => {
+    const c = client();
+    const unknown = collect(c, 'subscription { pollResultsChanged(pollId: "no-such-poll") { id } }');
+    await unknown.ended;
+    expect(unknown.results[0]!.errors![0]!.extensions!.code).toBe('NOT_FOUND');
+    const query = collect(c, '{ __typename }');
+    await query.ended;
+    expect(query.results[0]!.errors![0]!.extensions!.code).toBe('BAD_USER_INPUT');
+  });
+});
+
+describe('limits', () => {
+  test('subscriptions per connection are limited', async () => {
+    const c = client();
+    const q = 'subscription { pollResultsChanged(pollId: "poll-open") { id } }';
+    const subs = Array.from({ length: 5 }, () => collect(c, q));
+    await subs[4]!.ended;
+    expect(subs[4]!.results[0]!.errors![0]!.extensions!.code).toBe('RATE_LIMITED');
+    for (const s of subs) s.unsubscribe();
+  });
+
+  test('a message over the size limit closes the connection (1009)', async () => {
+    const c = client();
+    collect(c, `subscription { pollResultsChanged(pollId: "${'x'.repeat(70_000)}") { id } }`);
+    expect((await c.closed).code).toBe(1009);
+  });
+});
+
+/** Writes until the subscription sees the first result: the server registers it asynchronously. */
+async function waitRegistered(sub: { results: unknown[] }, write: () => Promise<unknown>): Promise<void> {
+  const start = sub.results.length;
+  while (sub.results.length === start) {
+    await write();
+    for (let i = 0; i < 20 && sub.results.length === start; i++) await new Promise((r) => setTimeout(r, 10));
+  }
+}
