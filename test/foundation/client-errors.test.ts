@@ -78,9 +78,11 @@ test('an unknown operationName is 400 OPERATION_RESOLUTION_FAILURE', async () =>
 });
 
 test('a subscription over HTTP POST is 400 BAD_REQUEST', async () => {
-  const answer = await post({ query: 'subscription { __typename }' });
+  const answer = await post({ query: 'subscription { pollResultsChanged(pollId: "p-1") { id } }' });
   expectRefused(answer, 'BAD_REQUEST');
   expect(answer.body.errors![0].message).toMatch(/WebSocket/);
+  // An introspection field alone at a subscription's root is invalid in any transport (GraphQL spec 5.2.3.1).
+  expectRefused(await post({ query: 'subscription { __typename }' }), 'GRAPHQL_VALIDATION_FAILED');
 });
 
 test('automatic persisted queries: a wrong hash is PERSISTED_QUERY_HASH_MISMATCH, an unknown one PERSISTED_QUERY_NOT_FOUND', async () => {
