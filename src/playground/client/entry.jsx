@@ -2,6 +2,7 @@
 // scripts/build-playground.mjs; the server hands over its settings in a JSON script element (no inline
 // script, so the page's CSP can forbid them).
 import { createGraphiQLFetcher } from '@graphiql/toolkit';
+import { parse } from 'graphql';
 import { GraphiQL } from 'graphiql';
 import { DOC_EXPLORER_PLUGIN } from '@graphiql/react';
 import { createRoot } from 'react-dom/client';
@@ -21,7 +22,18 @@ const url = new URL(settings.endpoint, location.href);
 // Subscriptions go over graphql-ws on the same path; the header editor's values become connection_init's payload.
 const subscriptionUrl = new URL(url);
 subscriptionUrl.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-const fetcher = createGraphiQLFetcher({ url: url.href, subscriptionUrl: subscriptionUrl.href, fetch: withoutEmptyHeaders });
+const toolkitFetcher = createGraphiQLFetcher({ url: url.href, subscriptionUrl: subscriptionUrl.href, fetch: withoutEmptyHeaders });
+
+// The toolkit picks WebSocket or HTTP from the editor's parsed document, which can lag behind the text just
+// typed or pasted (a subscription would then go over HTTP and be refused): decide from the text being sent.
+const parsed = (query) => {
+  try {
+    return parse(query);
+  } catch {
+    return undefined;
+  }
+};
+const fetcher = (params, options) => toolkitFetcher(params, { ...options, documentAST: parsed(params.query) ?? options?.documentAST });
 
 createRoot(document.getElementById('playground')).render(
   <GraphiQL
