@@ -8,7 +8,7 @@
 import type { Document } from 'bson';
 import { Aggregator } from 'mingo';
 import type { AnyObject } from 'mingo/types';
-import { matches, sortedMatches, type StoredMatch } from '../query/exec.js';
+import { checkFilter, matches, sortedMatches, type StoredMatch } from '../query/exec.js';
 import { inclusionFields } from '../query/fields.js';
 import { mingoOptions, type QueryExtras } from '../query/options.js';
 import type { SortFields } from '../query/sort.js';
@@ -106,6 +106,7 @@ function* documents(ctx: CommandContext, name: string, pipeline: Document[], ext
   let filter: Document = {};
   if (stages[0] && '$match' in stages[0] && !JSON.stringify(stages[0].$match ?? {}).includes('"$expr"')) {
     filter = stages[0].$match as Document;
+    checkFilter(filter, extras);
     stages = stages.slice(1);
   }
   // A $sort right after (and the $skip/$limit that follow it) runs here: the planner may walk an index

@@ -4,7 +4,7 @@ import type { CursorRegistry } from '../cursors.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { ReplyBody } from '../wire/codec.js';
 import { CommandError } from './errors.js';
-import { decode } from '../storage/bsonio.js';
+import { decodeCommand } from '../wire/codec.js';
 
 export interface EngineState {
   catalog: Catalog;
@@ -41,7 +41,7 @@ export function collName(ctx: CommandContext): string {
 /** Statements of a write command, from a kind-1 sequence or the body array. */
 export function statements(ctx: CommandContext, field: string): Document[] {
   const seq = ctx.sequences.get(field);
-  if (seq) return seq.map((b) => decode(b));
+  if (seq) return seq.map((b) => decodeCommand(b));
   const arr = ctx.body[field];
   if (!Array.isArray(arr)) throw new CommandError('FailedToParse', `BSON field '${field}' is missing but a required field`);
   return arr as Document[];

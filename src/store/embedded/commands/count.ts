@@ -1,6 +1,6 @@
 // count and distinct.
 import type { Document } from 'bson';
-import { matches } from '../query/exec.js';
+import { checkFilter, matches } from '../query/exec.js';
 import { encodeKey, valuesAtPath } from '../storage/keys.js';
 import { collName, optDoc, optInt, type Handler } from './context.js';
 import { CommandError } from './errors.js';
@@ -13,6 +13,7 @@ export const countCommands: Record<string, Handler> = {
     const skip = Math.max(0, optInt(b.skip, 'skip') ?? 0);
     const limit = Math.abs(optInt(b.limit, 'limit') ?? 0);
     let n = 0;
+    checkFilter(filter);
     if (coll) {
       if (Object.keys(filter).length === 0) n = coll.docs.size;
       else for (const _ of matches(coll, filter, { collation: optDoc(b.collation, 'collation') })) n++;
@@ -29,6 +30,7 @@ export const countCommands: Record<string, Handler> = {
     const coll = ctx.state.catalog.get(ctx.db, collName(ctx));
     const seen = new Set<string>();
     const values: unknown[] = [];
+    checkFilter(optDoc(b.query, 'query'));
     const add = (v: unknown): void => {
       if (v === undefined) return;
       const k = encodeKey(v);

@@ -22,6 +22,7 @@ export const Code = {
   IndexKeySpecsConflict: [86, 'IndexKeySpecsConflict'],
   CommandNotSupported: [115, 'CommandNotSupported'],
   Location40414: [40414, 'Location40414'],
+  Location51091: [51091, 'Location51091'],
   DuplicateKey: [11000, 'DuplicateKey'],
 } as const satisfies Record<string, readonly [number, string]>;
 
@@ -47,6 +48,10 @@ export function errorFields(e: unknown): { code: number; codeName: string; errms
     return { errmsg: e.message, code: 11000, codeName: 'DuplicateKey', keyPattern: e.keyPattern, keyValue: e.keyValue };
   }
   const msg = e instanceof Error ? e.message : String(e);
+  // A $regex string JavaScript cannot compile (MongoDB's PCRE would refuse it too).
+  if (e instanceof SyntaxError && /regular expression/i.test(msg)) {
+    return { errmsg: `Regular expression is invalid: ${msg.replace(/^Invalid regular expression: /, '')}`, code: 51091, codeName: 'Location51091' };
+  }
   // mingo reports invalid operators/arguments as MingoError; MongoDB calls these BadValue.
   if (e instanceof MingoError) return { errmsg: msg, code: 2, codeName: 'BadValue' };
   return { errmsg: msg, code: 1, codeName: 'InternalError' };

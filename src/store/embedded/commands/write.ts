@@ -2,7 +2,7 @@
 // at the first one); each document write is all-or-nothing in storage.
 import { ObjectId } from 'bson';
 import type { Document } from 'bson';
-import { matches } from '../query/exec.js';
+import { checkFilter, matches } from '../query/exec.js';
 import type { QueryExtras } from '../query/options.js';
 import { applyUpdate, isOperatorUpdate, upsertDocument, type UpdateSpec } from '../query/update.js';
 import { decode, encode, idIsFirst, leadingId, withIdFirst } from '../storage/bsonio.js';
@@ -93,6 +93,7 @@ export const writeCommands: Record<string, Handler> = {
         const arrayFilters = st.arrayFilters as Document[] | undefined;
         const extras: QueryExtras = { collation: optDoc(st.collation, 'collation'), variables: optDoc(ctx.body.let, 'let') };
         const coll = ctx.state.catalog.get(ctx.db, name);
+        checkFilter(filter, extras);
         const found = coll ? [...take(matches(coll, filter, extras), multi ? Infinity : 1)] : [];
         if (found.length === 0 && st.upsert === true) {
           const target = ctx.state.catalog.ensure(ctx.db, name);
@@ -129,6 +130,7 @@ export const writeCommands: Record<string, Handler> = {
         const limit = Number(st.limit ?? 0);
         if (limit !== 0 && limit !== 1) throw new CommandError('FailedToParse', `The limit field in delete objects must be 0 or 1. Got ${limit}`);
         const coll = ctx.state.catalog.get(ctx.db, name);
+        checkFilter(filter);
         if (!coll) continue;
         const found = [...take(matches(coll, filter, { collation: optDoc(st.collation, 'collation') }), limit === 1 ? 1 : Infinity)];
         for (const m of found) {

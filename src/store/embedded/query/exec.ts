@@ -90,6 +90,11 @@ export function* matches(
   }
 }
 
+/** Compiles a filter only to report what MongoDB would refuse (unknown operators, bad arguments) even when nothing is scanned. */
+export function checkFilter(filter: Document | undefined, extras?: QueryExtras): void {
+  if (!isEmpty(filter)) new Query(filter!, mingoOptions(extras));
+}
+
 /** Slots of an ordered walk; each run of equal sort keys in slot order, as a stable sort leaves ties. */
 function* walkSlots(w: Walk): Generator<number> {
   let run: number[] = [];
@@ -223,7 +228,10 @@ export function rawProjector(spec: FindSpec): (m: Match) => Buffer {
 
 /** Results of a find as raw BSON documents, lazily. */
 export function* findRaw(coll: Collection | undefined, spec: FindSpec): Generator<Buffer> {
-  if (!coll) return;
+  if (!coll) {
+    checkFilter(spec.filter, spec.extras);
+    return;
+  }
   const filter = spec.filter ?? {};
   const extras = spec.extras ?? {};
   if (isEmpty(spec.sort) && isEmpty(spec.projection)) {

@@ -1,6 +1,7 @@
 // Decodes OP_MSG and legacy OP_QUERY requests and encodes OP_MSG / OP_REPLY responses.
 // Kind-1 document sequences are kept as raw BSON slices so inserts can store them without re-encoding.
 import type { Document } from 'bson';
+import { CommandError } from '../commands/errors.js';
 import { decode, docLength, encode } from '../storage/bsonio.js';
 
 export const OP_REPLY = 1;
@@ -18,6 +19,23 @@ export interface Request {
   sequences: Map<string, Buffer[]>;
   /** OP_MSG moreToCome: the client expects no reply. */
   moreToCome: boolean;
+  /** A well-framed request whose command cannot be run (e.g. an invalid regular expression): answered, not fatal. */
+  error?: CommandError;
+}
+
+/**
+ * Decodes a command document. A BSON regular expression JavaScript cannot compile is a client mistake
+ * MongoDB answers with 51091; the message itself is well formed, so the connection stays open.
+ */
+export function decodeCommand(bytes: Uint8Array): Document {
+  try {
+    return decode(bytes);
+  } catch (e) {
+    if (e instanceof SyntaxError && /regular expression/i.test(e.message)) {
+      throw new CommandError('Location51091', `Regular expression is invalid: ${e.message.replace(/^Invalid regular expression: /, '')}`);
+    }
+    throw e;
+  }
 }
 
 function readCString(buf: Buffer, at: number): [string, number] {
@@ -40,12 +58,19 @@ function decodeOpMsg(msg: Buffer, requestId: number): Request {
   const end = flags & CHECKSUM_PRESENT ? msg.length - 4 : msg.length;
   let at = 20;
   let body: Document | undefined;
+  let error: CommandError | undefined;
   const sequences = new Map<string, Buffer[]>();
   while (at < end) {
     const kind = msg[at++];
     if (kind === 0) {
       const len = docLength(msg, at);
-      body = decode(msg.subarray(at, at + len));
+      try {
+        body = decodeCommand(msg.subarray(at, at + len));
+      } catch (e) {
+        if (!(e instanceof CommandError)) throw e;
+        body = {};
+        error = e;
+      }
       at += len;
     } else if (kind === 1) {
       const size = msg.readInt32LE(at);
@@ -64,7 +89,7 @@ function decodeOpMsg(msg: Buffer, requestId: number): Request {
     }
   }
   if (!body) throw new Error('OP_MSG without a body section');
-  return { requestId, opCode: OP_MSG, body, sequences, moreToCome: (flags & MORE_TO_COME) !== 0 };
+  return { requestId, opCode: OP_MSG, body, sequences, moreToCome: (flags & MORE_TO_COME) !== 0, error };
 }
 
 function decodeOpQuery(msg: Buffer, requestId: number): Request {
