@@ -3,6 +3,8 @@
 import { MongoClient, MongoServerError, type Collection, type Db } from 'mongodb';
 import { openTestDb, testMongoUri } from '../helpers/db.js';
 
+type Doc = { _id: number; [k: string]: unknown };
+
 let ctx: Awaited<ReturnType<typeof openTestDb>>;
 let db: Db;
 
@@ -22,14 +24,14 @@ async function serverError(p: Promise<unknown>): Promise<MongoServerError> {
 }
 
 describe('errors a client can make', () => {
-  let c: Collection;
+  let c: Collection<Doc>;
   beforeAll(async () => {
-    c = db.collection('errors');
+    c = db.collection<Doc>('errors');
     await c.insertMany([{ _id: 1, name: 'a', n: 1, s: 'text', a: 5 }]);
   });
 
   it('an unknown top-level query operator is BadValue (2), also on a collection that does not exist', async () => {
-    for (const coll of [c, db.collection('missing')]) {
+    for (const coll of [c, db.collection<Doc>('missing')]) {
       const e = await serverError(coll.find({ $foo: 1 }).toArray());
       expect([e.code, e.codeName]).toEqual([2, 'BadValue']);
       expect(e.message).toMatch(/unknown top level operator: \$foo/);
@@ -50,7 +52,7 @@ describe('errors a client can make', () => {
     const { BSONRegExp } = await import('bson');
     // One connection, so the poison and the innocent requests are queued on the same socket.
     const one = new MongoClient(testMongoUri(), { maxPoolSize: 1 });
-    const oc = one.db(db.databaseName).collection('errors');
+    const oc = one.db(db.databaseName).collection<Doc>('errors');
     try {
       const innocent = Array.from({ length: 40 }, (_, i) => oc.findOne({ _id: 1 }, { projection: { name: 1, i: { $literal: i } } }));
       const poison = Array.from({ length: 10 }, () => oc.find({ name: new BSONRegExp('[', '') }).toArray().then(() => 'no error', (x: MongoServerError) => x.code));
@@ -60,5 +62,90 @@ describe('errors a client can make', () => {
     } finally {
       await one.close();
     }
+  });
+});
+
+describe('MongoDB error codes', () => {
+  let c: Collection<Doc>;
+  beforeAll(async () => {
+    c = db.collection<Doc>('codes');
+    await c.insertMany([{ _id: 1, s: 'text', a: 5, n: 1 }]);
+  });
+
+  it('changing a TTL index expireAfterSeconds by createIndex is IndexOptionsConflict (85)', async () => {
+    await c.createIndex({ at: 1 }, { expireAfterSeconds: 60 });
+    const e = await serverError(c.createIndex({ at: 1 }, { expireAfterSeconds: 120 }));
+    expect([e.code, e.codeName]).toEqual([85, 'IndexOptionsConflict']);
+  });
+
+  it('conflicting update operators are ConflictingUpdateOperators (40)', async () => {
+    const e = await serverError(c.updateOne({ _id: 1 }, { $set: { n: 2 }, $inc: { n: 1 } }));
+    expect(e.code).toBe(40); // a write error: code and errmsg, no codeName (as mongod sends)
+    const nested = await serverError(c.updateOne({ _id: 1 }, { $set: { 'x.y': 2 }, $unset: { x: '' } }));
+    expect(nested.code).toBe(40);
+  });
+
+  it('a projection mixing inclusion and exclusion is 31254', async () => {
+    const e = await serverError(c.find({}, { projection: { a: 1, s: 0 } }).toArray());
+    expect(e.code).toBe(31254);
+    // _id may be excluded from an inclusion projection.
+    expect(await c.findOne({ _id: 1 }, { projection: { _id: 0, a: 1 } })).toEqual({ a: 5 });
+  });
+
+  it('$inc on a string is TypeMismatch (14) and changes nothing', async () => {
+    const e = await serverError(c.updateOne({ _id: 1 }, { $inc: { s: 1 } }));
+    expect(e.code).toBe(14);
+    expect((await c.findOne({ _id: 1 }))!.s).toBe('text');
+  });
+
+  it('$set through a scalar is PathNotViable (28) and changes nothing', async () => {
+    const e = await serverError(c.updateOne({ _id: 1 }, { $set: { 'a.b': 1 } }));
+    expect(e.code).toBe(28);
+    expect((await c.findOne({ _id: 1 }))!.a).toBe(5);
+  });
+
+  it('a hint naming no index is BadValue (2); an existing index name or key pattern is accepted', async () => {
+    for (const p of [c.find({}, { hint: 'nope_1' }).toArray(), c.countDocuments({}, { hint: { nope: 1 } }), c.updateOne({ _id: 1 }, { $set: { n: 3 } }, { hint: 'nope_1' }), c.deleteOne({ _id: 9 }, { hint: { nope: 1 } })]) {
+      const e = await serverError(p);
+      expect(e.code).toBe(2);
+      expect(e.message).toMatch(/hint provided does not correspond to an existing index/);
+    }
+    expect(await c.find({}, { hint: '_id_' }).toArray()).toHaveLength(1);
+    expect(await c.find({}, { hint: { _id: 1 } }).toArray()).toHaveLength(1);
+  });
+});
+
+describe('collation', () => {
+  let c: Collection<Doc>;
+  beforeAll(async () => {
+    c = db.collection<Doc>('collation');
+    await c.insertMany([
+      { _id: 1, x: 'ping' },
+      { _id: 2, x: 'PING' },
+      { _id: 3, x: 'pîng' },
+      { _id: 4, x: 'pong' },
+    ]);
+  });
+
+  it('MongoDB locale names are accepted and strengths 1-3 decide equality', async () => {
+    const ids = async (strength: number) => (await c.find({ x: 'ping' }, { collation: { locale: 'en_US', strength }, sort: { _id: 1 } }).toArray()).map((d) => d._id);
+    expect(await ids(1)).toEqual([1, 2, 3]);
+    expect(await ids(2)).toEqual([1, 2]);
+    expect(await ids(3)).toEqual([1]);
+    expect(await c.countDocuments({ x: { $in: ['PONG'] } }, { collation: { locale: 'fr', strength: 2 } })).toBe(1);
+  });
+
+  it('distinct folds values equal under the collation', async () => {
+    expect(await c.distinct('x', {}, { collation: { locale: 'en_US', strength: 1 } })).toEqual(['ping', 'pong']);
+  });
+
+  it('updates and deletes match with the collation', async () => {
+    const r = await c.updateMany({ x: 'PING' }, { $set: { seen: true } }, { collation: { locale: 'en', strength: 2 } });
+    expect(r.matchedCount).toBe(2);
+  });
+
+  it('an unknown locale is refused', async () => {
+    const e = await serverError(c.find({ x: 'ping' }, { collation: { locale: 'xx_NOPE_1234' } }).toArray());
+    expect(e.code).toBe(2);
   });
 });

@@ -12,7 +12,7 @@ export interface EngineOptions {
   port?: number /* 0 = ephemeral, default 27017 */;
   dbPath?: string /* undefined = in-memory */;
   log?: (msg: string, fields?: Record<string, unknown>) => void;
-  /** TTL sweep interval in ms (MongoDB uses 60 s; default here 1 s). */
+  /** TTL sweep interval in ms (default 60 s, as MongoDB's TTL monitor; tests pass a shorter one). */
   ttlIntervalMs?: number;
   /** Compact (snapshot + truncate log) once the operation log grows past this many bytes. */
   compactLogBytes?: number;
@@ -32,7 +32,7 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
   const persistence = opts.dbPath ? await Persistence.open(opts.dbPath, catalog, { log, compactLogBytes: opts.compactLogBytes }) : undefined;
   const state: EngineState = { catalog, cursors: new CursorRegistry(), startedAt: Date.now(), log };
   const server = new WireServer(state, persistence);
-  const ttl = new TtlSweeper(catalog, opts.ttlIntervalMs ?? 1000, persistence, log);
+  const ttl = new TtlSweeper(catalog, opts.ttlIntervalMs ?? 60_000, persistence, log);
   let port: number;
   try {
     port = await server.listen(host, opts.port ?? 27017);

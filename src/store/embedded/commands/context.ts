@@ -4,6 +4,7 @@ import type { CursorRegistry } from '../cursors.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { ReplyBody } from '../wire/codec.js';
 import { CommandError } from './errors.js';
+import { evaluateLet } from '../query/options.js';
 import { decodeCommand } from '../wire/codec.js';
 
 export interface EngineState {
@@ -62,4 +63,9 @@ export function optInt(v: unknown, field: string): number | undefined {
     throw new CommandError('TypeMismatch', `BSON field '${field}' is the wrong type '${typeof v}', expected types '[long, int, decimal, double]'`);
   }
   return Math.trunc(n);
+}
+
+/** The command's `let` variables, evaluated (see query/options.ts). */
+export function letVariables(ctx: CommandContext): Document | undefined {
+  return evaluateLet(optDoc(ctx.body.let, 'let'));
 }

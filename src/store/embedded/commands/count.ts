@@ -1,6 +1,7 @@
 // count and distinct.
 import type { Document } from 'bson';
-import { checkFilter, matches } from '../query/exec.js';
+import { collationOf, foldValues } from '../collation/index.js';
+import { checkFilter, checkHint, matches } from '../query/exec.js';
 import { encodeKey, valuesAtPath } from '../storage/keys.js';
 import { collName, optDoc, optInt, type Handler } from './context.js';
 import { CommandError } from './errors.js';
@@ -14,6 +15,7 @@ export const countCommands: Record<string, Handler> = {
     const limit = Math.abs(optInt(b.limit, 'limit') ?? 0);
     let n = 0;
     checkFilter(filter);
+    checkHint(coll, b.hint);
     if (coll) {
       if (Object.keys(filter).length === 0) n = coll.docs.size;
       else for (const _ of matches(coll, filter, { collation: optDoc(b.collation, 'collation') })) n++;
@@ -31,9 +33,11 @@ export const countCommands: Record<string, Handler> = {
     const seen = new Set<string>();
     const values: unknown[] = [];
     checkFilter(optDoc(b.query, 'query'));
+    const collation = collationOf(optDoc(b.collation, 'collation'));
     const add = (v: unknown): void => {
       if (v === undefined) return;
-      const k = encodeKey(v);
+      // Values equal under the collation are one value (the first met), as in MongoDB.
+      const k = encodeKey(collation ? foldValues(v, collation) : v);
       if (seen.has(k)) return;
       seen.add(k);
       values.push(v);

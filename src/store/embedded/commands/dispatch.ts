@@ -5,6 +5,7 @@ import type { Document } from 'bson';
 import type { ReplyBody } from '../wire/codec.js';
 import { adminCommands } from './admin.js';
 import { aggregateCommands } from './aggregate.js';
+import { bulkWriteCommands } from './bulkWrite.js';
 import { collectionCommands } from './collections.js';
 import type { EngineState, Handler } from './context.js';
 import { countCommands } from './count.js';
@@ -19,6 +20,7 @@ const handlers: Record<string, Handler> = {
   ...findCommands,
   ...countCommands,
   ...writeCommands,
+  ...bulkWriteCommands,
   ...findAndModifyCommands,
   ...aggregateCommands,
   ...collectionCommands,

@@ -2,9 +2,10 @@
 // stored documents (see wire/rawbson.ts).
 import { Long } from 'bson';
 import type { Document } from 'bson';
-import { findRaw } from '../query/exec.js';
+import { checkHint, findRaw } from '../query/exec.js';
+import { checkProjection } from '../query/fields.js';
 import { cursorReply } from '../wire/rawbson.js';
-import { collName, optDoc, optInt, type CommandContext, type Handler } from './context.js';
+import { collName, letVariables, optDoc, optInt, type CommandContext, type Handler } from './context.js';
 import { CommandError } from './errors.js';
 
 export function toBigInt(v: unknown): bigint {
@@ -40,13 +41,15 @@ export const findCommands: Record<string, Handler> = {
     const skip = optInt(b.skip, 'skip') ?? 0;
     if (skip < 0) throw new CommandError('BadValue', 'skip value must be non-negative');
     const coll = ctx.state.catalog.get(ctx.db, name);
+    checkHint(coll, b.hint);
+    checkProjection(optDoc(b.projection, 'projection'));
     const source = findRaw(coll, {
       filter: optDoc(b.filter, 'filter'),
       sort: optDoc(b.sort, 'sort'),
       projection: optDoc(b.projection, 'projection'),
       skip,
       limit,
-      extras: { collation: optDoc(b.collation, 'collation'), variables: optDoc(b.let, 'let') },
+      extras: { collation: optDoc(b.collation, 'collation'), variables: letVariables(ctx) },
     });
     return firstBatchReply(ctx, `${ctx.db}.${name}`, source, optInt(b.batchSize, 'batchSize'), singleBatch);
   },

@@ -5,9 +5,11 @@
 // inclusion projection copies the kept elements' bytes; documents are decoded whole only when asked for.
 import { Query } from 'mingo';
 import type { Document } from 'bson';
+import { CommandError } from '../commands/errors.js';
 import type { Collection } from '../storage/collection.js';
 import { decode, encode } from '../storage/bsonio.js';
 import { decodeFields, NameSet, projectFields } from '../storage/rawdoc.js';
+import { collationOf, foldFilter, foldValues } from '../collation/index.js';
 import { filterFields, inclusionFields } from './fields.js';
 import { mingoOptions, type QueryExtras } from './options.js';
 import { leadingComponents, slotOf } from '../storage/order.js';
@@ -63,8 +65,12 @@ export function* matches(
   extras: QueryExtras = {},
   plan: Plan = planQuery(coll, filter, !isEmpty(extras.collation)),
 ): Generator<StoredMatch> {
-  const rest = plan.exact ? {} : (plan.residual ?? filter);
-  const q = isEmpty(rest) ? undefined : new Query(rest, mingoOptions(extras));
+  const given = plan.exact ? {} : (plan.residual ?? filter);
+  // Under a collation the filter and each document are compared as collation keys (collation/index.ts).
+  const collation = collationOf(extras.collation);
+  const rest = collation && !isEmpty(given) ? foldFilter(given, collation) : given;
+  const q = isEmpty(rest) ? undefined : new Query(rest, mingoOptions({ ...extras, collation: undefined }));
+  const test = collation ? (d: Document) => q!.test(foldValues(d, collation) as Document) : (d: Document) => q!.test(d);
   const needs = q && filterFields(rest);
   const slots: Iterable<number> = plan.walk ? walkSlots(plan.walk) : (plan.slots ?? coll.docs.keys());
   // A walk may meet a document twice (multikey prefix fields, or a key moved by a write between batches).
@@ -82,12 +88,26 @@ export function* matches(
     }
     const part = needs && decodeFields(bytes, needs);
     if (part) {
-      if (q.test(part)) yield new StoredMatch(slot, bytes);
+      if (test(part)) yield new StoredMatch(slot, bytes);
       continue;
     }
     const doc = decode(bytes);
-    if (q.test(doc)) yield new StoredMatch(slot, bytes, doc);
+    if (test(doc)) yield new StoredMatch(slot, bytes, doc);
   }
+}
+
+/** Refuses a hint that names no index of the collection (MongoDB: BadValue); $natural is always allowed. */
+export function checkHint(coll: Collection | undefined, hint: unknown): void {
+  if (!coll || hint === undefined || hint === null) return;
+  if (typeof hint === 'string') {
+    if (hint === '$natural' || coll.indexes.has(hint)) return;
+  } else if (typeof hint === 'object') {
+    const h = hint as Document;
+    if (Object.keys(h).length === 0 || '$natural' in h) return;
+    const key = JSON.stringify(h);
+    if ([...coll.indexes.values()].some((i) => JSON.stringify(i.spec.key) === key)) return;
+  }
+  throw new CommandError('BadValue', 'error processing query: planner returned error :: caused by :: hint provided does not correspond to an existing index');
 }
 
 /** Compiles a filter only to report what MongoDB would refuse (unknown operators, bad arguments) even when nothing is scanned. */

@@ -23,7 +23,12 @@ export function clientBulkResult(r: Document | undefined): Doc | undefined {
   if (!r) return undefined;
   const out: Doc = {};
   for (const k of ['insertedCount', 'upsertedCount', 'matchedCount', 'modifiedCount', 'deletedCount']) out[k] = r[k];
-  for (const k of ['insertResults', 'updateResults', 'deleteResults']) if (r[k] !== undefined) out[k] = plain(r[k]);
+  for (const k of ['insertResults', 'deleteResults']) if (r[k] !== undefined) out[k] = plain(r[k]);
+  // The format's UpdateResult is {matchedCount, modifiedCount, upsertedId?}; driver 7 adds didUpsert.
+  if (r.updateResults !== undefined) {
+    const u = plain(r.updateResults) as Record<string, Doc>;
+    out.updateResults = Object.fromEntries(Object.entries(u).map(([i, { didUpsert: _d, ...rest }]) => [i, rest]));
+  }
   return out;
 }
 
