@@ -3,7 +3,8 @@
 import { MongoClient, MongoServerError, type Collection, type Db } from 'mongodb';
 import { openTestDb, testMongoUri } from '../helpers/db.js';
 
-type Doc = { _id: number; [k: string]: unknown };
+// Loose on purpose: these tests send updates MongoDB refuses (e.g. $inc on a string field).
+type Doc = { _id: number; [k: string]: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 let ctx: Awaited<ReturnType<typeof openTestDb>>;
 let db: Db;
@@ -147,5 +148,25 @@ describe('collation', () => {
   it('an unknown locale is refused', async () => {
     const e = await serverError(c.find({ x: 'ping' }, { collation: { locale: 'xx_NOPE_1234' } }).toArray());
     expect(e.code).toBe(2);
+  });
+});
+
+describe('BSON order in aggregate $sort at any position', () => {
+  it('ObjectId sorts before Date, and strings by UTF-8 bytes, after $project/$addFields as at the start', async () => {
+    const { ObjectId } = await import('mongodb');
+    const c = db.collection<Doc>('order');
+    const oid = new ObjectId();
+    await c.insertMany([
+      { _id: 1, v: new Date(0) },
+      { _id: 2, v: oid },
+      { _id: 3, v: '\u{1F600}' }, // astral: UTF-8 F0.., after U+FFFD in byte order
+      { _id: 4, v: '\uFFFD' },
+      { _id: 5, v: 7 },
+    ]);
+    const expected = [5, 4, 3, 2, 1]; // numbers, strings (U+FFFD < U+1F600), ObjectId, Date
+    for (const prefix of [[], [{ $project: { v: 1 } }], [{ $addFields: { w: 1 } }, { $match: {} }]]) {
+      const ids = (await c.aggregate([...prefix, { $sort: { v: 1 } }]).toArray()).map((d) => d._id);
+      expect(ids).toEqual(expected);
+    }
   });
 });

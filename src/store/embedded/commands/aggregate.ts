@@ -10,8 +10,8 @@ import { Aggregator } from 'mingo';
 import type { AnyObject } from 'mingo/types';
 import { checkFilter, checkHint, matches, sortedMatches, type StoredMatch } from '../query/exec.js';
 import { inclusionFields } from '../query/fields.js';
-import { mingoOptions, type QueryExtras } from '../query/options.js';
-import type { SortFields } from '../query/sort.js';
+import { effectiveCollation, mingoOptions, type QueryExtras } from '../query/options.js';
+import { KeySorter, sortKey, type SortFields } from '../query/sort.js';
 import { decode, encode } from '../storage/bsonio.js';
 import { letVariables, optDoc, optInt, type CommandContext, type Handler } from './context.js';
 import { CommandError } from './errors.js';
@@ -131,12 +131,45 @@ function* documents(ctx: CommandContext, name: string, pipeline: Document[], ext
     return;
   }
   stages = hoistSubpipelines(ctx, stages, extras, subs);
-  const it = new Aggregator(stages as AnyObject[], mingoOptions(extras)).stream(docs());
+  yield* runStages(stages, docs(), extras);
+}
+
+function* mingoStream(stages: Document[], input: Iterable<Document>, extras: QueryExtras): Generator<Document> {
+  const it = new Aggregator(stages as AnyObject[], mingoOptions(extras)).stream(input as Iterable<AnyObject>);
   for (;;) {
     const r = it.next();
     if (r.done) return;
     yield r.value as Document;
   }
+}
+
+function* bsonSorted(input: Iterable<Document>, fields: SortFields): Generator<Document> {
+  const sorter = new KeySorter<Document>(fields);
+  for (const d of input) sorter.add(sortKey(d, fields), d);
+  yield* sorter.sorted();
+}
+
+/**
+ * Runs stages through mingo, except that a plain $sort anywhere in the pipeline sorts in BSON order
+ * (query/sort.ts: ObjectId before Date, strings by UTF-8 bytes), as MongoDB does; mingo's own order
+ * differs. Under a collation mingo sorts (with the collator).
+ */
+function* runStages(stages: Document[], input: Iterable<Document>, extras: QueryExtras): Generator<Document> {
+  const collated = effectiveCollation(extras.collation) !== undefined;
+  let src: Iterable<Document> = input;
+  let segment: Document[] = [];
+  for (const st of stages) {
+    const fields = collated ? undefined : plainSort(st);
+    if (!fields) {
+      segment.push(st);
+      continue;
+    }
+    if (segment.length) src = mingoStream(segment, src, extras);
+    segment = [];
+    src = bsonSorted(src, fields);
+  }
+  if (segment.length) src = mingoStream(segment, src, extras);
+  yield* src;
 }
 
 export const aggregateCommands: Record<string, Handler> = {
@@ -203,10 +236,5 @@ function* databaseDocuments(ctx: CommandContext, stages: Document[], extras: Que
     yield* source;
     return;
   }
-  const it = new Aggregator(rest as AnyObject[], mingoOptions(extras)).stream(source as AnyObject[]);
-  for (;;) {
-    const r = it.next();
-    if (r.done) return;
-    yield r.value as Document;
-  }
+  yield* runStages(rest, source, extras);
 }
