@@ -170,3 +170,19 @@ describe('BSON order in aggregate $sort at any position', () => {
     }
   });
 });
+
+describe('numeric types survive updates', () => {
+  it('Long, Double, Decimal128 and Int32 keep their BSON types when a document is rewritten', async () => {
+    const { Decimal128, Double, Int32, Long } = await import('mongodb');
+    const c = db.collection<Doc>('types');
+    await c.insertOne({ _id: 1, l: Long.fromNumber(5), d: new Double(2), dec: Decimal128.fromString('1.5'), i: new Int32(7), big: new Int32(2147483647), nested: { d: new Double(4) }, arr: [new Double(1), Long.fromNumber(2)] });
+    await c.updateOne({ _id: 1 }, { $set: { touched: true } });
+    await c.updateOne({ _id: 1 }, { $inc: { l: 1, d: 1, big: 1 } });
+    const raw = await c.findOne({ _id: 1 }, { promoteValues: false });
+    const type = (v: unknown) => (v as { _bsontype?: string })._bsontype;
+    expect([type(raw!.l), type(raw!.d), type(raw!.dec), type(raw!.i), type(raw!.big), type(raw!.nested.d), type(raw!.arr[0]), type(raw!.arr[1])]).toEqual(['Long', 'Double', 'Decimal128', 'Int32', 'Long', 'Double', 'Double', 'Long']);
+    expect([String(raw!.l), Number(raw!.d), Number(raw!.big)]).toEqual(['6', 3, 2147483648]);
+    // A no-op update rewrites nothing, so it modifies nothing.
+    expect((await c.updateOne({ _id: 1 }, { $set: { l: 6 } })).modifiedCount).toBe(0);
+  });
+});

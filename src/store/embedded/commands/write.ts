@@ -4,6 +4,7 @@ import { ObjectId } from 'bson';
 import type { Document } from 'bson';
 import { checkFilter, checkHint, matches } from '../query/exec.js';
 import type { QueryExtras } from '../query/options.js';
+import { withStoredTypes } from '../query/types.js';
 import { applyUpdate, isOperatorUpdate, upsertDocument, type UpdateSpec } from '../query/update.js';
 import { decode, encode, idIsFirst, leadingId, withIdFirst } from '../storage/bsonio.js';
 import type { Collection } from '../storage/collection.js';
@@ -46,7 +47,7 @@ function withErrors(reply: Document, errors: Document[]): Document {
 /** Applies `u` to one matched document; returns whether it changed. */
 export function updateOne(coll: Collection, slot: number, doc: Document, bytes: Buffer, u: UpdateSpec, filter: Document, arrayFilters?: Document[], extras?: QueryExtras): { changed: boolean; doc: Document } {
   const next = applyUpdate(decode(bytes), u, { filter, arrayFilters, extras });
-  const nextBytes = encode(next);
+  const nextBytes = encode(withStoredTypes(next, bytes));
   if (nextBytes.equals(bytes)) return { changed: false, doc: next };
   if (nextBytes.length > MAX_BSON_OBJECT_SIZE) throw new CommandError('BadValue', 'Resulting document after update is larger than 16777216');
   coll.update(slot, doc, nextBytes, next);

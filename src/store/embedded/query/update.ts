@@ -54,7 +54,7 @@ function checkOperators(doc: Document, mod: Document): void {
           throw new CommandError('PathNotViable', `Cannot create field '${parts[i]}' in element {${parts[i - 1]}: ${JSON.stringify(cur)}}`);
         }
         cur = Array.isArray(cur) && !/^\d+$/.test(parts[i]!) ? undefined : (cur as Document)[parts[i]!];
-        if (i === parts.length - 1 && NUMERIC_OPS.has(op) && cur !== undefined && cur !== null && !isNumber(cur)) {
+        if (i === parts.length - 1 && NUMERIC_OPS.has(op) && cur !== undefined && !isNumber(cur)) {
           throw new CommandError('TypeMismatch', `Cannot apply ${op} to a value of non-numeric type. {_id: ${JSON.stringify(doc._id)}} has the field '${parts[i]}' of non-numeric type ${typeName(cur)}`);
         }
       }
