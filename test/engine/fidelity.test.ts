@@ -182,6 +182,9 @@ describe('numeric types survive updates', () => {
     const type = (v: unknown) => (v as { _bsontype?: string })._bsontype;
     expect([type(raw!.l), type(raw!.d), type(raw!.dec), type(raw!.i), type(raw!.big), type(raw!.nested.d), type(raw!.arr[0]), type(raw!.arr[1])]).toEqual(['Long', 'Double', 'Decimal128', 'Int32', 'Long', 'Double', 'Double', 'Long']);
     expect([String(raw!.l), Number(raw!.d), Number(raw!.big)]).toEqual(['6', 3, 2147483648]);
+    // $type answers from the stored type.
+    const count = (f: Doc | object) => c.countDocuments(f);
+    expect(await Promise.all([count({ d: { $type: 'int' } }), count({ d: { $type: 'double' } }), count({ l: { $type: 'long' } }), count({ i: { $type: 'int' } }), count({ i: { $type: 'number' } }), count({ 'nested.d': { $type: ['double'] } }), count({ arr: { $type: 'long' } })])).toEqual([0, 1, 1, 1, 1, 1, 1]);
     // A no-op update rewrites nothing, so it modifies nothing.
     expect((await c.updateOne({ _id: 1 }, { $set: { l: 6 } })).modifiedCount).toBe(0);
   });

@@ -11,6 +11,7 @@ import { decode, encode } from '../storage/bsonio.js';
 import { decodeFields, NameSet, projectFields } from '../storage/rawdoc.js';
 import { collationOf, foldFilter, foldValues } from '../collation/index.js';
 import { filterFields, inclusionFields } from './fields.js';
+import { numericTypesMatch, splitNumericTypes } from './types.js';
 import { mingoOptions, type QueryExtras } from './options.js';
 import { leadingComponents, slotOf } from '../storage/order.js';
 import { planQuery, type Plan, type Walk } from './plan.js';
@@ -65,7 +66,9 @@ export function* matches(
   extras: QueryExtras = {},
   plan: Plan = planQuery(coll, filter, !isEmpty(extras.collation)),
 ): Generator<StoredMatch> {
-  const given = plan.exact ? {} : (plan.residual ?? filter);
+  const whole = plan.exact ? {} : (plan.residual ?? filter);
+  // Numeric $type tests read the stored bytes (query/types.ts); mingo runs the rest.
+  const { rest: given, checks } = isEmpty(whole) ? { rest: whole, checks: [] } : splitNumericTypes(whole);
   // Under a collation the filter and each document are compared as collation keys (collation/index.ts).
   const collation = collationOf(extras.collation);
   const rest = collation && !isEmpty(given) ? foldFilter(given, collation) : given;
@@ -82,6 +85,7 @@ export function* matches(
     }
     const bytes = coll.docs.get(slot);
     if (!bytes) continue;
+    if (checks.length && !numericTypesMatch(bytes, checks)) continue;
     if (!q) {
       yield new StoredMatch(slot, bytes);
       continue;

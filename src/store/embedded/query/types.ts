@@ -40,3 +40,71 @@ export function withStoredTypes(next: Document, storedBytes: Uint8Array): Docume
   const typed = deserialize(storedBytes, { promoteValues: false, promoteBuffers: false });
   return retype(next, typed) as Document;
 }
+
+const NUMERIC_ALIASES: Record<string, string[]> = {
+  int: ['Int32'],
+  long: ['Long'],
+  double: ['Double'],
+  decimal: ['Decimal128'],
+  number: ['Int32', 'Long', 'Double', 'Decimal128'],
+  '16': ['Int32'],
+  '18': ['Long'],
+  '1': ['Double'],
+  '19': ['Decimal128'],
+};
+
+/** A `$type` test on numbers, which only the stored bytes can answer (decoded, they are all `number`). */
+export interface NumericTypeCheck {
+  path: string[];
+  types: Set<string>;
+}
+
+function numericTypes(spec: unknown): Set<string> | undefined {
+  const list = Array.isArray(spec) ? spec : [spec];
+  const out = new Set<string>();
+  for (const t of list) {
+    const names = NUMERIC_ALIASES[String(t)];
+    if (!names) return undefined;
+    for (const n of names) out.add(n);
+  }
+  return out;
+}
+
+/**
+ * Takes the numeric `$type` conditions out of a filter's top level (and its `$and`s); the rest runs in
+ * mingo, these against the typed document. Other `$type`s (string, date...) mingo answers correctly.
+ */
+export function splitNumericTypes(filter: Document): { rest: Document; checks: NumericTypeCheck[] } {
+  const checks: NumericTypeCheck[] = [];
+  const walk = (f: Document): Document => {
+    const out: Document = {};
+    for (const [k, v] of Object.entries(f)) {
+      if (k === '$and' && Array.isArray(v)) out[k] = v.map((x) => (isPlain(x) ? walk(x) : x));
+      else if (!k.startsWith('$') && isPlain(v) && '$type' in v) {
+        const types = numericTypes(v.$type);
+        if (!types) out[k] = v;
+        else {
+          checks.push({ path: k.split('.'), types });
+          const { $type: _t, ...others } = v;
+          out[k] = Object.keys(others).length ? others : { $exists: true };
+        }
+      } else out[k] = v;
+    }
+    return out;
+  };
+  const rest = walk(filter);
+  return { rest, checks };
+}
+
+function valuesAt(doc: unknown, path: string[], i = 0): unknown[] {
+  if (i === path.length) return Array.isArray(doc) ? [doc, ...doc] : [doc];
+  if (Array.isArray(doc)) return doc.flatMap((x) => valuesAt(x, path, i));
+  if (doc === null || typeof doc !== 'object') return [];
+  return valuesAt((doc as Document)[path[i]!], path, i + 1);
+}
+
+/** Whether the stored document satisfies every numeric `$type` check. */
+export function numericTypesMatch(storedBytes: Uint8Array, checks: NumericTypeCheck[]): boolean {
+  const typed = deserialize(storedBytes, { promoteValues: false, promoteBuffers: false });
+  return checks.every((c) => valuesAt(typed, c.path).some((v) => c.types.has(bsonType(v) ?? '')));
+}
