@@ -189,3 +189,18 @@ describe('numeric types survive updates', () => {
     expect((await c.updateOne({ _id: 1 }, { $set: { l: 6 } })).modifiedCount).toBe(0);
   });
 });
+
+describe('views', () => {
+  it('reads run the view pipeline over its source; writes are refused with 166', async () => {
+    const src = db.collection<Doc>('viewsrc');
+    await src.insertMany([{ _id: 1, k: 'a' }, { _id: 2, k: 'b' }, { _id: 3, k: 'b' }]);
+    await db.createCollection('bview', { viewOn: 'viewsrc', pipeline: [{ $match: { k: 'b' } }] });
+    const v = db.collection<Doc>('bview');
+    expect(await v.estimatedDocumentCount()).toBe(2);
+    expect(await v.countDocuments({ _id: { $gt: 2 } })).toBe(1);
+    expect(await v.find({}, { sort: { _id: -1 }, projection: { k: 0 } }).toArray()).toEqual([{ _id: 3 }, { _id: 2 }]);
+    expect((await db.listCollections({ name: 'bview' }).toArray())[0]!.type).toBe('view');
+    const e = await serverError(v.insertOne({ _id: 9, k: 'b' }));
+    expect(e.code).toBe(166);
+  });
+});

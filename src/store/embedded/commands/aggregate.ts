@@ -17,6 +17,7 @@ import { letVariables, optDoc, optInt, type CommandContext, type Handler } from 
 import { CommandError } from './errors.js';
 import { firstBatchReply } from './find.js';
 import { runMerge, runOut, WRITE_STAGES } from './aggregateOut.js';
+import { viewOf } from './views.js';
 
 const UNSUPPORTED = new Set(['$changeStream', '$currentOp', '$listSessions', '$indexStats', '$collStats', '$search', '$geoNear']);
 
@@ -101,9 +102,12 @@ function hoistSubpipelines(ctx: CommandContext, stages: Document[], extras: Quer
   });
 }
 
-function* documents(ctx: CommandContext, name: string, pipeline: Document[], extras: QueryExtras, subs: Subresults): Generator<Document> {
+function* documents(ctx: CommandContext, target: string, pipeline: Document[], extras: QueryExtras, subs: Subresults): Generator<Document> {
+  // A view: its pipeline runs first, over its base collection.
+  const view = viewOf(ctx, target);
+  const name = view?.source ?? target;
   const coll = ctx.state.catalog.get(ctx.db, name);
-  let stages = pipeline;
+  let stages = view ? [...view.pipeline, ...pipeline] : pipeline;
   let filter: Document = {};
   if (stages[0] && '$match' in stages[0] && !JSON.stringify(stages[0].$match ?? {}).includes('"$expr"')) {
     filter = stages[0].$match as Document;
@@ -237,4 +241,10 @@ function* databaseDocuments(ctx: CommandContext, stages: Document[], extras: Que
     return;
   }
   yield* runStages(rest, source, extras);
+}
+
+/** Documents of a pipeline over a collection or view (for reads on views by find/count). */
+export function pipelineDocuments(ctx: CommandContext, name: string, pipeline: Document[], extras: QueryExtras = {}): Generator<Document> {
+  const subs: Subresults = new Map();
+  return documents(ctx, name, pipeline, { ...extras, collectionResolver: resolver(ctx, subs) }, subs);
 }

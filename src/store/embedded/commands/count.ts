@@ -5,6 +5,8 @@ import { checkFilter, checkHint, matches } from '../query/exec.js';
 import { encodeKey, valuesAtPath } from '../storage/keys.js';
 import { collName, optDoc, optInt, type Handler } from './context.js';
 import { CommandError } from './errors.js';
+import { pipelineDocuments } from './aggregate.js';
+import { viewOf } from './views.js';
 
 export const countCommands: Record<string, Handler> = {
   count: (ctx) => {
@@ -16,7 +18,8 @@ export const countCommands: Record<string, Handler> = {
     let n = 0;
     checkFilter(filter);
     checkHint(coll, b.hint);
-    if (coll) {
+    if (viewOf(ctx, collName(ctx))) for (const _ of pipelineDocuments(ctx, collName(ctx), [{ $match: filter }])) n++;
+    else if (coll) {
       if (Object.keys(filter).length === 0) n = coll.docs.size;
       else for (const _ of matches(coll, filter, { collation: optDoc(b.collation, 'collation') })) n++;
     }

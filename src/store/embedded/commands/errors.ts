@@ -27,6 +27,7 @@ export const Code = {
   IndexOptionsConflict: [85, 'IndexOptionsConflict'],
   IndexKeySpecsConflict: [86, 'IndexKeySpecsConflict'],
   CommandNotSupported: [115, 'CommandNotSupported'],
+  CommandNotSupportedOnView: [166, 'CommandNotSupportedOnView'],
   Location40414: [40414, 'Location40414'],
   Location51091: [51091, 'Location51091'],
   Location40601: [40601, 'Location40601'],

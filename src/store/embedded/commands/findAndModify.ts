@@ -9,6 +9,7 @@ import { upsertDocument, type UpdateSpec } from '../query/update.js';
 import type { Collection } from '../storage/collection.js';
 import { collName, letVariables, optDoc, type CommandContext, type Handler } from './context.js';
 import { CommandError } from './errors.js';
+import { refuseWriteToView } from './views.js';
 import { prepareInsert, take, updateOne } from './write.js';
 
 /** The first match in `sort` order (or natural order without a sort). */
@@ -32,6 +33,7 @@ function project(doc: Document | null, fields: Document | undefined, extras: Que
 function run(ctx: CommandContext): Document {
   const b = ctx.body;
   const name = collName(ctx);
+  refuseWriteToView(ctx, name);
   const filter = optDoc(b.query, 'query') ?? {};
   const sort = optDoc(b.sort, 'sort');
   const fields = optDoc(b.fields, 'fields') ?? optDoc(b.projection, 'projection');

@@ -11,6 +11,7 @@ import type { Collection } from '../storage/collection.js';
 import { MAX_BSON_OBJECT_SIZE } from './admin.js';
 import { collName, letVariables, optDoc, statements, type CommandContext, type Handler } from './context.js';
 import { selectOne } from './findAndModify.js';
+import { refuseWriteToView } from './views.js';
 import { CommandError, writeError } from './errors.js';
 
 /** Normalises a document for storage: _id present and first. Returns the bytes (storage copies them). */
@@ -57,6 +58,7 @@ export function updateOne(coll: Collection, slot: number, doc: Document, bytes: 
 export const writeCommands: Record<string, Handler> = {
   insert: (ctx) => {
     const name = collName(ctx);
+    refuseWriteToView(ctx, name);
     const seq = ctx.sequences.get('documents');
     const given = seq ? undefined : statements(ctx, 'documents');
     const count = seq ? seq.length : given!.length;
@@ -81,6 +83,7 @@ export const writeCommands: Record<string, Handler> = {
 
   update: (ctx) => {
     const name = collName(ctx);
+    refuseWriteToView(ctx, name);
     const stmts = statements(ctx, 'updates');
     const errors: Document[] = [];
     const upserted: Document[] = [];
@@ -131,6 +134,7 @@ export const writeCommands: Record<string, Handler> = {
 
   delete: (ctx) => {
     const name = collName(ctx);
+    refuseWriteToView(ctx, name);
     const stmts = statements(ctx, 'deletes');
     const errors: Document[] = [];
     const variables = letVariables(ctx);
