@@ -1,7 +1,7 @@
 // The least work the nested query's answer needs, written by hand: the same store reads the gateway
 // makes (same collections, filters, projections and $in sets, read with the same driver) issued with
 // as much parallelism as the data dependencies allow, and the same JSON built directly. The gateway narrows
-// its reads of articles, authors, keywords and categories to what the operation selects
+// its reads of issues, articles, authors, keywords and categories to what the operation selects
 // (src/store/projection.ts); the projections below are those it computes for NESTED_QUERY.
 //   round 1: the page, the page of issues and their count
 //   round 2: the issues' content categories
@@ -16,6 +16,8 @@ import { issueProjection, pageProjection } from '../src/store/content/projection
 const ref = { _id: 1, name: 1, slug: 1 } as const;
 const articleProjection = { _id: 1, title: 1, slug: 1, firstPublishedDate: 1, premium: 1, summary: 1, authorIds: 1, categoryIds: 1, keywordIds: 1 } as const;
 const [authorProjection, categoryProjection, keywordProjection] = [ref, ref, ref];
+/** The issue fields the nested query reads (its selection plus the sort keys), as the gateway narrows them. */
+const nestedIssueProjection = { _id: 1, title: 1, date: 1, issueNumber: 1, contents: 1 } as const;
 import { visibleArticle, visibleCategory, visibleIssue } from '../src/store/content/visibility.js';
 
 /** find by `_id` $in, sized like the gateway's loaders (one reply, no getMore). */
@@ -34,10 +36,10 @@ export const unique = (ids: Iterable<string>): string[] => [...new Set(ids)];
 const ISSUE_SORT = { date: -1, issueNumber: -1, _id: -1 } as const;
 
 /** Published issues of a page, newest first: the gateway's pipeline for one parent. */
-export function issuesOfPage(db: Db, pageId: string, first: number): Promise<IssueDoc[]> {
+export function issuesOfPage(db: Db, pageId: string, first: number, projection: Document = issueProjection): Promise<IssueDoc[]> {
   return db
     .collection('issues')
-    .aggregate<IssueDoc>([{ $match: { ...visibleIssue, pageId } }, { $sort: ISSUE_SORT }, { $limit: first + 1 }, { $project: issueProjection }], { batchSize: first + 1 })
+    .aggregate<IssueDoc>([{ $match: { ...visibleIssue, pageId } }, { $sort: ISSUE_SORT }, { $limit: first + 1 }, { $project: projection }], { batchSize: first + 1 })
     .toArray();
 }
 
@@ -66,10 +68,10 @@ const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() 
 const present = <T>(ids: readonly string[], docs: Map<string, T>): T[] => ids.flatMap((id) => (docs.has(id) ? [docs.get(id)!] : []));
 const toRef = (d: { _id: string; name: string; slug: string }) => ({ id: d._id, name: d.name, slug: d.slug });
 
-/** The nested query's answer as the bytes of `{"data":{...}}\n`; null page when there is none. */
+/** The nested query's answer as the bytes of `{"data":{...}}` (as the gateway sends it); null page when there is none. */
 export async function nestedAnswer(db: Db, pageId: string, first: number): Promise<string> {
-  const [page, issueDocs, total] = await Promise.all([findPage(db, pageId), issuesOfPage(db, pageId, first), issueCount(db, pageId)]);
-  if (!page) return `${JSON.stringify({ data: { page: null } })}\n`;
+  const [page, issueDocs, total] = await Promise.all([findPage(db, pageId), issuesOfPage(db, pageId, first, nestedIssueProjection), issueCount(db, pageId)]);
+  if (!page) return JSON.stringify({ data: { page: null } });
   if (!page.enabled) throw new Error('page not enabled');
   const issues = issueDocs.slice(0, first);
 
@@ -125,5 +127,5 @@ export async function nestedAnswer(db: Db, pageId: string, first: number): Promi
     },
   };
   // Apollo Server ends its JSON with a newline.
-  return `${JSON.stringify({ data })}\n`;
+  return JSON.stringify({ data });
 }

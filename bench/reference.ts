@@ -14,7 +14,8 @@ import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { issuesAnswer } from './minimal-issues.js';
 import { nestedAnswer } from './minimal-nested.js';
-import type { RecordedAnswer } from './scenarios.js';
+import { SMALL_QUERY, type RecordedAnswer } from './scenarios.js';
+import { visibleArticle } from '../src/store/content/visibility.js';
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -77,7 +78,13 @@ function minimal(client: MongoClient, dbName: string): (req: IncomingMessage, re
     if (req.method === 'POST' && url === '/graphql') {
       readBody(req)
         .then(async (raw) => {
-          const { variables } = JSON.parse(raw.toString('utf8')) as { variables: { id: string; first: number } };
+          const { query, variables } = JSON.parse(raw.toString('utf8')) as { query: string; variables: { id: string; first: number } };
+          if (query === SMALL_QUERY) {
+            // One article by id, visible ones only, its id and title.
+            const doc = await db.collection<{ _id: string; title: string }>('articles').findOne({ ...visibleArticle, _id: variables.id } as never, { projection: { _id: 1, title: 1 } });
+            json(res, 200, JSON.stringify({ data: { article: doc ? { id: doc._id, title: doc.title } : null } }), { 'cache-control': 'max-age=60, public' });
+            return;
+          }
           json(res, 200, await nestedAnswer(db, variables.id, variables.first), { 'cache-control': 'max-age=60, public' });
         })
         .catch((err: unknown) => fail(res, err));

@@ -17,10 +17,12 @@ import { currentLoad, describeMachine } from './machine.js';
 import { cpuSeconds, outputTails, projectRoot, rssMiB, sleep, stopAll, type Proc } from './procs.js';
 import { consoleTable, ratio, writeReport, type Report, type Row, type Soak, type Target } from './report.js';
 import {
-  categoriesPath, graphqlGetHeaders, graphqlProblem, nestedGetPath, nestedPostBody, PER_DELIVERY, productItemBody, restListPath, REST_LIMIT, type RecordedAnswer,
+  categoriesPath, graphqlGetHeaders, graphqlProblem, nestedGetPath, nestedPostBody, PER_DELIVERY, productItemBody, restListPath, REST_LIMIT, smallPostBody, type RecordedAnswer,
 } from './scenarios.js';
-import { DB_NAME, ensureCatalogue, sampleProductItemId, seed, seededCounts, startEngine, startReference, startService, type Service } from './stack.js';
-import { RefreshTokenPool, tokenCheck, tokenHeaders, TOKEN_PATH } from './tokens.js';
+import {
+  DB_NAME, ensureCatalogue, sampleArticleId, sampleProductItemId, seed, seededCounts, startEmbeddedService, startEngine, startReference, startService, type Service,
+} from './stack.js';
+import { demoAccessToken, RefreshTokenPool, tokenCheck, tokenHeaders, TOKEN_PATH } from './tokens.js';
 
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 
@@ -121,9 +123,9 @@ function firstDifference(a: string, b: string): string {
  * max-age they were given). Asks once; when the stored answer is too old to outlive the run, waits until
  * it expires and asks again, which stores a fresh one. Returns the answer's headers.
  */
-async function freshCacheEntry(base: string, path: string, headers: Record<string, string>, neededSeconds: number): Promise<void> {
+async function freshCacheEntry(base: string, path: string, headers: Record<string, string>, neededSeconds: number, body?: string): Promise<void> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const res = await fetch(`${base}${path}`, { headers });
+    const res = await fetch(`${base}${path}`, body === undefined ? { headers } : { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
     await res.arrayBuffer();
     const age = Number(res.headers.get('age') ?? 0);
     const maxAge = Number(/max-age=(\d+)/.exec(res.headers.get('cache-control') ?? '')?.[1] ?? 0);
@@ -182,8 +184,13 @@ interface Scenario {
   timeoutSeconds?: number;
   ceiling?: string;
   minimal?: string;
-  /** Stored answers this scenario reads must outlive the run. */
-  cached?: { path: string; headers: Record<string, string> };
+  /** Stored answers this scenario reads must outlive the run (a POST when `body` is given). */
+  cached?: { path: string; headers: Record<string, string>; body?: string };
+  /**
+   * The service as `npm start` runs it (embedded engine on the dataset, with this environment): measured after
+   * everything else, once the engine process has been stopped, since the two cannot open one data directory.
+   */
+  embedded?: Record<string, string>;
   /** Runs before the warm-up and before the measured run. */
   before?: (connections: number) => Promise<void>;
   /** Each answer needs a lot of store work: longer warm-up and run, so that several answers complete. */
@@ -270,6 +277,28 @@ async function main(): Promise<void> {
     if (itemProblem || !item.text.includes('"productItem":{')) throw new Error(`product item: ${itemProblem ?? item.text}`);
     checks.push(`productItem lookup: ${item.text.length} bytes, no errors`);
 
+    const smallBody = smallPostBody(await sampleArticleId(engine.uri));
+    const small = await record(service.url, 'POST', '/graphql', {}, smallBody);
+    const smallProblem = graphqlProblem(small.status, small.text);
+    if (smallProblem || !small.text.includes('"article":{"id"')) throw new Error(`small query: ${smallProblem ?? small.text}`);
+    checks.push(`small query: ${small.text}`);
+
+    // The signed-in reader: the demo customer's token, the nested query as POST (what apps send). Minted when
+    // its scenario comes, not before: on Node 20 the first OAuth request (oidc-provider's AsyncLocalStorage)
+    // turns on async hooks for every promise of the process from then on, which the uncached rows before it
+    // would otherwise pay (docs/PERFORMANCE.md).
+    const signedIn: Record<string, string> = {};
+    const signIn = async (): Promise<void> => {
+      if (signedIn.authorization) return;
+      signedIn.authorization = `Bearer ${await demoAccessToken(service.url)}`;
+      await record(service.url, 'POST', '/graphql', signedIn, nestedPostBody);
+      const answer = await record(service.url, 'POST', '/graphql', signedIn, nestedPostBody);
+      if (answer.text !== nestedPost.text || answer.raw.get('x-cache') !== 'HIT') {
+        throw new Error(`signed-in nested query: not a shared answer (x-cache ${answer.raw.get('x-cache')}, cache-control ${answer.raw.get('cache-control')}, same body: ${answer.text === nestedPost.text})`);
+      }
+      checks.push(`signed-in nested query (POST with the demo customer's token): second answer shared (X-Cache: HIT, ${answer.raw.get('cache-control')}), same bytes as the anonymous answer`);
+    };
+
     // --- references -----------------------------------------------------------------------------
     const fixtures = join(tempDir ?? tmpdir(), `bench-fixtures-${process.pid}.json`);
     const replay = [nestedPost, nestedGet, restGet, categories].map(({ method, url, status, headers, bodyBase64 }) => ({ method, url, status, headers, bodyBase64 }));
@@ -289,6 +318,8 @@ async function main(): Promise<void> {
     const minimalNested = await minimalNestedAnswer();
     const minimalNestedCommands = delta(await minimalCounts(minimal.url), mBefore);
     const nestedSame = minimalNested === nestedPost.text;
+    const minimalSmall = await (await fetch(`${minimal.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: smallBody })).text();
+    checks.push(minimalSmall === small.text ? 'minimal handler, small query: byte-identical to the gateway\'s answer' : `minimal handler, small query: DIFFERS ${firstDifference(small.text, minimalSmall)}`);
     checks.push(nestedSame ? 'minimal handler, nested query: byte-identical to the gateway\'s answer' : `minimal handler, nested query: DIFFERS ${firstDifference(nestedPost.text, minimalNested)}`);
     await (await fetch(`${minimal.url}${restListPath}`)).text();
     mBefore = await minimalCounts(minimal.url);
@@ -322,13 +353,19 @@ async function main(): Promise<void> {
     let noCache: Service | undefined;
     const noCacheService = (): Service => noCache!;
     const get = (path: string, expected: string, headers: Record<string, string> = {}): LoadRequest => ({ method: 'GET', path, headers, check: expectExact(expected) });
-    const post = (path: string, body: string, expected: string): LoadRequest => ({ method: 'POST', path, body, check: expectExact(expected) });
+    const post = (path: string, body: string, expected: string, headers: Record<string, string> = {}): LoadRequest => ({ method: 'POST', path, body, headers, check: expectExact(expected) });
     const refresh = (): LoadRequest => ({ method: 'POST', path: TOKEN_PATH, headers: tokenHeaders, dynamicBody: () => pool.nextBody(), check: tokenCheck, onAnswer: pool.onAnswer });
     const restTimeout = Math.min(120, Math.max(30, Math.ceil((restMs / 1000) * opts.restConnections * 2)));
 
     const all: Scenario[] = [
       { heavy: true, key: 'nested', label: 'nested query, uncached (POST)', server: 'gateway', target: () => service, requests: () => [post('/graphql', nestedPostBody, nestedPost.text)], ceiling: 'ceiling-nested', minimal: 'minimal-nested' },
       { heavy: true, key: 'minimal-nested', label: 'nested query', server: 'minimal', target: () => minimal, requests: () => [post('/graphql', nestedPostBody, nestedPost.text)] },
+      { key: 'small', label: 'small query article(id) { id title } (POST)', server: 'gateway', target: () => service, requests: () => [post('/graphql', smallBody, small.text)], minimal: 'minimal-small' },
+      { key: 'minimal-small', label: 'small query', server: 'minimal', target: () => minimal, requests: () => [post('/graphql', smallBody, small.text)] },
+      {
+        key: 'signed-in', label: 'signed-in reader, nested query (POST)', server: 'gateway', target: () => service, requests: () => [post('/graphql', nestedPostBody, nestedPost.text, signedIn)],
+        ceiling: 'ceiling-nested', cached: { path: '/graphql', headers: signedIn, body: nestedPostBody }, before: signIn, note: 'the demo customer\'s access token; an answer shared among readers with the same entitlements',
+      },
       { key: 'nested-cached', label: 'nested query, cached (GET)', server: 'gateway', target: () => service, requests: () => [get(nestedGetPath, nestedPost.text, graphqlGetHeaders)], ceiling: 'ceiling-nested', minimal: 'minimal-nested', cached: { path: nestedGetPath, headers: graphqlGetHeaders } },
       { key: 'ceiling-nested', label: 'nested query', server: 'ceiling', target: () => ceiling, requests: () => [get(nestedGetPath, nestedPost.text, graphqlGetHeaders)] },
       { key: 'rest-cached', label: `GET /cms/page/{id}/issues?limit=${REST_LIMIT}, cached`, server: 'gateway', target: () => service, requests: () => [get(restListPath, restMiss.text)], ceiling: 'ceiling-rest', minimal: 'minimal-rest', cached: { path: restListPath, headers: {} } },
@@ -343,27 +380,43 @@ async function main(): Promise<void> {
       { heavy: true, key: 'categories-uncached', label: 'GET /cms/product/categories?parentId=root, uncached', server: 'gateway', target: noCacheService, requests: () => [get(categoriesPath, categories.text)], ceiling: 'ceiling-categories', note: 'the second service process, RESPONSE_CACHE_MB=0' },
       { key: 'ceiling-categories', label: 'categories', server: 'ceiling', target: () => ceiling, requests: () => [get(categoriesPath, categories.text)] },
       { key: 'product-item', label: 'productItem(id) lookup (POST)', server: 'gateway', target: () => service, requests: () => [post('/graphql', itemBody, item.text)] },
+      {
+        heavy: true, key: 'start', label: '`npm start`, uncached nested query (POST)', server: 'gateway', target: () => embeddedService!, requests: () => [post('/graphql', nestedPostBody, nestedPost.text)],
+        embedded: {}, note: 'the service with its embedded engine on the same dataset (no MONGODB_URI), response cache off; "server" CPU is the whole process, engine included',
+      },
+      {
+        heavy: true, key: 'start-in-loop', label: '`npm start`, engine in the service\'s event loop', server: 'gateway', target: () => embeddedService!, requests: () => [post('/graphql', nestedPostBody, nestedPost.text)],
+        embedded: { ENGINE_WORKER: 'false' }, note: 'as `npm start` ran before the engine had a thread of its own (ENGINE_WORKER=false)',
+      },
       { key: 'refresh', label: 'refresh_token grant', server: 'gateway', target: () => service, requests: () => [refresh()], before: topUp, note: 'each request presents a refresh token never used before: tokens come from a pool minted with the password grant and every answer\'s rotated token goes back into it' },
     ];
     const scenarios = all.filter((s) => !opts.only || opts.only.includes(s.key));
 
     const rows: Row[] = [];
-    const procsOf = (s: Scenario): Record<string, Proc> => ({
-      ...(s.server === 'gateway' ? { service: s.target().proc } : { reference: s.target().proc }),
-      engine: engine.proc,
-    });
+    let embeddedService: Service | undefined;
+    const procsOf = (s: Scenario): Record<string, Proc> =>
+      s.embedded
+        ? { service: s.target().proc }
+        : { ...(s.server === 'gateway' ? { service: s.target().proc } : { reference: s.target().proc }), engine: engine.proc };
     const byKey = new Map<string, Row[]>();
+    const runRounds = async (list: Scenario[]): Promise<void> => {
     for (let round = 1; round <= opts.rounds; round++) {
-      if (opts.rounds > 1) log(`round ${round} of ${opts.rounds}`);
-      for (const s of scenarios) {
+      if (opts.rounds > 1 && list.length) log(`round ${round} of ${opts.rounds}`);
+      for (const s of list) {
+        if (s.embedded) {
+          await embeddedService?.proc.stop();
+          const t0 = Date.now();
+          embeddedService = await startEmbeddedService(dbPath, { ...serviceEnv, ...s.embedded }, [...opts.serviceFlags, ...profile()], `service-${s.key}`);
+          log(`service with its embedded engine (${s.key}): ${embeddedService.url} (pid ${embeddedService.proc.pid}), ready in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+        }
         if (s.target === noCacheService && !noCache) {
           noCache = await startService(engine.uri, { ...serviceEnv, RESPONSE_CACHE_MB: '0' }, opts.serviceFlags, 'service-nocache');
           log(`service without response cache: ${noCache.url} (pid ${noCache.proc.pid})`);
         }
         const connections = s.connections ?? opts.connections;
         const base = s.target().url;
-        if (s.cached) await freshCacheEntry(base, s.cached.path, s.cached.headers, opts.warmup + opts.duration + 5);
         await s.before?.(connections);
+        if (s.cached) await freshCacheEntry(base, s.cached.path, s.cached.headers, opts.warmup + opts.duration + 5, s.cached.body);
         const procs = procsOf(s);
         await settle(Object.values(procs));
         const warmupSeconds = s.heavy && !opts.quick ? Math.max(opts.warmup, 8) : opts.warmup;
@@ -390,31 +443,14 @@ async function main(): Promise<void> {
         );
         for (const sample of [...warm.samples, ...result.samples].slice(0, 3)) log(`    ${sample}`);
         keepWrongAnswer(`${s.key}-round${round}`, warm.firstWrongBody ?? result.firstWrongBody);
+        if (s.embedded) {
+          await embeddedService?.proc.stop();
+          embeddedService = undefined;
+        }
       }
     }
-    // Each scenario's row is its median round (by req/s), every round's req/s kept for the report; a
-    // ratio to a reference is taken within each round (the two ran minutes apart at most) and its median kept.
-    const median = (xs: number[]): number | undefined => {
-      const sorted = xs.filter(Number.isFinite).sort((a, b) => a - b);
-      return sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)] : undefined;
     };
-    const ratioOf = (key: string, ref: string | undefined): number | undefined => {
-      if (!ref) return undefined;
-      const mine = byKey.get(key) ?? [];
-      const theirs = byKey.get(ref) ?? [];
-      return median(mine.flatMap((r, i) => (theirs[i] && theirs[i]!.result.rps > 0 ? [r.result.rps / theirs[i]!.result.rps] : [])));
-    };
-    for (const s of scenarios) {
-      const runs = byKey.get(s.key) ?? [];
-      if (!runs.length) continue;
-      const sorted = [...runs].sort((a, b) => a.result.rps - b.result.rps);
-      rows.push({
-        ...sorted[Math.floor((sorted.length - 1) / 2)]!,
-        roundsRps: runs.map((r) => r.result.rps),
-        vsCeiling: ratioOf(s.key, s.ceiling),
-        vsMinimal: ratioOf(s.key, s.minimal),
-      });
-    }
+    await runRounds(scenarios.filter((s) => !s.embedded));
     if (noCache) {
       await noCache.proc.stop();
       noCache = undefined;
@@ -492,6 +528,37 @@ async function main(): Promise<void> {
       [...warm, ...results].forEach((r, i) => keepWrongAnswer(`soak-${i}`, r.firstWrongBody));
     }
 
+    // --- `npm start`: the engine inside the service, on the same dataset ---------------------------
+    const embeddedScenarios = scenarios.filter((s) => s.embedded);
+    if (embeddedScenarios.length) {
+      // One data directory opens in one engine: everything that reads the engine process stops first.
+      for (const p of [service.proc, minimal.proc, ceiling.proc, engine.proc]) await p.stop();
+      await runRounds(embeddedScenarios);
+    }
+
+    // Each scenario's row is its median round (by req/s), every round's req/s kept for the report; a
+    // ratio to a reference is taken within each round (the two ran minutes apart at most) and its median kept.
+    const median = (xs: number[]): number | undefined => {
+      const sorted = xs.filter(Number.isFinite).sort((a, b) => a - b);
+      return sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)] : undefined;
+    };
+    const ratioOf = (key: string, ref: string | undefined): number | undefined => {
+      if (!ref) return undefined;
+      const mine = byKey.get(key) ?? [];
+      const theirs = byKey.get(ref) ?? [];
+      return median(mine.flatMap((r, i) => (theirs[i] && theirs[i]!.result.rps > 0 ? [r.result.rps / theirs[i]!.result.rps] : [])));
+    };
+    for (const s of scenarios) {
+      const runs = byKey.get(s.key) ?? [];
+      if (!runs.length) continue;
+      const sorted = [...runs].sort((a, b) => a.result.rps - b.result.rps);
+      rows.push({
+        ...sorted[Math.floor((sorted.length - 1) / 2)]!,
+        roundsRps: runs.map((r) => r.result.rps),
+        vsCeiling: ratioOf(s.key, s.ceiling),
+        vsMinimal: ratioOf(s.key, s.minimal),
+      });
+    }
     // --- targets and report -------------------------------------------------------------------
     const row = (key: string): Row | undefined => rows.find((r) => r.key === key);
     const targets: Target[] = [];
@@ -505,6 +572,39 @@ async function main(): Promise<void> {
       if (!r0) continue;
       const r = ratio(rows, r0, 'ceiling');
       targets.push({ name: `${r0.label}`, goal: '>= 50% of the ceiling', reached: r === undefined ? 'not measured' : `${Math.round(r * 100)}%`, met: r !== undefined && r >= 0.5 });
+    }
+    // CPU per answer against the minimal handler's (issue 16): the machine's load moves throughput, much less this.
+    const cpuOf = (r: Row | undefined): number | undefined => (r ? (r.server === 'gateway' ? r.cpuPerAnswerMs.service : r.cpuPerAnswerMs.reference) : undefined);
+    const ms = (v: number | undefined): string => (v === undefined || !Number.isFinite(v) ? '-' : `${v.toFixed(2)} ms`);
+    for (const [key, ref, goal] of [['nested', 'minimal-nested', 1.1], ['small', 'minimal-small', undefined]] as const) {
+      const mine = cpuOf(row(key));
+      const theirs = cpuOf(row(ref));
+      if (mine === undefined || theirs === undefined) continue;
+      const x = mine / theirs;
+      if (goal !== undefined) {
+        targets.push({ name: `${row(key)!.label}: service CPU per answer`, goal: `<= ${goal}x the minimal handler's`, reached: `${x.toFixed(2)}x (${ms(mine)} vs ${ms(theirs)})`, met: x <= goal });
+      } else {
+        targets.push({ name: `${row(key)!.label}: service CPU per answer`, goal: '<= 0.6 ms (the minimal handler for scale)', reached: `${ms(mine)}, ${x.toFixed(2)}x the minimal handler's ${ms(theirs)}`, met: mine <= 0.6 });
+      }
+    }
+    const engineNested = row('nested')?.cpuPerAnswerMs.engine;
+    if (engineNested !== undefined) targets.push({ name: 'nested query, uncached: engine CPU per answer', goal: '<= 5 ms at medium scale', reached: ms(engineNested), met: engineNested <= 5 && scale === 'medium' });
+    const signed = row('signed-in');
+    const anonymousCached = row('nested-cached');
+    if (signed && anonymousCached && anonymousCached.result.rps > 0) {
+      const x = signed.result.rps / anonymousCached.result.rps;
+      targets.push({ name: 'signed-in reader, nested query', goal: '>= 50% of the anonymous cached GET', reached: `${Math.round(x * 100)}% (${signed.result.rps.toFixed(0)} vs ${anonymousCached.result.rps.toFixed(0)} req/s)`, met: x >= 0.5 });
+    }
+    const start = row('start');
+    const inLoop = row('start-in-loop');
+    if (start && inLoop && inLoop.result.rps > 0) {
+      const x = start.result.rps / inLoop.result.rps;
+      targets.push({
+        name: '`npm start`, uncached nested query',
+        goal: '>= 3x the engine in the event loop (same run)',
+        reached: `${x.toFixed(2)}x (${start.result.rps.toFixed(1)} vs ${inLoop.result.rps.toFixed(1)} req/s; CPU per answer ${ms(cpuOf(start))} vs ${ms(cpuOf(inLoop))})${scale === 'medium' ? '' : `, ${scale} scale`}`,
+        met: x >= 3 && scale === 'medium',
+      });
     }
     const at50 = rows.filter((r) => r.server === 'gateway' && r.result.connections === opts.connections);
     const spreadOf = (r: Row): number => r.result.p99 / Math.max(r.result.p50, 0.001);

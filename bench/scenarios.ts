@@ -43,6 +43,10 @@ export const NESTED_QUERY = `query Nested($id: ID!, $first: Int!) {
 
 export const NESTED_VARIABLES = { id: PAGE_ID, first: NESTED_FIRST };
 
+/** The smallest useful read: one article's title (what the per-request overhead of the stack costs). */
+export const SMALL_QUERY = 'query Small($id: ID!) { article(id: $id) { id title } }';
+export const smallPostBody = (id: string): string => JSON.stringify({ query: SMALL_QUERY, variables: { id } });
+
 export const nestedPostBody = JSON.stringify({ query: NESTED_QUERY, variables: NESTED_VARIABLES });
 
 /** The same operation as a GET (what the response cache can serve); Apollo wants the preflight header. */

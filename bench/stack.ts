@@ -81,6 +81,12 @@ export interface Service {
   url: string;
 }
 
+/**
+ * How the service runs in production, as measured: NODE_ENV=production (graphql-js, for one, drops its
+ * development-time checks then; `instanceOf` alone was 1% of an uncached answer without it).
+ */
+const PRODUCTION = { NODE_ENV: 'production' };
+
 /** `node dist/src/main.js` against the engine: no seeding, warnings only, loopback. */
 export async function startService(uri: string, extraEnv: Record<string, string> = {}, nodeFlags: string[] = [], name = 'service'): Promise<Service> {
   const port = await freePort();
@@ -89,7 +95,7 @@ export async function startService(uri: string, extraEnv: Record<string, string>
     name,
     serviceMain,
     [],
-    { MONGODB_URI: uri, MONGODB_DB: DB_NAME, SEED: 'none', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: url, ...extraEnv },
+    { ...PRODUCTION, MONGODB_URI: uri, MONGODB_DB: DB_NAME, SEED: 'none', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: url, ...extraEnv },
     nodeFlags,
   );
   await waitForHttp(proc, `${url}/readyz`, 120_000);
@@ -100,6 +106,37 @@ export async function startReference(mode: 'ceiling' | 'minimal', args: string[]
   const proc = nodeProc(mode, referenceMain, [mode, '--port', '0', ...args], {});
   const out = await waitForOutput(proc, (o) => /listening \d+/.test(o), 60_000);
   return { proc, url: `http://127.0.0.1:${/listening (\d+)/.exec(out)![1]}` };
+}
+
+/** The article the small query asks for: the first published one by id. */
+export async function sampleArticleId(uri: string): Promise<string> {
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 60_000 });
+  try {
+    await client.connect();
+    const article = await client.db(DB_NAME).collection<{ _id: string }>('articles').find({ status: 'published' }, { projection: { _id: 1 }, sort: { _id: 1 }, limit: 1 }).next();
+    if (!article) throw new Error('the dataset has no published article');
+    return article._id;
+  } finally {
+    await client.close();
+  }
+}
+
+/**
+ * The service as `npm start` runs it: the embedded engine on `dataDir` inside the service (no MONGODB_URI),
+ * response cache off so every answer is computed.
+ */
+export async function startEmbeddedService(dataDir: string, extraEnv: Record<string, string> = {}, nodeFlags: string[] = [], name = 'service-embedded'): Promise<Service> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const proc = nodeProc(
+    name,
+    serviceMain,
+    [],
+    { ...PRODUCTION, STORE: 'disk', DATA_DIR: dataDir, MONGODB_DB: DB_NAME, SEED: 'none', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: url, RESPONSE_CACHE_MB: '0', ...extraEnv },
+    nodeFlags,
+  );
+  await waitForHttp(proc, `${url}/readyz`, 600_000);
+  return { proc, url };
 }
 
 /** The item the lookup scenario asks for: the first available one by id. */

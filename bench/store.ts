@@ -1,4 +1,6 @@
-// Store benchmark (not a test): `npm run bench:store [-- --sizes 10000,1000000 --seconds 5 --concurrency 12]`.
+// Store benchmark (not a test): `npm run bench:store [-- --sizes 10000,1000000 --seconds 5 --concurrency 12]
+// [--reference <another build's dist/src/store/embedded/cli.js>]`. With --reference, every size is loaded
+// into both engines (the reference first) and all of them are measured in the same alternating windows.
 // For each size, starts the embedded engine in its own child process (in-memory, so the benchmark's own
 // memory does not pollute the measurement), loads ~2 KB article-like documents through the driver in
 // batches of 1000, then measures find-by-_id and find with $in of 100 ids at N requests in flight, and the
@@ -12,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { MongoClient, ObjectId, type Collection } from 'mongodb';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const cli = join(here, '..', 'src', 'store', 'embedded', 'cli.js');
+const ownCli = join(here, '..', 'src', 'store', 'embedded', 'cli.js');
 
 interface Article {
   _id: ObjectId;
@@ -29,7 +31,9 @@ interface Article {
 }
 
 interface Result {
+  label: string;
   size: number;
+  anonAfterRunMb: number;
   loadSeconds: number;
   rssAfterLoadMb: number;
   rssAfterRunMb: number;
@@ -63,8 +67,9 @@ function article(i: number): Article {
   };
 }
 
-function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+/** VmRSS (everything resident, mapped data files included) or RssAnon (the process's own memory). */
+function rssMb(pid: number, field: 'VmRSS' | 'RssAnon' = 'VmRSS'): number {
+  const m = new RegExp(`${field}:\\s+(\\d+)\\s+kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Math.round(Number(m[1]) / 1024) : NaN;
 }
 
@@ -75,7 +80,7 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-function startEngine(): Promise<{ proc: ChildProcess; uri: string }> {
+function startEngine(cli: string): Promise<{ proc: ChildProcess; uri: string }> {
   const proc = spawn(process.execPath, [cli, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
@@ -130,6 +135,7 @@ async function load(coll: Collection<Article>, size: number): Promise<ObjectId[]
 }
 
 interface Loaded {
+  label: string;
   size: number;
   proc: ChildProcess;
   client: MongoClient;
@@ -143,12 +149,12 @@ interface Loaded {
   cpu: { byId: [number, number]; inIds: [number, number] };
 }
 
-async function loadSize(size: number, concurrency: number): Promise<Loaded> {
-  const engine = await startEngine();
+async function loadSize(label: string, cli: string, size: number, concurrency: number): Promise<Loaded> {
+  const engine = await startEngine(cli);
   const client = new MongoClient(engine.uri, { maxPoolSize: concurrency + 2 });
   await client.connect();
   const coll = client.db('bench').collection<Article>('articles');
-  process.stderr.write(`size ${size}: loading...\n`);
+  process.stderr.write(`${label} size ${size}: loading...\n`);
   const t0 = Date.now();
   const ids = await load(coll, size);
   const loadSeconds = (Date.now() - t0) / 1000;
@@ -159,7 +165,7 @@ async function loadSize(size: number, concurrency: number): Promise<Loaded> {
   // Warm up connections and code paths before measuring.
   await throughput(1, concurrency, () => coll.findOne({ _id: pick(ids) }));
   const cpu = { byId: [0, 0] as [number, number], inIds: [0, 0] as [number, number] };
-  return { size, proc: engine.proc, client, coll, ids, loadSeconds, rssAfterLoadMb, byId: [], inIds: [], cpu };
+  return { label, size, proc: engine.proc, client, coll, ids, loadSeconds, rssAfterLoadMb, byId: [], inIds: [], cpu };
 }
 
 /** Runs one window and also charges the engine's CPU time to the operation kind. */
@@ -208,8 +214,9 @@ function table(results: Result[]): string {
     ['engine CPU per $in 100 (µs)', (r) => fmt(r.inCpuUs), (a, b) => (b.inCpuUs / a.inCpuUs).toFixed(2)],
     ['RSS after load (MB)', (r) => fmt(r.rssAfterLoadMb), undefined],
     ['RSS after run (MB)', (r) => fmt(r.rssAfterRunMb), undefined],
+    ['RssAnon after run (MB)', (r) => fmt(r.anonAfterRunMb), undefined],
   ];
-  const head = ['metric', ...results.map((r) => `${fmt(r.size)} docs`), results.length > 1 ? 'ratio last/first' : ''];
+  const head = ['metric', ...results.map((r) => `${r.label}${fmt(r.size)} docs`), results.length > 1 ? 'ratio last/first' : ''];
   const lines = rows.map(([name, f, ratio]) => [name, ...results.map(f), ratio && results.length > 1 ? ratio(results[0]!, results[results.length - 1]!) : '']);
   const all = [head, ...lines];
   const widths = head.map((_, i) => Math.max(...all.map((l) => (l[i] ?? '').length)));
@@ -223,6 +230,7 @@ async function main(): Promise<void> {
       seconds: { type: 'string', default: '5' },
       rounds: { type: 'string', default: '5' },
       concurrency: { type: 'string', default: '12' },
+      reference: { type: 'string' },
     },
   });
   const sizes = values.sizes.split(',').map((s) => Number(s.trim()));
@@ -232,14 +240,17 @@ async function main(): Promise<void> {
   // All sizes stay loaded (one engine process each) and are measured in alternating short windows, so
   // load from other processes on the machine affects every size alike instead of skewing the ratio.
   const loaded: Loaded[] = [];
-  for (const size of sizes) loaded.push(await loadSize(size, concurrency));
+  const engines: Array<[string, string]> = values.reference ? [['reference ', values.reference], ['this build ', ownCli]] : [['', ownCli]];
+  for (const size of sizes) for (const [label, cli] of engines) loaded.push(await loadSize(label, cli, size, concurrency));
   try {
     for (let r = 0; r < rounds; r++) {
       for (const l of loaded) await measure(l, seconds / rounds, concurrency);
-      process.stderr.write(`round ${r + 1}/${rounds}: ${loaded.map((l) => `${l.size}: ${Math.round(l.byId[r]!)} byId/s, ${Math.round(l.inIds[r]!)} $in/s`).join('; ')}\n`);
+      process.stderr.write(`round ${r + 1}/${rounds}: ${loaded.map((l) => `${l.label}${l.size}: ${Math.round(l.byId[r]!)} byId/s, ${Math.round(l.inIds[r]!)} $in/s`).join('; ')}\n`);
     }
     const results: Result[] = loaded.map((l) => ({
+      label: l.label,
       size: l.size,
+      anonAfterRunMb: rssMb(l.proc.pid!, 'RssAnon'),
       loadSeconds: l.loadSeconds,
       rssAfterLoadMb: l.rssAfterLoadMb,
       rssAfterRunMb: rssMb(l.proc.pid!),

@@ -19,8 +19,8 @@ interface TokenAnswer {
   expires_in?: number;
 }
 
-/** One password grant for the demo customer; returns its refresh token. */
-async function mintOne(baseUrl: string): Promise<string> {
+/** One password grant for the demo customer; returns its access and refresh tokens. */
+async function passwordGrant(baseUrl: string): Promise<TokenAnswer> {
   const res = await fetch(`${baseUrl}${TOKEN_PATH}`, {
     method: 'POST',
     headers: tokenHeaders,
@@ -32,8 +32,17 @@ async function mintOne(baseUrl: string): Promise<string> {
     }),
   });
   const body = (await res.json()) as TokenAnswer;
-  if (res.status !== 200 || !body.refresh_token) throw new Error(`password grant answered ${res.status}: ${JSON.stringify(body)}`);
-  return body.refresh_token;
+  if (res.status !== 200 || !body.refresh_token || !body.access_token) throw new Error(`password grant answered ${res.status}: ${JSON.stringify(body)}`);
+  return body;
+}
+
+async function mintOne(baseUrl: string): Promise<string> {
+  return (await passwordGrant(baseUrl)).refresh_token!;
+}
+
+/** An access token of the demo customer (the signed-in reader of the benchmark). */
+export async function demoAccessToken(baseUrl: string): Promise<string> {
+  return (await passwordGrant(baseUrl)).access_token!;
 }
 
 export class RefreshTokenPool {

@@ -83,8 +83,8 @@ async function main(): Promise<void> {
   }
   // On a terminal the bars own the screen: only warnings interrupt them.
   const log = createLogger(process.stderr.isTTY ? 'warn' : config.logLevel);
-  // A batch job, not a request path: the in-process engine may pause for seconds (log compaction under a
-  // million inserts), which the service's 2 s store timeout would treat as an outage.
+  // A batch job, not a request path: one large insert batch holds the engine's write transaction for seconds
+  // at the large scale, which the service's 2 s store timeout would treat as an outage.
   const store = await Store.open({ ...config.store, timeoutMs: 60_000 }, log);
   try {
     const marker = await store.collection('settings').findOne({ _id: 'seed' });

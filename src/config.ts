@@ -18,6 +18,7 @@ const schema = z.object({
   SEED: z.enum(['demo', 'none']).default('demo'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   STORE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
+  ENGINE_WORKER: bool.optional(),
   INTROSPECTION: bool.optional(),
   PLAYGROUND: bool.optional(),
   API_DOCS: bool.optional(),
@@ -35,15 +36,19 @@ const schema = z.object({
   // generated on first start and kept in the store.
   API_AUDIENCE: z.url().optional(),
   OAUTH_JWKS: z.string().refine(isJwks, 'must be a JSON object {"keys":[...private JWKs...]}').optional(),
+  CURSOR_KEYS: z.string().refine((v) => v.split(',').every((k) => k.trim().length >= 32), 'each comma-separated key needs 32+ characters').optional(),
   OAUTH_COOKIE_KEYS: z.string().refine((v) => v.split(',').every((k) => k.trim().length >= 32), 'each comma-separated key needs 32+ characters').optional(),
   ACCESS_TOKEN_TTL: z.coerce.number().int().min(60).max(86_400).default(900),
   REFRESH_TOKEN_TTL: z.coerce.number().int().min(3_600).max(31_536_000).default(2_592_000),
   REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(120).default(10),
+  OAUTH_POLL_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
   ARGON2_MEMORY_KIB: z.coerce.number().int().min(8).max(4_194_304).optional(),
   ARGON2_TIME_COST: z.coerce.number().int().min(1).max(20).optional(),
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000).default(5),
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).max(100_000).default(30),
   LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  LOGIN_MAX_UNKNOWN_DEVICE_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(50),
+  OTP_MAX_REQUESTS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000).default(10),
   GOOGLE_ISSUER: z.string().min(1).default('https://accounts.google.com'),
   GOOGLE_AUDIENCE: z.string().min(1).optional(),
   GOOGLE_JWKS_URI: z.url().default('https://www.googleapis.com/oauth2/v3/certs'),
@@ -93,6 +98,8 @@ export interface Config {
   store: {
     /** Unset: the embedded engine runs in-process. */
     uri?: string;
+    /** The embedded engine on a thread of its own (default) rather than in the service's event loop. */
+    engineThread: boolean;
     dbName: string;
     mode: RawConfig['STORE'];
     dataDir: string;
@@ -113,6 +120,8 @@ export interface Config {
    * proxy saw, which a client cannot forge by sending its own header.
    */
   trustProxyHops: number;
+  /** Keys connection cursors are signed with (first signs, all verify); unset: generated and kept in the store. */
+  cursorKeys?: string[];
   /** Prometheus metrics at /metrics. */
   metrics: boolean;
   cache: {
@@ -136,9 +145,16 @@ export interface Config {
     accessTokenTtl: number;
     refreshTokenTtl: number;
     refreshReuseGraceSeconds: number;
+    /** How often each process reads new revocations and signing keys from the store. */
+    pollMs: number;
     /** Argon2id cost; lowered by default under NODE_ENV=test so suites stay fast. */
     argon2: { memoryCost: number; timeCost: number };
-    loginLimits: { failuresPerAccount: number; failuresPerIp: number; windowSeconds: number };
+    /**
+     * failuresPerAccount: per account from one IP (or one known device); failuresPerIp: per client IP;
+     * unknownDeviceFailuresPerAccount: per account from all unknown devices; otpRequestsPerAddress:
+     * code requests per address from all clients.
+     */
+    loginLimits: { failuresPerAccount: number; failuresPerIp: number; unknownDeviceFailuresPerAccount: number; otpRequestsPerAddress: number; windowSeconds: number };
     /** Third-party sign-in; a provider without an audience is disabled. */
     thirdParty: Partial<Record<ThirdPartyProvider, ThirdPartyConfig>>;
   };
@@ -169,7 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: c.PORT,
     publicUrl,
     logLevel: c.LOG_LEVEL,
-    store: { uri: c.MONGODB_URI, dbName: c.MONGODB_DB, mode: c.STORE, dataDir: c.DATA_DIR, timeoutMs: c.STORE_TIMEOUT_MS },
+    store: { uri: c.MONGODB_URI, dbName: c.MONGODB_DB, mode: c.STORE, dataDir: c.DATA_DIR, timeoutMs: c.STORE_TIMEOUT_MS, engineThread: c.ENGINE_WORKER ?? true },
     seed: c.SEED,
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
     introspection: c.INTROSPECTION ?? true,
@@ -187,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     newsletter: { activationUrl: c.NEWSLETTER_ACTIVATION_URL ?? `${publicUrl}/newsletter/activate` },
     corsOrigins: c.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
     trustProxyHops: c.TRUST_PROXY,
+    cursorKeys: c.CURSOR_KEYS?.split(',').map((k) => k.trim()),
     oauth: {
       issuer: `${publicUrl}/oauth2`,
       audience: c.API_AUDIENCE ?? `${publicUrl}/`,
@@ -195,10 +212,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       accessTokenTtl: c.ACCESS_TOKEN_TTL,
       refreshTokenTtl: c.REFRESH_TOKEN_TTL,
       refreshReuseGraceSeconds: c.REFRESH_REUSE_GRACE_SECONDS,
+      pollMs: c.OAUTH_POLL_MS,
       argon2: { memoryCost: c.ARGON2_MEMORY_KIB ?? (testing ? 1024 : 19_456), timeCost: c.ARGON2_TIME_COST ?? (testing ? 1 : 2) },
       loginLimits: {
         failuresPerAccount: c.LOGIN_MAX_FAILURES_PER_ACCOUNT,
         failuresPerIp: c.LOGIN_MAX_FAILURES_PER_IP,
+        unknownDeviceFailuresPerAccount: c.LOGIN_MAX_UNKNOWN_DEVICE_FAILURES_PER_ACCOUNT,
+        otpRequestsPerAddress: c.OTP_MAX_REQUESTS_PER_ADDRESS,
         windowSeconds: c.LOGIN_FAILURE_WINDOW_SECONDS,
       },
       thirdParty: {

@@ -1,6 +1,8 @@
 // The per-request context shared by GraphQL resolvers, REST shims and operations: created per request, never shared.
 import type { Config } from './config.js';
+import { processCursorCodec, type CursorCodec } from './cursors/codec.js';
 import type { Logger } from './logger.js';
+import type { SharedAnswerState } from './graphql/shared-viewer.js';
 import type { Mailer } from './mail/mailer.js';
 import { Loaders, type OperationSelection } from './store/loaders.js';
 import type { Store } from './store/store.js';
@@ -27,14 +29,17 @@ export interface Context {
   mailer: Mailer;
   loaders: Loaders;
   viewer: Viewer | null;
-  /** True when the request presented credentials: its responses are private, never shared-cached. */
+  /** True when the request presented credentials: its responses are private, never in a shared (public) cache. */
   authenticated: boolean;
   now: Date;
   /**
    * What the GraphQL layer learns for the HTTP layer (the operation's name, a bounded metrics label). An
-   * object, because Apollo shallow-clones the context per operation and a plain field would be lost.
+   * object, because Apollo shallow-clones the context per operation and a plain field would be lost. `shared`:
+   * a signed-in reader's answer that readers with the same entitlements may be given (src/graphql/shared-viewer.ts).
    */
-  http: { operationName?: string };
+  http: { operationName?: string; shared?: SharedAnswerState };
+  /** Signs and checks connection cursors with the service's keys. */
+  cursors: CursorCodec;
   /** The fields the running GraphQL operation selects, so loaders read only what it needs (an object, as above). */
   operation: OperationSelection;
 }
@@ -46,10 +51,12 @@ export function createContext(input: {
   store: Store;
   mailer: Mailer;
   viewer: Viewer | null;
+  cursors?: CursorCodec;
 }): Context {
   const operation: OperationSelection = {};
   return {
     ...input,
+    cursors: input.cursors ?? processCursorCodec(),
     loaders: new Loaders(input.store, operation),
     operation,
     authenticated: input.viewer !== null,

@@ -74,13 +74,19 @@ export const badRequest = (detail?: string, errors?: FieldProblem[]): AppError =
 export const notFound = (code: ErrorCode, title: string, detail?: string): AppError =>
   new AppError({ status: 404, code, title, detail });
 
-export const unauthenticated = (detail = 'A valid bearer token is required', error = 'invalid_token'): AppError =>
+/**
+ * 401 with an RFC 6750 §3 challenge. `error: null` answers a request that carries no bearer token at
+ * all (§3.1: no error code then).
+ */
+export const unauthenticated = (detail = 'A valid bearer token is required', error: string | null = 'invalid_token'): AppError =>
   new AppError({
     status: 401,
     code: 'UNAUTHENTICATED',
     title: 'Unauthorized',
     detail,
-    headers: { 'WWW-Authenticate': `Bearer realm="api", error="${error}", error_description="${detail.replace(/"/g, "'")}"` },
+    headers: {
+      'WWW-Authenticate': error ? `Bearer realm="api", error="${error}", error_description="${detail.replace(/"/g, "'")}"` : 'Bearer realm="api"',
+    },
   });
 
 export const forbidden = (detail: string, scope?: string): AppError =>

@@ -3,7 +3,7 @@ import { pino, type Logger } from 'pino';
 
 export type { Logger };
 
-const SECRET_KEYS = ['authorization', 'password', 'refresh_token', 'code_verifier', 'key', 'client_secret', 'cookie', 'access_token', 'id_token'];
+const SECRET_KEYS = ['authorization', 'password', 'refresh_token', 'code_verifier', 'key', 'client_secret', 'cookie', 'access_token', 'id_token', 'device_token'];
 
 /**
  * `code` (an authorization or one-time code) is redacted where request input is logged; not everywhere,

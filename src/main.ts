@@ -7,6 +7,7 @@ import { demoAccessNotice } from './seed/customers.seed.js';
 import { DEMO_PAGE_ID, FIRST_QUERY } from './seed/content.seed.js';
 import { seedIfEmpty } from './seed/index.js';
 import { Store } from './store/store.js';
+import { checkIssuer } from './store/tools/issuer-check.js';
 import { serviceVersion } from './version.js';
 
 async function main(): Promise<void> {
@@ -22,6 +23,11 @@ async function main(): Promise<void> {
   }
   const log = createLogger(config.logLevel);
   const store = await Store.open(config.store, log);
+  // The embedded engine's thread died: nothing can be answered any more, so stop and let the supervisor restart.
+  void store.engineFailure?.then((err) => {
+    log.fatal({ err }, 'the embedded store engine stopped; exiting');
+    process.exit(1);
+  });
   if (config.seed === 'demo') {
     const started = Date.now();
     const counts = await seedIfEmpty(store, 'demo', log);
@@ -29,6 +35,8 @@ async function main(): Promise<void> {
     if (counts) log.info({ query: FIRST_QUERY }, `try this first query in the GraphQL playground at /graphql, or GET /cms/page/${DEMO_PAGE_ID}/issues?limit=2`);
   }
   const service = await startService({ config, log, store });
+  // After the service started: the OAuth keys exist in the store by now.
+  await checkIssuer(store, config.oauth, log).catch((err: unknown) => log.warn({ err }, 'could not check the store for OAuth state of another issuer'));
   log.info({ url: service.url, version: serviceVersion, env: config.env }, `gateway listening on ${service.url} (GraphQL at ${service.url}/graphql)`);
   if (config.env === 'development') {
     const demo = await demoAccessNotice(store, service.url);

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.js';
 import { createApp, type AppDeps, type GatewayApp } from './app.js';
+import { answerClientError } from './http/client-error.js';
 import type { Logger } from './logger.js';
 import { buildGatewaySchema } from './schema/build.js';
 import type { Store } from './store/store.js';
@@ -24,9 +25,21 @@ export async function startService(
   const koaHandler = app.koa.callback();
   const server = createServer((req, res) => {
     if (draining) res.setHeader('Connection', 'close');
-    else if (app.serveCached(req, res)) return;
+    else {
+      const served = app.serveCached(req, res);
+      if (served === true) return;
+      // A signed-in reader's lookup waits for the bearer check; Koa takes the request when it finds nothing.
+      if (served) {
+        served.then(
+          (done) => void (done || koaHandler(req, res)),
+          () => void koaHandler(req, res),
+        );
+        return;
+      }
+    }
     void koaHandler(req, res);
   });
+  server.on('clientError', answerClientError);
   server.keepAliveTimeout = 5_000;
   server.requestTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {

@@ -1,6 +1,13 @@
 // Cache hints: an answer's max age is the smallest of its fields' `@cacheControl` hints, public reads default to
-// CACHE_MAX_AGE, fields marked `@cacheControl(maxAge: 0)` make an answer uncacheable, and nothing answered to a
-// token-bearing request is ever cacheable.
+// CACHE_MAX_AGE, and fields marked `@cacheControl(maxAge: 0)` make an answer uncacheable.
+//
+// `@cacheControl(scope: PRIVATE)` marks a per-viewer field: its value depends on which signed-in customer asks
+// (`viewer`, carts, a poll's `voted`) beyond their entitlements. A signed-in reader's query without such a field
+// is answered `max-age=N, private` and may be shared with readers holding the same active entitlements (never
+// with a shared cache, never past the first of those entitlements' end); with one it is `no-store`. Anonymous
+// readers have no viewer, so for them the marker changes nothing and their answers stay public. The marker is
+// backed at run time (shared-viewer.ts): a field that reads who the viewer is without it makes its answer
+// `no-store` all the same.
 //
 // Apollo's own cache-control plugin computes the same policy while the operation runs, through `willResolveField`,
 // which makes Apollo wrap every resolver of the schema (one closure and policy object per resolved field). Our
@@ -16,6 +23,7 @@ import {
 } from 'graphql';
 import type { Context } from '../context.js';
 import { forEachSelectedField } from './selection.js';
+import { entitlementsOnlyViewer } from './shared-viewer.js';
 
 const CacheControlScope = new GraphQLEnumType({ name: 'CacheControlScope', values: { PUBLIC: {}, PRIVATE: {} } });
 
@@ -115,12 +123,27 @@ export function cacheControlPlugins(defaultMaxAge: number): ApolloServerPlugin<C
   const staticPolicy: ApolloServerPlugin<Context> = {
     async requestDidStart() {
       return {
-        async didResolveOperation({ schema, document, operationName, overallCachePolicy, contextValue }) {
-          overallCachePolicy.restrict(policyOf(schema, document, operationName));
-          // A viewer can change what any field returns (premium bodies, carts): never shareable.
-          if (contextValue.authenticated) overallCachePolicy.restrict({ maxAge: 0 });
+        async didResolveOperation({ schema, document, operationName, operation, overallCachePolicy, contextValue }) {
+          const policy = policyOf(schema, document, operationName);
+          overallCachePolicy.restrict({ maxAge: policy.maxAge });
+          const viewer = contextValue.viewer;
+          if (!contextValue.authenticated) return;
+          if (!viewer || policy.scope === 'PRIVATE' || operation?.operation !== 'query') {
+            overallCachePolicy.restrict({ maxAge: 0 });
+            return;
+          }
+          contextValue.http.shared = { personal: false };
+          contextValue.viewer = entitlementsOnlyViewer(viewer, contextValue.now, contextValue.http.shared);
         },
-        async willSendResponse({ response, overallCachePolicy }) {
+        async willSendResponse({ response, overallCachePolicy, contextValue }) {
+          const shared = contextValue.http.shared;
+          if (shared?.personal) {
+            contextValue.log.warn({ read: shared.readBy, operation: contextValue.http.operationName }, 'a field without the per-viewer marker read the viewer: answer not shared');
+            overallCachePolicy.restrict({ maxAge: 0 });
+          }
+          // An answer that read the reader's entitlements must not outlive the first of them.
+          const until = shared?.active?.until;
+          if (until != null) overallCachePolicy.restrict({ maxAge: Math.max(0, Math.floor((until - contextValue.now.getTime()) / 1000)) });
           // As Apollo's plugin does: a header already set by the request is narrowed, never widened.
           const existing = response.http.headers.get('cache-control');
           const match = existing ? CACHEABLE_HEADER.exec(existing) : null;
@@ -130,7 +153,14 @@ export function cacheControlPlugins(defaultMaxAge: number): ApolloServerPlugin<C
           if (match) policy.restrict({ maxAge: Number(match[1]), scope: match[2] === 'public' ? 'PUBLIC' : 'PRIVATE' });
           const cacheable = existing !== 'no-store' && policy.maxAge !== undefined && policy.maxAge > 0;
           const single = response.body.kind === 'single' && !response.body.singleResult.errors;
-          response.http.headers.set('cache-control', cacheable && single ? `max-age=${policy.maxAge}, ${(policy.scope ?? 'PUBLIC').toLowerCase()}` : 'no-store');
+          // Scope follows the reader: anything answered to a token is private, anonymous answers are public.
+          const scope = contextValue.authenticated || match?.[2] === 'private' ? 'private' : 'public';
+          response.http.headers.set('cache-control', cacheable && single ? `max-age=${policy.maxAge}, ${scope}` : 'no-store');
+          // One URL answers anonymous readers publicly and signed-in ones privately: caches must tell them apart.
+          if (cacheable && single) {
+            const vary = response.http.headers.get('vary');
+            if (!vary?.toLowerCase().includes('authorization')) response.http.headers.set('vary', vary ? `${vary}, Authorization` : 'Authorization');
+          }
         },
       };
     },

@@ -13,11 +13,31 @@ const CLIENT_CODES = new Set([
   'PERSISTED_QUERY_NOT_FOUND',
   'PERSISTED_QUERY_NOT_SUPPORTED',
   'OPERATION_RESOLUTION_FAILURE',
+  'PERSISTED_QUERY_HASH_MISMATCH',
   'BAD_REQUEST',
 ]);
 
+/**
+ * Client mistakes that Apollo raises without a code of their own, recognised by the fixed texts Apollo and
+ * graphql-js give them: an APQ hash that is not the query's, and graphql-js's token limit (checked while
+ * parsing, so an oversized document is never parsed whole, but a limit like depth and aliases to the client).
+ */
+function uncodedClientError(message: string): string | undefined {
+  if (message === 'provided sha does not match query') return 'PERSISTED_QUERY_HASH_MISMATCH';
+  if (/^Syntax Error: Document contains more th(?:an|at) \d+ tokens/.test(message)) return 'GRAPHQL_VALIDATION_FAILED';
+  return undefined;
+}
+
 export const isClientErrorCode = (code: unknown): boolean =>
   typeof code === 'string' && (CLIENT_CODES.has(code) || ['UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', 'PAGE_NOT_ENABLED', 'RATE_LIMITED'].includes(code));
+
+/** The client's own mistake, by its code (or Apollo's fixed text), never an unexpected exception. */
+export function isClientGraphQLError(error: GraphQLError): boolean {
+  const original = unwrapResolverError(error);
+  if (original instanceof Error && !(original instanceof GraphQLError)) return false;
+  const code = uncodedClientError(error.message) ?? error.extensions?.code;
+  return typeof code === 'string' && CLIENT_CODES.has(code);
+}
 
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = unwrapResolverError(error);
@@ -34,10 +54,10 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
       },
     };
   }
-  // graphql-armor's token limit re-parses the document and reports a syntax error as a validation failure.
-  const code = formatted.message.startsWith('Syntax Error') ? 'GRAPHQL_PARSE_FAILED' : formatted.extensions?.code;
+  const code = uncodedClientError(formatted.message) ?? formatted.extensions?.code;
   if (typeof code === 'string' && CLIENT_CODES.has(code) && !(original instanceof Error && !(original instanceof GraphQLError))) {
-    return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code } };
+    const limit = formatted.extensions?.limit;
+    return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code, ...(limit ? { limit, max: formatted.extensions?.max } : {}) } };
   }
   return {
     message: 'Internal server error',

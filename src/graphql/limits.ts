@@ -1,11 +1,13 @@
-// Query limits (CONTRACT.md §5): depth, aliases and directives through graphql-armor; tokens by graphql-js; a cost limit
-// through graphql-query-complexity, because armor's cost rule cannot read `first`/`limit` arguments.
+// Query limits (CONTRACT.md §5): depth, aliases and directives by our validation rules (limit-rules.ts); tokens by
+// graphql-js's parser; a cost limit through graphql-query-complexity, because armor's cost rule cannot read
+// `first`/`limit` arguments; field suggestions hidden by graphql-armor when introspection is off.
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, type ValidationRule } from 'graphql';
+import { getVariableValues, GraphQLError, type ValidationRule } from 'graphql';
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
 import type { Config } from '../config.js';
 import type { Context } from '../context.js';
+import { operationLimitsRule } from './limit-rules.js';
 
 /** A list field costs its children times the number of items it may return. */
 const pageSizeEstimator: ComplexityEstimator = ({ args, childComplexity }) => {
@@ -15,25 +17,32 @@ const pageSizeEstimator: ComplexityEstimator = ({ args, childComplexity }) => {
 
 export function armorProtection(limits: Config['graphql']): { plugins: ApolloServerPlugin[]; validationRules: ValidationRule[] } {
   const { plugins, validationRules } = new ApolloArmor({
-    maxDepth: { n: limits.maxDepth, ignoreIntrospection: true, flattenFragments: true },
-    maxAliases: { n: limits.maxAliases },
+    // Armor reports these as "Syntax Error" without a location: our own rules below answer them.
+    maxDepth: { enabled: false },
+    maxAliases: { enabled: false },
     // Tokens are limited by graphql-js's own parser (Apollo parseOptions): armor's token plugin throws outside
     // Apollo's pipeline and turns a client's syntax error into a 500.
     maxTokens: { enabled: false },
-    maxDirectives: { n: 50 },
+    maxDirectives: { enabled: false },
     costLimit: { enabled: false },
     // Field suggestions leak the schema; hide them whenever introspection is off.
     blockFieldSuggestion: { enabled: !limits.introspection },
   }).protect();
   // armor is typed against the CJS build of @apollo/server; the shapes are the same.
-  return { plugins: plugins as unknown as ApolloServerPlugin[], validationRules };
+  const limitsRule = operationLimitsRule({ maxDepth: limits.maxDepth, maxAliases: limits.maxAliases, maxDirectives: 50 });
+  return { plugins: plugins as unknown as ApolloServerPlugin[], validationRules: [limitsRule, ...validationRules] };
 }
 
 export function costLimitPlugin(maxCost: number): ApolloServerPlugin<Context> {
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ request, document, schema }) {
+        async didResolveOperation({ request, document, schema, operation }) {
+          // No such operation (execution answers OPERATION_RESOLUTION_FAILURE), or variables that do not coerce
+          // (execution answers BAD_USER_INPUT): nothing to measure. graphql-query-complexity would throw on both.
+          if (!operation || operation.operation === 'subscription') return;
+          const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {});
+          if (coerced.errors) return;
           const cost = getComplexity({
             schema,
             query: document,

@@ -1,12 +1,12 @@
 // Apollo Server 5 over the type-graphql schema: masking, request ids on errors, 503 when the store is down.
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import type { GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Config } from '../config.js';
 import type { Context } from '../context.js';
 import { AppError } from '../errors.js';
 import { isStoreOutage } from '../store/errors.js';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { formatGraphQLError, isClientErrorCode } from './errors.js';
+import { formatGraphQLError, isClientErrorCode, isClientGraphQLError } from './errors.js';
 import { armorProtection, costLimitPlugin } from './limits.js';
 import { cacheControlPlugins } from './cache-control.js';
 import { selectedFields } from './selection.js';
@@ -17,16 +17,27 @@ const requestIdPlugin: ApolloServerPlugin<Context> = {
   async requestDidStart() {
     let storeDown = false;
     return {
-      async didResolveOperation({ operationName, contextValue, schema, document }) {
+      async didResolveOperation({ operationName, contextValue, schema, document, operation }) {
         contextValue.http.operationName = operationLabel(operationName);
+        // Subscriptions are served over WebSocket (graphql-ws); over plain HTTP one would run as a query.
+        if (operation?.operation === 'subscription') {
+          throw new GraphQLError('Subscriptions are served over WebSocket (graphql-ws protocol) on /graphql, not over HTTP', {
+            nodes: [operation],
+            extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+          });
+        }
         contextValue.operation.fields = selectedFields(schema, document, operationName);
       },
       async didEncounterErrors({ errors, contextValue }) {
         storeDown ||= errors.some((e) => isStoreOutage(unwrapResolverError(e)));
         // What the client sees masked is logged whole here, under the request id it was given.
+        // A client's own mistakes are logged below error level: anyone can send them, so they must not flood it.
         for (const error of errors) {
           const original = unwrapResolverError(error);
-          if (!(original instanceof AppError) && !isClientErrorCode(error.extensions?.code) && !isStoreOutage(original)) {
+          if (original instanceof AppError || isStoreOutage(original)) continue;
+          if (isClientGraphQLError(error)) {
+            contextValue.log.debug({ code: error.extensions?.code, message: error.message }, 'GraphQL request refused');
+          } else {
             contextValue.log.error({ err: original, path: error.path }, 'GraphQL resolver failed');
           }
         }
@@ -44,6 +55,10 @@ const requestIdPlugin: ApolloServerPlugin<Context> = {
           response.http.headers.set('retry-after', '2');
         } else if (noData && response.http.status === 500 && result.errors?.every((e) => isClientErrorCode(e.extensions?.code))) {
           // A rejection raised by a plugin (e.g. armor's token limit parsing the query) is still the client's mistake.
+          response.http.status = 400;
+        } else if (noData && result.errors?.length && result.errors.every((e) => e.extensions?.code === 'BAD_USER_INPUT')) {
+          // Bad arguments (a forged cursor, a page size out of range) left nothing to answer: a client error, 400
+          // (docs/decisions.md, issue 12). A partial answer stays 200, as GraphQL over HTTP requires.
           response.http.status = 400;
         }
       },
@@ -64,6 +79,8 @@ export function createApolloServer(schema: GraphQLSchema, config: Config, plugin
     stopOnTerminationSignals: false,
     csrfPrevention: true,
     formatError: formatGraphQLError,
+    // Apollo's default adds a newline to every answer, which copies the whole answer string once more.
+    stringifyResult: (result) => JSON.stringify(result),
     plugins: [requestIdPlugin, ...cacheControlPlugins(config.cache.maxAge), ...(armor.plugins as ApolloServerPlugin<Context>[]), costLimitPlugin(config.graphql.maxCost), ...plugins],
   });
 }

@@ -1,30 +1,41 @@
 // Serves stored bytes of anonymous public GET responses before any routing or GraphQL execution.
 // A response is stored only when its own Cache-Control says `public, max-age=N` (N > 0): the route (REST
 // shim or Apollo's cache hints) decides what is cacheable, this layer only remembers it for N seconds.
-// Requests with credentials neither read nor fill the cache.
+// Requests with credentials never read or fill these public entries.
+//
+// Signed-in readers have entries of their own (`sharedAnswers()`, on /graphql after the bearer check): an answer
+// the GraphQL layer declared shareable (`max-age=N, private`, see src/graphql/cache-control.ts) is stored under
+// the operation, its variables and the reader's active entitlements, never the token, and given to the next
+// reader with the same entitlements. Every entry is tagged with the GraphQL types its operation selects, so
+// writes can evict what they change (`evict`).
 //
 // Two ways out of the cache. `middleware()` sits in the Koa chain after CORS, fills the cache and serves hits
 // to any request. `serve()` runs before Koa, in the node:http listener, for the common case (no Origin
 // header, so no CORS decision to make): it writes the stored status, headers and bytes itself, because a
-// Koa context, helmet and the router cost several times what sending the bytes does. It only serves
-// entries whose complete response headers were captured when Koa sent the first answer, so the two ways
-// answer with the same headers.
+// Koa context, helmet and the router cost several times what sending the bytes does; `serveShared()` does the
+// same for signed-in readers after the bearer check. Both only serve entries whose complete response headers
+// were captured when Koa sent the first answer, so the two ways answer with the same headers.
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import { LRUCache } from 'lru-cache';
 import { Counter } from 'prom-client';
+import type { Context } from '../context.js';
+import { activeEntitlements } from '../graphql/shared-viewer.js';
 import type { Logger } from '../logger.js';
 import { httpRequests, registry } from '../metrics/metrics.js';
 import { ifNoneMatchMatches } from './cacheable.js';
+import type { Authenticator } from './authenticate.js';
 import { routeLabel, SANE_REQUEST_ID } from './request-context.js';
+import { discardBody, jsonBodyLength, paramsOfUrl, peekBody, sharedKey, ViewerMemo } from './signed-in-readers.js';
 
 /** What the fast path needs to answer like the Koa chain did. */
 interface Delivery {
   /** Every response header of the first answer but those of one delivery, as `writeHead`'s flat list. */
   headers: string[];
-  ok: ReturnType<typeof httpRequests.labels>;
-  notModified: ReturnType<typeof httpRequests.labels>;
+  route: string;
+  /** The request-duration metric by method and status, as the Koa chain labels it. */
+  metrics: Map<string, ReturnType<typeof httpRequests.labels>>;
 }
 
 interface Stored {
@@ -32,8 +43,11 @@ interface Stored {
   headers: Record<string, string>;
   etag: string;
   storedAt: number;
-  maxAge: number;
+  /** Fresh until then (ms since the epoch). */
+  expiresAt: number;
   graphql: boolean;
+  /** The GraphQL types the operation selects (what a write must touch to change the answer). */
+  types?: ReadonlySet<string>;
   /** The metrics label of the request that computed it (a GraphQL operation, a route pattern). */
   route?: string;
   delivery?: Delivery;
@@ -48,8 +62,8 @@ const lookups = new Counter({ name: 'response_cache_lookups_total', help: 'Respo
 const hits = lookups.labels({ result: 'hit' });
 const misses = lookups.labels({ result: 'miss' });
 
-function publicMaxAge(cacheControl: string): number {
-  if (!/\bpublic\b/.test(cacheControl) || /no-store|private/.test(cacheControl)) return 0;
+function maxAgeIf(scope: 'public' | 'private', cacheControl: string): number {
+  if (!cacheControl.includes(scope) || /no-store|no-cache|public.*private|private.*public/.test(cacheControl)) return 0;
   const match = /max-age=(\d+)/.exec(cacheControl);
   return match ? Number(match[1]) : 0;
 }
@@ -61,6 +75,7 @@ function graphqlGetAllowed(ctx: Koa.Context): boolean {
 
 export class ResponseCache {
   private readonly cache: LRUCache<string, Stored>;
+  private viewers: ViewerMemo | undefined;
 
   constructor(
     maxBytes: number,
@@ -69,10 +84,27 @@ export class ResponseCache {
     this.cache = new LRUCache<string, Stored>({ maxSize: Math.max(1, maxBytes), sizeCalculation: (v) => v.body.length + 1024, ttlAutopurge: false });
   }
 
-  /** The stored answer for `url` if it is still fresh. */
-  private fresh(url: string, now: number): Stored | undefined {
-    const hit = this.cache.get(url);
-    return hit && now - hit.storedAt < hit.maxAge * 1000 ? hit : undefined;
+  /** The bearer check the fast path runs before it answers a signed-in reader (the app's own). */
+  useAuthenticator(authenticate: Authenticator): void {
+    this.viewers = new ViewerMemo(authenticate);
+  }
+
+  /** The stored answer for `key` if it is still fresh. */
+  private fresh(key: string, now: number): Stored | undefined {
+    const hit = this.cache.get(key);
+    return hit && now < hit.expiresAt ? hit : undefined;
+  }
+
+  /**
+   * Drops every entry `match` selects; returns how many. The hook for invalidation on writes: a change to
+   * stored content names the GraphQL types it touches and evicts the answers whose operation selected them.
+   */
+  evict(match: (entry: { key: string; graphql: boolean; types?: ReadonlySet<string>; route?: string }) => boolean): number {
+    let evicted = 0;
+    for (const [key, entry] of this.cache.entries()) {
+      if (match({ key, graphql: entry.graphql, types: entry.types, route: entry.route }) && this.cache.delete(key)) evicted++;
+    }
+    return evicted;
   }
 
   /**
@@ -90,9 +122,56 @@ export class ResponseCache {
     if (!hit || !delivery) return false;
     if (hit.graphql && ((!headers['apollo-require-preflight'] && !headers['x-apollo-operation-name']) || headers.accept?.includes('text/html'))) return false;
 
-    const incoming = headers['x-request-id'];
+    this.deliver(req, res, hit, delivery, now, started, true);
+    return true;
+  }
+
+  /**
+   * The fast path for a signed-in reader's GraphQL GET or POST (no Origin): after the bearer check, the answer
+   * shared by readers with the same active entitlements, or false to hand the request to Koa (a POST body
+   * read here is put back first). A token the check does not accept is never answered here: Koa answers 401.
+   */
+  serveShared(req: IncomingMessage, res: ServerResponse): Promise<boolean> | false {
+    const { url, headers, method } = req;
+    const authorization = headers.authorization;
+    if (!this.viewers || authorization === undefined || headers.origin !== undefined || url === undefined) return false;
+    if (!(url === '/graphql' || url.startsWith('/graphql?'))) return false;
+    if (method === 'GET') {
+      if ((!headers['apollo-require-preflight'] && !headers['x-apollo-operation-name']) || headers.accept?.includes('text/html')) return false;
+    } else if (method !== 'POST' || jsonBodyLength(req) === undefined) return false;
+    return this.answerShared(req, res, this.viewers, authorization);
+  }
+
+  private async answerShared(req: IncomingMessage, res: ServerResponse, viewers: ViewerMemo, authorization: string): Promise<boolean> {
+    const started = performance.now();
+    const now = Date.now();
+    const viewer = await viewers.viewerOf(authorization, now);
+    if (!viewer) return false;
+    const active = await activeEntitlements(viewer, new Date(now));
+    let params: unknown;
+    if (req.method === 'GET') {
+      params = paramsOfUrl(req.url!);
+    } else {
+      const body = await peekBody(req, jsonBodyLength(req)!);
+      try {
+        params = body && JSON.parse(body.toString('utf8'));
+      } catch {
+        params = undefined;
+      }
+    }
+    const key = params && typeof params === 'object' && !Array.isArray(params) ? sharedKey(params as Record<string, unknown>, active.groups) : undefined;
+    const hit = key === undefined ? undefined : this.fresh(key, now);
+    if (!hit?.delivery) return false;
+    if (req.method !== 'GET') discardBody(req);
+    this.deliver(req, res, hit, hit.delivery, now, started, req.method === 'GET');
+    return true;
+  }
+
+  /** Writes a stored answer on node:http with the headers the whole chain sent for it, and counts it. */
+  private deliver(req: IncomingMessage, res: ServerResponse, hit: Stored, delivery: Delivery, now: number, started: number, conditional: boolean): void {
+    const incoming = req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    const notModified = ifNoneMatchMatches(headers['if-none-match'] ?? '', hit.etag);
+    const notModified = conditional && ifNoneMatchMatches(req.headers['if-none-match'] ?? '', hit.etag);
     const out = delivery.headers.concat('x-request-id', requestId, 'age', String(Math.floor((now - hit.storedAt) / 1000)), 'x-cache', 'HIT');
     hits.inc();
     if (notModified) {
@@ -102,9 +181,10 @@ export class ResponseCache {
       res.writeHead(200, out).end(hit.body);
     }
     const ms = performance.now() - started;
-    (notModified ? delivery.notModified : delivery.ok).observe(ms / 1000);
-    if (this.log.isLevelEnabled('info')) this.log.info({ requestId, method: 'GET', path: url.split('?', 1)[0], status: notModified ? 304 : 200, ms: Math.round(ms * 10) / 10 }, 'request');
-    return true;
+    const method = req.method ?? 'GET';
+    const status = notModified ? 304 : 200;
+    metricOf(delivery, method, status).observe(ms / 1000);
+    if (this.log.isLevelEnabled('info')) this.log.info({ requestId, method, path: req.url!.split('?', 1)[0], status, ms: Math.round(ms * 10) / 10 }, 'request');
   }
 
   /** Koa's side: serves hits to any request that reaches it, and stores cacheable answers. */
@@ -116,38 +196,12 @@ export class ResponseCache {
       const key = ctx.url;
       const now = Date.now();
       const hit = this.fresh(key, now);
-      if (hit) {
-        hits.inc();
-        // Counted under the route or operation that computed the answer, as the fast path counts it.
-        if (hit.route) (ctx as { _matchedRoute?: string })._matchedRoute = hit.route;
-        for (const [name, value] of Object.entries(hit.headers)) ctx.set(name, value);
-        ctx.set('Age', String(Math.floor((now - hit.storedAt) / 1000)));
-        ctx.set('X-Cache', 'HIT');
-        if (ifNoneMatchMatches(ctx.get('if-none-match'), hit.etag)) {
-          ctx.status = 304;
-          return;
-        }
-        ctx.status = 200;
-        ctx.body = hit.body;
-        return;
-      }
+      if (hit) return replay(ctx, hit, now);
       misses.inc();
       await next();
 
-      const maxAge = ctx.status === 200 ? publicMaxAge(ctx.response.get('cache-control')) : 0;
-      if (maxAge <= 0 || ctx.body === undefined || ctx.body === null || ctx.response.get('set-cookie')) return;
-      const body = toBuffer(ctx.body);
-      if (!body) return;
-      if (!ctx.response.get('etag')) ctx.set('ETag', `"${createHash('sha1').update(body).digest('base64url')}"`);
-      const headers: Record<string, string> = {};
-      for (const name of KEPT_HEADERS) {
-        const value = ctx.response.get(name);
-        if (value) headers[name] = value;
-      }
-      const stored: Stored = { body, headers, etag: headers.etag!, storedAt: now, maxAge, graphql: ctx.path === '/graphql' };
-      this.cache.set(key, stored);
-      ctx.body = body;
-      ctx.set('X-Cache', 'MISS');
+      const stored = this.keep(ctx, key, 'public', now);
+      if (!stored) return;
       // The fast path replays the headers the whole chain sent (security headers, CSP, Vary), captured once
       // they are final; the headers of an answer that depended on the request's Origin are left to Koa.
       const res = ctx.res;
@@ -158,6 +212,72 @@ export class ResponseCache {
       });
     };
   }
+
+  /**
+   * /graphql after the bearer check: a signed-in reader is given the stored answer of a reader with the same
+   * active entitlements, and shareable answers are stored for them (GET and POST alike). An entry never
+   * outlives the first of those entitlements' end (the answer's max age says so, see cache-control.ts).
+   */
+  sharedAnswers(): Koa.Middleware<{ context?: Context }> {
+    return async (ctx, next) => {
+      const context = ctx.state.context;
+      const get = ctx.method === 'GET';
+      if (!context?.viewer || !(get || ctx.method === 'POST') || (get && !graphqlGetAllowed(ctx as unknown as Koa.Context))) return next();
+      const params = get ? ctx.query : (ctx.request as { body?: unknown }).body;
+      const active = await activeEntitlements(context.viewer, context.now);
+      const key = params && typeof params === 'object' ? sharedKey(params as Record<string, unknown>, active.groups) : undefined;
+      if (key === undefined) return next();
+      const now = context.now.getTime();
+      const hit = this.fresh(key, now);
+      if (hit) return replay(ctx as unknown as Koa.Context, hit, now, get);
+      misses.inc();
+      await next();
+      if (!context.http.shared || context.http.shared.personal) return;
+      const stored = this.keep(ctx as unknown as Koa.Context, key, 'private', now);
+      if (!stored) return;
+      stored.route = routeLabel(ctx as unknown as Koa.Context);
+      // As for public entries: the fast path replays the headers the chain sent, when no Origin shaped them.
+      const res = ctx.res;
+      if (!ctx.get('origin')) res.once('finish', () => void (res.statusCode === 200 && (stored.delivery = deliveryOf(res.getHeaders(), stored.route!))));
+    };
+  }
+
+  /** Stores the answer just computed when its Cache-Control allows `scope` caching, and marks it a miss. */
+  private keep(ctx: Koa.Context, key: string, scope: 'public' | 'private', now: number): Stored | undefined {
+    const maxAge = ctx.status === 200 ? maxAgeIf(scope, String(ctx.response.get('cache-control') ?? '')) : 0;
+    if (maxAge <= 0 || ctx.body === undefined || ctx.body === null || ctx.response.get('set-cookie')) return undefined;
+    const body = toBuffer(ctx.body);
+    if (!body) return undefined;
+    if (!ctx.response.get('etag')) ctx.set('ETag', `"${createHash('sha1').update(body).digest('base64url')}"`);
+    const headers: Record<string, string> = {};
+    for (const name of KEPT_HEADERS) {
+      const value = ctx.response.get(name);
+      if (value) headers[name] = value;
+    }
+    const graphql = ctx.path === '/graphql';
+    const fields = graphql ? (ctx.state as { context?: Context }).context?.operation.fields : undefined;
+    const stored: Stored = { body, headers, etag: headers.etag!, storedAt: now, expiresAt: now + maxAge * 1000, graphql, types: fields && new Set(fields.keys()) };
+    this.cache.set(key, stored);
+    ctx.body = body;
+    ctx.set('X-Cache', 'MISS');
+    return stored;
+  }
+}
+
+/** Answers from a stored entry through Koa (304 when the client has it and asked with GET). */
+function replay(ctx: Koa.Context, hit: Stored, now: number, conditional = true): void {
+  hits.inc();
+  // Counted under the route or operation that computed the answer, as the fast path counts it.
+  if (hit.route) (ctx as { _matchedRoute?: string })._matchedRoute = hit.route;
+  for (const [name, value] of Object.entries(hit.headers)) ctx.set(name, value);
+  ctx.set('Age', String(Math.floor((now - hit.storedAt) / 1000)));
+  ctx.set('X-Cache', 'HIT');
+  if (conditional && ifNoneMatchMatches(ctx.get('if-none-match'), hit.etag)) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.status = 200;
+  ctx.body = hit.body;
 }
 
 function deliveryOf(sent: OutgoingHttpHeaders, route: string): Delivery {
@@ -166,11 +286,14 @@ function deliveryOf(sent: OutgoingHttpHeaders, route: string): Delivery {
     if (PER_DELIVERY.has(name) || value === undefined) continue;
     for (const one of Array.isArray(value) ? value : [String(value)]) headers.push(name, one);
   }
-  return {
-    headers,
-    ok: httpRequests.labels({ method: 'GET', route, status: '200' }),
-    notModified: httpRequests.labels({ method: 'GET', route, status: '304' }),
-  };
+  return { headers, route, metrics: new Map() };
+}
+
+function metricOf(delivery: Delivery, method: string, status: number): ReturnType<typeof httpRequests.labels> {
+  const key = `${method} ${status}`;
+  let metric = delivery.metrics.get(key);
+  if (!metric) delivery.metrics.set(key, (metric = httpRequests.labels({ method, route: delivery.route, status: String(status) })));
+  return metric;
 }
 
 function toBuffer(body: unknown): Buffer | undefined {

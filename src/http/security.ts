@@ -8,10 +8,17 @@ import { AppError } from '../errors.js';
 /**
  * Security headers on every response. The HTML pages (playground, OpenAPI viewer, login) set their own
  * Content-Security-Policy, so helmet's default one is off here and JSON responses get a deny-all policy.
+ * Strict-Transport-Security only on answers to https requests (RFC 6797 §7.2: never over plain http): the
+ * request came over TLS, or PUBLIC_URL is https (TLS ends in front of us), or — behind TRUST_PROXY proxies,
+ * whose X-Forwarded-Proto is then believed — the client's own request was https.
  */
-export function securityHeaders(): Koa.Middleware {
-  const headers = helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false });
+export function securityHeaders(opts: { publicUrl: string; trustProxyHops: number }): Koa.Middleware {
+  const headers = helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false, strictTransportSecurity: false });
+  const hsts = `max-age=${365 * 24 * 3600}; includeSubDomains`;
+  const publicHttps = opts.publicUrl.startsWith('https:');
+  const overHttps = (ctx: Koa.Context): boolean => (opts.trustProxyHops > 0 ? ctx.protocol === 'https' : ctx.secure || publicHttps);
   return async (ctx, next) => {
+    if (overHttps(ctx)) ctx.set('Strict-Transport-Security', hsts);
     await headers(ctx, async () => {
       await next();
       if (!ctx.response.get('Content-Security-Policy') && !ctx.response.is('html')) {

@@ -1,47 +1,56 @@
-// Attempt counters per account and per client IP (failed sign-ins, sign-in code requests), kept in the
-// store (`login_failures`, rate-limiter-flexible's RateLimiterMongo) so every service process shares them.
+// Attempt counters (failed sign-ins, sign-in code requests) under named keys, kept in the store
+// (`login_failures`, rate-limiter-flexible's RateLimiterMongo) so every service process shares them.
+// Which keys an attempt counts under is the caller's policy (sign-in-limits.ts, otp.ts).
 import { RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Store } from '../store/store.js';
 
-export interface AttemptLimits {
+export interface AttemptLimits<Name extends string> {
   /** Distinguishes counters sharing the collection (`login`, `otp-request`). */
   prefix: string;
-  perAccount: number;
-  perIp: number;
+  /** Attempts allowed per key in the window, for each kind of key. */
+  points: Record<Name, number>;
   windowSeconds: number;
 }
 
-export class AttemptLimiter {
-  private readonly byAccount: RateLimiterMongo;
-  private readonly byIp: RateLimiterMongo;
+/** The keys one attempt counts under; a kind left out is not counted. */
+export type AttemptKeys<Name extends string> = Partial<Record<Name, string>>;
 
-  constructor(store: Store, private readonly limits: AttemptLimits) {
+export class AttemptLimiter<Name extends string> {
+  private readonly limiters = new Map<Name, RateLimiterMongo>();
+
+  constructor(
+    store: Store,
+    private readonly limits: AttemptLimits<Name>,
+  ) {
     // Indexes come from src/store/oauth/oauth.docs.ts with every other index, not from the library.
     const common = { storeClient: store.db, tableName: 'login_failures', disableIndexesCreation: true, duration: limits.windowSeconds };
-    this.byAccount = new RateLimiterMongo({ ...common, keyPrefix: `${limits.prefix}:account`, points: limits.perAccount });
-    this.byIp = new RateLimiterMongo({ ...common, keyPrefix: `${limits.prefix}:ip`, points: limits.perIp });
+    for (const [name, points] of Object.entries(limits.points) as Array<[Name, number]>) {
+      this.limiters.set(name, new RateLimiterMongo({ ...common, keyPrefix: `${limits.prefix}:${name}`, points }));
+    }
   }
 
-  /**
-   * Seconds to wait when the account (if any) or the IP has used up its attempts, else null. Checked
-   * before any credential, so a locked account answers 429 whether or not the password was right.
-   */
-  async retryAfter(account: string | null, ip: string): Promise<number | null> {
-    const [a, i] = await Promise.all([account ? this.byAccount.get(account) : null, this.byIp.get(ip)]);
-    const ms = Math.max(
-      a && a.consumedPoints >= this.limits.perAccount ? a.msBeforeNext : 0,
-      i && i.consumedPoints >= this.limits.perIp ? i.msBeforeNext : 0,
+  /** Seconds to wait when any of the keys has used up its attempts, else null. */
+  async retryAfter(keys: AttemptKeys<Name>): Promise<number | null> {
+    const waits = await Promise.all(
+      this.entries(keys).map(async ([name, key]) => {
+        const res = await this.limiters.get(name)!.get(key);
+        return res && res.consumedPoints >= this.limits.points[name] ? res.msBeforeNext : 0;
+      }),
     );
+    const ms = Math.max(0, ...waits);
     return ms > 0 ? Math.max(1, Math.ceil(ms / 1000)) : null;
   }
 
-  async count(account: string | null, ip: string): Promise<void> {
-    await Promise.all([account ? spend(this.byAccount, account) : undefined, spend(this.byIp, ip)]);
+  async count(keys: AttemptKeys<Name>): Promise<void> {
+    await Promise.all(this.entries(keys).map(([name, key]) => spend(this.limiters.get(name)!, key)));
   }
 
-  /** Clears the account's count (not the IP's: one good account must not unlock guessing at others). */
-  async reset(account: string): Promise<void> {
-    await this.byAccount.delete(account);
+  async reset(keys: AttemptKeys<Name>): Promise<void> {
+    await Promise.all(this.entries(keys).map(([name, key]) => this.limiters.get(name)!.delete(key)));
+  }
+
+  private entries(keys: AttemptKeys<Name>): Array<[Name, string]> {
+    return (Object.entries(keys) as Array<[Name, string | undefined]>).filter((e): e is [Name, string] => typeof e[1] === 'string');
   }
 }
 

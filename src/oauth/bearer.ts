@@ -1,6 +1,6 @@
 // The bearer check for REST and GraphQL (CONTRACT.md §3): the access token is a JWT for this API,
-// verified in-process against the provider's own public keys (signature, issuer, audience, expiry; no
-// store round trip). The viewer it yields loads entitlements lazily through a customers DataLoader.
+// verified in-process against the provider's own public keys (signature, issuer, audience, expiry) and
+// the in-memory revocation list (no store round trip). The viewer it yields loads entitlements lazily through a customers DataLoader.
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import type { Config } from '../config.js';
 import type { Entitlement, Viewer } from '../context.js';
@@ -10,23 +10,36 @@ import { customerEntitlementsLoader } from '../store/customers/customers.store.j
 import type { Store } from '../store/store.js';
 import { outsideAnOperation } from '../store/loaders.js';
 import type { OAuthKeys } from './keys.js';
+import type { RevocationList } from './revocations.js';
 
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
-export function bearerAuthenticator(deps: { config: Config; store: Store; keys: OAuthKeys }): Authenticator {
-  const keySet = createLocalJWKSet(deps.keys.publicJwks);
-  const { issuer, audience } = deps.config.oauth;
+/** Verifies an access token (signature, issuer, audience, type, expiry) against the server's public keys. */
+export type AccessTokenVerifier = (token: string) => Promise<JWTPayload>;
+
+export function accessTokenVerifier(config: Config, keys: Pick<OAuthKeys, 'publicJwks'>): AccessTokenVerifier {
+  const keySet = createLocalJWKSet(keys.publicJwks);
+  const { issuer, audience } = config.oauth;
+  return async (token) => (await jwtVerify(token, keySet, { issuer, audience, typ: 'at+jwt', algorithms: ['ES256'] })).payload;
+}
+
+export function bearerAuthenticator(deps: { config: Config; store: Store; keys: OAuthKeys; revocations?: RevocationList; verify?: AccessTokenVerifier }): Authenticator {
+  const verify = deps.verify ?? accessTokenVerifier(deps.config, deps.keys);
   return async (authorization) => {
-    if (authorization === undefined) return null;
+    // RFC 6750 §3.1: another scheme (Basic, ...) is no bearer credential at all: anonymous, and a route
+    // that needs a token answers 401 with a challenge carrying no error code.
+    if (authorization === undefined || !/^Bearer(\s|$)/i.test(authorization)) return null;
     const match = BEARER.exec(authorization);
-    if (!match) throw unauthenticated('Send the access token as "Authorization: Bearer <token>"', 'invalid_request');
+    if (!match) throw unauthenticated('Send the access token as "Authorization: Bearer <token>"');
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(match[1]!, keySet, { issuer, audience, typ: 'at+jwt', algorithms: ['ES256'] }));
+      payload = await verify(match[1]!);
     } catch (err) {
       throw unauthenticated(err instanceof joseErrors.JWTExpired ? 'The access token has expired' : 'The access token is not valid');
     }
     if (typeof payload.sub !== 'string' || !payload.sub) throw unauthenticated('The access token is not valid');
+    // In memory: revoked grants and tokens reach every process within a poll period (revocations.ts).
+    if (deps.revocations?.isRevoked(payload.jti, payload.gid)) throw unauthenticated('The access token has been revoked');
     return createViewer(deps.store, payload.sub, payload);
   };
 }

@@ -32,6 +32,8 @@ export function toClientMetadata(doc: ClientDoc): ClientMetadata {
       ? { client_secret: doc.secretHash, token_endpoint_auth_method: 'client_secret_basic' }
       : { token_endpoint_auth_method: 'none' }),
     redirect_uris: doc.redirectUris,
+    // RP-initiated logout may return to any of the client's redirect URIs.
+    post_logout_redirect_uris: doc.redirectUris,
     grant_types: doc.grantTypes,
     response_types: doc.grantTypes.includes('authorization_code') ? ['code'] : [],
     scope: doc.scopes.join(' '),

@@ -10,15 +10,18 @@ import type { Logger } from '../logger.js';
 import { createMailer, type Mailer } from '../mail/index.js';
 import type { Store } from '../store/store.js';
 import { AttemptLimiter } from './attempt-limits.js';
-import { bearerAuthenticator } from './bearer.js';
+import { accessTokenVerifier, bearerAuthenticator } from './bearer.js';
 import { interactionRoutes } from './interactions.routes.js';
-import { loadKeys, type OAuthKeys } from './keys.js';
+import { KeyWatcher, keysFromEnvironment, loadKeys, type OAuthKeys } from './keys.js';
 import { runtimeNotice } from './oidc.js';
-import { OtpService } from './otp.js';
+import { OtpService, type OtpRequestCounter } from './otp.js';
 import { otpRoutes } from './otp.routes.js';
 import { PasswordLogin } from './password-login.js';
 import { PasswordHasher } from './passwords.js';
+import { SignInLimits } from './sign-in-limits.js';
 import { createProvider, OAUTH_ROUTES } from './provider.js';
+import { PollingRevocationFeed, RevocationList } from './revocations.js';
+import { structuredTokenParam } from './structured-tokens.js';
 import { ThirdPartySignIn } from './third-party.js';
 import { tokenEndpoint } from './token-endpoint.js';
 
@@ -31,6 +34,9 @@ export interface OAuthServer {
   cookieKeys: string[];
   authenticate: Authenticator;
   middleware: Koa.Middleware;
+  revocations: RevocationList;
+  /** Stops the background polls (revocations, keys). */
+  stop(): Promise<void>;
 }
 
 export async function createOAuthServer(deps: { config: Config; log: Logger; store: Store; mailer?: Mailer }): Promise<OAuthServer> {
@@ -41,26 +47,64 @@ export async function createOAuthServer(deps: { config: Config; log: Logger; sto
   const mailer = deps.mailer ?? createMailer({ config, store, log: deps.log });
   const hasher = new PasswordHasher(config.oauth.argon2);
   const limits = config.oauth.loginLimits;
-  const failures = new AttemptLimiter(store, { prefix: 'login', perAccount: limits.failuresPerAccount, perIp: limits.failuresPerIp, windowSeconds: limits.windowSeconds });
-  const requests = new AttemptLimiter(store, { prefix: 'otp-request', perAccount: limits.failuresPerAccount, perIp: limits.failuresPerIp, windowSeconds: limits.windowSeconds });
+  const failures = new SignInLimits(
+    store,
+    { perAccountAndIp: limits.failuresPerAccount, perIp: limits.failuresPerIp, perAccountUnknownDevices: limits.unknownDeviceFailuresPerAccount, windowSeconds: limits.windowSeconds },
+    keys.deviceKey,
+  );
+  const requests = new AttemptLimiter<OtpRequestCounter>(store, {
+    prefix: 'otp-request',
+    points: { pair: limits.failuresPerAccount, ip: limits.failuresPerIp, address: limits.otpRequestsPerAddress },
+    windowSeconds: limits.windowSeconds,
+  });
   const logins = new PasswordLogin(store, hasher, failures);
-  const otp = new OtpService({ store, mailer, log, key: keys.otpKey, failures, requests });
+  const otp = new OtpService({ store, mailer, log, key: keys.otpKey, failures, requests, maxLiveCodes: limits.otpRequestsPerAddress });
   const thirdParty = new ThirdPartySignIn(store, config.oauth.thirdParty, log);
+  // A revocation matters while an access token issued before it can still be presented.
+  const revocations = new RevocationList(store, new PollingRevocationFeed(store, config.oauth.pollMs, log), config.oauth.accessTokenTtl + 60);
+  await revocations.start();
 
-  const provider = createProvider({ config, log, store, keys, otp, password: { logins, thirdParty, limiter: failures } });
   const issuerPath = new URL(config.oauth.issuer).pathname.replace(/\/$/, '') || OAUTH_MOUNT;
-  const interactions = interactionRoutes({ provider, logins, base: `${OAUTH_MOUNT}/interaction` });
   const otpRouter = otpRoutes({ path: `${OAUTH_MOUNT}/otp`, store, otp });
 
-  const middleware = compose([
-    metadataAlias(issuerPath),
-    otpRouter.routes() as unknown as Koa.Middleware,
-    interactions.routes() as unknown as Koa.Middleware,
-    tokenEndpoint(`${OAUTH_MOUNT}${OAUTH_ROUTES.token}`),
-    mount(OAUTH_MOUNT, provider),
-  ]);
+  /** The provider and everything bound to it, for one set of signing keys; rebuilt when the keys change. */
+  const build = (current: OAuthKeys) => {
+    const provider = createProvider({ config, log, store, keys: current, otp, password: { logins, thirdParty, limiter: failures, otp }, revocations });
+    const verify = accessTokenVerifier(config, current);
+    const interactions = interactionRoutes({ provider, logins, base: `${OAUTH_MOUNT}/interaction` });
+    const middleware = compose([
+      metadataAlias(issuerPath),
+      otpRouter.routes() as unknown as Koa.Middleware,
+      interactions.routes() as unknown as Koa.Middleware,
+      tokenEndpoint(`${OAUTH_MOUNT}${OAUTH_ROUTES.token}`),
+      structuredTokenParam([`${OAUTH_MOUNT}${OAUTH_ROUTES.introspection}`, `${OAUTH_MOUNT}${OAUTH_ROUTES.revocation}`], verify),
+      mount(OAUTH_MOUNT, provider),
+    ]);
+    return { provider, verify, middleware, keys: current };
+  };
+  let live = build(keys);
+  // Keys kept in the store can be rotated (npm run oauth:keys): every process picks a change up on its poll.
+  const watcher = keysFromEnvironment(config) ? null : new KeyWatcher(store, config.oauth.pollMs, log);
+  watcher?.start(keys, async (next) => {
+    live = build(next);
+  });
 
-  return { provider, keys, cookieKeys: keys.cookieKeys, authenticate: bearerAuthenticator({ config, store, keys }), middleware };
+  return {
+    get provider() {
+      return live.provider;
+    },
+    get keys() {
+      return live.keys;
+    },
+    cookieKeys: keys.cookieKeys,
+    authenticate: bearerAuthenticator({ config, store, keys, revocations, verify: (token) => live.verify(token) }),
+    middleware: (ctx, next) => live.middleware(ctx, next),
+    revocations,
+    async stop() {
+      watcher?.stop();
+      revocations.stop();
+    },
+  };
 }
 
 /** Runs middlewares in order, as one. */

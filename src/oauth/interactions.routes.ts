@@ -19,6 +19,10 @@ export interface InteractionDeps {
   base: string;
 }
 
+/** The device token of sign-in-limits.ts, as a cookie of the sign-in pages. */
+export const DEVICE_COOKIE = 'oauth_device';
+const DEVICE_COOKIE_DAYS = 365;
+
 const formBody = () => bodyParser({ enableTypes: ['form'], formLimit: '16kb' });
 
 export function interactionRoutes(deps: InteractionDeps): Router {
@@ -84,8 +88,10 @@ export function interactionRoutes(deps: InteractionDeps): Router {
       ctx.body = loginPage({ action, clientName: await clientName(interaction), email, error: 'Enter your e-mail and password.' });
       return;
     }
-    const outcome = await deps.logins.check(email, password, ctx.ip);
+    const outcome = await deps.logins.check(email, password, ctx.ip, ctx.cookies.get(DEVICE_COOKIE));
     if (outcome.ok) {
+      // This browser is now a known device for the account: other people's failures do not lock it out.
+      ctx.cookies.set(DEVICE_COOKIE, outcome.deviceToken, { httpOnly: true, sameSite: 'lax', path: base, maxAge: DEVICE_COOKIE_DAYS * 86_400_000, secure: ctx.secure, signed: false });
       await finish(ctx as unknown as Koa.Context, { login: { accountId: outcome.customer._id, amr: ['pwd'] } }, false);
       return;
     }

@@ -1,18 +1,25 @@
 // One-time sign-in codes (CONTRACT.md §4.4): 6 digits, 5 minutes, 5 attempts, stored as an HMAC, sent
 // through the mailer. Requests and checks take the same path whether or not the account exists.
-import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+// A request never cancels a code already mailed: every request adds a code, and a check tries the
+// address's live codes. Requests are limited per address and client IP together, per client IP, and per
+// address over all clients with a higher ceiling (inbox flooding); attempts on a code are counted per
+// client, so strangers' guesses neither use up nor lock out the owner's code (sign-in-limits.ts).
+import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Logger } from '../logger.js';
 import type { Mailer } from '../mail/mailer.js';
 import { normalizeEmail, type CustomerDoc } from '../store/customers/customer.doc.js';
 import { findCustomerByEmail } from '../store/customers/customers.store.js';
-import { saveOtpCode, spendOtpCode, takeOtpAttempt } from '../store/oauth/otp.store.js';
+import { liveOtpCodes, saveOtpCode, spendOtpCode, takeOtpAttempt } from '../store/oauth/otp.store.js';
 import type { Store } from '../store/store.js';
 import type { AttemptLimiter } from './attempt-limits.js';
 import type { LoginOutcome } from './password-login.js';
+import type { SignInLimits } from './sign-in-limits.js';
 
 export const OTP_DIGITS = 6;
 export const OTP_TTL_SECONDS = 300;
 export const OTP_MAX_ATTEMPTS = 5;
+
+export type OtpRequestCounter = 'pair' | 'ip' | 'address';
 
 export interface OtpDeps {
   store: Store;
@@ -21,9 +28,11 @@ export interface OtpDeps {
   /** HMAC key (derived from the cookie keys). */
   key: Buffer;
   /** Counts failed checks (shared with passwords). */
-  failures: AttemptLimiter;
+  failures: SignInLimits;
   /** Counts code requests, so nobody can flood an inbox. */
-  requests: AttemptLimiter;
+  requests: AttemptLimiter<OtpRequestCounter>;
+  /** Live codes a check tries (the request limit per address bounds them anyway). */
+  maxLiveCodes: number;
 }
 
 export class OtpService {
@@ -33,6 +42,11 @@ export class OtpService {
     return createHmac('sha256', this.deps.key).update(`${salt}:${code}`).digest('hex');
   }
 
+  /** Attempts are counted per client: a keyed hash of its address, not the address itself. */
+  private clientKey(ip: string): string {
+    return createHash('sha256').update(this.deps.key).update(ip).digest('base64url').slice(0, 16);
+  }
+
   /**
    * Issues a code for `email` and mails it when a customer has that address. Unknown addresses get a
    * code too (never sent, never usable), so both paths do the same store work. Returns the seconds to
@@ -40,18 +54,20 @@ export class OtpService {
    */
   async request(clientId: string, rawEmail: string, ip: string): Promise<number | null> {
     const email = normalizeEmail(rawEmail);
-    const retryAfter = await this.deps.requests.retryAfter(email, ip);
+    const keys = { pair: `${email}|${ip}`, ip, address: email };
+    const retryAfter = await this.deps.requests.retryAfter(keys);
     if (retryAfter) return retryAfter;
-    await this.deps.requests.count(email, ip);
+    await this.deps.requests.count(keys);
     const code = String(randomInt(0, 10 ** OTP_DIGITS)).padStart(OTP_DIGITS, '0');
     const salt = randomBytes(16).toString('base64url');
     const now = new Date();
     await saveOtpCode(this.deps.store, {
-      _id: email,
+      _id: randomBytes(12).toString('base64url'),
+      email,
       clientId,
       codeHash: this.digest(salt, code),
       salt,
-      attempts: 0,
+      attempts: {},
       expiresAt: new Date(now.getTime() + OTP_TTL_SECONDS * 1000),
       createdAt: now,
     });
@@ -73,24 +89,29 @@ export class OtpService {
     }
   }
 
-  /** Checks a code; spends it on success. Every failure counts against the account and the IP. */
-  async check(rawEmail: string, code: string, ip: string): Promise<LoginOutcome> {
+  /** Checks a code against the address's live codes; spends it on success. Every failure is counted. */
+  async check(rawEmail: string, code: string, ip: string, deviceToken?: string): Promise<LoginOutcome> {
     const email = normalizeEmail(rawEmail);
-    const retryAfter = await this.deps.failures.retryAfter(email, ip);
+    const retryAfter = await this.deps.failures.retryAfter(email, ip, deviceToken);
     if (retryAfter) return { ok: false, retryAfter };
-    const stored = await takeOtpAttempt(this.deps.store, email, OTP_MAX_ATTEMPTS);
-    const presented = Buffer.from(this.digest(stored?.salt ?? 'none', code), 'hex');
-    const expected = Buffer.from(stored?.codeHash ?? '00'.repeat(32), 'hex');
-    const matches = stored !== null && /^\d{6}$/.test(code) && timingSafeEqual(presented, expected);
+    const wellFormed = new RegExp(`^\\d{${OTP_DIGITS}}$`).test(code);
+    const client = this.clientKey(ip);
     let customer: CustomerDoc | null = null;
-    if (matches && (await spendOtpCode(this.deps.store, email, stored.codeHash))) {
-      customer = await findCustomerByEmail(this.deps.store, email);
+    for (const live of await liveOtpCodes(this.deps.store, email, this.deps.maxLiveCodes)) {
+      const taken = await takeOtpAttempt(this.deps.store, live._id, client, OTP_MAX_ATTEMPTS);
+      if (!taken || !wellFormed) continue;
+      const matches = timingSafeEqual(Buffer.from(this.digest(taken.salt, code), 'hex'), Buffer.from(taken.codeHash, 'hex'));
+      if (matches && (await spendOtpCode(this.deps.store, taken._id, taken.codeHash, email))) {
+        customer = await findCustomerByEmail(this.deps.store, email);
+        break;
+      }
     }
     if (!customer) {
-      await this.deps.failures.count(email, ip);
+      await this.deps.failures.failed(email, ip, deviceToken);
       return { ok: false };
     }
-    await this.deps.failures.reset(email);
-    return { ok: true, customer };
+    await this.deps.failures.succeeded(email, ip, deviceToken);
+    const known = this.deps.failures.deviceOf(email, deviceToken) ? deviceToken! : this.deps.failures.issueDeviceToken(email);
+    return { ok: true, customer, deviceToken: known };
   }
 }

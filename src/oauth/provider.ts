@@ -5,16 +5,20 @@
 import type { Configuration, KoaContextWithOIDC, Provider as ProviderType, ResourceServerInfo } from 'oidc-provider';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import { OAuthModelStore } from '../store/oauth/oauth-models.store.js';
 import type { Store } from '../store/store.js';
 import { accountFinder, CLAIMS } from './account.js';
 import { adapterFactory } from './adapter.js';
 import { secretMatches, SUPPORTED_SCOPES } from './clients.js';
 import { otpGrant, OTP_PARAMETERS } from './grants/otp.grant.js';
 import { passwordGrant, PASSWORD_PARAMETERS, type PasswordGrantDeps } from './grants/password.grant.js';
-import type { OAuthKeys } from './keys.js';
+import { ID_TOKEN_TTL_SECONDS, type OAuthKeys } from './keys.js';
 import { errors, Provider } from './oidc.js';
+import type { RevocationList } from './revocations.js';
+import { tokenRequestState } from './token-request.js';
 import type { OtpService } from './otp.js';
 import { renderError } from './views/error.view.js';
+import { logoutSource, postLogoutSuccessSource } from './views/logout.view.js';
 
 export const OAUTH_ROUTES = {
   authorization: '/authorize',
@@ -33,27 +37,29 @@ export interface ProviderDeps {
   keys: OAuthKeys;
   otp: OtpService;
   password: Omit<PasswordGrantDeps, 'issue'>;
+  revocations: RevocationList;
 }
 
-/** The API as a resource server: every supported scope, JWT access tokens signed ES256. */
-export function apiResourceServer(config: Config): ResourceServerInfo {
+/** The API as a resource server: every supported scope, JWT access tokens signed ES256 with the active key. */
+export function apiResourceServer(config: Config, keys: Pick<OAuthKeys, 'activeKids'>): ResourceServerInfo {
   return {
     scope: SUPPORTED_SCOPES.join(' '),
     audience: config.oauth.audience,
     accessTokenTTL: config.oauth.accessTokenTtl,
     accessTokenFormat: 'jwt',
-    jwt: { sign: { alg: 'ES256' } },
+    jwt: { sign: { alg: 'ES256', ...(keys.activeKids.ES256 ? { kid: keys.activeKids.ES256 } : {}) } },
   };
 }
 
 export function createProvider(deps: ProviderDeps): ProviderType {
   const { config, store, keys, log } = deps;
   const { audience, refreshTokenTtl } = config.oauth;
-  const resourceServer = apiResourceServer(config);
+  const resourceServer = apiResourceServer(config, keys);
   const interactionBase = `${new URL(config.oauth.issuer).pathname.replace(/\/$/, '')}/interaction`;
 
   const configuration: Configuration = {
-    adapter: adapterFactory(store, { refreshGraceSeconds: config.oauth.refreshReuseGraceSeconds, log }),
+    adapter: adapterFactory(store, { refreshGraceSeconds: config.oauth.refreshReuseGraceSeconds, revocations: deps.revocations, log }),
+    formats: { customizers: { jwt: recordAccessToken } },
     clients: [],
     findAccount: accountFinder(store),
     jwks: keys.jwks,
@@ -79,9 +85,9 @@ export function createProvider(deps: ProviderDeps): ProviderType {
       devInteractions: { enabled: false },
       dPoP: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
-      rpInitiatedLogout: { enabled: false },
+      rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
       userinfo: { enabled: false },
-      revocation: { enabled: true, allowedPolicy: ownTokenOnly },
+      revocation: { enabled: true, allowedPolicy: revokeOwnTokenOnly },
       introspection: { enabled: true, allowedPolicy: ownTokenOnly },
       resourceIndicators: {
         enabled: true,
@@ -98,12 +104,14 @@ export function createProvider(deps: ProviderDeps): ProviderType {
     rotateRefreshToken: true,
     issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(t: string): boolean }, source: { scopes: Set<string> }) =>
       client.grantTypeAllowed('refresh_token') && source.scopes.has('offline_access'),
-    expiresWithSession: async () => false,
+    // A browser sign-in without offline_access lasts as long as the browser session: signing out revokes
+    // its grant (and so its access tokens). With offline_access it outlives the session (OIDC Core §11).
+    expiresWithSession: async (_ctx: unknown, token: { scopes: Set<string> }) => !token.scopes.has('offline_access'),
     ttl: {
       AccessToken: (_ctx: unknown, token: { resourceServer?: { accessTokenTTL?: number } }) =>
         token.resourceServer?.accessTokenTTL ?? config.oauth.accessTokenTtl,
       AuthorizationCode: 60,
-      IdToken: 3_600,
+      IdToken: ID_TOKEN_TTL_SECONDS,
       Interaction: 600,
       Session: 14 * 24 * 3_600,
       Grant: refreshTokenTtl,
@@ -124,15 +132,68 @@ export function createProvider(deps: ProviderDeps): ProviderType {
     return secretMatches(this.clientSecret, actual);
   };
 
+  keepOneSuccessor(provider, store, config.oauth.refreshReuseGraceSeconds);
+
   const issue = { provider, audience, resourceServer };
-  provider.registerGrantType('password', passwordGrant({ ...deps.password, issue }), PASSWORD_PARAMETERS);
-  provider.registerGrantType('otp', otpGrant({ otp: deps.otp, issue }), OTP_PARAMETERS);
+  provider.registerGrantType('password', passwordGrant({ ...deps.password, issue }), PASSWORD_PARAMETERS, ['resource']);
+  provider.registerGrantType('otp', otpGrant({ otp: deps.otp, issue }), OTP_PARAMETERS, ['resource']);
 
   provider.on('server_error', (_ctx: unknown, err: unknown) => log.error({ err }, 'oauth: provider error'));
   return provider;
 }
 
-/** Introspection and revocation answer only about the calling client's own tokens. */
+/**
+ * RFC 7009 §2.1: a client may revoke only its own tokens; another client's token is refused (400
+ * invalid_request, the provider's own wording) and stays valid.
+ */
+async function revokeOwnTokenOnly(_ctx: unknown, client: { clientId: string }, token: { clientId: string }): Promise<boolean> {
+  if (token.clientId !== client.clientId) throw new errors.InvalidRequest('client is not authorized to revoke the presented token');
+  return true;
+}
+
+/** Introspection answers only about the calling client's own tokens (another's is `active: false`). */
 async function ownTokenOnly(_ctx: unknown, client: { clientId: string }, token: { clientId: string }): Promise<boolean> {
   return token.clientId === client.clientId;
+}
+
+interface IssuedAccessToken {
+  jti: string;
+  grantId?: string;
+  constructor: { IN_PAYLOAD: string[] };
+  adapter: { upsert(id: string, payload: Record<string, unknown>, expiresIn: number): Promise<void> };
+  [key: string]: unknown;
+}
+
+/**
+ * Every JWT access token, as it is signed: its grant id goes in as `gid` (the bearer check refuses a
+ * revoked grant's tokens without a store read), and a record of it is kept under its jti for its
+ * lifetime, which is what introspection (RFC 7662) and revocation (RFC 7009) look up.
+ */
+async function recordAccessToken(_ctx: unknown, token: IssuedAccessToken, jwt: { payload: Record<string, unknown> }): Promise<void> {
+  if (token.grantId) jwt.payload.gid = token.grantId;
+  const record: Record<string, unknown> = {};
+  for (const key of token.constructor.IN_PAYLOAD) if (key !== 'format' && token[key] !== undefined) record[key] = token[key];
+  const { iat, exp, aud } = jwt.payload as { iat: number; exp: number; aud: unknown };
+  Object.assign(record, { iat, exp, aud, jti: token.jti, kind: 'AccessToken' });
+  await token.adapter.upsert(token.jti, record, Math.max(1, exp - Math.floor(Date.now() / 1000)));
+}
+
+/**
+ * A refresh token's rotation has one successor. The first use of a token claims the successor slot on
+ * it; a retry inside the grace window (the adapter's `consume` let it through) gets the successor the
+ * first use created instead of a new one, so the chain never forks.
+ */
+function keepOneSuccessor(provider: ProviderType, store: Store, graceSeconds: number): void {
+  const models = new OAuthModelStore(store, 'RefreshToken', { graceSeconds });
+  const proto = provider.RefreshToken.prototype as { save(): Promise<string>; jti?: string; generateTokenId(): string };
+  const save = proto.save;
+  proto.save = async function saveRotated(this: typeof proto): Promise<string> {
+    const from = tokenRequestState()?.rotatedFrom;
+    if (!from || this.jti) return save.call(this);
+    const candidate = this.generateTokenId();
+    const successor = await models.claimSuccessor(from, candidate);
+    if (successor === null) throw new errors.InvalidGrant('refresh token not found');
+    this.jti = successor;
+    return successor === candidate ? save.call(this) : successor;
+  };
 }

@@ -19,23 +19,42 @@ export interface ThirdPartyCredential {
   token: string;
   source?: string;
   name?: string;
+  /** Proof of the existing password account the identity is to be linked to: its password ... */
+  accountPassword?: string;
+  /** ... or a one-time code sent to its address. */
+  code?: string;
+}
+
+/**
+ * Linking a provider identity to an existing password account needs one proof that the caller holds
+ * that account: its password or a one-time code. `missing`: none was sent; `wrong`: it did not match
+ * (counted like any failed sign-in); `throttled`: too many failures.
+ */
+export type LinkProof = (customer: CustomerDoc) => Promise<'ok' | 'missing' | 'wrong' | { retryAfter: number }>;
+
+export class LinkRefused extends Error {
+  constructor(readonly reason: 'missing' | 'wrong' | { retryAfter: number }) {
+    super('third-party sign-in: linking to a password account needs its password or a one-time code');
+  }
 }
 
 /** The `password` field's JSON, or null when it is not that shape. */
-export function parseThirdPartyPassword(password: string): ThirdPartyCredential | null {
+export function parseThirdPartyPassword(field: string): ThirdPartyCredential | null {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(password);
+    parsed = JSON.parse(field);
   } catch {
     return null;
   }
   if (typeof parsed !== 'object' || parsed === null) return null;
-  const { token, source, name } = parsed as Record<string, unknown>;
+  const { token, source, name, password, code } = parsed as Record<string, unknown>;
   if (typeof token !== 'string' || token.length === 0 || token.length > 16_384) return null;
   return {
     token,
     ...(typeof source === 'string' ? { source } : {}),
     ...(typeof name === 'string' && name.trim() ? { name: name.trim().slice(0, 200) } : {}),
+    ...(typeof password === 'string' && password && password.length <= 1024 ? { accountPassword: password } : {}),
+    ...(typeof code === 'string' && code && code.length <= 16 ? { code } : {}),
   };
 }
 
@@ -76,19 +95,27 @@ export class ThirdPartySignIn {
     }
     if (typeof payload.sub !== 'string' || !payload.sub) return null;
     const email = typeof payload.email === 'string' ? normalizeEmail(payload.email) : null;
-    // Apple sends "true" as a string; Facebook sends no such claim (its e-mails count as unverified).
-    const emailVerified = payload.email_verified === true || payload.email_verified === 'true';
+    // Apple sends "true" as a string (only Apple: from anyone else a string is not a boolean); Facebook
+    // sends no such claim (its e-mails count as unverified).
+    const emailVerified = payload.email_verified === true || (provider === 'apple' && payload.email_verified === 'true');
     return { subject: payload.sub, email, emailVerified: email !== null && emailVerified, name: typeof payload.name === 'string' ? payload.name : null };
   }
 
-  /** The customer for a verified identity: by subject, else by verified e-mail (and linked), else new. */
-  async customerFor(provider: ThirdPartyProvider, identity: VerifiedIdentity, displayName?: string): Promise<CustomerDoc> {
+  /**
+   * The customer for a verified identity: by subject, else by verified e-mail (and linked; an account
+   * with a password only after `prove` says the caller holds it, else LinkRefused), else new.
+   */
+  async customerFor(provider: ThirdPartyProvider, identity: VerifiedIdentity, displayName: string | undefined, prove: LinkProof): Promise<CustomerDoc> {
     const link: CustomerIdentityDoc = { provider, subject: identity.subject, email: identity.email, linkedAt: new Date() };
     for (let attempt = 0; attempt < 3; attempt++) {
       const known = await findCustomerByIdentity(this.store, provider, identity.subject);
       if (known) return known;
       if (identity.email && identity.emailVerified) {
         const sameEmail = await findCustomerByEmail(this.store, identity.email);
+        if (sameEmail?.passwordHash) {
+          const proof = await prove(sameEmail);
+          if (proof !== 'ok') throw new LinkRefused(proof);
+        }
         if (sameEmail && (await linkIdentity(this.store, sameEmail._id, link))) return { ...sameEmail, identities: [...(sameEmail.identities ?? []), link] };
         if (sameEmail) continue; // someone linked this identity concurrently: look again
       }

@@ -4,6 +4,8 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type Koa from 'koa';
+import { LINK_REQUIRED } from './grants/grant-errors.js';
+import { runTokenRequest } from './token-request.js';
 
 export const INVALID_REQUEST = 'Invalid request or authorization code';
 export const INVALID_CLIENT = 'Invalid client credentials or unauthorized request';
@@ -14,6 +16,8 @@ const BODY_LIMIT = 56 * 1024;
 interface OAuthErrorBody {
   error: string;
   error_description?: string;
+  /** Third-party sign-in into an existing password account: send its password or a one-time code. */
+  link_required?: true;
 }
 
 export function tokenEndpoint(path: string): Koa.Middleware {
@@ -23,7 +27,7 @@ export function tokenEndpoint(path: string): Koa.Middleware {
       answer(ctx, 400, { error: 'invalid_request', error_description: INVALID_REQUEST });
       return;
     }
-    await next();
+    await runTokenRequest(next);
     const body = ctx.body as Partial<OAuthErrorBody> | undefined;
     if (ctx.status >= 400 && body && typeof body === 'object' && typeof body.error === 'string') {
       const mapped = contractError(ctx.status, body as OAuthErrorBody);
@@ -46,6 +50,10 @@ export function contractError(status: number, body: OAuthErrorBody): { status: n
       }
       return { status: 400, body: { error: 'invalid_request', error_description: INVALID_REQUEST } };
     case 'invalid_grant':
+      if (body.error_description === LINK_REQUIRED) {
+        return { status: 400, body: { error: 'invalid_grant', error_description: INVALID_REQUEST, link_required: true } };
+      }
+      return { status: 400, body: { error: body.error, error_description: INVALID_REQUEST } };
     case 'unsupported_grant_type':
     case 'invalid_scope':
     case 'invalid_target':
@@ -86,6 +94,12 @@ async function jsonToForm(ctx: Koa.Context): Promise<boolean> {
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') form.append(name, String(value));
     else return false;
   }
+  replaceForm(ctx, form);
+  return true;
+}
+
+/** Puts `form` in place of the request body, as a urlencoded post the provider parses itself. */
+export function replaceForm(ctx: Koa.Context, form: URLSearchParams): void {
   const buffer = Buffer.from(form.toString(), 'utf8');
   const headers = { ...ctx.req.headers, 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(buffer.length) };
   delete headers['transfer-encoding'];
@@ -99,7 +113,15 @@ async function jsonToForm(ctx: Koa.Context): Promise<boolean> {
   }) as unknown as IncomingMessage;
   ctx.req = replacement;
   ctx.request.req = replacement;
-  return true;
+}
+
+/** The urlencoded body, read within the provider's limit; null when too large or unreadable. */
+export async function readForm(ctx: Koa.Context): Promise<URLSearchParams | null> {
+  try {
+    return new URLSearchParams(await readLimited(ctx.req, BODY_LIMIT));
+  } catch {
+    return null;
+  }
 }
 
 async function readLimited(req: IncomingMessage, limit: number): Promise<string> {

@@ -4,6 +4,7 @@ import { ServiceResolver } from './service.resolver.js';
 import { contentResolvers } from './content/index.js';
 import { catalogueResolvers } from './catalogue/index.js';
 import { NewsletterResolver } from './newsletter/newsletter.resolver.js';
+import { NodeResolver } from './node.resolver.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const resolvers: NonEmptyArray<Function> = [
@@ -11,4 +12,5 @@ export const resolvers: NonEmptyArray<Function> = [
   ...contentResolvers,
   ...catalogueResolvers,
   NewsletterResolver,
+  NodeResolver,
 ];

@@ -1,7 +1,7 @@
 // POST /cms/channel/{channel_id}/activate_subscription: validate, then the same operation as the
 // activateNewsletterSubscription mutation.
 import type { Router } from '@koa/router';
-import { withContext, jsonBody, type AppDeps, type AppState } from '../app.js';
+import { withContext, jsonBody, type AppDeps, type AppState } from '../http/app-context.js';
 import { parseOr400 } from '../http/validation.js';
 import { activateSubscription } from '../operations/newsletter/activate.js';
 import { activateSubscriptionBody, activateSubscriptionPath } from './activate-subscription.schema.js';

@@ -4,7 +4,7 @@
 import { bodyParser } from '@koa/bodyparser';
 import type { Router } from '@koa/router';
 import type Koa from 'koa';
-import { withContext, type AppDeps, type AppState } from '../app.js';
+import { withContext, type AppDeps, type AppState } from '../http/app-context.js';
 import { AppError } from '../errors.js';
 import { activateSubscription } from '../operations/newsletter/activate.js';
 import { activateSubscriptionBody, channelIdSchema } from '../operations/newsletter/input.js';

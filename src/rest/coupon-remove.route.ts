@@ -2,7 +2,7 @@
 // §4.1): thin shims over removeCouponFromCart. Fields come from the body or the query string.
 import type { Router, RouterMiddleware } from '@koa/router';
 import type Koa from 'koa';
-import { jsonBody, withContext, type AppDeps, type AppState } from '../app.js';
+import { jsonBody, withContext, type AppDeps, type AppState } from '../http/app-context.js';
 import { badRequest, type FieldProblem } from '../errors.js';
 import { parseOr400 } from '../http/validation.js';
 import { requireCartScope } from '../operations/cart/require-cart-scope.js';

@@ -6,7 +6,7 @@ import { execute, parse, validate, type DocumentNode, type GraphQLSchema } from 
 import type { Context } from '../context.js';
 import { AppError, notFound } from '../errors.js';
 import { selectedFields } from '../graphql/selection.js';
-import { cursorBeforeOffset } from '../operations/content/input.js';
+import { connections } from '../operations/connections.js';
 import { projectRoot } from '../version.js';
 
 /** tsc does not copy .graphql files into dist, so the document is read from the project root. */
@@ -43,7 +43,7 @@ export async function runPageIssues(
     document,
     operationName: 'PageIssues',
     contextValue: ctx,
-    variableValues: { id: args.id, first: args.limit, after: cursorBeforeOffset((args.page - 1) * args.limit) },
+    variableValues: { id: args.id, first: args.limit, after: ctx.cursors.beforeOffset({ kind: connections.pageIssues, parent: args.id }, (args.page - 1) * args.limit) },
   });
   if (result.errors?.length) {
     const original = result.errors.map((e) => e.originalError).find((e) => e instanceof AppError);

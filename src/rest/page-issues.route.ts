@@ -2,7 +2,7 @@
 // to the legacy envelope, and answer cacheably with RFC 8288 `Link` next/prev.
 import type { Router } from '@koa/router';
 import type Koa from 'koa';
-import { withContext, type AppDeps, type AppState } from '../app.js';
+import { withContext, type AppDeps, type AppState } from '../http/app-context.js';
 import { badRequest } from '../errors.js';
 import { sendCacheable } from '../http/cacheable.js';
 import { fieldProblems, parseOr400 } from '../http/validation.js';

@@ -2,7 +2,7 @@
 // cacheable (ETag, 304, Cache-Control by whether a token was presented).
 import type { Router } from '@koa/router';
 import type Koa from 'koa';
-import { withContext, type AppDeps, type AppState } from '../app.js';
+import { withContext, type AppDeps, type AppState } from '../http/app-context.js';
 import { sendCacheable } from '../http/cacheable.js';
 import { parseOr400 } from '../http/validation.js';
 import { listProductCategories } from '../operations/catalogue/list-product-categories.js';

@@ -1,6 +1,6 @@
 // The legacy REST paths: a route table of thin shims over the same operations GraphQL uses.
 import { Router } from '@koa/router';
-import type { AppDeps, AppState } from '../app.js';
+import type { AppDeps, AppState } from '../http/app-context.js';
 import { registerActivateSubscriptionRoutes } from './activate-subscription.route.js';
 import { registerActivationPageRoutes } from './activation-page.route.js';
 import { registerCouponRemoveRoutes } from './coupon-remove.route.js';

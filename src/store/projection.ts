@@ -11,7 +11,8 @@ export interface ProjectedType {
   reads: Readonly<Record<string, readonly string[]>>;
 }
 
-const narrowed = new WeakMap<ReadonlySet<string>, Map<Document, Document>>();
+/** Per selection, per full projection, per `always` list (joined): the narrowed projection. */
+const narrowed = new WeakMap<ReadonlySet<string>, Map<Document, Map<string, Document>>>();
 
 /**
  * `full` narrowed to what `selected` (the API fields of `type` an operation selects) reads, plus `always`
@@ -21,8 +22,11 @@ export function narrowProjection(full: Document, type: ProjectedType, selected: 
   if (!selected) return full;
   let byFull = narrowed.get(selected);
   if (!byFull) narrowed.set(selected, (byFull = new Map()));
-  let projection = byFull.get(full);
-  if (!projection) byFull.set(full, (projection = compute(full, type, selected, always)));
+  let byAlways = byFull.get(full);
+  if (!byAlways) byFull.set(full, (byAlways = new Map()));
+  const key = always.join(',');
+  let projection = byAlways.get(key);
+  if (!projection) byAlways.set(key, (projection = compute(full, type, selected, always)));
   return projection;
 }
 

@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { CollectionName, DocOf } from './collections.js';
 import { startEngine, type RunningEngine } from './embedded/index.js';
+import { engineThreadAvailable, startEngineThread, type EngineThread } from './embedded/thread.js';
 import { allIndexes, type IndexDef } from './indexes.js';
 import { instrumentStore } from '../metrics/store-metrics.js';
 
@@ -18,18 +19,25 @@ export class Store {
   private constructor(
     readonly client: MongoClient,
     readonly db: Db,
-    private readonly engine: RunningEngine | undefined,
+    private readonly engine: RunningEngine | EngineThread | undefined,
     private readonly timeoutMs: number,
   ) {}
 
   static async open(config: Config['store'], log: Logger, opts: { indexes?: IndexDef[] } = {}): Promise<Store> {
-    let engine: RunningEngine | undefined;
+    let engine: RunningEngine | EngineThread | undefined;
     let uri = config.uri;
     if (!uri) {
       const dbPath = config.mode === 'disk' ? config.dataDir : undefined;
-      engine = await startEngine({ host: '127.0.0.1', port: 0, dbPath, log: (msg, fields) => log.info(fields ?? {}, msg) });
+      const options = { host: '127.0.0.1', port: 0, dbPath };
+      const engineLog = (msg: string, fields?: Record<string, unknown>) => log.info(fields ?? {}, msg);
+      const thread = config.engineThread && engineThreadAvailable;
+      try {
+        engine = thread ? await startEngineThread(options, engineLog) : await startEngine({ ...options, log: engineLog });
+      } catch (err) {
+        throw new Error(`the embedded store engine did not start (${dbPath ?? 'in memory'}): ${err instanceof Error ? err.message : String(err)}`);
+      }
       uri = engine.uri;
-      log.info({ dbPath: dbPath ?? '(memory)', port: engine.port }, 'embedded store engine started');
+      log.info({ dbPath: dbPath ?? '(memory)', port: engine.port, thread }, 'embedded store engine started');
     }
     const client = new MongoClient(uri, {
       serverSelectionTimeoutMS: config.timeoutMs,
@@ -62,6 +70,11 @@ export class Store {
 
   get embedded(): boolean {
     return this.engine !== undefined;
+  }
+
+  /** Resolves with the reason if the embedded engine's thread stops on its own: the store is gone for good. */
+  get engineFailure(): Promise<Error> | undefined {
+    return this.engine && 'failed' in this.engine ? this.engine.failed : undefined;
   }
 
   collection<N extends CollectionName>(name: N): Collection<DocOf<N>> {

@@ -8,6 +8,7 @@ import type { ProductCategoryDoc, ProductDoc, ProductItemDoc } from '../../src/s
 import { Store } from '../../src/store/store.js';
 import { testMongoUri, uniqueDbName } from '../helpers/db.js';
 import { categories as fixtureCategories, items as fixtureItems, products as fixtureProducts } from './fixtures.js';
+import { isBackgroundPoll } from '../helpers/background.js';
 
 const template = { category: fixtureCategories[1]!, product: fixtureProducts[0]!, item: fixtureItems[2]! };
 
@@ -43,7 +44,9 @@ const dbName = uniqueDbName('crt');
 
 beforeAll(async () => {
   client = new MongoClient(testMongoUri(), { monitorCommands: true, serverSelectionTimeoutMS: 5000 });
-  client.on('commandStarted', (event) => commands.push(event));
+  client.on('commandStarted', (event) => {
+    if (!isBackgroundPoll(event)) commands.push(event);
+  });
   await client.connect();
   const db = client.db(dbName);
   const store = await Store.onDb(client, db);

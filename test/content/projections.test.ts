@@ -53,6 +53,8 @@ const paths: Array<{ type: string; via: string; open: string; close: string; obj
   { type: 'Article', via: 'issue contents (byId batch)', open: '{ x: issue(id: "g-issue-1") { contents { articles {', close: '} } } }', objects: contents('articles') },
   { type: 'Article', via: 'articles (root list)', open: '{ x: articles(first: 5) { edges { node {', close: '} } } }', objects: nodes },
   { type: 'Article', via: 'a category\'s articles (children loader)', open: '{ x: contentCategory(id: "g-cat-a") { articles(first: 5) { edges { node {', close: '} } } } }', objects: (x) => nodes(x.articles) },
+  { type: 'Issue', via: 'issue(id) (byId)', open: '{ x: issue(id: "g-issue-1") {', close: '} }', objects: one },
+  { type: 'Issue', via: 'a page\'s issues (children loader)', open: '{ x: page(id: "g-page") { issues(first: 5) { edges { node {', close: '} } } } }', objects: (x) => nodes(x.issues) },
   { type: 'Author', via: 'author(id)', open: '{ x: author(id: "g-au-1") {', close: '} }', objects: one },
   { type: 'Author', via: 'article authors', open: '{ x: article(id: "g-premium") { authors {', close: '} } }', objects: (x) => x.authors },
   { type: 'Keyword', via: 'keyword(id)', open: '{ x: keyword(id: "g-kw-1") {', close: '} }', objects: one },
@@ -82,3 +84,12 @@ for (const viewer of ['anonymous', 'subscriber'] as const) {
     });
   });
 }
+
+test('two loaders of one type in one operation each read what they need (the page of issues keeps its sort keys)', async () => {
+  const pageOfIssues = 'x: page(id: "g-page") { issues(first: 1) { edges { cursor node { title } } } }';
+  const alone = await svc.gql(`{ ${pageOfIssues} }`);
+  // issue(id) narrows the same Issue selection with other fields always read; it runs first here.
+  const together = await svc.gql(`{ y: issue(id: "g-issue-1") { title } ${pageOfIssues} }`);
+  expect(together.body.errors).toBeUndefined();
+  expect((together.body.data as any).x).toEqual((alone.body.data as any).x);
+});

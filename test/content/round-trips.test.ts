@@ -9,6 +9,7 @@ import { Store } from '../../src/store/store.js';
 import { testMongoUri, uniqueDbName } from '../helpers/db.js';
 import { insert } from './fixtures.js';
 import { contentGraph } from './graph.fixture.js';
+import { isBackgroundPoll } from '../helpers/background.js';
 
 const DEEP = `query Deep($id: ID!) { page(id: $id) { id issues(first: 20) { totalCount edges { node {
   id contents { category { id } articles {
@@ -25,7 +26,9 @@ const dbName = uniqueDbName('rt');
 
 beforeAll(async () => {
   client = new MongoClient(testMongoUri(), { monitorCommands: true, serverSelectionTimeoutMS: 5000 });
-  client.on('commandStarted', (event) => commands.push(event));
+  client.on('commandStarted', (event) => {
+    if (!isBackgroundPoll(event)) commands.push(event);
+  });
   await client.connect();
   const db = client.db(dbName);
   const store = await Store.onDb(client, db);

@@ -20,13 +20,17 @@ import {
 } from 'bson';
 import { MongoClient, type CommandStartedEvent, type Collection as DriverCollection, type Db } from 'mongodb';
 import { decode, encode } from '../../src/store/embedded/storage/bsonio.js';
-import { Collection } from '../../src/store/embedded/storage/collection.js';
+import type { Collection } from '../../src/store/embedded/storage/collection.js';
 import { NameSet, projectFields } from '../../src/store/embedded/storage/rawdoc.js';
 import { filterFields, inclusionFields } from '../../src/store/embedded/query/fields.js';
 import { findRaw, projector } from '../../src/store/embedded/query/exec.js';
 import { mingoOptions } from '../../src/store/embedded/query/options.js';
 import { compareKeys, parseSort, sortKey } from '../../src/store/embedded/query/sort.js';
 import { testMongoUri, uniqueDbName } from '../helpers/db.js';
+import { scratchStore } from './scratch-store.js';
+
+const store = scratchStore();
+afterAll(() => store.close());
 
 /** Small deterministic PRNG so a failure reproduces. */
 function prng(seed: number): () => number {
@@ -156,8 +160,10 @@ function randomDoc(r: () => number, i: number, allTypes: boolean): Buffer {
 }
 
 function collectionOf(docs: Buffer[]): Collection {
-  const c = new Collection('db', 'c', () => undefined);
-  for (const bytes of docs) c.insert(bytes, decode(bytes), true);
+  const c = store.collection();
+  store.write(() => {
+    for (const bytes of docs) c.insert(bytes, decode(bytes), true);
+  });
   return c;
 }
 

@@ -61,12 +61,12 @@ test('an unknown field is a validation error naming the field', async () => {
   expect(body.errors![0].extensions!.code).toBe('GRAPHQL_VALIDATION_FAILED');
 });
 
-test('malformed JSON on /graphql is a 400 problem, not a 500', async () => {
+test('malformed JSON on /graphql is a 400 in GraphQL shape (problem fields kept), not a 500', async () => {
   const res = await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
   expect(res.status).toBe(400);
-  expect(res.headers.get('content-type')).toMatch(/application\/problem\+json/);
+  expect(res.headers.get('content-type')).toMatch(/application\/json/);
   const body = (await res.json()) as Record<string, unknown>;
-  expect(body).toMatchObject({ status: 400, code: 'BAD_REQUEST', title: 'Bad Request' });
+  expect(body).toMatchObject({ status: 400, code: 'BAD_REQUEST', title: 'Bad Request', errors: [{ extensions: { code: 'BAD_REQUEST', requestId: res.headers.get('x-request-id') } }] });
 });
 
 test('an unknown path is a 404 problem+json', async () => {

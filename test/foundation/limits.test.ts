@@ -44,12 +44,14 @@ test('depth past the limit is rejected before execution', async () => {
   const { status, body } = await svc.gql('{ service { store { reachable } } }');
   expect(status).toBe(400);
   expect(body.errors![0].message).toMatch(/depth/i);
+  expect(body.errors![0].extensions!.code).toBe('GRAPHQL_VALIDATION_FAILED');
 });
 
 test('aliases past the limit are rejected', async () => {
   const { status, body } = await svc.gql('{ a: service { name } b: service { name } c: service { name } d: service { name } }');
   expect(status).toBe(400);
   expect(body.errors![0].message).toMatch(/alias/i);
+  expect(body.errors![0].extensions!.code).toBe('GRAPHQL_VALIDATION_FAILED');
 });
 
 test('cost past the limit is a BAD_USER_INPUT error naming the cost', async () => {
@@ -59,10 +61,10 @@ test('cost past the limit is a BAD_USER_INPUT error naming the cost', async () =
   expect(body.errors![0].message).toMatch(/cost 4 exceeds the limit of 3/);
 });
 
-test('a query with more tokens than the limit is a parse error, 400', async () => {
+test('a query with more tokens than the limit is a validation failure, 400 (parsing stops at the limit)', async () => {
   const fields = Array.from({ length: 6000 }, () => 'name').join(' ');
   const { status, body } = await svc.gql(`{ service { ${fields} } }`);
   expect(status).toBe(400);
-  expect(body.errors![0].extensions!.code).toBe('GRAPHQL_PARSE_FAILED');
+  expect(body.errors![0].extensions!.code).toBe('GRAPHQL_VALIDATION_FAILED');
   expect(body.errors![0].message).toMatch(/5000 tokens/);
 });

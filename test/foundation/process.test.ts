@@ -1,5 +1,8 @@
 // The built service as a real process: bad configuration exits 1, SIGTERM drains in-flight requests and exits 0.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ensureBuilt, distPath } from '../helpers/built.js';
 import { spawnNode } from '../helpers/child.js';
 
@@ -47,4 +50,27 @@ test('SIGTERM stops accepting, lets the in-flight request finish, closes the sto
   expect(JSON.parse(answered.text).data.service.store.reachable).toBe(true);
   expect(await child.exited).toBe(0);
   expect(child.lines.some((l) => l.msg === 'shutdown complete')).toBe(true);
+}, 60_000);
+
+test('the embedded engine runs on a thread of its own, and shuts down with the service', async () => {
+  const child = spawnNode(distPath('src/main.js'), [], { PORT: '0', HOST: '127.0.0.1', STORE: 'memory', SEED: 'none', LOG_LEVEL: 'info' });
+  const started = await child.waitFor((l) => l.msg === 'embedded store engine started');
+  expect(started.thread).toBe(true);
+  const listening = await child.waitFor((l) => typeof l.url === 'string' && String(l.msg).includes('listening'));
+  const ready = await fetch(`${new URL(String(listening.url)).origin}/readyz`);
+  expect(ready.status).toBe(200);
+  child.proc.kill('SIGTERM');
+  expect(await child.exited).toBe(0);
+  // The engine's own log lines cross from its thread.
+  expect(child.lines.some((l) => l.msg === 'engine closed')).toBe(true);
+}, 60_000);
+
+test('an engine that cannot start stops the service with a clear message and exit code 1', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gateway-engine-'));
+  const notADirectory = join(dir, 'file');
+  writeFileSync(notADirectory, 'not a data directory');
+  const child = spawnNode(distPath('src/main.js'), [], { PORT: '0', HOST: '127.0.0.1', STORE: 'disk', DATA_DIR: notADirectory, SEED: 'none', LOG_LEVEL: 'info' });
+  expect(await child.exited).toBe(1);
+  expect(child.stderr.join('')).toContain('gateway failed to start: the embedded store engine did not start');
+  rmSync(dir, { recursive: true, force: true });
 }, 60_000);

@@ -69,18 +69,17 @@ test('uncacheable answers (store status) are never stored', async () => {
   expect(second.headers.get('x-cache')).toBeNull();
 });
 
-test('a token-bearing request neither reads nor fills the cache, and its answer is not shareable', async () => {
+test('a token-bearing request neither reads nor fills the public entries, and its answer is private', async () => {
   const { accessToken } = await tokenFor(svc, { scopes: ['openid'] });
   const query = 'query TokenChannel { channel(id: "11") { name } }';
   const withToken = await fetch(getUrl({ query }), { headers: { ...csrf, authorization: `Bearer ${accessToken}` } });
   expect(withToken.status).toBe(200);
-  expect(withToken.headers.get('cache-control')).toBe('no-store');
-  expect(withToken.headers.get('x-cache')).toBeNull();
+  // Shared with readers of the same entitlements only (test/foundation/shared-answers.test.ts), never publicly.
+  expect(withToken.headers.get('cache-control')).toBe('max-age=60, private');
 
   const anonymous = await fetch(getUrl({ query }), { headers: csrf });
   expect(anonymous.headers.get('x-cache')).toBe('MISS');
-  const again = await fetch(getUrl({ query }), { headers: { ...csrf, authorization: `Bearer ${accessToken}` } });
-  expect(again.headers.get('x-cache')).toBeNull();
+  expect(anonymous.headers.get('cache-control')).toBe('max-age=60, public');
 });
 
 test('without a CSRF-safe header a cached GraphQL GET is refused like an uncached one', async () => {

@@ -63,14 +63,28 @@ test('parallel consumes of one record: exactly one wins', async () => {
   expect(outcomes.filter((o) => o.outcome === 'reused')).toHaveLength(4);
 });
 
-test('refresh grace window: the first reuse is tolerated (and hidden from find), the next is not', async () => {
+test('refresh grace window: retries are let through while the successor is unused; once it is used, a retry is reuse', async () => {
   const tokens = models('RefreshToken', 30);
   await tokens.upsert('r1', { jti: 'r1', grantId: 'g4' }, 60);
   expect((await tokens.consume('r1')).outcome).toBe('consumed');
   expect((await tokens.find('r1'))?.consumed).toBeUndefined();
-  expect((await tokens.consume('r1')).outcome).toBe('grace');
-  expect(typeof (await tokens.find('r1'))?.consumed).toBe('number');
+  // Before the successor exists, and while it is unused: the same retry, as often as it comes.
+  expect((await tokens.consume('r1')).outcome).toBe('replay');
+  expect(await tokens.claimSuccessor('r1', 'r2')).toBe('r2');
+  expect(await tokens.claimSuccessor('r1', 'r2-fork')).toBe('r2');
+  await tokens.upsert('r2', { jti: 'r2', grantId: 'g4' }, 60);
+  expect((await tokens.consume('r1')).outcome).toBe('replay');
+  // The successor is used: the old token again is a stolen copy.
+  expect((await tokens.consume('r2')).outcome).toBe('consumed');
   expect(await tokens.consume('r1')).toEqual({ outcome: 'reused', grantId: 'g4' });
+});
+
+test('refresh grace window: a retry after the window is reuse even with the successor unused', async () => {
+  const tokens = models('RefreshToken', 30);
+  await tokens.upsert('r5', { jti: 'r5', grantId: 'g5' }, 60);
+  expect((await tokens.consume('r5', new Date(Date.now() - 31_000))).outcome).toBe('consumed');
+  expect(typeof (await tokens.find('r5'))?.consumed).toBe('number');
+  expect(await tokens.consume('r5')).toEqual({ outcome: 'reused', grantId: 'g5' });
 });
 
 test('without a grace window a consumed refresh token shows as consumed at once', async () => {

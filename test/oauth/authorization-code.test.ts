@@ -3,7 +3,8 @@
 import { startTestService, type TestService } from '../helpers/service.js';
 import { ensureCustomer } from '../helpers/tokens.js';
 import { Browser, formAction, type Page } from './browser-flow.js';
-import { INVALID_REQUEST, jwtClaims, newClient, pkcePair, tokenRequest } from './support.js';
+import * as oidc from 'openid-client';
+import { INVALID_REQUEST, jwtClaims, newClient, pkcePair, relyingParty, tokenRequest } from './support.js';
 
 const REDIRECT = 'http://localhost:8080/cb';
 
@@ -141,7 +142,7 @@ test('a wrong or missing code_verifier is 400 invalid_grant', async () => {
   expect(missing.body).toEqual({ error: 'invalid_grant', error_description: INVALID_REQUEST });
 });
 
-test('a code used twice: the second exchange is 400 invalid_grant and revokes what the first one issued', async () => {
+test('a code used twice: the second exchange is 400 invalid_grant and revokes what the first one issued, access token included', async () => {
   const { verifier, challenge } = pkcePair();
   const code = (await signInAndConsent(new Browser(svc), challenge)).searchParams.get('code')!;
   const first = await exchange(code, verifier);
@@ -152,6 +153,9 @@ test('a code used twice: the second exchange is 400 invalid_grant and revokes wh
   const refresh = await tokenRequest(svc, { grant_type: 'refresh_token', client_id: spa.clientId, refresh_token: String(first.body.refresh_token) });
   expect(refresh.status).toBe(400);
   expect(refresh.body.error).toBe('invalid_grant');
+  // The access token of the first exchange too, at once.
+  const read = await svc.gql('{ service { version } }', undefined, { authorization: `Bearer ${String(first.body.access_token)}` });
+  expect(read.status).toBe(401);
 });
 
 test('a redirect_uri different from the authorization request\'s is 400 invalid_grant', async () => {
@@ -174,4 +178,62 @@ test('an interaction page without its cookie is a 400 page, not a 500', async ()
   const res = await fetch(`${svc.url}/oauth2/interaction/does-not-exist`);
   expect(res.status).toBe(400);
   expect(await res.text()).toContain('expired');
+});
+
+describe('RP-initiated logout', () => {
+  test('discovery lists end_session_endpoint', async () => {
+    const rp = await relyingParty(svc, spa.clientId);
+    expect(rp.serverMetadata().end_session_endpoint).toBe(`${svc.url}/oauth2/session/end`);
+  });
+
+  test('signing out ends the browser session: the next authorization asks to sign in again; offline access survives (OIDC Core §11)', async () => {
+    const browser = new Browser(svc);
+    const { verifier, challenge } = pkcePair();
+    const callback = await signInAndConsent(browser, challenge);
+    const tokens = await exchange(callback.searchParams.get('code')!, verifier);
+    expect(tokens.status).toBe(200);
+
+    const rp = await relyingParty(svc, spa.clientId);
+    const endSession = oidc.buildEndSessionUrl(rp, { id_token_hint: String(tokens.body.id_token), post_logout_redirect_uri: REDIRECT, state: 'bye' });
+    const confirm = await browser.get(endSession.pathname + endSession.search);
+    expect(confirm.status).toBe(200);
+    expect(confirm.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(confirm.html)?.[1];
+    expect(xsrf).toBeTruthy();
+    const done = await browser.post(formAction(confirm.html, /\/session\/end\/confirm$/), { xsrf: xsrf!, logout: 'yes' });
+    const back = new URL(done.location!);
+    expect(back.origin + back.pathname).toBe(REDIRECT);
+    expect(back.searchParams.get('state')).toBe('bye');
+
+    const again = await browser.follow(await browser.get(authorizeUrl({ code_challenge: pkcePair().challenge, code_challenge_method: 'S256', prompt: undefined, scope: 'openid cart' })));
+    expect(again.status).toBe(200);
+    expect(again.html).toContain('name="password"');
+    const refreshed = await tokenRequest(svc, { grant_type: 'refresh_token', client_id: spa.clientId, refresh_token: String(tokens.body.refresh_token) });
+    expect(refreshed.status).toBe(200);
+  });
+
+  test('signing out revokes a grant without offline_access: its access token is refused at once', async () => {
+    const browser = new Browser(svc);
+    const { verifier, challenge } = pkcePair();
+    const login = await browser.follow(await browser.get(authorizeUrl({ code_challenge: challenge, code_challenge_method: 'S256', scope: 'openid cart' })));
+    const consent = await browser.follow(await browser.post(formAction(login.html, /\/login$/), { email: customer.email, password: customer.password }));
+    const done = await browser.follow(await browser.post(formAction(consent.html, /\/confirm$/)));
+    const tokens = await exchange(new URL(done.location!).searchParams.get('code')!, verifier);
+    expect(tokens.status).toBe(200);
+    const bearer = { authorization: `Bearer ${String(tokens.body.access_token)}` };
+    expect((await svc.gql('{ service { version } }', undefined, bearer)).status).toBe(200);
+
+    const confirm = await browser.get(`/oauth2/session/end?client_id=${spa.clientId}`);
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(confirm.html)![1]!;
+    const signedOut = await browser.post(formAction(confirm.html, /\/session\/end\/confirm$/), { xsrf, logout: 'yes' });
+    expect(signedOut.status).toBe(303);
+    expect((await svc.gql('{ service { version } }', undefined, bearer)).status).toBe(401);
+  });
+
+  test('a post_logout_redirect_uri the client did not register is refused', async () => {
+    const browser = new Browser(svc);
+    const res = await browser.get(`/oauth2/session/end?client_id=${spa.clientId}&post_logout_redirect_uri=${encodeURIComponent('https://evil.example/')}`);
+    expect(res.status).toBe(400);
+    expect(res.html).toContain('post_logout_redirect_uri');
+  });
 });

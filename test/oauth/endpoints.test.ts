@@ -6,7 +6,7 @@ import { createLogger } from '../../src/logger.js';
 import { loadKeys } from '../../src/oauth/keys.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { tokenFor, TEST_CLIENT_ID, TEST_CLIENT_SECRET } from '../helpers/tokens.js';
-import { basic, newClient, tokenRequest } from './support.js';
+import { basic, jwtClaims, newClient, tokenRequest } from './support.js';
 
 let svc: TestService;
 
@@ -76,7 +76,8 @@ describe('revocation (RFC 7009)', () => {
     const issued = await tokenFor(svc);
     const other = await newClient(svc, { grantTypes: ['password', 'refresh_token'] });
     const res = await form('/oauth2/revoke', { token: issued.refreshToken! }, basic(other.clientId, other.secret));
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toBe('invalid_request');
     const refresh = await tokenRequest(svc, { grant_type: 'refresh_token', refresh_token: issued.refreshToken! }, { headers: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET) });
     expect(refresh.status).toBe(200);
   });
@@ -101,11 +102,34 @@ describe('introspection (RFC 7662)', () => {
     expect(await foreign.json()).toEqual({ active: false });
   });
 
-  test('JWT access tokens are self-contained: introspecting one is 400 unsupported_token_type', async () => {
-    const issued = await tokenFor(svc);
+  test('a JWT access token is introspected truthfully: active with its claims, then inactive once revoked', async () => {
+    const issued = await tokenFor(svc, { scopes: ['openid', 'offline_access', 'cart'] });
     const res = await form('/oauth2/introspect', { token: issued.accessToken }, basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET));
-    expect(res.status).toBe(400);
-    expect(((await res.json()) as { error: string }).error).toBe('unsupported_token_type');
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ active: true, sub: issued.customerId, client_id: TEST_CLIENT_ID, scope: 'openid offline_access cart', token_type: 'Bearer', aud: svc.config.oauth.audience });
+    expect(body.exp).toBe(jwtClaims(issued.accessToken).exp);
+
+    const other = await newClient(svc, { grantTypes: ['password'] });
+    const foreign = await form('/oauth2/introspect', { token: issued.accessToken }, basic(other.clientId, other.secret));
+    expect(await foreign.json()).toEqual({ active: false });
+
+    const revoked = await form('/oauth2/revoke', { token: issued.accessToken, token_type_hint: 'access_token' }, basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET));
+    expect(revoked.status).toBe(200);
+    const after = await form('/oauth2/introspect', { token: issued.accessToken }, basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET));
+    expect(await after.json()).toEqual({ active: false });
+    const bearerUse = await svc.gql('{ service { version } }', undefined, { authorization: `Bearer ${issued.accessToken}` });
+    expect(bearerUse.status).toBe(401);
+  });
+
+  test('a forged or foreign JWT is inactive (200), never an error', async () => {
+    const header = Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'at+jwt', kid: 'x' })).toString('base64url');
+    const payload = Buffer.from(JSON.stringify({ jti: 'guess', sub: 'x' })).toString('base64url');
+    const res = await form('/oauth2/introspect', { token: `${header}.${payload}.c2ln` }, basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ active: false });
+    const revoke = await form('/oauth2/revoke', { token: `${header}.${payload}.c2ln` }, basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET));
+    expect(revoke.status).toBe(200);
   });
 });
 

@@ -55,7 +55,8 @@ test('request (JSON) -> 202, the code arrives by mail, the otp grant exchanges i
   const code = await codeMailedTo(customer.email, before);
   expect(code).toMatch(/^\d{6}$/);
   // Stored hashed: the code itself is nowhere in the store.
-  const stored = await svc.store.collection('otp_codes').findOne({ _id: customer.email });
+  const stored = await svc.store.collection('otp_codes').findOne({ email: customer.email });
+  expect(stored).not.toBeNull();
   expect(JSON.stringify(stored)).not.toContain(code);
 
   const tokens = await otpGrant(customer.email, code);
@@ -108,7 +109,7 @@ test('an expired code is refused even before the TTL monitor removes it', async 
   const since = new Date();
   await requestCode({ client_id: TEST_CLIENT_ID, username: customer.email });
   const code = await codeMailedTo(customer.email, since);
-  await svc.store.collection('otp_codes').updateOne({ _id: customer.email }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+  await svc.store.collection('otp_codes').updateMany({ email: customer.email }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
   const res = await otpGrant(customer.email, code);
   expect(res.status).toBe(400);
   expect(res.body).toEqual({ error: 'invalid_grant', error_description: INVALID_REQUEST });
@@ -116,16 +117,18 @@ test('an expired code is refused even before the TTL monitor removes it', async 
   expect(ttl).toMatchObject({ key: { expiresAt: 1 }, expireAfterSeconds: 0 });
 });
 
-test('a new request replaces the previous code', async () => {
+test('a new request never cancels a code already mailed: each live code works (once), and signing in spends them all', async () => {
   const customer = await ensureCustomer(svc, {});
   const since = new Date();
   await requestCode({ client_id: TEST_CLIENT_ID, username: customer.email });
-  const first = await codeMailedTo(customer.email, since);
+  await codeMailedTo(customer.email, since);
   await requestCode({ client_id: TEST_CLIENT_ID, username: customer.email });
-  const codes = await codesMailedTo(customer.email, since, 2);
-  const second = codes.find((c) => c !== first) ?? first;
-  if (second !== first) expect((await otpGrant(customer.email, first)).status).toBe(400);
-  expect((await otpGrant(customer.email, second)).status).toBe(200);
+  const [first, second] = await codesMailedTo(customer.email, since, 2);
+  expect(await svc.store.collection('otp_codes').countDocuments({ email: customer.email })).toBe(2);
+  expect((await otpGrant(customer.email, first!)).status).toBe(200);
+  // The sign-in spent the other code too.
+  if (second !== first) expect((await otpGrant(customer.email, second!)).status).toBe(400);
+  expect(await svc.store.collection('otp_codes').countDocuments({ email: customer.email })).toBe(0);
 });
 
 test('bad requests: malformed address 400 invalid_request, unknown client 401 invalid_client, client without the otp grant 400 unauthorized_client', async () => {

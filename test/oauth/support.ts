@@ -1,5 +1,6 @@
 // Shared pieces of the OAuth tests: token endpoint calls (form or JSON), clients, PKCE pairs.
 import { createHash, randomBytes } from 'node:crypto';
+import * as oidc from 'openid-client';
 import { createClient, SUPPORTED_SCOPES, type NewClient } from '../../src/oauth/clients.js';
 import type { TestService } from '../helpers/service.js';
 
@@ -51,3 +52,17 @@ export const jwtClaims = (jwt: string): Record<string, unknown> =>
 
 export const INVALID_REQUEST = 'Invalid request or authorization code';
 export const INVALID_CLIENT = 'Invalid client credentials or unauthorized request';
+
+/**
+ * openid-client configured from the server's discovery document, over plain http (tests only). The
+ * test services listen on a random port while their issuer says PUBLIC_URL, so requests to the issuer's
+ * origin go to the service.
+ */
+export async function relyingParty(service: TestService, clientId: string, secret?: string): Promise<oidc.Configuration> {
+  const issuerOrigin = new URL(service.config.oauth.issuer).origin;
+  const redirect: oidc.CustomFetch = (url, options) => fetch(url.startsWith(issuerOrigin) ? service.url + url.slice(issuerOrigin.length) : url, options as RequestInit);
+  return oidc.discovery(new URL(service.config.oauth.issuer), clientId, secret ? { client_secret: secret } : undefined, secret ? oidc.ClientSecretBasic(secret) : oidc.None(), {
+    execute: [oidc.allowInsecureRequests],
+    [oidc.customFetch]: redirect,
+  });
+}

@@ -82,16 +82,64 @@ test('a valid Google ID token signs in: a customer is created with the verified 
   expect(jwtClaims(String(again.body.access_token)).sub).toBe(sub);
 });
 
-test('a verified e-mail of an existing customer links the identity to that customer', async () => {
+test('a verified e-mail of an existing password account links only with that account\'s password', async () => {
   const existing = await ensureCustomer(svc, { email: 'linked@example.test' });
-  const res = await signIn('google', await idToken({ sub: 'g-200', email: 'linked@example.test', email_verified: true }));
+  const token = await idToken({ sub: 'g-200', email: 'linked@example.test', email_verified: true });
+  const customerDoc = () => svc.store.collection('customers').findOne({ _id: existing.customerId });
+
+  // No proof: 400 invalid_grant telling the client to ask for it; nothing linked, nobody created.
+  const bare = await signIn('google', token);
+  expect(bare.status).toBe(400);
+  expect(bare.body).toEqual({ error: 'invalid_grant', error_description: INVALID_REQUEST, link_required: true });
+  expect((await customerDoc())!.identities ?? []).toEqual([]);
+  expect(await svc.store.collection('customers').countDocuments({ email: 'linked@example.test' })).toBe(1);
+
+  const wrong = await signIn('google', token, { password: 'not-the-password' });
+  expect(wrong.status).toBe(400);
+  expect(wrong.body).toEqual({ error: 'invalid_grant', error_description: INVALID_REQUEST });
+  expect((await customerDoc())!.identities ?? []).toEqual([]);
+
+  const res = await signIn('google', token, { password: existing.password });
   expect(res.status).toBe(200);
   expect(jwtClaims(String(res.body.access_token)).sub).toBe(existing.customerId);
-  const doc = await svc.store.collection('customers').findOne({ _id: existing.customerId });
-  expect(doc!.identities).toEqual([expect.objectContaining({ provider: 'google', subject: 'g-200' })]);
-  // The password still works too.
+  expect((await customerDoc())!.identities).toEqual([expect.objectContaining({ provider: 'google', subject: 'g-200' })]);
+  // Once linked, the identity signs in by itself; the password still works too.
+  const later = await signIn('google', await idToken({ sub: 'g-200', email: 'linked@example.test', email_verified: true }));
+  expect(later.status).toBe(200);
   const pw = await tokenRequest(svc, { grant_type: 'password', username: existing.email, password: existing.password }, { headers: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET) });
   expect(pw.status).toBe(200);
+});
+
+test('a one-time code sent to the account\'s address is proof enough to link', async () => {
+  const existing = await ensureCustomer(svc, { email: 'linked-by-code@example.test' });
+  const before = new Date();
+  const asked = await fetch(`${svc.url}/oauth2/otp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: TEST_CLIENT_ID, username: existing.email }) });
+  expect(asked.status).toBe(202);
+  let code: string | undefined;
+  for (let i = 0; i < 250 && !code; i++) {
+    const mail = await svc.store.collection('outbox').findOne({ to: existing.email, createdAt: { $gte: before } });
+    code = mail ? /\b(\d{6})\b/.exec(mail.text)![1] : undefined;
+    if (!code) await new Promise((r) => setTimeout(r, 20));
+  }
+  const res = await signIn('google', await idToken({ sub: 'g-201', email: existing.email, email_verified: true }), { code: code! });
+  expect(res.status).toBe(200);
+  expect(jwtClaims(String(res.body.access_token)).sub).toBe(existing.customerId);
+});
+
+test('a verified e-mail of an account without a password (made by another provider) links without more', async () => {
+  const first = await signIn('google', await idToken({ sub: 'g-202', email: 'no-password@example.test', email_verified: true }));
+  const apple = await signIn('apple', await idToken({ sub: 'a-202', email: 'no-password@example.test', email_verified: true }, { issuer: APPLE.issuer, audience: APPLE.audience }));
+  expect(apple.status).toBe(200);
+  expect(jwtClaims(String(apple.body.access_token)).sub).toBe(jwtClaims(String(first.body.access_token)).sub);
+});
+
+test('email_verified as the string "true" counts for Apple only: from Google it is unverified and links nothing', async () => {
+  const existing = await ensureCustomer(svc, { email: 'string-true@example.test' });
+  const res = await signIn('google', await idToken({ sub: 'g-203', email: 'string-true@example.test', email_verified: 'true' }), { password: existing.password });
+  expect(res.status).toBe(200);
+  const sub = String(jwtClaims(String(res.body.access_token)).sub);
+  expect(sub).not.toBe(existing.customerId);
+  expect((await svc.store.collection('customers').findOne({ _id: sub }))!.email).toBeUndefined();
 });
 
 test('identities are matched as provider and subject together: one customer\'s Apple subject is free as a Google subject', async () => {

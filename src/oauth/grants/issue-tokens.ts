@@ -13,6 +13,8 @@ export interface IssueOptions {
   /** The API's resource indicator and its resource-server settings. */
   audience: string;
   resourceServer: ResourceServerInfo;
+  /** Extra members of the answer (RFC 6749 §5.1 allows them): the device token of sign-in-limits.ts. */
+  extra?: Record<string, string>;
 }
 
 export function grantedScopes(ctx: KoaContextWithOIDC): string[] {
@@ -26,9 +28,20 @@ export function grantedScopes(ctx: KoaContextWithOIDC): string[] {
   return client.grantTypeAllowed('refresh_token') ? scopes : scopes.filter((s) => s !== 'offline_access');
 }
 
+/**
+ * RFC 8707 §2: a `resource` other than the API (or more than one) is `invalid_target`, as on the
+ * provider's own grants; none means the API.
+ */
+export function checkResource(ctx: KoaContextWithOIDC, audience: string): void {
+  const resource: unknown = ctx.oidc.params.resource;
+  if (resource === undefined) return;
+  if (typeof resource !== 'string' || resource !== audience) throw new errors.InvalidTarget();
+}
+
 export async function issueTokens(ctx: KoaContextWithOIDC, opts: IssueOptions): Promise<void> {
   const { provider, account, gty, audience } = opts;
   const client = ctx.oidc.client!;
+  checkResource(ctx, audience);
   const scopes = grantedScopes(ctx);
   const scope = scopes.join(' ');
 
@@ -76,5 +89,6 @@ export async function issueTokens(ctx: KoaContextWithOIDC, opts: IssueOptions): 
     ...(refreshToken ? { refresh_token: refreshToken } : {}),
     scope,
     ...(idToken ? { id_token: idToken } : {}),
+    ...opts.extra,
   };
 }

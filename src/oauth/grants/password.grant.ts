@@ -3,36 +3,44 @@
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { CustomerDoc } from '../../store/customers/customer.doc.js';
 import { toAccount } from '../account.js';
-import type { AttemptLimiter } from '../attempt-limits.js';
 import type { PasswordLogin } from '../password-login.js';
-import { isThirdParty, parseThirdPartyPassword, type ThirdPartySignIn } from '../third-party.js';
-import { invalidCredentials, requireParam, tooManyAttempts } from './grant-errors.js';
-import { issueTokens, type IssueOptions } from './issue-tokens.js';
+import type { SignInLimits } from '../sign-in-limits.js';
+import type { OtpService } from '../otp.js';
+import { isThirdParty, LinkRefused, parseThirdPartyPassword, type LinkProof, type ThirdPartySignIn } from '../third-party.js';
+import { invalidCredentials, linkRequired, optionalParam, requireParam, tooManyAttempts } from './grant-errors.js';
+import { checkResource, issueTokens, type IssueOptions } from './issue-tokens.js';
 
-export const PASSWORD_PARAMETERS = ['username', 'password', 'scope'];
+/** `device_token`: what an earlier sign-in of this device answered (sign-in-limits.ts). */
+export const PASSWORD_PARAMETERS = ['username', 'password', 'scope', 'resource', 'device_token'];
 
 export interface PasswordGrantDeps {
   logins: PasswordLogin;
   thirdParty: ThirdPartySignIn;
   /** Failed third-party tokens count per IP only: `username` names a provider, not an account. */
-  limiter: AttemptLimiter;
+  limiter: SignInLimits;
+  /** Checks a one-time code offered as proof when an identity is linked to a password account. */
+  otp: OtpService;
   issue: Omit<IssueOptions, 'account' | 'gty'>;
 }
 
 export function passwordGrant(deps: PasswordGrantDeps) {
   return async function passwordGrantHandler(ctx: KoaContextWithOIDC): Promise<void> {
+    checkResource(ctx, deps.issue.audience);
     const username = requireParam(ctx, 'username');
     const password = requireParam(ctx, 'password');
-    const customer = isThirdParty(username) ? await thirdPartyCustomer(ctx, deps, username, password) : await passwordCustomer(ctx, deps, username, password);
-    await issueTokens(ctx, { ...deps.issue, account: toAccount(customer), gty: 'password' });
+    if (isThirdParty(username)) {
+      const customer = await thirdPartyCustomer(ctx, deps, username, password);
+      await issueTokens(ctx, { ...deps.issue, account: toAccount(customer), gty: 'password' });
+      return;
+    }
+    const deviceToken = optionalParam(ctx, 'device_token');
+    const outcome = await deps.logins.check(username, password, ctx.ip, deviceToken);
+    if (!outcome.ok) {
+      if (outcome.retryAfter) tooManyAttempts(ctx, outcome.retryAfter);
+      invalidCredentials('invalid username or password');
+    }
+    await issueTokens(ctx, { ...deps.issue, account: toAccount(outcome.customer), gty: 'password', extra: { device_token: outcome.deviceToken } });
   };
-}
-
-async function passwordCustomer(ctx: KoaContextWithOIDC, deps: PasswordGrantDeps, email: string, password: string): Promise<CustomerDoc> {
-  const outcome = await deps.logins.check(email, password, ctx.ip);
-  if (outcome.ok) return outcome.customer;
-  if (outcome.retryAfter) tooManyAttempts(ctx, outcome.retryAfter);
-  return invalidCredentials('invalid username or password');
 }
 
 async function thirdPartyCustomer(
@@ -46,8 +54,26 @@ async function thirdPartyCustomer(
   const credential = parseThirdPartyPassword(password);
   const identity = credential ? await deps.thirdParty.verify(provider, credential.token) : null;
   if (!credential || !identity) {
-    await deps.limiter.count(null, ctx.ip);
+    await deps.limiter.failed(null, ctx.ip);
     return invalidCredentials(`invalid ${provider} ID token`);
   }
-  return deps.thirdParty.customerFor(provider, identity, credential.name);
+  const prove: LinkProof = async (customer) => {
+    if (credential.accountPassword) {
+      const outcome = await deps.logins.check(customer.email!, credential.accountPassword, ctx.ip);
+      return outcome.ok ? (outcome.customer._id === customer._id ? 'ok' : 'wrong') : outcome.retryAfter ? { retryAfter: outcome.retryAfter } : 'wrong';
+    }
+    if (credential.code) {
+      const outcome = await deps.otp.check(customer.email!, credential.code, ctx.ip);
+      return outcome.ok ? (outcome.customer._id === customer._id ? 'ok' : 'wrong') : outcome.retryAfter ? { retryAfter: outcome.retryAfter } : 'wrong';
+    }
+    return 'missing';
+  };
+  try {
+    return await deps.thirdParty.customerFor(provider, identity, credential.name, prove);
+  } catch (err) {
+    if (!(err instanceof LinkRefused)) throw err;
+    if (typeof err.reason === 'object') tooManyAttempts(ctx, err.reason.retryAfter);
+    if (err.reason === 'missing') linkRequired();
+    return invalidCredentials('wrong proof for linking an identity to a password account');
+  }
 }

@@ -19,6 +19,12 @@ const clientFields = {
 };
 const optionalClient = { ...clientFields, client_id: clientFields.client_id.optional() };
 
+const deviceTokenParam = z
+  .string()
+  .optional()
+  .describe('The `device_token` an earlier sign-in of this device answered: its failed attempts then count against this device only, and a lock caused by others does not apply');
+const resourceParam = z.string().optional().describe('RFC 8707 resource indicator: only this API (the default); anything else is `invalid_target`');
+
 export const authorizationCodeGrant = z
   .object({
     grant_type: z.literal('authorization_code'),
@@ -46,7 +52,11 @@ export const passwordGrant = z
       .describe(`The customer e-mail; for third-party sign-in one of ${THIRD_PARTY_PROVIDERS.map((p) => `\`${p}\``).join(', ')}`),
     password: z
       .string()
-      .describe('The password; for third-party sign-in a JSON string `{"token","source","name"}` whose `token` is the provider\'s signed ID token'),
+      .describe(
+        'The password; for third-party sign-in a JSON string `{"token","source","name"}` whose `token` is the provider\'s signed ID token, plus `password` (that account\'s password) or `code` (a one-time code sent to it) when the answer said `link_required`',
+      ),
+    device_token: deviceTokenParam,
+    resource: resourceParam,
   })
   .openapi('PasswordGrant', { description: 'First-party clients registered for the password grant only' });
 
@@ -56,6 +66,8 @@ export const otpGrant = z
     ...optionalClient,
     username: z.string().describe('The customer e-mail the code was sent to'),
     code: z.string().describe('The 6-digit one-time code from POST /oauth2/otp (valid 5 minutes, 5 attempts)'),
+    device_token: deviceTokenParam,
+    resource: resourceParam,
   })
   .openapi('OtpGrant', { description: 'First-party clients registered for the otp grant only' });
 
@@ -71,6 +83,7 @@ export const tokenResponse = z
     refresh_token: z.string().optional().describe('Present when `offline_access` was granted to a client allowed the refresh_token grant'),
     scope: z.string().describe(`Scopes granted (${scopeList})`),
     id_token: z.string().optional().describe('OpenID Connect ID token, present when `openid` was granted'),
+    device_token: z.string().optional().describe('Password and otp grants: keep it and send it with later sign-ins from this device (brute-force limits)'),
   })
   .openapi('TokenResponse', {
     examples: [{ access_token: 'eyJhbGciOiJFUzI1NiIsInR5cCI6ImF0K2p3dCJ9...', token_type: 'Bearer', expires_in: 900, refresh_token: 'Xg0kP...', scope: 'openid offline_access cart' }],
@@ -102,7 +115,9 @@ export const oauthError = z
 export function oauthErrorFor(codes: readonly OAuthCode[]): z.ZodType {
   const variant = (code: OAuthCode) => {
     const text = OAUTH_ERRORS[code];
-    return z.object({ error: z.literal(code), error_description: text === null ? z.string() : z.literal(text) });
+    const base = z.object({ error: z.literal(code), error_description: text === null ? z.string() : z.literal(text) });
+    // Third-party sign-in into an existing password account: ask for its password or a one-time code.
+    return code === 'invalid_grant' ? base.extend({ link_required: z.literal(true).optional() }) : base;
   };
   if (codes.length === 1) return variant(codes[0]!);
   const variants = codes.map(variant);

@@ -6,11 +6,12 @@ import type { Breadcrumb, ProductCategory } from '../../schema/catalogue/product
 import type { ProductItem } from '../../schema/catalogue/product-item.type.js';
 import type { Product } from '../../schema/catalogue/product.type.js';
 import {
-  allProductsOfCategory, categoryById, itemsOfProduct, productById, productCountOfCategory, productItemById, productOrder, productPageOfCategory,
+  allProductsOfCategory, categoryById, itemsOfProduct, productById, productCountOfCategory, productItemById, productPageOfCategory,
 } from '../../store/catalogue/catalogue.loaders.js';
 import { toProduct, toProductCategory, toProductItem } from '../../store/catalogue/catalogue.mapper.js';
 import { connectionOf } from '../content/connection.js';
-import { checkFirst, decodeCursor } from '../content/input.js';
+import { connections, cursorsOf } from '../connections.js';
+import { checkFirst } from '../content/input.js';
 
 /** From the root down to the category itself, names localised like the category. */
 export async function breadcrumbsOf(ctx: Context, category: ProductCategory): Promise<Breadcrumb[]> {
@@ -36,9 +37,10 @@ export async function allProductsOf(ctx: Context, category: ProductCategory): Pr
 
 export async function productPageOf(ctx: Context, category: ProductCategory, args: { first: number; after?: string | null }) {
   const first = checkFirst(args.first);
-  const after = decodeCursor(args.after, productOrder);
+  const cursors = cursorsOf(ctx, connections.categoryProducts, category.id);
+  const after = cursors.decode(args.after);
   const page = await ctx.loaders.get(productPageOfCategory).load({ parentId: category.id, first, after });
-  return connectionOf(page, productOrder, (doc) => toProduct(doc, category.lang), () => totalProductsCountOf(ctx, category));
+  return connectionOf(page, cursors, (doc) => toProduct(doc, category.lang), () => totalProductsCountOf(ctx, category));
 }
 
 export async function itemsOf(ctx: Context, product: Product): Promise<ProductItem[]> {

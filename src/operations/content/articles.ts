@@ -13,7 +13,8 @@ import { toArticle } from '../../store/content/mappers/article.mapper.js';
 import { articleProjection, articleType } from '../../store/content/projections.js';
 import { visibleArticle } from '../../store/content/visibility.js';
 import { connectionOf } from './connection.js';
-import { checkFirst, checkId, decodeCursor } from './input.js';
+import { connections, cursorsOf } from '../connections.js';
+import { checkFirst, checkId } from './input.js';
 
 export interface PageArgs {
   first: number;
@@ -40,28 +41,31 @@ export async function listArticles(ctx: Context, filter: ArticlesFilter | null |
   if (filter?.authorId != null) query.authorIds = checkId(filter.authorId, 'filter.authorId');
   if (filter?.keywordId != null) query.keywordIds = checkId(filter.keywordId, 'filter.keywordId');
   if (filter?.premium != null) query.premium = filter.premium;
+  // A cursor stands for a place in one filtered list: the filter is part of what it is bound to.
+  const cursors = cursorsOf(ctx, connections.articles, undefined, [query.categoryIds ?? null, query.authorIds ?? null, query.keywordIds ?? null, query.premium ?? null]);
   const page = await findPage(ctx.store, 'articles', {
     filter: query,
     sort: c.articleOrder,
     projection: ctx.loaders.projection(articleProjection, articleType, c.articleOrder.map(([field]) => field)),
     first: checkFirst(args.first),
-    after: decodeCursor(args.after, c.articleOrder),
+    after: cursors.decode(args.after),
   });
-  return connectionOf(page, c.articleOrder, toArticle, () => countOf(ctx.store, 'articles', query));
+  return connectionOf(page, cursors, toArticle, () => countOf(ctx.store, 'articles', query));
 }
 
 const byParent = {
-  category: { page: c.articlesOfCategory, count: c.articleCountOfCategory },
-  author: { page: c.articlesOfAuthor, count: c.articleCountOfAuthor },
-  keyword: { page: c.articlesOfKeyword, count: c.articleCountOfKeyword },
+  category: { page: c.articlesOfCategory, count: c.articleCountOfCategory, kind: connections.categoryArticles },
+  author: { page: c.articlesOfAuthor, count: c.articleCountOfAuthor, kind: connections.authorArticles },
+  keyword: { page: c.articlesOfKeyword, count: c.articleCountOfKeyword, kind: connections.keywordArticles },
 } as const;
 
 export type ArticleParent = keyof typeof byParent;
 
 export async function articlesOf(ctx: Context, parent: ArticleParent, parentId: string, args: PageArgs): Promise<ConnectionShape<Article>> {
-  const key = { parentId, first: checkFirst(args.first), after: decodeCursor(args.after, c.articleOrder) };
+  const cursors = cursorsOf(ctx, byParent[parent].kind, parentId);
+  const key = { parentId, first: checkFirst(args.first), after: cursors.decode(args.after) };
   const page = await ctx.loaders.get(byParent[parent].page).load(key);
-  return connectionOf(page, c.articleOrder, toArticle, () => articleCountOf(ctx, parent, parentId));
+  return connectionOf(page, cursors, toArticle, () => articleCountOf(ctx, parent, parentId));
 }
 
 /** Published articles of a category / author / keyword, counted now: the connections' `totalCount`. */

@@ -1,16 +1,16 @@
 // Turns a page of stored documents into a Relay connection of API objects with opaque cursors.
 import type { ConnectionShape } from '../../schema/content/connection.type.js';
-import { sortKeysOf, type PageSlice, type SortSpec } from '../../store/content/paging.js';
-import { encodeCursor } from './input.js';
+import { sortKeysOf, type PageSlice } from '../../store/content/paging.js';
+import type { ConnectionCursors } from '../connections.js';
 
 export function connectionOf<D extends object, T>(
   page: PageSlice<D>,
-  sort: SortSpec,
+  cursors: ConnectionCursors,
   map: (doc: D) => T,
   count: () => Promise<number>,
 ): ConnectionShape<T> {
   const edges = page.docs.map((doc, i) => ({
-    cursor: encodeCursor({ offset: page.startOffset + i, keys: sortKeysOf(sort, doc) }),
+    cursor: cursors.encode({ offset: page.startOffset + i, keys: sortKeysOf(cursors.sort, doc) }),
     node: map(doc),
   }));
   let counted: Promise<number> | undefined;

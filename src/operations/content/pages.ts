@@ -4,14 +4,14 @@ import { AppError } from '../../errors.js';
 import type { ConnectionShape } from '../../schema/content/connection.type.js';
 import type { Issue } from '../../schema/content/issue.type.js';
 import type { Page } from '../../schema/content/page.type.js';
-import { issueCountOfPage, issueOrder, issuesOfPage } from '../../store/content/connections.js';
+import { issueCountOfPage, issuesOfPage } from '../../store/content/connections.js';
 import { countOf, findPage } from '../../store/content/lists.js';
 import { pageById } from '../../store/content/loaders.js';
 import { toIssue, toPage } from '../../store/content/mappers/page.mapper.js';
-import type { SortSpec } from '../../store/content/paging.js';
 import { pageProjection } from '../../store/content/projections.js';
 import { connectionOf } from './connection.js';
-import { checkFirst, checkId, decodeCursor } from './input.js';
+import { connections, cursorsOf } from '../connections.js';
+import { checkFirst, checkId } from './input.js';
 
 export const pageNotEnabled = (): AppError =>
   new AppError({ status: 403, code: 'PAGE_NOT_ENABLED', title: 'Page not enabled', detail: 'This page is not enabled' });
@@ -31,27 +31,24 @@ export async function linkedPage(ctx: Context, id: string | null): Promise<Page 
   return doc?.enabled ? toPage(doc) : null;
 }
 
-const pageOrder: SortSpec = [
-  ['name', 1],
-  ['_id', 1],
-];
-
 /** Enabled pages by name. */
 export async function listPages(ctx: Context, args: { first: number; after?: string | null }): Promise<ConnectionShape<Page>> {
   const filter = { enabled: true };
+  const cursors = cursorsOf(ctx, connections.pages);
   const page = await findPage(ctx.store, 'pages', {
     filter,
-    sort: pageOrder,
+    sort: cursors.sort,
     projection: pageProjection,
     first: checkFirst(args.first),
-    after: decodeCursor(args.after, pageOrder),
+    after: cursors.decode(args.after),
   });
-  return connectionOf(page, pageOrder, toPage, () => countOf(ctx.store, 'pages', filter));
+  return connectionOf(page, cursors, toPage, () => countOf(ctx.store, 'pages', filter));
 }
 
 /** Published issues of a page, newest first; batched across pages through the request's loaders. */
 export async function pageIssues(ctx: Context, pageId: string, args: { first: number; after?: string | null }): Promise<ConnectionShape<Issue>> {
-  const key = { parentId: pageId, first: checkFirst(args.first), after: decodeCursor(args.after, issueOrder) };
+  const cursors = cursorsOf(ctx, connections.pageIssues, pageId);
+  const key = { parentId: pageId, first: checkFirst(args.first), after: cursors.decode(args.after) };
   const page = await ctx.loaders.get(issuesOfPage).load(key);
-  return connectionOf(page, issueOrder, toIssue, () => ctx.loaders.get(issueCountOfPage).load(pageId));
+  return connectionOf(page, cursors, toIssue, () => ctx.loaders.get(issueCountOfPage).load(pageId));
 }

@@ -1,6 +1,6 @@
 // Article elements and media: live blogs (with preview messages), polls (with the viewer's vote),
 // quizzes, and the video behind an attachment.
-import { Ctx, FieldResolver, ID, Resolver, Root } from 'type-graphql';
+import { Ctx, Directive, FieldResolver, ID, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context.js';
 import { ArticleElements } from '../../schema/content/article-parts.type.js';
 import { Attachment } from '../../schema/content/attachment.type.js';
@@ -43,11 +43,13 @@ export class LiveBlogResolver {
 
 @Resolver(() => Poll)
 export class PollResolver {
+  @Directive('@cacheControl(scope: PRIVATE)') // per viewer (cache-control.ts)
   @FieldResolver(() => Boolean, { description: 'Whether the viewer has voted; false for anonymous readers' })
   async voted(@Root() poll: Poll, @Ctx() ctx: Context): Promise<boolean> {
     return (await viewerVote(ctx, poll)) !== null;
   }
 
+  @Directive('@cacheControl(scope: PRIVATE)')
   @FieldResolver(() => ID, { nullable: true, description: "Id of the viewer's choice; null when not voted" })
   async votedChoice(@Root() poll: Poll, @Ctx() ctx: Context): Promise<string | null> {
     return (await viewerVote(ctx, poll))?.choiceId ?? null;

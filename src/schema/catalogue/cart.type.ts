@@ -1,8 +1,9 @@
 // API shape of a cart (interface §2.1, CONTRACT.md §4.1): its items, each a product item with its
 // quantity, and the price matrix as stored by the last write. Amounts are decimals in `currency`.
-import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { Directive, Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { CouponReason } from './catalogue.enums.js';
 import { ProductItemFields } from './product-item.type.js';
+import { Node } from '../types/node.type.js';
 
 @ObjectType({ implements: ProductItemFields, description: 'A product item in a cart, with its quantity' })
 export class CartItem extends ProductItemFields {
@@ -67,7 +68,8 @@ export class PriceMatrix {
   coupons!: CartCoupon[];
 }
 
-@ObjectType({ description: "A customer's shopping cart; `items` is resolved through a loader" })
+@Directive('@cacheControl(scope: PRIVATE)') // per viewer: never shared between readers
+@ObjectType({ implements: Node, description: "A customer's shopping cart; `items` is resolved through a loader" })
 export class Cart {
   @Field(() => ID)
   id!: string;

@@ -3,6 +3,7 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import { CategorySettingType } from './catalogue.enums.js';
 import { CategoryTranslation } from './translation.type.js';
+import { Node } from '../types/node.type.js';
 
 @ObjectType({ description: 'A setting products of the category carry' })
 export class CategorySetting {
@@ -28,7 +29,7 @@ export class Breadcrumb {
   categorySlug!: string;
 }
 
-@ObjectType({ description: 'A category of the ecommerce catalogue' })
+@ObjectType({ implements: Node, description: 'A category of the ecommerce catalogue' })
 export class ProductCategory {
   @Field(() => ID)
   id!: string;

@@ -6,6 +6,7 @@ import {
   ActionDataEntry, Installments, ItemFile, ItemImage, ProductDetails, ProductItemPrices, ProductItemSettings, RelatedItems,
 } from './product-item-parts.type.js';
 import { ProductItemTranslation } from './translation.type.js';
+import { Node } from '../types/node.type.js';
 
 @InterfaceType({ description: 'The fields of a product item, shared by ProductItem and CartItem' })
 export abstract class ProductItemFields {
@@ -108,5 +109,5 @@ export abstract class ProductItemFields {
   lang!: string | null;
 }
 
-@ObjectType({ implements: ProductItemFields, description: 'A purchasable variant of a product' })
+@ObjectType({ implements: [ProductItemFields, Node], description: 'A purchasable variant of a product' })
 export class ProductItem extends ProductItemFields {}

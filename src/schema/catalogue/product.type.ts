@@ -1,6 +1,7 @@
 // API shape of a product (interface §2.3). `productItems` is resolved through a loader.
 import { Field, ID, ObjectType } from 'type-graphql';
 import { ProductTranslatedText } from './translation.type.js';
+import { Node } from '../types/node.type.js';
 
 @ObjectType({ description: 'The brand a product is sold under' })
 export class Brand {
@@ -38,7 +39,7 @@ export class ProductSettings {
   allowCustomPrice!: boolean;
 }
 
-@ObjectType({ description: 'A product of the catalogue; what is bought is one of its items' })
+@ObjectType({ implements: Node, description: 'A product of the catalogue; what is bought is one of its items' })
 export class Product {
   @Field(() => ID)
   id!: string;

@@ -5,8 +5,9 @@ import { ArticleElements, Seo } from './article-parts.type.js';
 import { Attachment } from './attachment.type.js';
 import { Connection } from './connection.type.js';
 import { PublicationStatus } from './enums.js';
+import { Node } from '../types/node.type.js';
 
-@ObjectType({ description: 'An article (content item), in its v3 representation' })
+@ObjectType({ implements: Node, description: 'An article (content item), in its v3 representation' })
 export class Article {
   @Field({ description: 'Class of the object in the legacy CMS' })
   objectClassName!: string;

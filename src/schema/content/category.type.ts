@@ -1,6 +1,7 @@
 // Content category (interface §2.8). Type, parent, page and articles are resolved by ContentCategoryResolver.
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { CategoryStatus } from './enums.js';
+import { Node } from '../types/node.type.js';
 
 @ObjectType({ description: 'The type of a content category (section, topic, series, ...)' })
 export class CategoryType {
@@ -14,7 +15,7 @@ export class CategoryType {
   slug!: string;
 }
 
-@ObjectType({ description: 'A category articles are filed under' })
+@ObjectType({ implements: Node, description: 'A category articles are filed under' })
 export class ContentCategory {
   @Field(() => ID)
   id!: string;

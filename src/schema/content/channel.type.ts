@@ -1,6 +1,7 @@
 // Channel and its configuration (interface §2.16).
 import { Field, ID, ObjectType } from 'type-graphql';
 import { DynamicSection, Linkable } from './section.type.js';
+import { Node } from '../types/node.type.js';
 
 @ObjectType({ description: 'A named list of linkables (linkable lists are keyed by `key`)' })
 export class LinkableList {
@@ -20,7 +21,7 @@ export class ChannelConfiguration {
   dynamicSections!: DynamicSection[];
 }
 
-@ObjectType({ description: 'A distribution channel (site, app, newsletter) with its navigation and sections' })
+@ObjectType({ implements: Node, description: 'A distribution channel (site, app, newsletter) with its navigation and sections' })
 export class Channel {
   @Field(() => ID, { description: 'Decimal string' })
   id!: string;

@@ -4,6 +4,7 @@ import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { Connection } from './connection.type.js';
 import { PublicationStatus } from './enums.js';
 import { DynamicSection } from './section.type.js';
+import { Node } from '../types/node.type.js';
 
 @ObjectType({ description: "A PDF edition of an issue (PDF files are keyed by name, e.g. `full`, `preview`)" })
 export class PdfFile {
@@ -38,7 +39,7 @@ export class FrontPage {
   articleIds!: string[];
 }
 
-@ObjectType({ description: 'One issue of a page: articles grouped by category, plus dynamic sections' })
+@ObjectType({ implements: Node, description: 'One issue of a page: articles grouped by category, plus dynamic sections' })
 export class Issue {
   @Field(() => ID)
   id!: string;

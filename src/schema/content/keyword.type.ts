@@ -1,5 +1,6 @@
 // Keyword (interface §2.12). `replacedBy`, `articles` and `translation` are resolved by KeywordResolver.
 import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Node } from '../types/node.type.js';
 
 @ObjectType({ description: 'A keyword in one language (translations are keyed by language)' })
 export class KeywordTranslation {
@@ -19,7 +20,7 @@ export class KeywordTranslation {
   slug!: string | null;
 }
 
-@ObjectType()
+@ObjectType({ implements: Node })
 export class Keyword {
   @Field(() => ID)
   id!: string;

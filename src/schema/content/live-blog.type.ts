@@ -1,5 +1,6 @@
 // Live blog and message (interface §2.13). `previewMessages` is resolved by LiveBlogResolver.
 import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Node } from '../types/node.type.js';
 
 @ObjectType()
 export class LiveBlogMessage {
@@ -40,7 +41,7 @@ export class LiveBlogMessage {
   userThumbnailUrl!: string | null;
 }
 
-@ObjectType()
+@ObjectType({ implements: Node })
 export class LiveBlog {
   @Field(() => ID)
   id!: string;

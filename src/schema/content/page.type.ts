@@ -1,6 +1,7 @@
 // Page (interface §2.5). Its issues connection is resolved by PageResolver.
 import { Field, ID, ObjectType } from 'type-graphql';
 import { Connection } from './connection.type.js';
+import { Node } from '../types/node.type.js';
 
 @ObjectType({ description: 'Public-facing metadata of a page, for search engines and link previews' })
 export class PageMetadata {
@@ -23,7 +24,7 @@ export class PageMetadata {
   keywords!: string[];
 }
 
-@ObjectType({ description: 'A publication (a newspaper, a magazine) whose issues carry articles' })
+@ObjectType({ implements: Node, description: 'A publication (a newspaper, a magazine) whose issues carry articles' })
 export class Page {
   @Field(() => ID)
   id!: string;

@@ -1,5 +1,6 @@
 // Poll (interface §2.14). `voted` and `votedChoice` are per viewer, resolved by PollResolver.
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { Node } from '../types/node.type.js';
 
 @ObjectType()
 export class PollChoice {
@@ -37,7 +38,7 @@ export class PollCategory {
   image!: string | null;
 }
 
-@ObjectType()
+@ObjectType({ implements: Node })
 export class Poll {
   @Field(() => ID)
   id!: string;

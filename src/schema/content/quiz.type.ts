@@ -1,6 +1,7 @@
 // Quiz (interface §2.15) with its questions, answers and results, all embedded in the quiz.
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { QuizStatus } from './enums.js';
+import { Node } from '../types/node.type.js';
 
 @ObjectType()
 export class QuizAnswer {
@@ -77,7 +78,7 @@ export class QuizResult {
   votes!: number;
 }
 
-@ObjectType()
+@ObjectType({ implements: Node })
 export class Quiz {
   @Field(() => ID)
   id!: string;

@@ -1,6 +1,7 @@
 // Video (interface §2.11) and its formats.
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { VideoStatus } from './enums.js';
+import { Node } from '../types/node.type.js';
 
 @ObjectType({ description: 'One encoding of a video' })
 export class VideoFormat {
@@ -20,7 +21,7 @@ export class VideoFormat {
   duration!: number;
 }
 
-@ObjectType()
+@ObjectType({ implements: Node })
 export class Video {
   @Field(() => ID)
   id!: string;

@@ -1,7 +1,7 @@
 // The content connections: which collection, parent field, order and visibility each one pages over.
 import { childrenCountLoader, childrenPageLoader } from './children.loader.js';
 import type { SortSpec } from './paging.js';
-import { articleProjection, articleType, issueProjection } from './projections.js';
+import { articleProjection, articleType, issueProjection, issueType } from './projections.js';
 import { visibleArticle, visibleIssue } from './visibility.js';
 
 /** Issues newest first: by date, then issue number (CONTRACT.md §4.2), then id to make the order total. */
@@ -17,7 +17,7 @@ export const articleOrder: SortSpec = [
   ['_id', -1],
 ];
 
-const issues = { collection: 'issues', parentField: 'pageId', visible: visibleIssue, sort: issueOrder, projection: issueProjection } as const;
+const issues = { collection: 'issues', parentField: 'pageId', visible: visibleIssue, sort: issueOrder, projection: issueProjection, type: issueType } as const;
 const articlesBy = (parentField: 'categoryIds' | 'authorIds' | 'keywordIds') =>
   ({ collection: 'articles', parentField, visible: visibleArticle, sort: articleOrder, projection: articleProjection, type: articleType }) as const;
 

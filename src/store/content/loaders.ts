@@ -23,11 +23,14 @@ export function findIn<N extends CollectionName>(
   return store.collection(name).find(query, { projection, limit: size, batchSize: size }).toArray() as Promise<DocOf<N>[]>;
 }
 
-/** `type`: read only what the operation's selection of that API type needs (store/projection.ts). */
-function byId<N extends CollectionName>(name: N, projection: Document, filter: Document = {}, type?: ProjectedType) {
+/**
+ * `type`: read only what the operation's selection of that API type needs (store/projection.ts), plus `always`
+ * (what the operation reading them decides on).
+ */
+function byId<N extends CollectionName>(name: N, projection: Document, filter: Document = {}, type?: ProjectedType, always: readonly string[] = []) {
   return byIdLoader<DocOf<N> & { _id: string }>(
     (store, ids, request) =>
-      findIn(store, name, '_id', ids, filter, type ? request.projection(projection, type) : projection) as Promise<Array<DocOf<N> & { _id: string }>>,
+      findIn(store, name, '_id', ids, filter, type ? request.projection(projection, type, always) : projection) as Promise<Array<DocOf<N> & { _id: string }>>,
   );
 }
 
@@ -52,7 +55,8 @@ function byUniqueField<N extends CollectionName>(
 
 /** Pages regardless of `enabled`: callers decide between 403 and absent. */
 export const pageById = byId('pages', p.pageProjection);
-export const issueById = byId('issues', p.issueProjection, visibleIssue);
+/** `pageId` always: an issue is visible only while its page is enabled (operations/content/issues.ts). */
+export const issueById = byId('issues', p.issueProjection, visibleIssue, p.issueType, ['pageId']);
 export const articleById = byId('articles', p.articleProjection, visibleArticle, p.articleType);
 export const articleBySlug = byUniqueField('articles', 'slug', p.articleProjection, visibleArticle, p.articleType);
 export const contentTypeById = byId('contentTypes', p.contentTypeProjection);

@@ -97,6 +97,19 @@ export const articleType: ProjectedType = {
   },
 };
 
+export const issueType: ProjectedType = {
+  graphqlType: 'Issue',
+  reads: {
+    id: ['_id'],
+    contents: ['contents'],
+    page: ['pageId'],
+    poll: ['pollId'],
+    channel: ['channelId'],
+    authors: ['authorIds'],
+    dynamicSection: ['dynamicSections'],
+  },
+};
+
 export const authorType: ProjectedType = { graphqlType: 'Author', reads: { id: ['_id'], replacedBy: ['replacedById'], articles: ['_id'] } };
 
 export const keywordType: ProjectedType = {

@@ -1,7 +1,9 @@
 // Command-line runner: `node dist/src/store/embedded/cli.js --port 27017 --dbpath ./data [--host 127.0.0.1]`.
-// Prints one line with the URI once listening; on SIGTERM/SIGINT closes cleanly (final snapshot) and exits 0.
+// Prints one line with the URI once listening; on SIGTERM/SIGINT closes cleanly and exits 0.
+// `--migrate <dir>` converts a data directory of the former format (snapshot + log) to LMDB and exits.
 import { parseArgs } from 'node:util';
 import { startEngine } from './index.js';
+import { BACKUP_DIR, migrateLegacy } from './persist/legacy.js';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -10,10 +12,19 @@ async function main(): Promise<void> {
       port: { type: 'string', default: '27017' },
       dbpath: { type: 'string' },
       'ttl-interval-ms': { type: 'string' },
-      'compact-log-bytes': { type: 'string' },
+      'max-changes': { type: 'string' },
+      migrate: { type: 'string' },
       verbose: { type: 'boolean', default: false },
     },
   });
+  if (values.migrate !== undefined) {
+    const res = await migrateLegacy(values.migrate, (msg, f) => process.stderr.write(`${JSON.stringify({ msg, ...f })}\n`));
+    process.stdout.write(
+      `migrated ${values.migrate}: ${res.collections} collections, ${res.documents} documents in ${(res.ms / 1000).toFixed(1)} s; ` +
+        `the former files are in ${values.migrate}/${BACKUP_DIR}/ (delete it once satisfied)\n`,
+    );
+    return;
+  }
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --port ${values.port}`);
   const log = values.verbose
@@ -25,7 +36,7 @@ async function main(): Promise<void> {
     dbPath: values.dbpath,
     log,
     ttlIntervalMs: values['ttl-interval-ms'] ? Number(values['ttl-interval-ms']) : undefined,
-    compactLogBytes: values['compact-log-bytes'] ? Number(values['compact-log-bytes']) : undefined,
+    maxChanges: values['max-changes'] ? Number(values['max-changes']) : undefined,
   });
   process.stdout.write(`${engine.uri}\n`);
   let stopping = false;

@@ -1,61 +1,127 @@
-// Public entry point of the embedded MongoDB-compatible engine: startEngine() wires storage, optional
-// persistence, cursors, the TTL sweeper and the wire-protocol server together.
+// Public entry point of the embedded MongoDB-compatible engine: startEngine() opens the LMDB storage (a data
+// directory, or a temporary one deleted on close), the cursors, the TTL sweeper and the wire-protocol server.
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Catalog } from './storage/catalog.js';
 import { CursorRegistry } from './cursors.js';
 import type { EngineState } from './commands/context.js';
-import { Persistence } from './persist/persistence.js';
+import { StorageEnv } from './storage/env.js';
+import type { Oplog } from './storage/oplog.js';
+import { isLegacyDir, LegacyFormatError } from './persist/legacy.js';
 import { TtlSweeper } from './ttl.js';
 import { WireServer } from './wire/server.js';
+
+export type { ChangeRecord, ChangeListener, ChangeOp } from './storage/oplog.js';
 
 export interface EngineOptions {
   host?: string /* default 127.0.0.1 */;
   port?: number /* 0 = ephemeral, default 27017 */;
-  dbPath?: string /* undefined = in-memory */;
+  dbPath?: string /* undefined = a temporary directory, deleted on close */;
   log?: (msg: string, fields?: Record<string, unknown>) => void;
   /** TTL sweep interval in ms (default 60 s, as MongoDB's TTL monitor; tests pass a shorter one). */
   ttlIntervalMs?: number;
-  /** Compact (snapshot + truncate log) once the operation log grows past this many bytes. */
-  compactLogBytes?: number;
+  /** Oplog retention: the newest this many change records are kept (default 100,000). */
+  maxChanges?: number;
 }
+
+/** The engine's table of changes (see storage/oplog.ts and docs/engine.md, "Oplog"). */
+export type EngineChanges = Pick<Oplog, 'readChanges' | 'oldestChangeTs' | 'latestChangeTs' | 'onChanges'>;
 
 export interface RunningEngine {
   uri: string /* mongodb://host:port/?directConnection=true */;
   host: string;
   port: number;
-  close(): Promise<void> /* stops listening, ends sockets, flushes + closes log */;
+  changes: EngineChanges;
+  close(): Promise<void> /* stops listening, ends sockets, closes the storage */;
 }
 
 export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngine> {
   const host = opts.host ?? '127.0.0.1';
   const log = opts.log ?? (() => undefined);
-  const catalog = new Catalog();
-  const persistence = opts.dbPath ? await Persistence.open(opts.dbPath, catalog, { log, compactLogBytes: opts.compactLogBytes }) : undefined;
+  const started = Date.now();
+  if (opts.dbPath !== undefined && isLegacyDir(opts.dbPath)) throw new LegacyFormatError(opts.dbPath);
+  const unlock = opts.dbPath !== undefined ? lock(opts.dbPath) : () => undefined;
+  let env: StorageEnv;
+  try {
+    env = StorageEnv.open({ dir: opts.dbPath });
+  } catch (e) {
+    unlock();
+    throw e;
+  }
+  const catalog = new Catalog(env, { maxChanges: opts.maxChanges });
+  log('storage opened', { dbPath: opts.dbPath ?? null, collections: [...catalog.all()].length, ms: Date.now() - started });
   const state: EngineState = { catalog, cursors: new CursorRegistry(), startedAt: Date.now(), log };
-  const server = new WireServer(state, persistence);
-  const ttl = new TtlSweeper(catalog, opts.ttlIntervalMs ?? 60_000, persistence, log);
+  const server = new WireServer(state, { commit: () => env.flushed() });
+  const ttl = new TtlSweeper(catalog, opts.ttlIntervalMs ?? 60_000, log);
+  const shutdown = async (): Promise<void> => {
+    ttl.stop();
+    state.cursors.close();
+    await env.close();
+    unlock();
+  };
   let port: number;
   try {
     port = await server.listen(host, opts.port ?? 27017);
   } catch (e) {
-    ttl.stop();
-    state.cursors.close();
-    await persistence?.close();
+    await shutdown();
     throw e;
   }
   const uriHost = host.includes(':') ? `[${host}]` : host;
   log('engine listening', { host, port, dbPath: opts.dbPath ?? null });
   let closing: Promise<void> | undefined;
+  const o = catalog.oplog;
   return {
     uri: `mongodb://${uriHost}:${port}/?directConnection=true`,
     host,
     port,
+    changes: {
+      readChanges: (fromTs, limit) => o.readChanges(fromTs, limit),
+      oldestChangeTs: () => o.oldestChangeTs(),
+      latestChangeTs: () => o.latestChangeTs(),
+      onChanges: (l) => o.onChanges(l),
+    },
     close: () =>
       (closing ??= (async () => {
-        ttl.stop();
         await server.close();
-        state.cursors.close();
-        await persistence?.close();
+        await shutdown();
         log('engine closed');
       })()),
   };
+}
+
+const LOCK_FILE = 'engine.lock';
+
+/**
+ * Refuses a dbPath another live engine process holds (the catalog is mirrored in the heap, so one engine
+ * at a time); a lock left by a crashed process is taken over. Returns the release function.
+ */
+function lock(dir: string): () => void {
+  const path = join(dir, LOCK_FILE);
+  let holder = NaN;
+  try {
+    holder = Number(readFileSync(path, 'utf8').trim());
+  } catch {
+    // no lock file
+  }
+  if (Number.isInteger(holder) && holder > 0 && alive(holder)) {
+    throw new Error(`dbPath ${dir} is in use by process ${holder}`);
+  }
+  StorageEnv.prepareDir(dir);
+  writeFileSync(path, `${process.pid}\n`);
+  return () => {
+    try {
+      unlinkSync(path);
+    } catch {
+      // already gone
+    }
+  };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

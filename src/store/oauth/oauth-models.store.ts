@@ -5,10 +5,11 @@ import type { Store } from '../store.js';
 import type { OAuthModelDoc } from './oauth.docs.js';
 
 /**
- * `consumed`: this call consumed it. `grace`: already consumed, but within the grace window and for
- * the first time since (a refresh racing its twin). `reused`: already consumed before that. `missing`: gone.
+ * `consumed`: this call consumed it. `replay`: consumed before, but inside the grace window and its
+ * successor (if any yet) unused: an idempotent retry that gets the same successor. `reused`: consumed
+ * before that, or its successor has been used. `missing`: gone.
  */
-export type ConsumeOutcome = 'consumed' | 'grace' | 'reused' | 'missing';
+export type ConsumeOutcome = 'consumed' | 'replay' | 'reused' | 'missing';
 
 export type StoredPayload = Record<string, unknown>;
 
@@ -60,17 +61,29 @@ export class OAuthModelStore {
     const _id = this.key(id);
     const first = await this.coll.updateOne({ _id, consumedAt: { $exists: false } }, { $set: { consumedAt: now } });
     if (first.modifiedCount === 1) return { outcome: 'consumed' };
+    const doc = await this.coll.findOne({ _id }, { projection: { grantId: 1, consumedAt: 1, successorId: 1 } });
+    if (!doc) return { outcome: 'missing' };
+    const grantId = doc.grantId ? { grantId: doc.grantId } : {};
     const grace = this.opts.graceSeconds ?? 0;
-    if (grace > 0) {
-      const since = new Date(now.getTime() - grace * 1000);
-      const second = await this.coll.updateOne(
-        { _id, consumedAt: { $gte: since }, graceUsedAt: { $exists: false } },
-        { $set: { graceUsedAt: now } },
-      );
-      if (second.modifiedCount === 1) return { outcome: 'grace' };
+    if (grace > 0 && doc.consumedAt && now.getTime() - doc.consumedAt.getTime() < grace * 1000) {
+      // No successor yet: the first use is still being answered. One that exists must be unused.
+      if (!doc.successorId) return { outcome: 'replay', ...grantId };
+      const successor = await this.coll.findOne({ _id: this.key(doc.successorId) }, { projection: { consumedAt: 1 } });
+      if (successor && !successor.consumedAt) return { outcome: 'replay', ...grantId };
     }
-    const doc = await this.coll.findOne({ _id }, { projection: { grantId: 1 } });
-    return doc ? { outcome: 'reused', ...(doc.grantId ? { grantId: doc.grantId } : {}) } : { outcome: 'missing' };
+    return { outcome: 'reused', ...grantId };
+  }
+
+  /**
+   * Records `candidate` as the successor of the refresh token `fromId` unless it has one already; returns
+   * the successor that holds (the candidate, or the one an earlier use of the same token created).
+   */
+  async claimSuccessor(fromId: string, candidate: string): Promise<string | null> {
+    const _id = this.key(fromId);
+    const claimed = await this.coll.updateOne({ _id, successorId: { $exists: false } }, { $set: { successorId: candidate } });
+    if (claimed.modifiedCount === 1) return candidate;
+    const doc = await this.coll.findOne({ _id }, { projection: { successorId: 1 } });
+    return doc?.successorId ?? null;
   }
 
   async destroy(id: string): Promise<void> {
@@ -90,8 +103,8 @@ export class OAuthModelStore {
 
   /**
    * The payload as the provider expects it: undefined once expired (the TTL monitor is lazy), and with
-   * `consumed` set once consumed, except for a refresh token still inside its unused grace window,
-   * which looks unconsumed so the provider lets the racing twin through to `consume`.
+   * `consumed` set once consumed, except for a refresh token still inside its grace window, which looks
+   * unconsumed so the provider takes a retry through to `consume` (which decides).
    */
   private present(doc: OAuthModelDoc | null, now = Date.now()): StoredPayload | undefined {
     if (!doc) return undefined;
@@ -99,7 +112,7 @@ export class OAuthModelStore {
     const payload = JSON.parse(doc.payload) as StoredPayload;
     if (!doc.consumedAt) return payload;
     const grace = this.opts.graceSeconds ?? 0;
-    const inGrace = grace > 0 && !doc.graceUsedAt && now - doc.consumedAt.getTime() < grace * 1000;
+    const inGrace = grace > 0 && now - doc.consumedAt.getTime() < grace * 1000;
     return inGrace ? payload : { ...payload, consumed: Math.floor(doc.consumedAt.getTime() / 1000) };
   }
 }

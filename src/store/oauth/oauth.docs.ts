@@ -15,9 +15,25 @@ export interface OAuthModelDoc {
   userCode?: string;
   /** Drives the TTL index; absent for models stored without an expiry. */
   expiresAt?: Date;
-  /** Set by the first consume; a refresh token's second use inside the grace window sets `graceUsedAt`. */
+  /** Set by the first consume. */
   consumedAt?: Date;
-  graceUsedAt?: Date;
+  /** Refresh tokens: the rotation that replaced this one (set once, atomically: a chain never forks). */
+  successorId?: string;
+}
+
+/**
+ * A revoked grant or access token (by `jti`), kept until every access token it could concern has
+ * expired. Every gateway process polls this collection into an in-memory set (src/oauth/revocations.ts).
+ */
+export interface RevocationDoc {
+  /** `grant:<grantId>` or `token:<jti>`. */
+  _id: string;
+  kind: 'grant' | 'token';
+  value: string;
+  /** When it was revoked (the writer's clock); the poll reads by it with an overlap. */
+  at: Date;
+  /** TTL: `at` plus the longest access-token lifetime. */
+  expiresAt: Date;
 }
 
 export type ClientKind = 'public' | 'confidential';
@@ -38,13 +54,16 @@ export interface ClientDoc {
 }
 
 export interface OtpCodeDoc {
-  /** The normalised e-mail: one live code per address, a new request replaces it. */
+  /** Random: an address may have several live codes, and a new request never replaces one. */
   _id: string;
+  /** The normalised e-mail. */
+  email: string;
   clientId: string;
   /** HMAC-SHA256 of the code keyed with the server's OTP key and a per-code salt. */
   codeHash: string;
   salt: string;
-  attempts: number;
+  /** Attempts per client (a hash of its IP): other people's guesses do not use up the owner's. */
+  attempts: Record<string, number>;
   expiresAt: Date;
   createdAt: Date;
 }
@@ -63,6 +82,7 @@ declare module '../collections.js' {
     clients: ClientDoc;
     otp_codes: OtpCodeDoc;
     login_failures: LoginFailureDoc;
+    oauth_revocations: RevocationDoc;
   }
 }
 
@@ -72,6 +92,9 @@ export const oauthIndexes: IndexDef[] = [
   { collection: 'oauth_models', key: { uid: 1 }, options: { name: 'oauth_models_uid', sparse: true } },
   { collection: 'oauth_models', key: { userCode: 1 }, options: { name: 'oauth_models_user_code', sparse: true } },
   { collection: 'otp_codes', key: { expiresAt: 1 }, options: { name: 'otp_codes_ttl', expireAfterSeconds: 0 } },
+  { collection: 'otp_codes', key: { email: 1, createdAt: -1 }, options: { name: 'otp_codes_email' } },
+  { collection: 'oauth_revocations', key: { at: 1 }, options: { name: 'oauth_revocations_at' } },
+  { collection: 'oauth_revocations', key: { expiresAt: 1 }, options: { name: 'oauth_revocations_ttl', expireAfterSeconds: 0 } },
   { collection: 'login_failures', key: { key: 1 }, options: { name: 'login_failures_key', unique: true } },
   { collection: 'login_failures', key: { expire: -1 }, options: { name: 'login_failures_ttl', expireAfterSeconds: 0 } },
 ];

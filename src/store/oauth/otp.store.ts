@@ -1,30 +1,33 @@
-// Reads and writes of `otp_codes`: one live code per e-mail, attempts counted atomically, single use.
+// Reads and writes of `otp_codes`: several live codes per address (a request never cancels one already
+// mailed), attempts counted atomically per code and per client, single use.
 import type { Store } from '../store.js';
 import type { OtpCodeDoc } from './oauth.docs.js';
 
-/** Stores a new code for the address, replacing any earlier one (and its attempt count). */
 export async function saveOtpCode(store: Store, doc: OtpCodeDoc): Promise<void> {
-  const { _id, ...rest } = doc;
-  await store.collection('otp_codes').replaceOne({ _id }, rest, { upsert: true });
+  await store.collection('otp_codes').insertOne(doc);
+}
+
+/** The address's unexpired codes, newest first, at most `limit`. */
+export function liveOtpCodes(store: Store, email: string, limit: number, now = new Date()): Promise<OtpCodeDoc[]> {
+  return store.collection('otp_codes').find({ email, expiresAt: { $gt: now } }).sort({ createdAt: -1 }).limit(limit).toArray();
 }
 
 /**
- * Counts one attempt against the live code for `email` and returns it, or null when there is none
- * left to try (absent, expired, or out of attempts). The count is taken before comparing, so parallel
- * guesses cannot exceed `maxAttempts`.
+ * Counts one attempt by `client` (a hash of its address) against a code and returns the code, or null
+ * when that client has no attempts left on it (or it expired or was spent). The count is taken before
+ * comparing, so parallel guesses cannot exceed `maxAttempts`.
  */
-export function takeOtpAttempt(store: Store, email: string, maxAttempts: number, now = new Date()): Promise<OtpCodeDoc | null> {
+export function takeOtpAttempt(store: Store, id: string, client: string, maxAttempts: number, now = new Date()): Promise<OtpCodeDoc | null> {
+  const field = `attempts.${client}`;
   return store
     .collection('otp_codes')
-    .findOneAndUpdate(
-      { _id: email, expiresAt: { $gt: now }, attempts: { $lt: maxAttempts } },
-      { $inc: { attempts: 1 } },
-      { returnDocument: 'after' },
-    );
+    .findOneAndUpdate({ _id: id, expiresAt: { $gt: now }, [field]: { $not: { $gte: maxAttempts } } }, { $inc: { [field]: 1 } }, { returnDocument: 'after' });
 }
 
-/** Spends a matched code; false when a parallel request spent it first. */
-export async function spendOtpCode(store: Store, email: string, codeHash: string): Promise<boolean> {
-  const res = await store.collection('otp_codes').deleteOne({ _id: email, codeHash });
-  return res.deletedCount === 1;
+/** Spends a matched code, and with it the address's other codes (they served their purpose); false when a parallel request spent it first. */
+export async function spendOtpCode(store: Store, id: string, codeHash: string, email: string): Promise<boolean> {
+  const res = await store.collection('otp_codes').deleteOne({ _id: id, codeHash });
+  if (res.deletedCount !== 1) return false;
+  await store.collection('otp_codes').deleteMany({ email });
+  return true;
 }

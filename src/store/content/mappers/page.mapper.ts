@@ -35,6 +35,7 @@ export function toDynamicSection(doc: DynamicSectionDoc): DynamicSection {
   };
 }
 
+/** Array fields may be absent: the read was narrowed to what the operation selects (store/projection.ts). */
 export function toIssue(doc: IssueDoc): Issue {
   return {
     id: doc._id,
@@ -44,16 +45,16 @@ export function toIssue(doc: IssueDoc): Issue {
     timestamp: doc.timestamp,
     lastModifierUserId: doc.lastModifierUserId,
     issueNumber: doc.issueNumber,
-    pdfFiles: doc.pdfFiles.map((f) => ({ name: f.name, url: f.url })),
+    pdfFiles: (doc.pdfFiles ?? []).map((f) => ({ name: f.name, url: f.url })),
     imageUrl: doc.imageUrl,
     topImageUrl: doc.topImageUrl,
     pollId: doc.pollId,
     pageId: doc.pageId,
-    dynamicSections: doc.dynamicSections.map(toDynamicSection),
-    repeatedArticleGroups: doc.repeatedArticleGroups.map((g) => ({ name: g.name, articleIds: g.articleIds })),
+    dynamicSections: (doc.dynamicSections ?? []).map(toDynamicSection),
+    repeatedArticleGroups: (doc.repeatedArticleGroups ?? []).map((g) => ({ name: g.name, articleIds: g.articleIds })),
     frontPage: doc.frontPage ? { categoryId: doc.frontPage.categoryId, articleIds: doc.frontPage.articleIds } : null,
     channelId: doc.channelId,
-    contentRefs: doc.contents.map((c) => ({ categoryId: c.categoryId, articleIds: c.articleIds })),
+    contentRefs: (doc.contents ?? []).map((c) => ({ categoryId: c.categoryId, articleIds: c.articleIds })),
     authorIds: doc.authorIds,
   };
 }

@@ -30,7 +30,7 @@ function hello(ctx: CommandContext, legacy: boolean): Document {
 
 function dbSize(ctx: CommandContext, name: string): number {
   let size = 0;
-  for (const c of ctx.state.catalog.collections(name)) for (const b of c.docs.values()) size += b.length;
+  for (const c of ctx.state.catalog.collections(name)) size += c.dataSize;
   return size;
 }
 

@@ -8,6 +8,7 @@
 import type { Document } from 'bson';
 import { Aggregator } from 'mingo';
 import type { AnyObject } from 'mingo/types';
+import { countPipeline } from '../query/count.js';
 import { checkFilter, checkHint, matches, sortedMatches, type StoredMatch } from '../query/exec.js';
 import { inclusionFields } from '../query/fields.js';
 import { effectiveCollation, mingoOptions, type QueryExtras } from '../query/options.js';
@@ -31,7 +32,7 @@ function resolver(ctx: CommandContext, subs: Subresults): (name: string) => AnyO
     if (!docs) {
       const sub = subs.get(name);
       const coll = sub ? undefined : ctx.state.catalog.get(ctx.db, name);
-      docs = sub ? sub() : coll ? [...coll.docs.values()].map((b) => decode(b) as AnyObject) : [];
+      docs = sub ? sub() : coll ? [...coll.scan()].map(([, b]) => decode(b) as AnyObject) : [];
       cache.set(name, docs);
     }
     return docs;
@@ -203,6 +204,8 @@ export const aggregateCommands: Record<string, Handler> = {
     const stages = writes ? pipeline.slice(0, -1) : pipeline;
     const ns = dbLevel ? `${ctx.db}.$cmd.aggregate` : `${ctx.db}.${b.aggregate as string}`;
     // Pipeline errors surface when the first batch is pulled, inside this handler, as a command error.
+    const counted = dbLevel || writes ? undefined : countedFromIndex(ctx, b.aggregate as string, stages, extras);
+    if (counted) return firstBatchReply(ctx, ns, counted.map((d) => encode(d)).values(), optInt(cursor.batchSize, 'cursor.batchSize'), false);
     const results = dbLevel ? databaseDocuments(ctx, stages, extras) : documents(ctx, b.aggregate as string, stages, extras, subs);
     if (writes) {
       const docs = [...results];
@@ -213,6 +216,18 @@ export const aggregateCommands: Record<string, Handler> = {
     return firstBatchReply(ctx, ns, encoded(results), optInt(cursor.batchSize, 'cursor.batchSize'), false);
   },
 };
+
+/**
+ * A counting pipeline answered from an index (query/count.ts), or undefined. Not on a view (its own pipeline
+ * comes first) nor under a collation; the leading $match is still checked as MongoDB would check it.
+ */
+function countedFromIndex(ctx: CommandContext, name: string, pipeline: Document[], extras: QueryExtras): Document[] | undefined {
+  if (viewOf(ctx, name)) return undefined;
+  const collated = !!extras.collation && Object.keys(extras.collation).length > 0;
+  const counted = countPipeline(ctx.state.catalog.get(ctx.db, name), pipeline, collated);
+  if (counted) checkFilter(pipeline[0]!.$match as Document, extras);
+  return counted;
+}
 
 function* encoded(docs: Iterable<Document>): Generator<Buffer> {
   for (const d of docs) yield encode(d);

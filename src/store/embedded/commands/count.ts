@@ -1,6 +1,7 @@
 // count and distinct.
 import type { Document } from 'bson';
 import { collationOf, foldValues } from '../collation/index.js';
+import { countFromIndex } from '../query/count.js';
 import { checkFilter, checkHint, matches } from '../query/exec.js';
 import { encodeKey, valuesAtPath } from '../storage/keys.js';
 import { collName, optDoc, optInt, type Handler } from './context.js';
@@ -20,8 +21,11 @@ export const countCommands: Record<string, Handler> = {
     checkHint(coll, b.hint);
     if (viewOf(ctx, collName(ctx))) for (const _ of pipelineDocuments(ctx, collName(ctx), [{ $match: filter }])) n++;
     else if (coll) {
-      if (Object.keys(filter).length === 0) n = coll.docs.size;
-      else for (const _ of matches(coll, filter, { collation: optDoc(b.collation, 'collation') })) n++;
+      // Counted from an index where one can answer exactly (query/count.ts); never under a collation.
+      const collation = optDoc(b.collation, 'collation');
+      const fromIndex = countFromIndex(coll, filter, !!collation && Object.keys(collation).length > 0);
+      if (fromIndex !== undefined) n = fromIndex;
+      else for (const _ of matches(coll, filter, { collation })) n++;
     }
     n = Math.max(0, n - skip);
     if (limit > 0) n = Math.min(n, limit);

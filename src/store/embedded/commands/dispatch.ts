@@ -1,6 +1,6 @@
 // Command dispatch: finds the handler for the command named by the body's first field, turns thrown
-// errors into MongoDB error replies, and waits for the journal to make the command's writes durable
-// before the reply is released.
+// errors into MongoDB error replies, runs a writing command in one storage write transaction, and waits
+// for that transaction to be on disk before the reply is released.
 import type { Document } from 'bson';
 import type { ReplyBody } from '../wire/codec.js';
 import { adminCommands } from './admin.js';
@@ -27,9 +27,20 @@ const handlers: Record<string, Handler> = {
   ...indexCommands,
 };
 
-/** Persistence hook: seals the entries a command logged into one record and makes it durable. */
+/** Persistence hook: resolves once every committed write transaction is durable. */
 export interface Durability {
   commit(): Promise<void>;
+}
+
+/** Commands that may change storage: each runs in one write transaction (storage refuses changes outside one). */
+const WRITE_COMMANDS = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify', 'create', 'drop', 'dropDatabase', 'createIndexes', 'dropIndexes', 'bulkWrite']);
+
+/** Whether a command may change storage: the write commands, and an aggregate ending in $out or $merge. */
+function isWrite(name: string, body: Document): boolean {
+  if (WRITE_COMMANDS.has(name)) return true;
+  if (name !== 'aggregate' || !Array.isArray(body.pipeline)) return false;
+  const last: unknown = body.pipeline.at(-1);
+  return !!last && typeof last === 'object' && ('$out' in last || '$merge' in last);
 }
 
 export interface Invocation {
@@ -41,6 +52,21 @@ export interface Invocation {
 export async function dispatch(state: EngineState, inv: Invocation, durability?: Durability): Promise<ReplyBody> {
   const name = Object.keys(inv.body)[0] ?? '';
   const handler = Object.hasOwn(handlers, name) ? handlers[name] : undefined;
+  const writes = isWrite(name, inv.body);
+  let reply: ReplyBody;
+  try {
+    reply = writes ? state.catalog.env.write(() => run(state, inv, name, handler)) : run(state, inv, name, handler);
+  } catch (e) {
+    // The transaction could not commit (storage failure): nothing of the command was kept.
+    state.log('write transaction failed', { command: name, error: String(e) });
+    return errorReply(e);
+  }
+  // Even a failed command may have written (e.g. an ordered insert up to its first error).
+  if (writes) await (durability ? durability.commit() : state.catalog.env.flushed());
+  return reply;
+}
+
+function run(state: EngineState, inv: Invocation, name: string, handler: Handler | undefined): ReplyBody {
   let reply: ReplyBody;
   try {
     if (!handler) throw new CommandError('CommandNotFound', `no such command: '${name}'`);
@@ -54,7 +80,5 @@ export async function dispatch(state: EngineState, inv: Invocation, durability?:
     reply = errorReply(e);
     if (!(e instanceof Error) || !('code' in e)) state.log('command failed', { command: name, error: String(e) });
   }
-  // Even a failed command may have written (e.g. an ordered insert up to its first error).
-  if (durability) await durability.commit();
   return reply;
 }

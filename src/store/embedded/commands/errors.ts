@@ -2,6 +2,7 @@
 import type { Document } from 'bson';
 import { MingoError } from 'mingo/util';
 import { DuplicateKeyError } from '../storage/dupkey.js';
+import { KeyTooLongError } from '../storage/indexes.js';
 
 export const Code = {
   InternalError: [1, 'InternalError'],
@@ -65,6 +66,7 @@ export function errorFields(e: unknown): { code: number; codeName: string; errms
   if (e instanceof DuplicateKeyError) {
     return { errmsg: e.message, code: 11000, codeName: 'DuplicateKey', keyPattern: e.keyPattern, keyValue: e.keyValue };
   }
+  if (e instanceof KeyTooLongError) return { errmsg: e.message, code: e.code, codeName: e.codeName };
   const msg = e instanceof Error ? e.message : String(e);
   // A $regex string JavaScript cannot compile (MongoDB's PCRE would refuse it too).
   if (e instanceof SyntaxError && /regular expression/i.test(msg)) {

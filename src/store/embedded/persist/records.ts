@@ -1,4 +1,5 @@
-// On-disk framing shared by the operation log and snapshots.
+// On-disk framing of the engine's former storage format (operation log + snapshot), kept to migrate such
+// data directories into LMDB (legacy.ts).
 //   record  = u32 payloadLength | u32 crc32(payload) | payload
 //   payload = entry*
 //   entry   = u8 kind | u16 dbLen | db | u16 collLen | coll | u32 bodyLen | body (BSON)
@@ -6,7 +7,22 @@
 // stops there and everything before it is trusted.
 import { closeSync, openSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
-import type { EntryKind } from '../storage/journal.js';
+
+/** Entry kinds: idempotent "make it so" operations. */
+export const EntryKind = {
+  Put: 1,
+  Delete: 2,
+  CreateCollection: 3,
+  DropCollection: 4,
+  CreateIndex: 5,
+  DropIndex: 6,
+  DropDatabase: 7,
+} as const;
+export type EntryKind = (typeof EntryKind)[keyof typeof EntryKind];
+/** Snapshot header (first log generation not contained) and end marker. */
+export const HEADER_KIND = 100;
+export const END_KIND = 101;
+export const SNAPSHOT_FILE = 'snapshot.bin';
 
 export interface Entry {
   kind: EntryKind | number;

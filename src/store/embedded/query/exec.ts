@@ -75,16 +75,13 @@ export function* matches(
   const q = isEmpty(rest) ? undefined : new Query(rest, mingoOptions({ ...extras, collation: undefined }));
   const test = collation ? (d: Document) => q!.test(foldValues(d, collation) as Document) : (d: Document) => q!.test(d);
   const needs = q && filterFields(rest);
-  const slots: Iterable<number> = plan.walk ? walkSlots(plan.walk) : (plan.slots ?? coll.docs.keys());
   // A walk may meet a document twice (multikey prefix fields, or a key moved by a write between batches).
   const seen = plan.walk ? new Set<number>() : undefined;
-  for (const slot of slots) {
+  for (const [slot, bytes] of candidates(coll, plan)) {
     if (seen) {
       if (seen.has(slot)) continue;
       seen.add(slot);
     }
-    const bytes = coll.docs.get(slot);
-    if (!bytes) continue;
     if (checks.length && !numericTypesMatch(bytes, checks)) continue;
     if (!q) {
       yield new StoredMatch(slot, bytes);
@@ -119,11 +116,23 @@ export function checkFilter(filter: Document | undefined, extras?: QueryExtras):
   if (!isEmpty(filter)) new Query(filter!, mingoOptions(extras));
 }
 
+/** Candidate documents of a plan: its slots, its walk, or the whole collection in natural order. */
+function* candidates(coll: Collection, plan: Plan): Generator<[number, Buffer]> {
+  if (!plan.walk && !plan.slots) {
+    yield* coll.scan();
+    return;
+  }
+  for (const slot of plan.walk ? walkSlots(plan.walk) : plan.slots!) {
+    const bytes = coll.get(slot);
+    if (bytes) yield [slot, bytes];
+  }
+}
+
 /** Slots of an ordered walk; each run of equal sort keys in slot order, as a stable sort leaves ties. */
 function* walkSlots(w: Walk): Generator<number> {
   let run: number[] = [];
   let runKey: string | undefined;
-  for (const key of w.keys.range(w.lo, w.hi, w.backward)) {
+  for (const key of w.index.range(w.lo, w.hi, w.backward)) {
     const part = leadingComponents(key, w.sortComponents);
     if (part !== runKey) {
       if (run.length > 1) run.sort((a, b) => a - b);
@@ -165,13 +174,13 @@ export function* sortedMatches(
 /** Raw stored bytes of matching documents without decoding when the plan allows it. */
 function* rawMatches(coll: Collection, filter: Document, extras: QueryExtras): Generator<Buffer> {
   if (isEmpty(filter)) {
-    yield* coll.docs.values();
+    for (const [, bytes] of coll.scan()) yield bytes;
     return;
   }
   const plan = planQuery(coll, filter, !isEmpty(extras.collation));
   if (plan.exact && plan.slots) {
     for (const slot of plan.slots) {
-      const bytes = coll.docs.get(slot);
+      const bytes = coll.get(slot);
       if (bytes) yield bytes;
     }
     return;

@@ -2,23 +2,21 @@
 // - candidate slots: an index whose leading fields the filter constrains by equality or $in; the
 //   constraint becomes a set of slots in natural order (sorted afterwards if the query sorts);
 // - an ordered walk: the leading fields are fixed by single-value equality and the next fields are the
-//   requested sort (in either direction), so the index's ordered view (storage/order.ts) yields candidates
+//   requested sort (in either direction), so a key range scan of the index (storage/indexes.ts) yields candidates
 //   already in sort order, narrowed by range predicates on the first walked field, and a limit stops early.
-// The full filter is still applied to candidates afterwards, unless the plan is "exact" (an _id lookup by
-// plain scalars, where key equality is MongoDB equality); when such an _id lookup comes with other
-// conditions, only those are left to apply (a `residual` filter).
+// The filter is still applied to candidates afterwards, less the fields an equality lookup settled (plain
+// scalars, where key equality is MongoDB equality): only the rest is left to apply (a `residual` filter),
+// and nothing when the lookup settled every condition (the plan is "exact").
 import type { Document } from 'bson';
 import type { Collection } from '../storage/collection.js';
-import { decode } from '../storage/bsonio.js';
-import type { Index } from '../storage/indexes.js';
-import { encodeKey, isExactScalar, joinKey } from '../storage/keys.js';
-import { type OrderedKeys, orderComponent, SEP, TOP, typeRange } from '../storage/order.js';
+import { exactKey, type Index, prefixKey } from '../storage/indexes.js';
+import { orderComponent, SEP, TOP, typeRange } from '../storage/order.js';
 import type { SortFields } from './sort.js';
 
-/** Keys of an index's ordered view to visit, in sort order; ties (equal first `sortComponents`
- *  components) must be re-ordered by slot, which is the natural order a stable sort keeps. */
+/** Keys of an index to visit, in sort order; ties (equal first `sortComponents` components) must be
+ *  re-ordered by slot, which is the natural order a stable sort keeps. */
 export interface Walk {
-  keys: OrderedKeys;
+  index: Index;
   lo: string;
   hi: string;
   backward: boolean;
@@ -40,6 +38,8 @@ export interface Plan {
 const MAX_KEYS = 10_000;
 /** Candidate sets this small are cheaper to fetch and sort than any walk. */
 const SMALL_SET = 1024;
+/** Candidate set sizes are counted up to this many keys (past it, sets rank as equally large). */
+const COUNT_CAP = 2048;
 
 function isOperatorDoc(v: unknown): v is Document {
   if (v === null || typeof v !== 'object' || Array.isArray(v) || v instanceof Date || v instanceof RegExp) return false;
@@ -188,17 +188,14 @@ function better(a: Candidate, b: Candidate): boolean {
   return a.idx.unique && !b.idx.unique;
 }
 
+/** Key prefixes (storage/indexes.ts) of every combination of the constrained leading fields' values. */
 function combos(idx: Index, cons: Map<string, Constraint>, len: number): string[] {
-  let out: string[][] = [[]];
+  let out: string[] = [''];
   for (let i = 0; i < len; i++) {
-    const encoded = [...new Set(cons.get(idx.fields[i]!)!.values.map(encodeKey))];
-    out = out.flatMap((c) => encoded.map((e) => [...c, e]));
+    const parts = [...new Set(cons.get(idx.fields[i]!)!.values.map((v) => prefixKey([v])))];
+    out = out.flatMap((c) => parts.map((p) => c + p));
   }
-  return out.map(joinKey);
-}
-
-function* decoded(coll: Collection): Generator<[number, Document]> {
-  for (const [slot, bytes] of coll.docs) yield [slot, decode(bytes)];
+  return out;
 }
 
 /**
@@ -217,11 +214,13 @@ export function planQuery(coll: Collection, filter: Document, collated = false, 
     let keys = 1;
     while (len < idx.fields.length && cons.has(idx.fields[len]!)) keys *= cons.get(idx.fields[len++]!)!.values.length;
     const fit = sort?.length ? sortFit(idx, cons, sort) : undefined;
-    const lookup = len > 0 && keys <= MAX_KEYS;
+    // Past MAX_KEYS key lookups, a lookup still beats reading every document when there are fewer keys than documents.
+    const maxKeys = Math.max(MAX_KEYS, coll.size);
+    const lookup = len > 0 && keys <= maxKeys;
     if (!lookup && !fit) continue;
-    let count = coll.docs.size;
-    if (fit && fit.eq > 0) count = idx.count(fit.eq, combos(idx, cons, fit.eq)[0]!);
-    else if (lookup) count = combos(idx, cons, len).reduce((n, k) => n + idx.count(len, k), 0);
+    let count = coll.size;
+    if (fit && fit.eq > 0) count = idx.countUpTo(combos(idx, cons, fit.eq)[0]!, COUNT_CAP);
+    else if (lookup) count = combos(idx, cons, len).reduce((n, k) => n + idx.countUpTo(k, COUNT_CAP), 0);
     cands.push({ idx, len: lookup ? len : 0, keys, count, fit });
   }
   for (;;) {
@@ -230,30 +229,34 @@ export function planQuery(coll: Collection, filter: Document, collated = false, 
     if (!best) return { exact: false };
     const { idx, len, fit } = best;
     if (fit) {
-      const view = idx.ordered(() => decoded(coll));
-      if (view.usable(fit.eq + fit.walked, fit.single)) {
+      if (idx.usable(fit.eq + fit.walked, fit.single)) {
         let prefix = '';
         for (let i = 0; i < fit.eq; i++) prefix += orderComponent(cons.get(idx.fields[i]!)!.values[0])! + SEP;
         const [lo, hi] = filterRange(filter, idx.fields[fit.eq]!);
         return {
           exact: false,
           index: idx.name,
-          walk: { keys: view.keys, lo: prefix + lo, hi: prefix + hi, backward: fit.backward, sortComponents: fit.eq + fit.walked },
+          walk: { index: idx, lo: prefix + lo, hi: prefix + hi, backward: fit.backward, sortComponents: fit.eq + fit.walked },
         };
       }
       // Multikey or unordered values where the walk needs order: the index can still serve equality.
       best.fit = undefined;
-      if (len === 0 || best.keys > MAX_KEYS) cands.splice(cands.indexOf(best), 1);
-      else best.count = combos(idx, cons, len).reduce((n, k) => n + idx.count(len, k), 0);
+      if (len === 0 || best.keys > Math.max(MAX_KEYS, coll.size)) cands.splice(cands.indexOf(best), 1);
+      else best.count = combos(idx, cons, len).reduce((n, k) => n + idx.countUpTo(k, COUNT_CAP), 0);
       continue;
     }
     const found = new Set<number>();
-    for (const key of combos(idx, cons, len)) for (const s of idx.lookup(len, key)) found.add(s);
+    for (const key of combos(idx, cons, len)) for (const s of idx.lookup(key)) found.add(s);
     const slots = [...found].sort((a, b) => a - b);
-    const only = cons.get('_id');
-    const byId = idx.name === '_id_' && only !== undefined && only.from === filter && only.pure && only.values.every(isExactScalar);
-    if (!byId) return { slots, exact: false, index: idx.name };
-    const { _id, ...residual } = filter;
+    // A top-level field whose whole condition is an equality/$in of plain scalars is settled by the lookup
+    // (key equality is MongoDB equality for them, storage/indexes.ts exactKey): only the rest is left to test.
+    const settled = idx.fields.slice(0, len).filter((f) => {
+      const c = cons.get(f)!;
+      return !f.includes('.') && c.from === filter && c.pure && c.values.every(exactKey);
+    });
+    if (settled.length === 0) return { slots, exact: false, index: idx.name };
+    const residual: Document = { ...filter };
+    for (const f of settled) delete residual[f];
     const exact = Object.keys(residual).length === 0;
     return { slots, exact, index: idx.name, ...(exact ? {} : { residual }) };
   }

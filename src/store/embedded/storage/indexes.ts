@@ -1,12 +1,15 @@
-// One index of a collection: its spec, key extraction from documents and the postings maps
-// (encoded key -> document slot(s)). Compound indexes also keep one map per key prefix so that
-// equality on leading fields alone can be served without scanning. An ordered view of the keys (see
-// order.ts) is built the first time a query wants to walk the index in sort order, then kept up to date.
+// One index of a collection: its spec, key extraction from documents, and its entries in LMDB's `keys`
+// database: index id (u32) | one component per field, each followed by '\0' (order.ts) | slot (12 hex
+// digits). Equality on leading fields, ranges, ordered walks and counts are all key range scans; nothing
+// per document lives in the heap. Per field the index keeps two counters (persisted with the catalog):
+// documents holding several distinct values there (multikey: a sort then uses the min/max element, which no
+// key order gives) and documents holding a value without an order component there; the planner walks a
+// field only while they are zero.
 import { Query } from 'mingo';
 import type { Document } from 'bson';
-import { encodeKey, joinKey, valuesAtPath } from './keys.js';
-import { OrderedKeys, orderComponent, SEP, slotSuffix, UNORDERED } from './order.js';
-import { Postings } from './postings.js';
+import { keyRange, prefixEnd, type StorageEnv, u32 } from './env.js';
+import { valuesAtPath } from './keys.js';
+import { keyComponent, orderComponent, SEP, slotOf, slotSuffix, typeRange } from './order.js';
 
 export interface IndexSpec {
   v: number;
@@ -18,11 +21,44 @@ export interface IndexSpec {
   partialFilterExpression?: Document;
 }
 
-/** One concrete key a document contributes: encoded prefixes (last = full key) and raw field values. */
+/** One concrete key a document contributes: the components (each followed by SEP) and raw field values. */
 export interface KeyEntry {
-  prefixes: string[];
+  key: string;
   values: unknown[];
 }
+
+/** A document's entries in one index, with per field whether it is multikey / holds unordered values. */
+export interface DocKeys {
+  entries: KeyEntry[];
+  multi: boolean[];
+  unordered: boolean[];
+}
+
+/** Persisted per-index state (with the catalog). */
+export interface IndexMeta {
+  id: number;
+  spec: IndexSpec;
+  multi: number[];
+  unordered: number[];
+}
+
+/** LMDB's key size limit (1978 bytes) less the index id and the slot. */
+const MAX_KEY_BYTES = 1978 - 4 - 12;
+
+/** An index key longer than LMDB allows (MongoDB before 4.2 refused these the same way, code 17280). */
+export class KeyTooLongError extends Error {
+  readonly code = 17280;
+  readonly codeName = 'KeyTooLong';
+  constructor(ns: string, index: string, bytes: number) {
+    super(`key too large to index, failing: ${ns} index: ${index} (${bytes} bytes, at most ${MAX_KEY_BYTES})`);
+  }
+}
+
+/** Cached prefix counts per index (they go at the next change of the index anyway). */
+const MAX_CACHED_COUNTS = 256;
+
+const EMPTY_ARRAY: unique symbol = Symbol('[]');
+const NONE = Buffer.alloc(0);
 
 /** Per-field element values: arrays contribute their elements (multikey), [] a marker of its own. */
 function fieldValues(doc: Document, path: string[]): { values: unknown[]; present: boolean } {
@@ -38,40 +74,68 @@ function fieldValues(doc: Document, path: string[]): { values: unknown[]; presen
   return { values: out, present };
 }
 
-const EMPTY_ARRAY: unique symbol = Symbol('[]');
+function component(v: unknown): { c: string; ordered: boolean } {
+  // MongoDB indexes [] as undefined, which no scalar equality matches; it has no place in sort order.
+  return v === EMPTY_ARRAY ? { c: '~[]', ordered: false } : keyComponent(v);
+}
 
-function enc(v: unknown): string {
-  return v === EMPTY_ARRAY ? '[]' : encodeKey(v);
+/**
+ * True when index key equality is exactly MongoDB equality for `v`: strings, booleans, numbers (int, long
+ * within 2^53 and double alike, as the driver decodes them; not NaN), valid dates and ObjectIds. An array
+ * field matches such a value through its elements, as its multikey entries do.
+ */
+export function exactKey(v: unknown): boolean {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return !Number.isNaN(v);
+    case 'object':
+      if (v instanceof Date) return !Number.isNaN(v.getTime());
+      return v !== null && (v as { _bsontype?: string })._bsontype === 'ObjectId';
+    default:
+      return false;
+  }
+}
+
+/** The key prefix fixing the first fields to single values (each component followed by SEP). */
+export function prefixKey(values: readonly unknown[]): string {
+  let k = '';
+  for (const v of values) k += component(v).c + SEP;
+  return k;
 }
 
 export class Index {
   readonly paths: string[][];
   readonly fields: string[];
-  private readonly maps: Postings[];
   private readonly partial?: Query;
-  /** TTL indexes: slot -> expiry time in ms, for the sweeper. */
-  readonly ttl?: Map<number, number>;
-  /** Ordered view, once built; with per field the number of documents that hold several distinct values
-   *  there (multikey: sort keys are then min/max elements, not entries) or a value without an order key. */
-  private view?: { keys: OrderedKeys; multi: number[]; unordered: number[] };
+  private readonly idPrefix: Buffer;
+  /** Bumped by every change of the index's entries; counts are cached per prefix until it moves. */
+  private version = 0;
+  private readonly counts = new Map<string, number>();
+  private countsVersion = 0;
 
-  constructor(readonly spec: IndexSpec) {
-    this.fields = Object.keys(spec.key);
+  constructor(
+    private readonly env: StorageEnv,
+    readonly meta: IndexMeta,
+  ) {
+    this.fields = Object.keys(meta.spec.key);
     this.paths = this.fields.map((f) => f.split('.'));
-    this.maps = this.fields.map(() => new Postings());
-    if (spec.partialFilterExpression) this.partial = new Query(spec.partialFilterExpression, {});
-    if (typeof spec.expireAfterSeconds === 'number' && this.fields.length === 1) this.ttl = new Map();
-    // Compound indexes are declared to serve sorts: keep their view from the start (built as documents are
-    // added), so no query pays for building it. Single-field ones (_id_ included) build it on first use.
-    if (this.fields.length > 1 && this.orderable) this.view = this.emptyView();
+    this.idPrefix = u32(meta.id);
+    if (meta.spec.partialFilterExpression) this.partial = new Query(meta.spec.partialFilterExpression, {});
   }
 
-  private emptyView(): NonNullable<Index['view']> {
-    return { keys: new OrderedKeys(), multi: this.fields.map(() => 0), unordered: this.fields.map(() => 0) };
+  get spec(): IndexSpec {
+    return this.meta.spec;
   }
 
   get name(): string {
-    return this.spec.name;
+    return this.meta.spec.name;
+  }
+
+  get id(): number {
+    return this.meta.id;
   }
 
   /** _id_ is always unique, though listIndexes (like MongoDB) does not say so. */
@@ -79,62 +143,9 @@ export class Index {
     return this.spec.unique === true || this.spec.name === '_id_';
   }
 
-  /** Keys a document contributes; empty when sparse/partial rules exclude it. */
-  entries(doc: Document): KeyEntry[] {
-    if (this.partial && !this.partial.test(doc)) return [];
-    const per = this.paths.map((p) => fieldValues(doc, p));
-    if (this.spec.sparse && per.every((f) => !f.present)) return [];
-    // Cartesian product over fields (MongoDB allows at most one array field, so this stays small).
-    let tuples: unknown[][] = [[]];
-    for (const f of per) {
-      const next: unknown[][] = [];
-      const seen = new Set<string>();
-      for (const v of f.values) {
-        const k = enc(v);
-        if (seen.has(k)) continue;
-        seen.add(k);
-        for (const t of tuples) next.push([...t, v]);
-      }
-      tuples = next;
-    }
-    return tuples.map((values) => {
-      const parts = values.map(enc);
-      const prefixes = parts.map((_, i) => joinKey(parts.slice(0, i + 1)));
-      return { prefixes, values: values.map((v) => (v === EMPTY_ARRAY ? [] : v)) };
-    });
-  }
-
-  /** The entry of `entries` that collides with another slot in a unique index, if any. */
-  conflict(entries: KeyEntry[], self: number | undefined): KeyEntry | undefined {
-    if (!this.unique) return undefined;
-    const full = this.maps[this.maps.length - 1]!;
-    for (const e of entries) {
-      const cur = full.get(e.prefixes[e.prefixes.length - 1]!);
-      if (cur === undefined) continue;
-      if (typeof cur === 'number' ? cur !== self : [...cur].some((s) => s !== self)) return e;
-    }
-    return undefined;
-  }
-
-  add(slot: number, entries: KeyEntry[], doc: Document): void {
-    for (const e of entries) e.prefixes.forEach((k, i) => this.maps[i]!.add(k, slot));
-    if (this.view) this.track(slot, entries, 1);
-    if (this.ttl) {
-      const at = this.expiry(doc);
-      if (at !== undefined) this.ttl.set(slot, at);
-    }
-  }
-
-  remove(slot: number, entries: KeyEntry[]): void {
-    for (const e of entries) e.prefixes.forEach((k, i) => this.maps[i]!.remove(k, slot));
-    this.ttl?.delete(slot);
-    if (this.view) this.track(slot, entries, -1);
-  }
-
-  /** Number of slots under a key prefix of `prefixLen` fields (a cheap selectivity estimate). */
-  count(prefixLen: number, key: string): number {
-    const cur = this.maps[prefixLen - 1]?.get(key);
-    return cur === undefined ? 0 : typeof cur === 'number' ? 1 : cur.size;
+  /** A single-field index with expireAfterSeconds. */
+  get ttl(): boolean {
+    return typeof this.spec.expireAfterSeconds === 'number' && this.fields.length === 1;
   }
 
   /** Hashed indexes keep no order; partial ones may lack matching documents. */
@@ -142,81 +153,176 @@ export class Index {
     return !this.spec.partialFilterExpression && Object.values(this.spec.key).every((d) => d === 1 || d === -1);
   }
 
-  /**
-   * The ordered view, built from `docs` on first use (one decode per document), with `usable(n, single)`:
-   * whether the first `n` fields hold only values with an order key and the fields at `single` hold one
-   * value per document (a multikey field's sort key is its min/max element, which no entry order gives).
-   */
-  ordered(docs: () => Iterable<[number, Document]>): { keys: OrderedKeys; usable: (n: number, single: number[]) => boolean } {
-    if (!this.view) {
-      this.view = this.emptyView();
-      const all: string[] = [];
-      for (const [slot, doc] of docs()) this.track(slot, this.entries(doc), 1, all);
-      all.sort();
-      this.view.keys = OrderedKeys.from(all);
-    }
-    const v = this.view;
-    return {
-      keys: v.keys,
-      usable: (n, single) => v.unordered.slice(0, n).every((c) => c === 0) && single.every((i) => v.multi[i] === 0),
-    };
+  /** Keys a document contributes; none when sparse/partial rules exclude it. */
+  keys(doc: Document): DocKeys {
+    const n = this.fields.length;
+    const multi = new Array<boolean>(n).fill(false);
+    const unordered = new Array<boolean>(n).fill(false);
+    if (this.partial && !this.partial.test(doc)) return { entries: [], multi, unordered };
+    const per = this.paths.map((p) => fieldValues(doc, p));
+    if (this.spec.sparse && per.every((f) => !f.present)) return { entries: [], multi, unordered };
+    // Cartesian product over fields (MongoDB allows at most one array field, so this stays small).
+    let tuples: Array<{ key: string; values: unknown[] }> = [{ key: '', values: [] }];
+    per.forEach((f, i) => {
+      const next: typeof tuples = [];
+      const seen = new Set<string>();
+      for (const v of f.values) {
+        const { c, ordered } = component(v);
+        if (seen.has(c)) continue;
+        seen.add(c);
+        if (!ordered) unordered[i] = true;
+        for (const t of tuples) next.push({ key: t.key + c + SEP, values: [...t.values, v] });
+      }
+      multi[i] = seen.size > 1;
+      tuples = next;
+    });
+    const entries = tuples.map((t) => ({ key: t.key, values: t.values.map((v) => (v === EMPTY_ARRAY ? [] : v)) }));
+    return { entries, multi, unordered };
   }
 
-  /** Adds (+1) or removes (-1) a document's keys in the ordered view and its per-field counts. */
-  private track(slot: number, entries: KeyEntry[], delta: 1 | -1, bulk?: string[]): void {
-    const v = this.view!;
-    const suffix = slotSuffix(slot);
-    const first: Array<string | undefined> = [];
-    const multi: boolean[] = [];
-    const unordered: boolean[] = [];
-    const seen = new Set<string>();
-    // Entries are a cartesian product, so a field's value object repeats: encode it once.
-    const lastValue: unknown[] = [];
-    const lastPart: string[] = [];
-    for (const e of entries) {
-      let key = '';
-      for (let i = 0; i < this.fields.length; i++) {
-        const value = e.values[i];
-        let part = lastPart[i];
-        if (part === undefined || value !== lastValue[i]) {
-          const c = Array.isArray(value) ? undefined : orderComponent(value); // [] marks an empty array
-          if (c === undefined) unordered[i] = true;
-          part = c ?? UNORDERED;
-          lastValue[i] = value;
-          lastPart[i] = part;
-        }
-        if (first[i] === undefined) first[i] = part;
-        else if (first[i] !== part) multi[i] = true;
-        key += part + SEP;
-      }
-      key += suffix;
-      if (seen.has(key)) continue; // several unordered values share the placeholder
-      seen.add(key);
-      if (bulk) bulk.push(key);
-      else if (delta > 0) v.keys.insert(key);
-      else v.keys.delete(key);
+  /** Throws KeyTooLongError when an entry cannot be stored. */
+  checkSize(keys: DocKeys, ns: string): void {
+    for (const e of keys.entries) {
+      const bytes = Buffer.byteLength(e.key);
+      if (bytes > MAX_KEY_BYTES) throw new KeyTooLongError(ns, this.name, bytes);
     }
+  }
+
+  /** The entry of `keys` that collides with another slot in a unique index, if any. */
+  conflict(keys: DocKeys, self: number | undefined): KeyEntry | undefined {
+    if (!this.unique) return undefined;
+    for (const e of keys.entries) {
+      for (const s of this.lookup(e.key, 2)) if (s !== self) return e;
+    }
+    return undefined;
+  }
+
+  private keyBuffer(key: string, slot: number): Buffer {
+    return Buffer.concat([this.idPrefix, Buffer.from(key + slotSuffix(slot), 'utf8')]);
+  }
+
+  add(slot: number, keys: DocKeys): void {
+    this.version++;
+    for (const e of keys.entries) this.env.keys.putSync(this.keyBuffer(e.key, slot), NONE);
+    this.track(keys, 1);
+  }
+
+  remove(slot: number, keys: DocKeys): void {
+    this.version++;
+    for (const e of keys.entries) this.env.keys.removeSync(this.keyBuffer(e.key, slot));
+    this.track(keys, -1);
+  }
+
+  /** Moves a document from `old` to `next` keys, touching only the entries that differ. */
+  change(slot: number, old: DocKeys, next: DocKeys): void {
+    this.version++;
+    const before = new Set(old.entries.map((e) => e.key));
+    const after = new Set(next.entries.map((e) => e.key));
+    for (const k of before) if (!after.has(k)) this.env.keys.removeSync(this.keyBuffer(k, slot));
+    for (const k of after) if (!before.has(k)) this.env.keys.putSync(this.keyBuffer(k, slot), NONE);
+    this.track(old, -1);
+    this.track(next, 1);
+  }
+
+  private track(keys: DocKeys, delta: 1 | -1): void {
     for (let i = 0; i < this.fields.length; i++) {
-      if (multi[i]) v.multi[i]! += delta;
-      if (unordered[i]) v.unordered[i]! += delta;
+      if (keys.multi[i]) this.meta.multi[i]! += delta;
+      if (keys.unordered[i]) this.meta.unordered[i]! += delta;
     }
   }
 
-  /** Slots whose key prefix of `prefixLen` fields equals `key` (an already joined encoded key). */
-  lookup(prefixLen: number, key: string): Iterable<number> {
-    const cur = this.maps[prefixLen - 1]?.get(key);
-    if (cur === undefined) return [];
-    return typeof cur === 'number' ? [cur] : cur;
+  /** Deletes every entry (dropping the index or its collection). */
+  clear(): void {
+    this.version++;
+    const end = prefixEnd(this.idPrefix);
+    for (const k of keyRange(this.env.keys, this.idPrefix, end)) this.env.keys.removeSync(k);
   }
 
-  /** TTL: earliest date in the field plus expireAfterSeconds; non-dates never expire. */
-  private expiry(doc: Document): number | undefined {
-    let min: number | undefined;
-    for (const v of valuesAtPath(doc, this.paths[0]!)) {
-      for (const d of Array.isArray(v) ? v : [v]) {
-        if (d instanceof Date && (min === undefined || d.getTime() < min)) min = d.getTime();
-      }
-    }
-    return min === undefined ? undefined : min + (this.spec.expireAfterSeconds ?? 0) * 1000;
+  private bounds(prefix: string): [Buffer, Buffer] {
+    const start = Buffer.concat([this.idPrefix, Buffer.from(prefix, 'utf8')]);
+    return [start, prefixEnd(start)];
   }
+
+  /**
+   * Number of entries under a key prefix (whole components); a document counts once per distinct entry.
+   * Kept per prefix until the index changes: a count of a million keys costs tens of milliseconds, and
+   * the same totals are asked for again and again between writes.
+   */
+  count(prefix: string): number {
+    if (this.countsVersion !== this.version) {
+      this.counts.clear();
+      this.countsVersion = this.version;
+    }
+    let n = this.counts.get(prefix);
+    if (n === undefined) {
+      const [start, end] = this.bounds(prefix);
+      n = this.env.keys.getKeysCount({ start, end });
+      if (this.counts.size >= MAX_CACHED_COUNTS) this.counts.clear();
+      this.counts.set(prefix, n);
+    }
+    return n;
+  }
+
+  /** Like count, but stops counting past `cap` (the planner's estimate: it only needs to tell small sets
+   *  apart, and a count of a million keys costs tens of milliseconds). */
+  countUpTo(prefix: string, cap: number): number {
+    const [start, end] = this.bounds(prefix);
+    let n = 0;
+    for (const _ of this.env.keys.getKeys({ start, end, limit: cap + 1 })) n++;
+    return n;
+  }
+
+  /** Slots of the entries under a key prefix (whole components), in key order. */
+  *lookup(prefix: string, limit = Infinity): Generator<number> {
+    const [start, end] = this.bounds(prefix);
+    let n = 0;
+    for (const k of keyRange(this.env.keys, start, end)) {
+      if (n++ >= limit) return;
+      yield slotOfKey(k);
+    }
+  }
+
+  /** Key strings (components, then the slot) k with lo <= k < hi, ascending or descending. */
+  *range(lo: string, hi: string, backward: boolean): Generator<string> {
+    if (lo >= hi) return;
+    const start = Buffer.concat([this.idPrefix, Buffer.from(lo, 'utf8')]);
+    const end = Buffer.concat([this.idPrefix, Buffer.from(hi, 'utf8')]);
+    for (const k of keyRange(this.env.keys, start, end, backward)) yield k.toString('utf8', 4);
+  }
+
+  /** Number of entries k with lo <= k < hi. */
+  rangeCount(lo: string, hi: string): number {
+    if (lo >= hi) return 0;
+    const start = Buffer.concat([this.idPrefix, Buffer.from(lo, 'utf8')]);
+    const end = Buffer.concat([this.idPrefix, Buffer.from(hi, 'utf8')]);
+    return this.env.keys.getKeysCount({ start, end });
+  }
+
+  /** TTL: slots whose earliest date in the field plus expireAfterSeconds is at or before `now`
+   *  (any date entry at or before the cutoff; non-dates never expire). */
+  *expired(now: number): Generator<number> {
+    const cutoff = orderComponent(new Date(now - (this.spec.expireAfterSeconds ?? 0) * 1000));
+    if (cutoff === undefined) return;
+    const [lo] = typeRange(cutoff);
+    for (const k of this.range(lo, cutoff + '\x01', false)) yield slotOf(k);
+  }
+
+  /**
+   * Whether the first `n` fields hold only values with an order component and the fields at `single`
+   * hold one value per document, i.e. whether key order is the sort order there.
+   */
+  usable(n: number, single: number[]): boolean {
+    return this.meta.unordered.slice(0, n).every((c) => c === 0) && single.every((i) => this.meta.multi[i] === 0);
+  }
+
+  /** Whether no document holds several values in any field from `from` on (each document has one entry
+   *  under a prefix fixing the fields before `from`, so counting entries counts documents). */
+  singleFrom(from: number): boolean {
+    return this.meta.multi.slice(from).every((c) => c === 0);
+  }
+}
+
+/** The slot at the end of a stored index key (12 ASCII hex digits). */
+export function slotOfKey(k: Buffer): number {
+  return slotOf(k.toString('latin1', k.length - 12));
 }

@@ -1,0 +1,171 @@
+// `npm run build && node dist/bench/store-scale.js --data <seeded DATA_DIR> [--runs 15]`: what a user of a
+// seeded data directory sees. Starts the service (`dist/src/main.js`, embedded engine in-process, response
+// cache off, no seeding) on the directory and measures: time from spawn to the first 200 of /readyz (and of
+// a first GraphQL answer), the latency of the contract's entry points and both REST lists (sequential, one
+// client; p50 / p90 / max), the process's anonymous memory (RssAnon, not the file cache) while serving,
+// then, against the engine alone (`cli.js`), the engine CPU per count through `count`, `countDocuments`
+// and the gateway's per-parent `$group` pipeline. Prints a Markdown table.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { MongoClient } from 'mongodb';
+
+const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({ options: { data: { type: 'string' }, runs: { type: 'string', default: '15' }, port: { type: 'string', default: '4123' } } });
+if (!values.data) throw new Error('--data <seeded DATA_DIR> is required');
+const runs = Number(values.runs);
+const port = Number(values.port);
+const base = `http://127.0.0.1:${port}`;
+
+function status(pid: number, field: string): number {
+  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) * 1024 : NaN;
+}
+
+function cpuMs(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime + stime, clock ticks of 10 ms
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const mb = (b: number) => `${(b / 1048576).toFixed(0)} MiB`;
+
+async function until(fn: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    if (await fn().catch(() => false)) return;
+    if (Date.now() > end) throw new Error('timed out');
+    await sleep(20);
+  }
+}
+
+async function gql(query: string): Promise<unknown> {
+  const res = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+  const body = (await res.json()) as { errors?: unknown; data?: unknown };
+  if (!res.ok || body.errors) throw new Error(`GraphQL ${res.status}: ${JSON.stringify(body.errors ?? body).slice(0, 300)}`);
+  return body.data;
+}
+
+async function rest(path: string): Promise<void> {
+  const res = await fetch(`${base}${path}`);
+  await res.arrayBuffer();
+  if (!res.ok) throw new Error(`${path}: ${res.status}`);
+}
+
+const NESTED = `{ page(id: "page-1") { name issues(first: 3) { totalCount edges { node { title date
+  contents { category { name } articles { title accessAllowed preview authors { name } keywords { name } } } } } } } }`;
+
+/** Name, request, and optionally fewer runs (the whole-catalogue REST list is many megabytes of JSON). */
+const cases: Array<[string, () => Promise<unknown>, number?]> = [
+  ['README nested query (page, 3 issues, contents)', () => gql(NESTED)],
+  ['pages(first: 10)', () => gql('{ pages(first: 10) { totalCount edges { node { name } } } }')],
+  ['page(id) { issues(first: 20) { totalCount } }', () => gql('{ page(id: "page-1") { issues(first: 20) { totalCount edges { node { title } } } } }')],
+  ['issue(id)', () => gql('{ issue(id: "issue-7") { title date } }')],
+  ['article(id)', () => gql('{ article(id: "article-123") { title authors { name } keywords { name } } }')],
+  ['articles(first: 20) { totalCount }', () => gql('{ articles(first: 20) { totalCount edges { node { title } } } }')],
+  ['articles(filter: category, first: 20) { totalCount }', () => gql('{ articles(filter: { categoryId: "category-3" }, first: 20) { totalCount edges { node { title } } } }')],
+  ['contentCategory { articles(first: 10) { totalCount } }', () => gql('{ contentCategory(id: "category-3") { name articles(first: 10) { totalCount edges { node { title } } } } }')],
+  ['author(id) { articles(first: 10) }', () => gql('{ author(id: "author-5") { name articles(first: 10) { totalCount edges { node { title } } } } }')],
+  ['keyword(id) { articles(first: 10) }', () => gql('{ keyword(id: "keyword-5") { name articles(first: 10) { totalCount edges { node { title } } } } }')],
+  ['channel(id)', () => gql('{ channel(id: "1") { name } }')],
+  ['productCategories (every level)', () => gql('{ productCategories { name } }')],
+  ['product(id) / productItem(id)', () => gql('{ product(id: "prod-000001") { name } productItem(id: "item-000001-1") { name } }')],
+  ['GET /cms/page/page-1/issues?limit=20', () => rest('/cms/page/page-1/issues?page=1&limit=20')],
+  ['GET /cms/product/categories (every product embedded)', () => rest('/cms/product/categories'), 3],
+];
+
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+}
+
+async function stopped(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null) return;
+  const done = new Promise((r) => proc.once('exit', r));
+  proc.kill('SIGTERM');
+  await done;
+}
+
+async function service(): Promise<void> {
+  const t0 = performance.now();
+  const env = { ...process.env, DATA_DIR: values.data!, PORT: String(port), HOST: '127.0.0.1', SEED: 'none', RESPONSE_CACHE_MB: '0', LOG_LEVEL: 'warn', STORE: 'disk' };
+  const proc = spawn(process.execPath, [join(distRoot, 'src/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  try {
+    await until(async () => (await fetch(`${base}/readyz`)).status === 200, 600_000);
+    const ready = performance.now() - t0;
+    await gql('{ pages(first: 1) { edges { node { name } } } }');
+    const firstAnswer = performance.now() - t0;
+    console.log(`| ready (/readyz 200) after spawn | ${(ready / 1000).toFixed(2)} s |`);
+    console.log(`| first GraphQL answer after spawn | ${(firstAnswer / 1000).toFixed(2)} s |`);
+    console.log(`| RssAnon after start | ${mb(status(proc.pid!, 'RssAnon'))} |`);
+    console.log('\n| entry point | p50 ms | p90 ms | max ms |\n|---|---|---|---|');
+    let peakAnon = 0;
+    for (const [name, run, n = runs] of cases) {
+      const times: number[] = [];
+      await run(); // warm-up (first use of the code path), not counted
+      for (let i = 0; i < n; i++) {
+        const s = performance.now();
+        await run();
+        times.push(performance.now() - s);
+        peakAnon = Math.max(peakAnon, status(proc.pid!, 'RssAnon'));
+      }
+      console.log(`| ${name} | ${pct(times, 50).toFixed(1)} | ${pct(times, 90).toFixed(1)} | ${Math.max(...times).toFixed(1)} |`);
+    }
+    console.log(`\n| RssAnon while serving (peak) | ${mb(peakAnon)} |`);
+    console.log(`| RssFile (mapped data in the page cache) | ${mb(status(proc.pid!, 'RssFile'))} |`);
+  } finally {
+    await stopped(proc);
+  }
+}
+
+async function engineCounts(): Promise<void> {
+  const proc = spawn(process.execPath, [join(distRoot, 'src/store/embedded/cli.js'), '--port', '0', '--dbpath', values.data!], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const uri = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    proc.stdout!.on('data', (b: Buffer) => {
+      out += b.toString();
+      if (out.includes('\n')) resolve(out.split('\n')[0]!.trim());
+    });
+    proc.once('exit', (c) => reject(new Error(`engine exited ${c}`)));
+  });
+  const client = new MongoClient(uri);
+  try {
+    const db = client.db(process.env.MONGODB_DB ?? 'gateway');
+    const issues = db.collection('issues');
+    const articles = db.collection('articles');
+    const pageIds = (await db.collection('pages').find({}, { projection: { _id: 1 } }).toArray()).map((p) => p._id);
+    const measure = async (name: string, op: () => Promise<unknown>, n = 200): Promise<void> => {
+      await op();
+      const c0 = cpuMs(proc.pid!);
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) await op();
+      const wall = (performance.now() - t0) / n;
+      console.log(`| ${name} | ${((cpuMs(proc.pid!) - c0) / n).toFixed(2)} | ${wall.toFixed(2)} |`);
+    };
+    console.log('\n| engine alone: count | engine CPU ms/op | wall ms/op |\n|---|---|---|');
+    await measure('issues of page-1: count command', () => db.command({ count: 'issues', query: { pageId: 'page-1', status: 'published' } }));
+    await measure('issues of page-1: countDocuments', () => issues.countDocuments({ pageId: 'page-1', status: 'published' }));
+    await measure('issues of every page: per-parent $group', () =>
+      issues
+        .aggregate([
+          { $match: { status: 'published', pageId: { $in: pageIds } } },
+          { $project: { _id: 0, b: '$pageId' } },
+          { $unwind: '$b' },
+          { $match: { b: { $in: pageIds } } },
+          { $group: { _id: '$b', n: { $sum: 1 } } },
+        ])
+        .toArray(),
+    );
+    await measure('all published articles: countDocuments', () => articles.countDocuments({ status: 'published' }), 50);
+    await measure('articles of category-3: countDocuments', () => articles.countDocuments({ categoryIds: 'category-3', status: 'published' }), 100);
+    console.log(`\nengine RssAnon after the counts: ${mb(status(proc.pid!, 'RssAnon'))}`);
+  } finally {
+    await client.close();
+    await stopped(proc);
+  }
+}
+
+await service();
+await engineCounts();

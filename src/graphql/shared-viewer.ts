@@ -1,0 +1,65 @@
+// What a signed-in reader's answer may depend on when it is shared with other readers: their active
+// entitlements, nothing else. The entitlement set keys the shared answer (src/http/response-cache.ts), and while
+// a shareable operation runs its resolvers see a viewer that exposes only that set. Reading anything that tells
+// one customer from another (id, client, scopes) marks the answer personal: it is sent `no-store` and never
+// stored. That is the fail-closed half of the per-viewer marker (`@cacheControl(scope: PRIVATE)`, see
+// cache-control.ts): a new per-viewer field without the marker costs its operation the cache, never a leak.
+import type { Entitlement, Viewer } from '../context.js';
+
+export interface ActiveEntitlements {
+  /** The groups active at the request's time, sorted and distinct: a reader's key into shared answers. */
+  groups: readonly string[];
+  /** When the first of them lapses (ms since the epoch); null when none does. A shared answer must not outlive it. */
+  until: number | null;
+}
+
+export async function activeEntitlements(viewer: Viewer, now: Date): Promise<ActiveEntitlements> {
+  const groups = new Set<string>();
+  let until: number | null = null;
+  for (const e of await viewer.entitlements()) {
+    if (e.validUntil !== null && e.validUntil <= now) continue;
+    groups.add(e.group);
+    if (e.validUntil !== null && (until === null || e.validUntil.getTime() < until)) until = e.validUntil.getTime();
+  }
+  return { groups: [...groups].sort(), until };
+}
+
+/** Whether the answer being computed read who the viewer is (shared per request with the HTTP layer). */
+export interface SharedAnswerState {
+  personal: boolean;
+  /** What made it personal, for the log. */
+  readBy?: string;
+  /** The active entitlements, once a resolver has asked for them (an answer that never does is not bound by them). */
+  active?: ActiveEntitlements;
+}
+
+/**
+ * A viewer that answers only with its active entitlements. Within the answer they never lapse (it is not kept
+ * past `until`), so they are given without their end dates: a field showing an end date is per viewer. They are
+ * loaded when a resolver first asks (then recorded in `state.active`), so an answer that does not depend on them
+ * costs no store read.
+ */
+export function entitlementsOnlyViewer(viewer: Viewer, now: Date, state: SharedAnswerState): Viewer {
+  let entitlements: Promise<Entitlement[]> | undefined;
+  const identity = <T>(name: string, value: T): T => {
+    state.personal = true;
+    state.readBy ??= name;
+    return value;
+  };
+  return {
+    get customerId() {
+      return identity('customerId', viewer.customerId);
+    },
+    get clientId() {
+      return identity('clientId', viewer.clientId);
+    },
+    get scopes() {
+      return identity('scopes', viewer.scopes);
+    },
+    entitlements: () =>
+      (entitlements ??= activeEntitlements(viewer, now).then((active) => {
+        state.active = active;
+        return active.groups.map((group) => ({ group, validUntil: null }));
+      })),
+  };
+}

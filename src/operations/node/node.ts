@@ -1,0 +1,105 @@
+// Use case: any Node by its id (Relay Global Object Identification). Ids are the stored ids, unique across the
+// Node types (docs/decisions.md, issue 12), so an id is looked up in every type at once: through the request's
+// loaders, one store round trip per type whatever the number of ids, with each type's own visibility rules
+// (what its entry point would not show is null here too; a cart only for its owner with the `cart` scope).
+import type DataLoader from 'dataloader';
+import type { Context } from '../../context.js';
+import { badRequest } from '../../errors.js';
+import { tagNode } from '../../schema/types/node.type.js';
+import * as catalogue from '../../store/catalogue/catalogue.loaders.js';
+import { toCart, toProduct, toProductCategory, toProductItem } from '../../store/catalogue/catalogue.mapper.js';
+import { cartProjection } from '../../store/catalogue/catalogue.projections.js';
+import * as content from '../../store/content/loaders.js';
+import { toArticle } from '../../store/content/mappers/article.mapper.js';
+import { toChannel, toLiveBlog, toPoll, toQuiz } from '../../store/content/mappers/elements.mapper.js';
+import { toVideo } from '../../store/content/mappers/media.mapper.js';
+import { toIssue, toPage } from '../../store/content/mappers/page.mapper.js';
+import { toAuthor, toCategory, toKeyword } from '../../store/content/mappers/taxonomy.mapper.js';
+import { CART_SCOPE } from '../cart/require-cart-scope.js';
+import { checkId } from '../content/input.js';
+
+/** As many ids as a connection page holds. */
+export const MAX_NODE_IDS = 100;
+const CHANNEL_ID = /^[0-9]{1,18}$/;
+
+type Found = object | null;
+type Lookup = (ctx: Context, ids: readonly string[]) => Promise<Found[]>;
+
+/** Loads `ids` through a request loader, maps what is there. A failed batch rejects (never silently null). */
+async function through<D>(loader: DataLoader<string, D | null>, ids: readonly string[], map: (doc: D) => object | null): Promise<Found[]> {
+  const docs = await loader.loadMany(ids);
+  return docs.map((doc) => {
+    if (doc instanceof Error) throw doc;
+    return doc ? map(doc) : null;
+  });
+}
+
+/** Issues are visible while their page is enabled, as `issue(id:)` says. */
+const issues: Lookup = async (ctx, ids) => {
+  const docs = await ctx.loaders.get(content.issueById).loadMany(ids);
+  const pages = ctx.loaders.get(content.pageById);
+  return Promise.all(
+    docs.map(async (doc) => {
+      if (doc instanceof Error) throw doc;
+      if (!doc) return null;
+      return (await pages.load(doc.pageId))?.enabled ? toIssue(doc) : null;
+    }),
+  );
+};
+
+/** The viewer's own carts, and only with the `cart` scope: anyone else's cart is absent. */
+const carts: Lookup = async (ctx, ids) => {
+  const viewer = ctx.viewer;
+  if (!viewer?.scopes.has(CART_SCOPE)) return ids.map(() => null);
+  const docs = await ctx.store
+    .collection('carts')
+    .find({ _id: { $in: [...ids] }, customerId: viewer.customerId }, { projection: cartProjection, limit: ids.length, batchSize: ids.length })
+    .toArray();
+  const byId = new Map(docs.map((d) => [d._id, d]));
+  return ids.map((id) => {
+    const doc = byId.get(id);
+    return doc ? toCart(doc, null) : null;
+  });
+};
+
+/** Every Node type and how to find its objects; the order settles an id stored in two types (never in ours). */
+const NODE_TYPES: ReadonlyArray<readonly [string, Lookup]> = [
+  ['Page', (ctx, ids) => through(ctx.loaders.get(content.pageById), ids, (d) => (d.enabled ? toPage(d) : null))],
+  ['Issue', issues],
+  ['Article', (ctx, ids) => through(ctx.loaders.get(content.articleById), ids, toArticle)],
+  ['ContentCategory', (ctx, ids) => through(ctx.loaders.get(content.categoryById), ids, toCategory)],
+  ['Author', (ctx, ids) => through(ctx.loaders.get(content.authorById), ids, toAuthor)],
+  ['Keyword', (ctx, ids) => through(ctx.loaders.get(content.keywordById), ids, toKeyword)],
+  ['Video', (ctx, ids) => through(ctx.loaders.get(content.videoById), ids, toVideo)],
+  ['LiveBlog', (ctx, ids) => through(ctx.loaders.get(content.liveBlogById), ids, toLiveBlog)],
+  ['Poll', (ctx, ids) => through(ctx.loaders.get(content.pollById), ids, toPoll)],
+  ['Quiz', (ctx, ids) => through(ctx.loaders.get(content.quizById), ids, toQuiz)],
+  ['Channel', async (ctx, ids) => {
+    const numeric = ids.filter((id) => CHANNEL_ID.test(id));
+    const found = new Map((await through(ctx.loaders.get(content.channelById), numeric, toChannel)).map((c, i) => [numeric[i]!, c]));
+    return ids.map((id) => found.get(id) ?? null);
+  }],
+  ['Product', (ctx, ids) => through(ctx.loaders.get(catalogue.productById), ids, (d) => toProduct(d, null))],
+  ['ProductItem', (ctx, ids) => through(ctx.loaders.get(catalogue.productItemById), ids, (d) => toProductItem(d, null))],
+  ['ProductCategory', (ctx, ids) => through(ctx.loaders.get(catalogue.categoryById), ids, (d) => toProductCategory(d, null))],
+  ['Cart', carts],
+];
+
+/** The objects `ids` stand for, in order; null for an id that no type has (or that the reader may not see). */
+export async function getNodes(ctx: Context, ids: readonly string[], field = 'ids'): Promise<Array<object | null>> {
+  if (ids.length > MAX_NODE_IDS) throw badRequest(`${field} may hold at most ${MAX_NODE_IDS} ids`, [{ field, message: 'Too many ids' }]);
+  const checked = ids.map((id) => checkId(id, field));
+  const unique = [...new Set(checked)];
+  const perType = await Promise.all(NODE_TYPES.map(([, lookup]) => lookup(ctx, unique)));
+  const byId = new Map<string, object>();
+  unique.forEach((id, i) => {
+    const t = perType.findIndex((found) => found[i] !== null);
+    if (t >= 0) byId.set(id, tagNode(perType[t]![i]!, NODE_TYPES[t]![0]));
+  });
+  return checked.map((id) => byId.get(id) ?? null);
+}
+
+export async function getNode(ctx: Context, id: string): Promise<object | null> {
+  const [node] = await getNodes(ctx, [id], 'id');
+  return node ?? null;
+}

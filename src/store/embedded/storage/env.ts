@@ -1,0 +1,188 @@
+// The engine's LMDB environment (the `lmdb` package: memory-mapped copy-on-write B+trees, ACID, readers
+// that never block). One environment per data directory, with four databases:
+//   docs   collection id (u32) | slot (u48)      -> the document's BSON bytes
+//   keys   index id (u32) | order-preserving key  -> (empty)   see indexes.ts / order.ts
+//   meta   'catalog:<id>', 'ids', 'oplog'         -> BSON: the catalog, id counters, oplog position
+//   oplog  ts (u64)                               -> BSON change record      see changes.ts
+// Every change happens inside write(): one synchronous LMDB write transaction, committed when the callback
+// returns (a command's writes are one transaction). With overlappingSync (lmdb's default on Linux) the
+// commit does not wait for the disk; `flushed()` does, and the wire layer awaits it before replying, so
+// every acknowledged write is durable. Reads outside write() use lmdb's shared read transaction, renewed
+// every event-loop turn and after each commit, so a command sees one consistent state.
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { open, type Database, type RootDatabase } from 'lmdb';
+
+export const DATA_FILE = 'engine.mdb';
+
+/** Documents read from storage since start (lets tests check that a path reads none). */
+export const readStats = { documents: 0 };
+
+export interface EnvOptions {
+  /** Directory of the data (created if missing); undefined = a temporary directory deleted on close. */
+  dir?: string;
+}
+
+export class StorageEnv {
+  readonly root: RootDatabase<Buffer, string>;
+  readonly docs: Database<Buffer, Buffer>;
+  readonly keys: Database<Buffer, Buffer>;
+  readonly meta: Database<Buffer, string>;
+  readonly oplog: Database<Buffer, Buffer>;
+  private writing = false;
+  private readonly commitHooks: Array<() => void> = [];
+  private readonly afterCommitHooks: Array<() => void> = [];
+  private readonly abortHooks: Array<() => void> = [];
+
+  private constructor(
+    readonly dir: string,
+    readonly temporary: boolean,
+  ) {
+    this.root = open<Buffer, string>({
+      path: join(dir, DATA_FILE),
+      maxDbs: 8,
+      encoding: 'binary',
+      // Temporary (STORE=memory, tests) environments need no durability: no fsync at all.
+      noSync: temporary,
+      // Documents and index pages are rewritten anyway; zeroing freshly allocated pages is wasted work.
+      noMemInit: true,
+    });
+    this.docs = this.root.openDB<Buffer, Buffer>('docs', { keyEncoding: 'binary', encoding: 'binary' });
+    this.keys = this.root.openDB<Buffer, Buffer>('keys', { keyEncoding: 'binary', encoding: 'binary' });
+    this.meta = this.root.openDB<Buffer, string>('meta', { encoding: 'binary' });
+    this.oplog = this.root.openDB<Buffer, Buffer>('oplog', { keyEncoding: 'binary', encoding: 'binary' });
+  }
+
+  static open(opts: EnvOptions = {}): StorageEnv {
+    if (opts.dir === undefined) return new StorageEnv(mkdtempSync(join(tmpdir(), 'engine-mem-')), true);
+    mkdirSync(opts.dir, { recursive: true });
+    return new StorageEnv(opts.dir, false);
+  }
+
+  static prepareDir(dir: string): void {
+    mkdirSync(dir, { recursive: true });
+  }
+
+  static exists(dir: string): boolean {
+    return existsSync(join(dir, DATA_FILE));
+  }
+
+  get inWrite(): boolean {
+    return this.writing;
+  }
+
+  /** Hooks run inside each write transaction just before it commits (flushing catalog metadata, oplog). */
+  onBeforeCommit(fn: () => void): void {
+    this.commitHooks.push(fn);
+  }
+
+  /** Hooks run after each committed write transaction (change listeners). */
+  onAfterCommit(fn: () => void): void {
+    this.afterCommitHooks.push(fn);
+  }
+
+  /** Hooks run when a write transaction aborts (the in-heap catalog reloads from `meta`). */
+  onAbort(fn: () => void): void {
+    this.abortHooks.push(fn);
+  }
+
+  /**
+   * Runs `fn` in one write transaction (or in the enclosing one). An exception aborts the transaction:
+   * nothing of it is stored, and the abort hooks restore the in-heap catalog.
+   */
+  write<T>(fn: () => T): T {
+    if (this.writing) return fn();
+    let result!: T;
+    try {
+      this.root.transactionSync(() => {
+        this.writing = true;
+        try {
+          result = fn();
+          for (const h of this.commitHooks) h();
+        } finally {
+          this.writing = false;
+        }
+      });
+    } catch (e) {
+      for (const h of this.abortHooks) h();
+      throw e;
+    }
+    for (const h of this.afterCommitHooks) h();
+    return result;
+  }
+
+  /** Resolves once every committed transaction is on disk (immediately for a temporary environment). */
+  async flushed(): Promise<void> {
+    if (!this.temporary) await this.root.flushed;
+  }
+
+  async close(): Promise<void> {
+    await this.root.close();
+    if (this.temporary) rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** Throws unless called inside StorageEnv.write (a programming error: every change is transactional). */
+export function assertWriting(env: StorageEnv): void {
+  if (!env.inWrite) throw new Error('storage change outside a write transaction');
+}
+
+/** Key of a document: collection id (u32 BE) then slot (u48 BE), so a collection's documents are one range in slot order. */
+export function docKey(coll: number, slot: number): Buffer {
+  const k = Buffer.allocUnsafe(10);
+  k.writeUInt32BE(coll, 0);
+  k.writeUIntBE(slot, 4, 6);
+  return k;
+}
+
+export function slotOfDocKey(key: Buffer): number {
+  return key.readUIntBE(4, 6);
+}
+
+export function u32(n: number): Buffer {
+  const b = Buffer.allocUnsafe(4);
+  b.writeUInt32BE(n, 0);
+  return b;
+}
+
+/** The smallest key greater than every key starting with `prefix` (prefix's last byte < 0xff). */
+export function prefixEnd(prefix: Buffer): Buffer {
+  const end = Buffer.from(prefix);
+  let i = end.length - 1;
+  while (i >= 0 && end[i] === 0xff) i--;
+  if (i < 0) throw new Error('no key follows an all-0xff prefix');
+  end[i]!++;
+  return end.subarray(0, i + 1);
+}
+
+/** Keys in [start, end), in chunks (no read transaction stays open between chunks, so a lazily consumed
+ *  range survives writes between cursor batches and never pins old pages). */
+export function* keyRange(db: Database<Buffer, Buffer>, start: Buffer, end: Buffer, backward = false, chunk = 512): Generator<Buffer> {
+  if (Buffer.compare(start, end) >= 0) return;
+  if (!backward) {
+    let from = start;
+    for (;;) {
+      const keys = [...db.getKeys({ start: from, end, limit: chunk })] as Buffer[];
+      yield* keys;
+      if (keys.length < chunk) return;
+      from = Buffer.concat([keys[keys.length - 1]!, ZERO]);
+    }
+  }
+  // Backward: lmdb's reverse range includes its start and excludes its end, the opposite of [start, end);
+  // the bound it is given is the 4-byte id prefix, which is never a key, and `start` is checked here.
+  const floor = start.subarray(0, 4);
+  let from = end;
+  for (;;) {
+    const keys = [...db.getKeys({ start: from, end: floor, reverse: true, limit: chunk })] as Buffer[];
+    for (const k of keys) {
+      if (k.equals(from)) continue;
+      if (Buffer.compare(k, start) < 0) return;
+      yield k;
+    }
+    if (keys.length < chunk) return;
+    from = keys[keys.length - 1]!;
+  }
+}
+
+const ZERO = Buffer.from([0]);

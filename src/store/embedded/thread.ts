@@ -1,0 +1,94 @@
+// The embedded engine on a thread of its own: a worker_thread runs startEngine() (the wire server, storage,
+// TTL sweeper) and the service's driver talks to it over loopback exactly as before. In the service's own event
+// loop the engine's work (BSON on its side of the socket, queries, storage) took turns with GraphQL on one
+// core; on a thread it runs beside it. A thread rather than a child process: one process to start, stop, watch
+// and account for, and when the service dies, however it dies, the engine dies with it (no orphan holding the
+// data directory). The engine itself is unchanged; this file only carries start, logs, close and failure
+// across the thread boundary.
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { startEngine, type EngineOptions, type RunningEngine } from './index.js';
+
+type ThreadOptions = Omit<EngineOptions, 'log'>;
+type FromThread =
+  | { kind: 'ready'; uri: string; host: string; port: number }
+  | { kind: 'failed'; message: string }
+  | { kind: 'log'; msg: string; fields?: Record<string, unknown> }
+  | { kind: 'closed' };
+
+/** The engine's oplog API (`changes`) stays on its thread: change streams reach the service through the driver. */
+export interface EngineThread extends Omit<RunningEngine, 'changes'> {
+  /** Resolves with the reason if the engine's thread stops on its own once started (never after close()). */
+  readonly failed: Promise<Error>;
+}
+
+/** Threads run the built JavaScript; from TypeScript sources (ts-jest) the engine stays in the event loop. */
+export const engineThreadAvailable = import.meta.url.endsWith('.js');
+
+/** Starts the engine on a worker thread; rejects with the engine's own message when it cannot start. */
+export function startEngineThread(options: ThreadOptions, log: NonNullable<EngineOptions['log']>): Promise<EngineThread> {
+  const worker = new Worker(new URL(import.meta.url), { workerData: { engineThread: options } });
+  let started = false;
+  let closing: Promise<void> | undefined;
+  let reportFailure: (err: Error) => void = () => undefined;
+  const failed = new Promise<Error>((resolve) => (reportFailure = resolve));
+  const closed = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+
+  return new Promise<EngineThread>((resolve, reject) => {
+    const fail = (err: Error): void => {
+      if (!started) reject(err);
+      else if (!closing) reportFailure(err);
+    };
+    worker.on('message', (m: FromThread) => {
+      if (m.kind === 'log') log(m.msg, m.fields);
+      else if (m.kind === 'failed') fail(new Error(m.message));
+      else if (m.kind === 'ready') {
+        started = true;
+        resolve({ uri: m.uri, host: m.host, port: m.port, failed, close });
+      }
+    });
+    worker.on('error', (err) => fail(new Error(`the store engine's thread failed: ${err.message}`)));
+    worker.once('exit', (code) => fail(new Error(`the store engine's thread stopped (exit code ${code})`)));
+  });
+
+  function close(): Promise<void> {
+    closing ??= (async () => {
+      const done = new Promise<void>((resolve) => worker.on('message', (m: FromThread) => m.kind === 'closed' && resolve()));
+      worker.postMessage({ kind: 'close' });
+      await Promise.race([done, closed]);
+      // Everything is flushed and closed by now: whatever timer or handle is left must not keep it alive.
+      await worker.terminate();
+    })();
+    return closing;
+  }
+}
+
+/** The thread's side: start the engine, report, and close it when asked. */
+async function runEngineThread(options: ThreadOptions): Promise<void> {
+  const port = parentPort!;
+  const post = (message: FromThread): void => {
+    try {
+      port.postMessage(message);
+    } catch {
+      // A log field that cannot cross threads (a function, a socket): send the line without its fields.
+      if (message.kind === 'log') port.postMessage({ kind: 'log', msg: message.msg });
+    }
+  };
+  let engine: RunningEngine;
+  try {
+    engine = await startEngine({ ...options, log: (msg, fields) => post({ kind: 'log', msg, fields }) });
+  } catch (err) {
+    post({ kind: 'failed', message: err instanceof Error ? err.message : String(err) });
+    return;
+  }
+  port.on('message', (m: { kind: string }) => {
+    if (m.kind !== 'close') return;
+    void engine.close().finally(() => {
+      post({ kind: 'closed' });
+      port.close();
+    });
+  });
+  post({ kind: 'ready', uri: engine.uri, host: engine.host, port: engine.port });
+}
+
+const threadOptions = isMainThread ? undefined : (workerData as { engineThread?: ThreadOptions } | null)?.engineThread;
+if (threadOptions) void runEngineThread(threadOptions);
