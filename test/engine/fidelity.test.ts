@@ -204,3 +204,52 @@ describe('views', () => {
     expect(e.code).toBe(166);
   });
 });
+
+describe('counts answered from indexes keep these semantics', () => {
+  let c: Collection<Doc>;
+  beforeAll(async () => {
+    c = db.collection<Doc>('indexcounts');
+    await c.createIndex({ k: 1 });
+    await c.insertMany([
+      { _id: 1, k: 'b', shown: true },
+      { _id: 2, k: 'b', shown: false },
+      { _id: 3, k: 'B', shown: true },
+      { _id: 4, k: 'a', shown: true },
+    ]);
+    await db.createCollection('shownview', { viewOn: 'indexcounts', pipeline: [{ $match: { shown: true } }] });
+  });
+
+  it('a count on a view runs its pipeline, though the filter alone could be counted from the index', async () => {
+    const v = db.collection<Doc>('shownview');
+    expect(await c.countDocuments({ k: 'b' })).toBe(2);
+    expect(await v.countDocuments({ k: 'b' })).toBe(1);
+    expect(await v.countDocuments({})).toBe(3);
+    expect(await v.countDocuments({ _id: { $in: [1, 2] } })).toBe(1);
+    expect((await db.command({ count: 'shownview', query: { k: 'b' } })).n).toBe(1);
+    expect(await v.aggregate([{ $match: { k: { $in: ['a', 'b'] } } }, { $count: 'n' }]).toArray()).toEqual([{ n: 2 }]);
+  });
+
+  it('a collation makes the count match documents (the index holds binary keys)', async () => {
+    const collation = { locale: 'en', strength: 2 };
+    expect(await c.countDocuments({ k: 'b' }, { collation })).toBe(3);
+    expect((await db.command({ count: 'indexcounts', query: { k: 'b' }, collation })).n).toBe(3);
+  });
+
+  it('a hint naming no index is refused before the index answers', async () => {
+    const e = await serverError(c.countDocuments({ k: 'b' }, { hint: 'nope_1' }));
+    expect(e.code).toBe(2);
+  });
+
+  it('$out and $merge write in the command (index counts follow), and a failed $out keeps the target', async () => {
+    const target = db.collection<Doc>('outtarget');
+    await target.createIndex({ k: 1 }, { unique: true });
+    await c.aggregate([{ $match: { shown: true } }, { $project: { k: 1 } }, { $out: 'outtarget' }]).toArray();
+    expect(await target.countDocuments({ k: { $in: ['a', 'b', 'B'] } })).toBe(3);
+    await c.aggregate([{ $match: { _id: 2 } }, { $set: { k: 'c' } }, { $merge: { into: 'outtarget' } }]).toArray();
+    expect(await target.countDocuments({ k: 'c' })).toBe(1);
+    // Two documents with the same k break the unique index: nothing of the $out is kept.
+    await serverError(c.aggregate([{ $match: { k: 'b' } }, { $out: 'outtarget' }]).toArray());
+    expect((await target.find({}, { sort: { _id: 1 } }).toArray()).map((d) => d._id)).toEqual([1, 2, 3, 4]);
+    expect(await target.countDocuments({ k: 'c' })).toBe(1);
+  });
+});
