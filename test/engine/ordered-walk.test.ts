@@ -205,7 +205,8 @@ engineOnly('ordered index walks', () => {
     for await (const doc of cursor) {
       seen.push(doc._id);
       if (++i % 10 === 0) {
-        await indexed.updateMany({ g: 'a', n: i % 5 }, { $inc: { e: 1 } });
+        // $inc on a non-number is an error in MongoDB (14), so only numeric e is incremented.
+        await indexed.updateMany({ g: 'a', n: i % 5, e: { $type: 'number' } }, { $inc: { e: 1 } });
         await indexed.insertOne({ _id: nextId++, g: 'a', d: 1, e: 0 });
       }
     }

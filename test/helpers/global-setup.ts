@@ -26,7 +26,8 @@ export default async function globalSetup(): Promise<void> {
     return;
   }
   const { startEngine } = (await import(pathToFileURL(join(root, 'dist/src/store/embedded/index.js')).href)) as typeof import('../../src/store/embedded/index.js');
-  const engine = await startEngine({ host: '127.0.0.1', port: 0 });
+  // TTL sweeps every second here (the engine's default is MongoDB's 60 s) so expiry tests stay short.
+  const engine = await startEngine({ host: '127.0.0.1', port: 0, ttlIntervalMs: 1000 });
   (globalThis as { __ENGINE__?: unknown }).__ENGINE__ = engine;
   process.env.TEST_MONGODB_URI = engine.uri;
 }

@@ -20,7 +20,7 @@ export interface EngineOptions {
   port?: number /* 0 = ephemeral, default 27017 */;
   dbPath?: string /* undefined = a temporary directory, deleted on close */;
   log?: (msg: string, fields?: Record<string, unknown>) => void;
-  /** TTL sweep interval in ms (MongoDB uses 60 s; default here 1 s). */
+  /** TTL sweep interval in ms (default 60 s, as MongoDB's TTL monitor; tests pass a shorter one). */
   ttlIntervalMs?: number;
   /** Oplog retention: the newest this many change records are kept (default 100,000). */
   maxChanges?: number;
@@ -54,7 +54,7 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
   log('storage opened', { dbPath: opts.dbPath ?? null, collections: [...catalog.all()].length, ms: Date.now() - started });
   const state: EngineState = { catalog, cursors: new CursorRegistry(), changes: changeStreams(catalog), startedAt: Date.now(), log };
   const server = new WireServer(state, { commit: () => env.flushed() });
-  const ttl = new TtlSweeper(catalog, opts.ttlIntervalMs ?? 1000, log);
+  const ttl = new TtlSweeper(catalog, opts.ttlIntervalMs ?? 60_000, log);
   const shutdown = async (): Promise<void> => {
     ttl.stop();
     state.cursors.close();

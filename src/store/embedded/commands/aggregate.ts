@@ -9,16 +9,18 @@ import type { Document } from 'bson';
 import { Aggregator } from 'mingo';
 import type { AnyObject } from 'mingo/types';
 import { countPipeline } from '../query/count.js';
-import { matches, sortedMatches, type StoredMatch } from '../query/exec.js';
+import { checkFilter, checkHint, matches, sortedMatches, type StoredMatch } from '../query/exec.js';
 import { inclusionFields } from '../query/fields.js';
-import { mingoOptions, type QueryExtras } from '../query/options.js';
-import type { SortFields } from '../query/sort.js';
+import { effectiveCollation, mingoOptions, type QueryExtras } from '../query/options.js';
+import { KeySorter, sortKey, type SortFields } from '../query/sort.js';
 import { decode, encode } from '../storage/bsonio.js';
-import { optDoc, optInt, type CommandContext, type Handler } from './context.js';
+import { letVariables, optDoc, optInt, type CommandContext, type Handler } from './context.js';
 import { CommandError } from './errors.js';
 import { firstBatchReply } from './find.js';
+import { runMerge, runOut, WRITE_STAGES } from './aggregateOut.js';
+import { viewOf } from './views.js';
 
-const UNSUPPORTED = new Set(['$out', '$merge', '$changeStream', '$currentOp', '$listSessions', '$indexStats', '$collStats', '$search', '$geoNear']);
+const UNSUPPORTED = new Set(['$changeStream', '$currentOp', '$listSessions', '$indexStats', '$collStats', '$search', '$geoNear']);
 
 /** Results of sub-pipelines, under names no collection can have, computed when mingo first asks. */
 type Subresults = Map<string, () => AnyObject[]>;
@@ -101,12 +103,16 @@ function hoistSubpipelines(ctx: CommandContext, stages: Document[], extras: Quer
   });
 }
 
-function* documents(ctx: CommandContext, name: string, pipeline: Document[], extras: QueryExtras, subs: Subresults): Generator<Document> {
+function* documents(ctx: CommandContext, target: string, pipeline: Document[], extras: QueryExtras, subs: Subresults): Generator<Document> {
+  // A view: its pipeline runs first, over its base collection.
+  const view = viewOf(ctx, target);
+  const name = view?.source ?? target;
   const coll = ctx.state.catalog.get(ctx.db, name);
-  let stages = pipeline;
+  let stages = view ? [...view.pipeline, ...pipeline] : pipeline;
   let filter: Document = {};
   if (stages[0] && '$match' in stages[0] && !JSON.stringify(stages[0].$match ?? {}).includes('"$expr"')) {
     filter = stages[0].$match as Document;
+    checkFilter(filter, extras);
     stages = stages.slice(1);
   }
   // A $sort right after (and the $skip/$limit that follow it) runs here: the planner may walk an index
@@ -130,7 +136,11 @@ function* documents(ctx: CommandContext, name: string, pipeline: Document[], ext
     return;
   }
   stages = hoistSubpipelines(ctx, stages, extras, subs);
-  const it = new Aggregator(stages as AnyObject[], mingoOptions(extras)).stream(docs());
+  yield* runStages(stages, docs(), extras);
+}
+
+function* mingoStream(stages: Document[], input: Iterable<Document>, extras: QueryExtras): Generator<Document> {
+  const it = new Aggregator(stages as AnyObject[], mingoOptions(extras)).stream(input as Iterable<AnyObject>);
   for (;;) {
     const r = it.next();
     if (r.done) return;
@@ -138,34 +148,118 @@ function* documents(ctx: CommandContext, name: string, pipeline: Document[], ext
   }
 }
 
-function* run(ctx: CommandContext, name: string, pipeline: Document[], extras: QueryExtras, subs: Subresults): Generator<Buffer> {
-  for (const d of documents(ctx, name, pipeline, extras, subs)) yield encode(d);
+function* bsonSorted(input: Iterable<Document>, fields: SortFields): Generator<Document> {
+  const sorter = new KeySorter<Document>(fields);
+  for (const d of input) sorter.add(sortKey(d, fields), d);
+  yield* sorter.sorted();
+}
+
+/**
+ * Runs stages through mingo, except that a plain $sort anywhere in the pipeline sorts in BSON order
+ * (query/sort.ts: ObjectId before Date, strings by UTF-8 bytes), as MongoDB does; mingo's own order
+ * differs. Under a collation mingo sorts (with the collator).
+ */
+function* runStages(stages: Document[], input: Iterable<Document>, extras: QueryExtras): Generator<Document> {
+  const collated = effectiveCollation(extras.collation) !== undefined;
+  let src: Iterable<Document> = input;
+  let segment: Document[] = [];
+  for (const st of stages) {
+    const fields = collated ? undefined : plainSort(st);
+    if (!fields) {
+      segment.push(st);
+      continue;
+    }
+    if (segment.length) src = mingoStream(segment, src, extras);
+    segment = [];
+    src = bsonSorted(src, fields);
+  }
+  if (segment.length) src = mingoStream(segment, src, extras);
+  yield* src;
 }
 
 export const aggregateCommands: Record<string, Handler> = {
   aggregate: (ctx) => {
     const b = ctx.body;
-    if (typeof b.aggregate !== 'string') {
-      throw new CommandError('CommandNotSupported', 'database-level aggregate ({aggregate: 1}) is not supported by the embedded engine');
-    }
+    const dbLevel = b.aggregate === 1 || b.aggregate === 1.0;
+    if (typeof b.aggregate !== 'string' && !dbLevel) throw new CommandError('InvalidNamespace', `Invalid aggregate namespace: ${String(b.aggregate)}`);
     if (!Array.isArray(b.pipeline)) throw new CommandError('TypeMismatch', "'pipeline' option must be specified as an array");
     if (b.explain) throw new CommandError('CommandNotSupported', 'explain is not supported by the embedded engine');
     const cursor = optDoc(b.cursor, 'cursor');
     if (!cursor) throw new CommandError('FailedToParse', "The 'cursor' option is required, except for aggregate with the explain argument");
     const pipeline = b.pipeline as Document[];
-    for (const st of pipeline) {
+    for (const [i, st] of pipeline.entries()) {
       const op = Object.keys(st)[0] ?? '';
       if (UNSUPPORTED.has(op)) throw new CommandError('CommandNotSupported', `${op} is not supported by the embedded engine`);
+      if (WRITE_STAGES.has(op) && i !== pipeline.length - 1) throw new CommandError('Location40601', `${op} can only be the final stage in the pipeline`);
     }
     const subs: Subresults = new Map();
     const extras: QueryExtras = {
       collation: optDoc(b.collation, 'collation'),
-      variables: optDoc(b.let, 'let'),
+      variables: letVariables(ctx),
       collectionResolver: resolver(ctx, subs),
     };
+    if (!dbLevel) checkHint(ctx.state.catalog.get(ctx.db, b.aggregate as string), b.hint);
+    const last = pipeline.at(-1);
+    const writes = last && WRITE_STAGES.has(Object.keys(last)[0]!) ? last : undefined;
+    const stages = writes ? pipeline.slice(0, -1) : pipeline;
+    const ns = dbLevel ? `${ctx.db}.$cmd.aggregate` : `${ctx.db}.${b.aggregate as string}`;
     // Pipeline errors surface when the first batch is pulled, inside this handler, as a command error.
-    const counted = countPipeline(ctx.state.catalog.get(ctx.db, b.aggregate), pipeline, !!extras.collation && Object.keys(extras.collation).length > 0);
-    const source = counted ? counted.map((d) => encode(d)).values() : run(ctx, b.aggregate, pipeline, extras, subs);
-    return firstBatchReply(ctx, `${ctx.db}.${b.aggregate}`, source, optInt(cursor.batchSize, 'cursor.batchSize'), false);
+    const counted = dbLevel || writes ? undefined : countedFromIndex(ctx, b.aggregate as string, stages, extras);
+    if (counted) return firstBatchReply(ctx, ns, counted.map((d) => encode(d)).values(), optInt(cursor.batchSize, 'cursor.batchSize'), false);
+    const results = dbLevel ? databaseDocuments(ctx, stages, extras) : documents(ctx, b.aggregate as string, stages, extras, subs);
+    if (writes) {
+      const docs = [...results];
+      if ('$out' in writes) runOut(ctx, writes.$out, docs);
+      else runMerge(ctx, writes.$merge, docs);
+      return firstBatchReply(ctx, ns, [].values(), 0, false);
+    }
+    return firstBatchReply(ctx, ns, encoded(results), optInt(cursor.batchSize, 'cursor.batchSize'), false);
   },
 };
+
+/**
+ * A counting pipeline answered from an index (query/count.ts), or undefined. Not on a view (its own pipeline
+ * comes first) nor under a collation; the leading $match is still checked as MongoDB would check it.
+ */
+function countedFromIndex(ctx: CommandContext, name: string, pipeline: Document[], extras: QueryExtras): Document[] | undefined {
+  if (viewOf(ctx, name)) return undefined;
+  const collated = !!extras.collation && Object.keys(extras.collation).length > 0;
+  const counted = countPipeline(ctx.state.catalog.get(ctx.db, name), pipeline, collated);
+  if (counted) checkFilter(pipeline[0]!.$match as Document, extras);
+  return counted;
+}
+
+function* encoded(docs: Iterable<Document>): Generator<Buffer> {
+  for (const d of docs) yield encode(d);
+}
+
+/**
+ * A database-level aggregate ({aggregate: 1}): its first stage makes the documents. $listLocalSessions
+ * lists the calling session only (sessions are accepted but not tracked).
+ */
+function* databaseDocuments(ctx: CommandContext, stages: Document[], extras: QueryExtras): Generator<Document> {
+  const first = stages[0] ?? {};
+  let source: Document[];
+  if ('$documents' in first) {
+    const given: unknown = first.$documents;
+    source = Array.isArray(given) ? (given as Document[]) : (new Aggregator([{ $replaceWith: { v: given } }], mingoOptions(extras)).run([{}])[0] as Document).v as Document[];
+    if (!Array.isArray(source)) throw new CommandError('Location5858203', 'an array is expected');
+  } else if ('$listLocalSessions' in first) {
+    const lsid = ctx.body.lsid as Document | undefined;
+    source = lsid ? [{ _id: { id: lsid.id, uid: Buffer.alloc(32) }, lastUse: new Date() }] : [];
+  } else {
+    throw new CommandError('InvalidNamespace', `{aggregate: 1} is not valid for '${Object.keys(first)[0] ?? ''}'; a collection is required.`);
+  }
+  const rest = stages.slice(1);
+  if (rest.length === 0) {
+    yield* source;
+    return;
+  }
+  yield* runStages(rest, source, extras);
+}
+
+/** Documents of a pipeline over a collection or view (for reads on views by find/count). */
+export function pipelineDocuments(ctx: CommandContext, name: string, pipeline: Document[], extras: QueryExtras = {}): Generator<Document> {
+  const subs: Subresults = new Map();
+  return documents(ctx, name, pipeline, { ...extras, collectionResolver: resolver(ctx, subs) }, subs);
+}

@@ -8,18 +8,19 @@ import { encodeKey } from '../storage/keys.js';
 import { collName, optDoc, optInt, type Handler } from './context.js';
 import { CommandError } from './errors.js';
 import { firstBatchReply } from './find.js';
+import { viewOptions } from './views.js';
 
 /** Fields every command may carry that are not options of the command itself. */
 export const GENERIC_FIELDS = new Set(['$db', 'lsid', '$clusterTime', '$readPreference', 'writeConcern', 'readConcern', 'comment', 'maxTimeMS', 'apiVersion', 'apiStrict', 'apiDeprecationErrors', 'txnNumber', 'autocommit']);
 
-const UNSUPPORTED_OPTIONS = ['capped', 'size', 'max', 'timeseries', 'viewOn', 'pipeline', 'validator', 'validationLevel', 'validationAction', 'clusteredIndex', 'changeStreamPreAndPostImages', 'encryptedFields', 'collation', 'expireAfterSeconds', 'storageEngine', 'indexOptionDefaults'];
+const UNSUPPORTED_OPTIONS = ['capped', 'size', 'max', 'timeseries', 'validator', 'validationLevel', 'validationAction', 'clusteredIndex', 'changeStreamPreAndPostImages', 'encryptedFields', 'collation', 'expireAfterSeconds', 'storageEngine', 'indexOptionDefaults'];
 
 export const collectionCommands: Record<string, Handler> = {
   create: (ctx) => {
     const name = collName(ctx);
-    const options: Document = {};
+    const options: Document = { ...viewOptions(ctx.body) };
     for (const [k, v] of Object.entries(ctx.body)) {
-      if (k === 'create' || GENERIC_FIELDS.has(k)) continue;
+      if (k === 'create' || k === 'viewOn' || k === 'pipeline' || GENERIC_FIELDS.has(k)) continue;
       if (UNSUPPORTED_OPTIONS.includes(k)) throw new CommandError('CommandNotSupported', `create option '${k}' is not supported by the embedded engine`);
       options[k] = v;
     }
@@ -48,15 +49,16 @@ export const collectionCommands: Record<string, Handler> = {
     const q = Object.keys(filter).length ? new Query(filter, mingoOptions()) : undefined;
     const out: Buffer[] = [];
     for (const c of ctx.state.catalog.collections(ctx.db)) {
+      const view = typeof c.options.viewOn === 'string';
       const full: Document = {
         name: c.name,
-        type: 'collection',
+        type: view ? 'view' : 'collection',
         options: c.options,
         info: { readOnly: false, uuid: c.uuid },
         idIndex: { v: ID_INDEX.v, key: ID_INDEX.key, name: ID_INDEX.name },
       };
       if (q && !q.test(full)) continue;
-      out.push(encode(nameOnly ? { name: c.name, type: 'collection' } : full));
+      out.push(encode(nameOnly ? { name: c.name, type: full.type } : full));
     }
     const cursor = optDoc(ctx.body.cursor, 'cursor');
     return firstBatchReply(ctx, `${ctx.db}.$cmd.listCollections`, out.values(), optInt(cursor?.batchSize, 'cursor.batchSize'), false);

@@ -5,7 +5,8 @@ import type { CursorRegistry } from '../cursors.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { ReplyBody } from '../wire/codec.js';
 import { CommandError } from './errors.js';
-import { decode } from '../storage/bsonio.js';
+import { evaluateLet } from '../query/options.js';
+import { decodeCommand } from '../wire/codec.js';
 
 export interface EngineState {
   catalog: Catalog;
@@ -44,7 +45,7 @@ export function collName(ctx: CommandContext): string {
 /** Statements of a write command, from a kind-1 sequence or the body array. */
 export function statements(ctx: CommandContext, field: string): Document[] {
   const seq = ctx.sequences.get(field);
-  if (seq) return seq.map((b) => decode(b));
+  if (seq) return seq.map((b) => decodeCommand(b));
   const arr = ctx.body[field];
   if (!Array.isArray(arr)) throw new CommandError('FailedToParse', `BSON field '${field}' is missing but a required field`);
   return arr as Document[];
@@ -65,4 +66,9 @@ export function optInt(v: unknown, field: string): number | undefined {
     throw new CommandError('TypeMismatch', `BSON field '${field}' is the wrong type '${typeof v}', expected types '[long, int, decimal, double]'`);
   }
   return Math.trunc(n);
+}
+
+/** The command's `let` variables, evaluated (see query/options.ts). */
+export function letVariables(ctx: CommandContext): Document | undefined {
+  return evaluateLet(optDoc(ctx.body.let, 'let'));
 }

@@ -1,10 +1,13 @@
 // count and distinct.
 import type { Document } from 'bson';
+import { collationOf, foldValues } from '../collation/index.js';
 import { countFromIndex } from '../query/count.js';
-import { matches } from '../query/exec.js';
+import { checkFilter, checkHint, matches } from '../query/exec.js';
 import { encodeKey, valuesAtPath } from '../storage/keys.js';
 import { collName, optDoc, optInt, type Handler } from './context.js';
 import { CommandError } from './errors.js';
+import { pipelineDocuments } from './aggregate.js';
+import { viewOf } from './views.js';
 
 export const countCommands: Record<string, Handler> = {
   count: (ctx) => {
@@ -14,7 +17,11 @@ export const countCommands: Record<string, Handler> = {
     const skip = Math.max(0, optInt(b.skip, 'skip') ?? 0);
     const limit = Math.abs(optInt(b.limit, 'limit') ?? 0);
     let n = 0;
-    if (coll) {
+    checkFilter(filter);
+    checkHint(coll, b.hint);
+    if (viewOf(ctx, collName(ctx))) for (const _ of pipelineDocuments(ctx, collName(ctx), [{ $match: filter }])) n++;
+    else if (coll) {
+      // Counted from an index where one can answer exactly (query/count.ts); never under a collation.
       const collation = optDoc(b.collation, 'collation');
       const fromIndex = countFromIndex(coll, filter, !!collation && Object.keys(collation).length > 0);
       if (fromIndex !== undefined) n = fromIndex;
@@ -32,9 +39,12 @@ export const countCommands: Record<string, Handler> = {
     const coll = ctx.state.catalog.get(ctx.db, collName(ctx));
     const seen = new Set<string>();
     const values: unknown[] = [];
+    checkFilter(optDoc(b.query, 'query'));
+    const collation = collationOf(optDoc(b.collation, 'collation'));
     const add = (v: unknown): void => {
       if (v === undefined) return;
-      const k = encodeKey(v);
+      // Values equal under the collation are one value (the first met), as in MongoDB.
+      const k = encodeKey(collation ? foldValues(v, collation) : v);
       if (seen.has(k)) return;
       seen.add(k);
       values.push(v);

@@ -5,6 +5,7 @@ import type { Document } from 'bson';
 import type { ReplyBody } from '../wire/codec.js';
 import { adminCommands } from './admin.js';
 import { aggregateCommands } from './aggregate.js';
+import { bulkWriteCommands } from './bulkWrite.js';
 import { collectionCommands } from './collections.js';
 import type { CommandContext, EngineState, Handler } from './context.js';
 import { countCommands } from './count.js';
@@ -19,6 +20,7 @@ const handlers: Record<string, Handler> = {
   ...findCommands,
   ...countCommands,
   ...writeCommands,
+  ...bulkWriteCommands,
   ...findAndModifyCommands,
   ...aggregateCommands,
   ...collectionCommands,
@@ -31,7 +33,15 @@ export interface Durability {
 }
 
 /** Commands that may change storage: each runs in one write transaction (storage refuses changes outside one). */
-const WRITE_COMMANDS = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify', 'create', 'drop', 'dropDatabase', 'createIndexes', 'dropIndexes']);
+const WRITE_COMMANDS = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify', 'create', 'drop', 'dropDatabase', 'createIndexes', 'dropIndexes', 'bulkWrite']);
+
+/** Whether a command may change storage: the write commands, and an aggregate ending in $out or $merge. */
+function isWrite(name: string, body: Document): boolean {
+  if (WRITE_COMMANDS.has(name)) return true;
+  if (name !== 'aggregate' || !Array.isArray(body.pipeline)) return false;
+  const last: unknown = body.pipeline.at(-1);
+  return !!last && typeof last === 'object' && ('$out' in last || '$merge' in last);
+}
 
 export interface Invocation {
   body: Document;
@@ -44,7 +54,7 @@ export async function dispatch(state: EngineState, inv: Invocation, durability?:
   const handler = Object.hasOwn(handlers, name) ? handlers[name] : undefined;
   const streamed = changeStreamCommand(state, inv, name);
   if (streamed) return streamed;
-  const writes = WRITE_COMMANDS.has(name);
+  const writes = isWrite(name, inv.body);
   let reply: ReplyBody;
   try {
     reply = writes ? state.catalog.env.write(() => run(state, inv, name, handler)) : run(state, inv, name, handler);

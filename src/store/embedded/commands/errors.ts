@@ -8,7 +8,12 @@ export const Code = {
   InternalError: [1, 'InternalError'],
   BadValue: [2, 'BadValue'],
   FailedToParse: [9, 'FailedToParse'],
+  Unauthorized: [13, 'Unauthorized'],
   TypeMismatch: [14, 'TypeMismatch'],
+  PathNotViable: [28, 'PathNotViable'],
+  ConflictingUpdateOperators: [40, 'ConflictingUpdateOperators'],
+  Location31254: [31254, 'Location31254'],
+  Location31253: [31253, 'Location31253'],
   IllegalOperation: [20, 'IllegalOperation'],
   NamespaceNotFound: [26, 'NamespaceNotFound'],
   IndexNotFound: [27, 'IndexNotFound'],
@@ -16,6 +21,7 @@ export const Code = {
   NamespaceExists: [48, 'NamespaceExists'],
   CommandNotFound: [59, 'CommandNotFound'],
   ImmutableField: [66, 'ImmutableField'],
+  DollarPrefixedFieldName: [52, 'DollarPrefixedFieldName'],
   CannotCreateIndex: [67, 'CannotCreateIndex'],
   InvalidOptions: [72, 'InvalidOptions'],
   InvalidNamespace: [73, 'InvalidNamespace'],
@@ -27,10 +33,23 @@ export const Code = {
   InvalidResumeToken: [260, 'InvalidResumeToken'],
   ChangeStreamFatalError: [280, 'ChangeStreamFatalError'],
   ChangeStreamHistoryLost: [286, 'ChangeStreamHistoryLost'],
+  CommandNotSupportedOnView: [166, 'CommandNotSupportedOnView'],
+  Location51091: [51091, 'Location51091'],
+  Location40601: [40601, 'Location40601'],
+  Location5858203: [5858203, 'Location5858203'],
+  Location51132: [51132, 'Location51132'],
+  Location13113: [13113, 'Location13113'],
   DuplicateKey: [11000, 'DuplicateKey'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type CodeName = keyof typeof Code;
+
+const NAMES = new Map<number, string>(Object.values(Code).map(([n, name]) => [n, name]));
+
+/** MongoDB's name for an error code (Location<code> for the numbered assertion sites). */
+export function codeNameOf(code: number): string {
+  return NAMES.get(code) ?? `Location${code}`;
+}
 
 export class CommandError extends Error {
   readonly code: number;
@@ -53,6 +72,11 @@ export function errorFields(e: unknown): { code: number; codeName: string; errms
   }
   if (e instanceof KeyTooLongError) return { errmsg: e.message, code: e.code, codeName: e.codeName };
   const msg = e instanceof Error ? e.message : String(e);
+  // A $regex string JavaScript cannot compile (MongoDB's PCRE would refuse it too).
+  if (e instanceof SyntaxError && /regular expression/i.test(msg)) {
+    return { errmsg: `Regular expression is invalid: ${msg.replace(/^Invalid regular expression: /, '')}`, code: 51091, codeName: 'Location51091' };
+  }
+  if (/^Use of undefined variable/.test(msg)) return { errmsg: msg, code: 17276, codeName: 'Location17276' };
   // mingo reports invalid operators/arguments as MingoError; MongoDB calls these BadValue.
   if (e instanceof MingoError) return { errmsg: msg, code: 2, codeName: 'BadValue' };
   return { errmsg: msg, code: 1, codeName: 'InternalError' };

@@ -2,10 +2,14 @@
 // stored documents (see wire/rawbson.ts).
 import { Long } from 'bson';
 import type { Document } from 'bson';
-import { findRaw } from '../query/exec.js';
+import { checkHint, findRaw } from '../query/exec.js';
+import { checkProjection } from '../query/fields.js';
 import { cursorReply } from '../wire/rawbson.js';
-import { collName, optDoc, optInt, type CommandContext, type Handler } from './context.js';
+import { collName, letVariables, optDoc, optInt, type CommandContext, type Handler } from './context.js';
 import { CommandError } from './errors.js';
+import { pipelineDocuments } from './aggregate.js';
+import { viewOf } from './views.js';
+import { encode } from '../storage/bsonio.js';
 
 export function toBigInt(v: unknown): bigint {
   if (typeof v === 'bigint') return v;
@@ -27,6 +31,23 @@ export function firstBatchReply(
   return cursorReply(ns, batch.id, 'firstBatch', batch.docs);
 }
 
+/** find on a view: the view's pipeline, then the find's filter, sort, window and projection as stages. */
+function findOnView(ctx: CommandContext, name: string, skip: number, limit: number, singleBatch: boolean): Buffer {
+  const b = ctx.body;
+  const stages: Document[] = [{ $match: optDoc(b.filter, 'filter') ?? {} }];
+  const sort = optDoc(b.sort, 'sort');
+  if (sort && Object.keys(sort).length) stages.push({ $sort: sort });
+  if (skip) stages.push({ $skip: skip });
+  if (limit) stages.push({ $limit: limit });
+  const projection = optDoc(b.projection, 'projection');
+  if (projection && Object.keys(projection).length) stages.push({ $project: projection });
+  const docs = pipelineDocuments(ctx, name, stages, { collation: optDoc(b.collation, 'collation'), variables: letVariables(ctx) });
+  function* encoded(): Generator<Buffer> {
+    for (const d of docs) yield encode(d);
+  }
+  return firstBatchReply(ctx, `${ctx.db}.${name}`, encoded(), optInt(b.batchSize, 'batchSize'), singleBatch);
+}
+
 export const findCommands: Record<string, Handler> = {
   find: (ctx) => {
     const b = ctx.body;
@@ -39,14 +60,17 @@ export const findCommands: Record<string, Handler> = {
     }
     const skip = optInt(b.skip, 'skip') ?? 0;
     if (skip < 0) throw new CommandError('BadValue', 'skip value must be non-negative');
+    if (viewOf(ctx, name)) return findOnView(ctx, name, skip, limit, singleBatch);
     const coll = ctx.state.catalog.get(ctx.db, name);
+    checkHint(coll, b.hint);
+    checkProjection(optDoc(b.projection, 'projection'));
     const source = findRaw(coll, {
       filter: optDoc(b.filter, 'filter'),
       sort: optDoc(b.sort, 'sort'),
       projection: optDoc(b.projection, 'projection'),
       skip,
       limit,
-      extras: { collation: optDoc(b.collation, 'collation'), variables: optDoc(b.let, 'let') },
+      extras: { collation: optDoc(b.collation, 'collation'), variables: letVariables(ctx) },
     });
     return firstBatchReply(ctx, `${ctx.db}.${name}`, source, optInt(b.batchSize, 'batchSize'), singleBatch);
   },

@@ -2,12 +2,14 @@
 // replying { lastErrorObject: { n, updatedExisting, upserted }, value }. Failures are command errors
 // (a duplicate key is code 11000 on the command, not a writeError).
 import type { Document } from 'bson';
-import { matches, shape, type Match } from '../query/exec.js';
+import { checkHint, matches, shape, type Match } from '../query/exec.js';
+import { checkProjection } from '../query/fields.js';
 import type { QueryExtras } from '../query/options.js';
 import { isOperatorUpdate, upsertDocument, type UpdateSpec } from '../query/update.js';
 import type { Collection } from '../storage/collection.js';
-import { collName, optDoc, type CommandContext, type Handler } from './context.js';
+import { collName, letVariables, optDoc, type CommandContext, type Handler } from './context.js';
 import { CommandError } from './errors.js';
+import { refuseWriteToView } from './views.js';
 import { prepareInsert, take, updateOne } from './write.js';
 
 /** The first match in `sort` order (or natural order without a sort). */
@@ -31,10 +33,11 @@ function project(doc: Document | null, fields: Document | undefined, extras: Que
 function run(ctx: CommandContext): Document {
   const b = ctx.body;
   const name = collName(ctx);
+  refuseWriteToView(ctx, name);
   const filter = optDoc(b.query, 'query') ?? {};
   const sort = optDoc(b.sort, 'sort');
   const fields = optDoc(b.fields, 'fields') ?? optDoc(b.projection, 'projection');
-  const extras: QueryExtras = { collation: optDoc(b.collation, 'collation'), variables: optDoc(b.let, 'let') };
+  const extras: QueryExtras = { collation: optDoc(b.collation, 'collation'), variables: letVariables(ctx) };
   const remove = b.remove === true;
   const u = b.update as UpdateSpec | undefined;
   if (remove && u !== undefined) throw new CommandError('FailedToParse', 'Cannot specify both an update and remove=true');
@@ -45,6 +48,8 @@ function run(ctx: CommandContext): Document {
   const returnNew = b.new === true;
   const arrayFilters = b.arrayFilters as Document[] | undefined;
   const coll = ctx.state.catalog.get(ctx.db, name);
+  checkHint(coll, b.hint);
+  checkProjection(fields);
   const found = coll ? selectOne(coll, filter, sort, extras) : undefined;
 
   if (remove) {

@@ -50,6 +50,11 @@ function exists(coll: Collection, spec: IndexSpec): boolean {
   const byName = coll.indexes.get(spec.name);
   if (byName) {
     if (same(byName.spec, spec)) return true;
+    // Same name and key, differing only in an option that does not identify the index (expireAfterSeconds):
+    // MongoDB answers 85, which "catch 85, drop and recreate" code relies on. Anything else is 86.
+    const { expireAfterSeconds: _a, ...was } = byName.spec;
+    const { expireAfterSeconds: _b, ...now } = spec;
+    if (same(was as IndexSpec, now as IndexSpec)) throw new CommandError('IndexOptionsConflict', `An equivalent index already exists with the same name but different options. Requested index: ${show(spec)}, existing index: ${show(byName.spec)}`);
     throw new CommandError('IndexKeySpecsConflict', `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${show(spec)}, existing index: ${show(byName.spec)}`);
   }
   for (const idx of coll.indexes.values()) {

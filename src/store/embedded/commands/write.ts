@@ -2,13 +2,16 @@
 // at the first one); each document write is all-or-nothing in storage.
 import { ObjectId } from 'bson';
 import type { Document } from 'bson';
-import { matches } from '../query/exec.js';
+import { checkFilter, checkHint, matches } from '../query/exec.js';
 import type { QueryExtras } from '../query/options.js';
+import { withStoredTypes } from '../query/types.js';
 import { applyUpdate, isOperatorUpdate, upsertDocument, type UpdateSpec } from '../query/update.js';
 import { decode, encode, idIsFirst, leadingId, withIdFirst } from '../storage/bsonio.js';
 import type { Collection } from '../storage/collection.js';
 import { MAX_BSON_OBJECT_SIZE } from './admin.js';
-import { collName, optDoc, statements, type CommandContext, type Handler } from './context.js';
+import { collName, letVariables, optDoc, statements, type CommandContext, type Handler } from './context.js';
+import { selectOne } from './findAndModify.js';
+import { refuseWriteToView } from './views.js';
 import { CommandError, writeError } from './errors.js';
 
 /** Normalises a document for storage: _id present and first. Returns the bytes (storage copies them). */
@@ -23,6 +26,10 @@ export function prepareInsert(raw: Buffer | undefined, given: Document): { bytes
     bytes = undefined;
   }
   if (Array.isArray(doc._id)) throw new CommandError('BadValue', `can't use an array for _id`);
+  if (isPlainObject(doc._id)) {
+    const bad = Object.keys(doc._id).find((k) => k.startsWith('$'));
+    if (bad) throw new CommandError('DollarPrefixedFieldName', `_id fields may not contain '$'-prefixed fields: ${bad} is not valid for storage.`);
+  }
   const out = bytes ?? encode(doc);
   if (out.length > MAX_BSON_OBJECT_SIZE) throw new CommandError('BadValue', `object to insert too large. size in bytes: ${out.length}, max size: ${MAX_BSON_OBJECT_SIZE}`);
   return { bytes: out, doc };
@@ -41,7 +48,7 @@ function withErrors(reply: Document, errors: Document[]): Document {
 /** Applies `u` to one matched document; returns whether it changed. */
 export function updateOne(coll: Collection, slot: number, doc: Document, bytes: Buffer, u: UpdateSpec, filter: Document, arrayFilters?: Document[], extras?: QueryExtras): { changed: boolean; doc: Document; bytes: Buffer } {
   const next = applyUpdate(decode(bytes), u, { filter, arrayFilters, extras });
-  const nextBytes = encode(next);
+  const nextBytes = encode(withStoredTypes(next, bytes));
   if (nextBytes.equals(bytes)) return { changed: false, doc: next, bytes };
   if (nextBytes.length > MAX_BSON_OBJECT_SIZE) throw new CommandError('BadValue', 'Resulting document after update is larger than 16777216');
   coll.update(slot, doc, nextBytes, next);
@@ -51,6 +58,7 @@ export function updateOne(coll: Collection, slot: number, doc: Document, bytes: 
 export const writeCommands: Record<string, Handler> = {
   insert: (ctx) => {
     const name = collName(ctx);
+    refuseWriteToView(ctx, name);
     const seq = ctx.sequences.get('documents');
     const given = seq ? undefined : statements(ctx, 'documents');
     const count = seq ? seq.length : given!.length;
@@ -76,11 +84,13 @@ export const writeCommands: Record<string, Handler> = {
 
   update: (ctx) => {
     const name = collName(ctx);
+    refuseWriteToView(ctx, name);
     const stmts = statements(ctx, 'updates');
     const errors: Document[] = [];
     const upserted: Document[] = [];
     let n = 0;
     let nModified = 0;
+    const variables = letVariables(ctx);
     for (let i = 0; i < stmts.length; i++) {
       const st = stmts[i]!;
       try {
@@ -92,9 +102,14 @@ export const writeCommands: Record<string, Handler> = {
           throw new CommandError('FailedToParse', 'multi update is not supported for replacement-style update');
         }
         const arrayFilters = st.arrayFilters as Document[] | undefined;
-        const extras: QueryExtras = { collation: optDoc(st.collation, 'collation'), variables: optDoc(ctx.body.let, 'let') };
+        const extras: QueryExtras = { collation: optDoc(st.collation, 'collation'), variables };
         const coll = ctx.state.catalog.get(ctx.db, name);
-        const found = coll ? [...take(matches(coll, filter, extras), multi ? Infinity : 1)] : [];
+        checkFilter(filter, extras);
+        checkHint(coll, st.hint);
+        // MongoDB 8.0: updateOne/replaceOne may say which match to update with `sort`.
+        const sort = multi ? undefined : optDoc(st.sort, 'sort');
+        const one = coll && sort ? selectOne(coll, filter, sort, extras) : undefined;
+        const found = !coll ? [] : sort ? (one ? [one] : []) : [...take(matches(coll, filter, extras), multi ? Infinity : 1)];
         if (found.length === 0 && st.upsert === true) {
           const target = ctx.state.catalog.ensure(ctx.db, name);
           const doc = upsertDocument(filter, u, arrayFilters, extras);
@@ -124,8 +139,10 @@ export const writeCommands: Record<string, Handler> = {
 
   delete: (ctx) => {
     const name = collName(ctx);
+    refuseWriteToView(ctx, name);
     const stmts = statements(ctx, 'deletes');
     const errors: Document[] = [];
+    const variables = letVariables(ctx);
     let n = 0;
     for (let i = 0; i < stmts.length; i++) {
       const st = stmts[i]!;
@@ -134,8 +151,10 @@ export const writeCommands: Record<string, Handler> = {
         const limit = Number(st.limit ?? 0);
         if (limit !== 0 && limit !== 1) throw new CommandError('FailedToParse', `The limit field in delete objects must be 0 or 1. Got ${limit}`);
         const coll = ctx.state.catalog.get(ctx.db, name);
+        checkFilter(filter, { variables });
+        checkHint(coll, st.hint);
         if (!coll) continue;
-        const found = [...take(matches(coll, filter, { collation: optDoc(st.collation, 'collation') }), limit === 1 ? 1 : Infinity)];
+        const found = [...take(matches(coll, filter, { collation: optDoc(st.collation, 'collation'), variables }), limit === 1 ? 1 : Infinity)];
         for (const m of found) {
           coll.remove(m.slot, m.doc);
           ctx.state.changes?.recorder.deleted(ctx.db, name, m.bytes, m.doc._id);
@@ -149,6 +168,10 @@ export const writeCommands: Record<string, Handler> = {
     return withErrors({ n }, errors);
   },
 };
+
+function isPlainObject(v: unknown): v is Document {
+  return v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype;
+}
 
 export function* take<T>(src: Iterable<T>, max: number): Generator<T> {
   if (max <= 0) return;

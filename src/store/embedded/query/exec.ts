@@ -5,10 +5,13 @@
 // inclusion projection copies the kept elements' bytes; documents are decoded whole only when asked for.
 import { Query } from 'mingo';
 import type { Document } from 'bson';
+import { CommandError } from '../commands/errors.js';
 import type { Collection } from '../storage/collection.js';
 import { decode, encode } from '../storage/bsonio.js';
 import { decodeFields, NameSet, projectFields } from '../storage/rawdoc.js';
+import { collationOf, foldFilter, foldValues } from '../collation/index.js';
 import { filterFields, inclusionFields } from './fields.js';
+import { numericTypesMatch, splitNumericTypes } from './types.js';
 import { mingoOptions, type QueryExtras } from './options.js';
 import { leadingComponents, slotOf } from '../storage/order.js';
 import { planQuery, type Plan, type Walk } from './plan.js';
@@ -63,8 +66,14 @@ export function* matches(
   extras: QueryExtras = {},
   plan: Plan = planQuery(coll, filter, !isEmpty(extras.collation)),
 ): Generator<StoredMatch> {
-  const rest = plan.exact ? {} : (plan.residual ?? filter);
-  const q = isEmpty(rest) ? undefined : new Query(rest, mingoOptions(extras));
+  const whole = plan.exact ? {} : (plan.residual ?? filter);
+  // Numeric $type tests read the stored bytes (query/types.ts); mingo runs the rest.
+  const { rest: given, checks } = isEmpty(whole) ? { rest: whole, checks: [] } : splitNumericTypes(whole);
+  // Under a collation the filter and each document are compared as collation keys (collation/index.ts).
+  const collation = collationOf(extras.collation);
+  const rest = collation && !isEmpty(given) ? foldFilter(given, collation) : given;
+  const q = isEmpty(rest) ? undefined : new Query(rest, mingoOptions({ ...extras, collation: undefined }));
+  const test = collation ? (d: Document) => q!.test(foldValues(d, collation) as Document) : (d: Document) => q!.test(d);
   const needs = q && filterFields(rest);
   // A walk may meet a document twice (multikey prefix fields, or a key moved by a write between batches).
   const seen = plan.walk ? new Set<number>() : undefined;
@@ -73,18 +82,38 @@ export function* matches(
       if (seen.has(slot)) continue;
       seen.add(slot);
     }
+    if (checks.length && !numericTypesMatch(bytes, checks)) continue;
     if (!q) {
       yield new StoredMatch(slot, bytes);
       continue;
     }
     const part = needs && decodeFields(bytes, needs);
     if (part) {
-      if (q.test(part)) yield new StoredMatch(slot, bytes);
+      if (test(part)) yield new StoredMatch(slot, bytes);
       continue;
     }
     const doc = decode(bytes);
-    if (q.test(doc)) yield new StoredMatch(slot, bytes, doc);
+    if (test(doc)) yield new StoredMatch(slot, bytes, doc);
   }
+}
+
+/** Refuses a hint that names no index of the collection (MongoDB: BadValue); $natural is always allowed. */
+export function checkHint(coll: Collection | undefined, hint: unknown): void {
+  if (!coll || hint === undefined || hint === null) return;
+  if (typeof hint === 'string') {
+    if (hint === '$natural' || coll.indexes.has(hint)) return;
+  } else if (typeof hint === 'object') {
+    const h = hint as Document;
+    if (Object.keys(h).length === 0 || '$natural' in h) return;
+    const key = JSON.stringify(h);
+    if ([...coll.indexes.values()].some((i) => JSON.stringify(i.spec.key) === key)) return;
+  }
+  throw new CommandError('BadValue', 'error processing query: planner returned error :: caused by :: hint provided does not correspond to an existing index');
+}
+
+/** Compiles a filter only to report what MongoDB would refuse (unknown operators, bad arguments) even when nothing is scanned. */
+export function checkFilter(filter: Document | undefined, extras?: QueryExtras): void {
+  if (!isEmpty(filter)) new Query(filter!, mingoOptions(extras));
 }
 
 /** Candidate documents of a plan: its slots, its walk, or the whole collection in natural order. */
@@ -232,7 +261,10 @@ export function rawProjector(spec: FindSpec): (m: Match) => Buffer {
 
 /** Results of a find as raw BSON documents, lazily. */
 export function* findRaw(coll: Collection | undefined, spec: FindSpec): Generator<Buffer> {
-  if (!coll) return;
+  if (!coll) {
+    checkFilter(spec.filter, spec.extras);
+    return;
+  }
   const filter = spec.filter ?? {};
   const extras = spec.extras ?? {};
   if (isEmpty(spec.sort) && isEmpty(spec.projection)) {

@@ -3,6 +3,7 @@
 // Anything whose meaning can depend on other fields (or that this module does not recognise) yields
 // undefined, and the caller decodes the whole document as before.
 import type { Document } from 'bson';
+import { CommandError } from '../commands/errors.js';
 import { NameSet } from '../storage/rawdoc.js';
 
 function isPlain(v: unknown): v is Document {
@@ -58,4 +59,19 @@ export function inclusionFields(projection: Document | undefined): NameSet | und
   if (keep.length === 0 && !(id && explicitId)) return undefined;
   if (id) keep.push('_id');
   return new NameSet(keep);
+}
+
+/** Refuses a projection mixing inclusion and exclusion (other than of _id), as MongoDB does. */
+export function checkProjection(projection: Document | undefined): void {
+  if (!projection) return;
+  let mode: 'in' | 'ex' | undefined;
+  for (const [k, v] of Object.entries(projection)) {
+    if (k === '_id' || (typeof v !== 'number' && typeof v !== 'boolean')) continue;
+    const m = v ? 'in' : 'ex';
+    if (!mode) mode = m;
+    else if (m !== mode) {
+      if (mode === 'in') throw new CommandError('Location31254', `Cannot do exclusion on field ${k} in inclusion projection`);
+      throw new CommandError('Location31253', `Cannot do inclusion on field ${k} in exclusion projection`);
+    }
+  }
 }

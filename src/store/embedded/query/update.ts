@@ -18,6 +18,55 @@ export function isOperatorUpdate(u: UpdateSpec): boolean {
   return keys.length > 0 && keys[0]!.startsWith('$');
 }
 
+const NUMERIC_OPS = new Set(['$inc', '$mul']);
+
+function isNumber(v: unknown): boolean {
+  const t = (v as { _bsontype?: string } | null)?._bsontype;
+  return typeof v === 'number' || typeof v === 'bigint' || t === 'Long' || t === 'Decimal128' || t === 'Int32' || t === 'Double';
+}
+
+function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (v instanceof Date) return 'date';
+  return typeof v === 'object' ? ((v as { _bsontype?: string })._bsontype ?? 'object') : typeof v;
+}
+
+/**
+ * What MongoDB refuses before touching the document: two operators on the same or nested paths (40),
+ * $inc/$mul on a value that is not a number (14), and a path through a scalar (28).
+ */
+function checkOperators(doc: Document, mod: Document): void {
+  const seen: string[] = [];
+  for (const [op, args] of Object.entries(mod)) {
+    if (!args || typeof args !== 'object') continue;
+    for (const path of Object.keys(args as Document)) {
+      const clash = seen.find((p) => p === path || p.startsWith(`${path}.`) || path.startsWith(`${p}.`));
+      if (clash !== undefined) throw new CommandError('ConflictingUpdateOperators', `Updating the path '${path}' would create a conflict at '${clash.length < path.length ? clash : path}'`);
+      seen.push(path);
+      if (path.includes('$')) continue; // positional paths are resolved by the updater
+      const parts = path.split('.');
+      let cur: unknown = doc;
+      for (let i = 0; i < parts.length; i++) {
+        if (cur === null || cur === undefined) break;
+        if (typeof cur !== 'object' || cur instanceof Date || '_bsontype' in (cur as object)) {
+          if (op === '$unset' || op === '$pull' || op === '$pullAll' || op === '$pop') break;
+          throw new CommandError('PathNotViable', `Cannot create field '${parts[i]}' in element {${parts[i - 1]}: ${JSON.stringify(cur)}}`);
+        }
+        cur = Array.isArray(cur) && !/^\d+$/.test(parts[i]!) ? undefined : (cur as Document)[parts[i]!];
+        if (i === parts.length - 1 && NUMERIC_OPS.has(op) && cur !== undefined && !isNumber(cur)) {
+          throw new CommandError('TypeMismatch', `Cannot apply ${op} to a value of non-numeric type. {_id: ${JSON.stringify(doc._id)}} has the field '${parts[i]}' of non-numeric type ${typeName(cur)}`);
+        }
+      }
+    }
+  }
+}
+
+/** The document already matched; mingo re-tests the filter only to find the element a positional `$` names. */
+function positional(mod: Document): boolean {
+  return Object.values(mod).some((args) => args && typeof args === 'object' && Object.keys(args as Document).some((k) => /\.\$(\.|$)/.test(k)));
+}
+
 function checkReplacement(u: Document): void {
   for (const k of Object.keys(u)) {
     if (k.startsWith('$')) throw new CommandError('BadValue', `The dollar ($) prefixed field '${k}' in '${k}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.`);
@@ -43,6 +92,8 @@ export function applyUpdate(
   let out: Document;
   if (Array.isArray(u)) {
     out = new Aggregator(u as AnyObject[], mingoOptions(opts.extras)).run([doc])[0] as Document;
+    // A pipeline that drops _id (e.g. $replaceRoot) keeps the document's _id, as MongoDB does.
+    if (out._id === undefined && id !== undefined) out = { _id: id, ...out };
   } else if (isOperatorUpdate(u)) {
     const mod: Document = {};
     for (const [op, args] of Object.entries(u as Document)) {
@@ -62,9 +113,10 @@ export function applyUpdate(
       if (Object.keys(rest).length) mod.$set = rest;
       else delete mod.$set;
     }
+    checkOperators(doc, u as Document);
     try {
       if (Object.keys(mod).length) {
-        mingoUpdate(doc as AnyObject, mod, opts.arrayFilters as AnyObject[] | undefined, opts.inserting ? undefined : opts.filter, {
+        mingoUpdate(doc as AnyObject, mod, opts.arrayFilters as AnyObject[] | undefined, opts.inserting || !positional(mod) ? undefined : opts.filter, {
           cloneMode: 'deep',
           queryOptions: mingoOptions(opts.extras),
         });

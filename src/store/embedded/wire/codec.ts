@@ -1,7 +1,8 @@
 // Decodes OP_MSG and legacy OP_QUERY requests and encodes OP_MSG / OP_REPLY responses.
 // Kind-1 document sequences are kept as raw BSON slices so inserts can store them without re-encoding.
 import type { Document } from 'bson';
-import { decode, docLength, encode } from '../storage/bsonio.js';
+import { CommandError } from '../commands/errors.js';
+import { decode, docLength, encode, valueSize } from '../storage/bsonio.js';
 
 export const OP_REPLY = 1;
 export const OP_QUERY = 2004;
@@ -18,6 +19,23 @@ export interface Request {
   sequences: Map<string, Buffer[]>;
   /** OP_MSG moreToCome: the client expects no reply. */
   moreToCome: boolean;
+  /** A well-framed request whose command cannot be run (e.g. an invalid regular expression): answered, not fatal. */
+  error?: CommandError;
+}
+
+/**
+ * Decodes a command document. A BSON regular expression JavaScript cannot compile is a client mistake
+ * MongoDB answers with 51091; the message itself is well formed, so the connection stays open.
+ */
+export function decodeCommand(bytes: Uint8Array): Document {
+  try {
+    return decode(bytes);
+  } catch (e) {
+    if (e instanceof SyntaxError && /regular expression/i.test(e.message)) {
+      throw new CommandError('Location51091', `Regular expression is invalid: ${e.message.replace(/^Invalid regular expression: /, '')}`);
+    }
+    throw e;
+  }
 }
 
 function readCString(buf: Buffer, at: number): [string, number] {
@@ -40,12 +58,21 @@ function decodeOpMsg(msg: Buffer, requestId: number): Request {
   const end = flags & CHECKSUM_PRESENT ? msg.length - 4 : msg.length;
   let at = 20;
   let body: Document | undefined;
+  let error: CommandError | undefined;
+  let bodyAt = 0;
   const sequences = new Map<string, Buffer[]>();
   while (at < end) {
     const kind = msg[at++];
     if (kind === 0) {
       const len = docLength(msg, at);
-      body = decode(msg.subarray(at, at + len));
+      bodyAt = at;
+      try {
+        body = decodeCommand(msg.subarray(at, at + len));
+      } catch (e) {
+        if (!(e instanceof CommandError)) throw e;
+        body = {};
+        error = e;
+      }
       at += len;
     } else if (kind === 1) {
       const size = msg.readInt32LE(at);
@@ -64,7 +91,39 @@ function decodeOpMsg(msg: Buffer, requestId: number): Request {
     }
   }
   if (!body) throw new Error('OP_MSG without a body section');
-  return { requestId, opCode: OP_MSG, body, sequences, moreToCome: (flags & MORE_TO_COME) !== 0 };
+  // An insert whose documents are in the body (not a kind-1 sequence) is stored from their raw bytes too,
+  // so numeric types (int64, integral doubles) survive as sent.
+  if (!error && Object.keys(body)[0] === 'insert' && Array.isArray(body.documents) && !sequences.has('documents')) {
+    const docs = rawArrayDocuments(msg, bodyAt, 'documents');
+    if (docs && docs.length === body.documents.length) sequences.set('documents', docs);
+  }
+  return { requestId, opCode: OP_MSG, body, sequences, moreToCome: (flags & MORE_TO_COME) !== 0, error };
+}
+
+/** Raw slices of the sub-documents of the top-level array `field` of the document at `at`, or undefined. */
+function rawArrayDocuments(bytes: Buffer, at: number, field: string): Buffer[] | undefined {
+  const end = at + docLength(bytes, at) - 1;
+  for (let p = at + 4; p < end; ) {
+    const type = bytes[p]!;
+    const [name, valueAt] = readCString(bytes, p + 1);
+    const size = valueSize(bytes, type, valueAt);
+    if (size < 0) return undefined;
+    if (name === field && type === 0x04) {
+      const out: Buffer[] = [];
+      const stop = valueAt + size - 1;
+      for (let q = valueAt + 4; q < stop; ) {
+        const t = bytes[q]!;
+        const [, docAt] = readCString(bytes, q + 1);
+        if (t !== 0x03) return undefined;
+        const len = docLength(bytes, docAt);
+        out.push(bytes.subarray(docAt, docAt + len));
+        q = docAt + len;
+      }
+      return out;
+    }
+    p = valueAt + size;
+  }
+  return undefined;
 }
 
 function decodeOpQuery(msg: Buffer, requestId: number): Request {

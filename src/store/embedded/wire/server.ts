@@ -3,6 +3,7 @@
 import net from 'node:net';
 import type { Durability } from '../commands/dispatch.js';
 import { dispatch } from '../commands/dispatch.js';
+import { errorReply } from '../commands/errors.js';
 import type { EngineState } from '../commands/context.js';
 import { decodeRequest, encodeReply } from './codec.js';
 import { MessageFramer } from './framing.js';
@@ -61,7 +62,7 @@ export class WireServer {
     if (socket.destroyed) return;
     try {
       const req = decodeRequest(msg);
-      const reply = await dispatch(this.state, { body: req.body, sequences: req.sequences, connectionId }, this.durability);
+      const reply = req.error ? errorReply(req.error) : await dispatch(this.state, { body: req.body, sequences: req.sequences, connectionId }, this.durability);
       if (req.moreToCome || socket.destroyed) return;
       socket.cork();
       for (const part of encodeReply(req, reply)) socket.write(part);

@@ -1,0 +1,255 @@
+// Behaviours where the engine once differed from MongoDB (issue 14): each is MongoDB's documented answer,
+// asserted through the official driver.
+import { MongoClient, MongoServerError, type Collection, type Db } from 'mongodb';
+import { openTestDb, testMongoUri } from '../helpers/db.js';
+
+// Loose on purpose: these tests send updates MongoDB refuses (e.g. $inc on a string field).
+type Doc = { _id: number; [k: string]: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+let ctx: Awaited<ReturnType<typeof openTestDb>>;
+let db: Db;
+
+beforeAll(async () => {
+  ctx = await openTestDb('fidelity');
+  db = ctx.db;
+});
+afterAll(async () => ctx.close());
+
+async function serverError(p: Promise<unknown>): Promise<MongoServerError> {
+  const e = await p.then(
+    () => undefined,
+    (x: unknown) => x,
+  );
+  expect(e).toBeInstanceOf(MongoServerError);
+  return e as MongoServerError;
+}
+
+describe('errors a client can make', () => {
+  let c: Collection<Doc>;
+  beforeAll(async () => {
+    c = db.collection<Doc>('errors');
+    await c.insertMany([{ _id: 1, name: 'a', n: 1, s: 'text', a: 5 }]);
+  });
+
+  it('an unknown top-level query operator is BadValue (2), also on a collection that does not exist', async () => {
+    for (const coll of [c, db.collection<Doc>('missing')]) {
+      const e = await serverError(coll.find({ $foo: 1 }).toArray());
+      expect([e.code, e.codeName]).toEqual([2, 'BadValue']);
+      expect(e.message).toMatch(/unknown top level operator: \$foo/);
+    }
+  });
+
+  it('a malformed $regex answers 51091 and keeps the connection open', async () => {
+    const e = await serverError(c.find({ name: { $regex: '[' } }).toArray());
+    expect([e.code, e.codeName]).toEqual([51091, 'Location51091']);
+    // A BSON regular expression JavaScript cannot compile fails at decoding: the same answer.
+    const { BSONRegExp } = await import('bson');
+    const e2 = await serverError(c.find({ name: new BSONRegExp('(', '') }).toArray());
+    expect(e2.code).toBe(51091);
+    expect(await c.countDocuments({})).toBe(1);
+  });
+
+  it('a poison command beside concurrent innocent ones on the same client: none of those fail', async () => {
+    const { BSONRegExp } = await import('bson');
+    // One connection, so the poison and the innocent requests are queued on the same socket.
+    const one = new MongoClient(testMongoUri(), { maxPoolSize: 1 });
+    const oc = one.db(db.databaseName).collection<Doc>('errors');
+    try {
+      const innocent = Array.from({ length: 40 }, (_, i) => oc.findOne({ _id: 1 }, { projection: { name: 1, i: { $literal: i } } }));
+      const poison = Array.from({ length: 10 }, () => oc.find({ name: new BSONRegExp('[', '') }).toArray().then(() => 'no error', (x: MongoServerError) => x.code));
+      const [ok, bad] = await Promise.all([Promise.allSettled(innocent), Promise.all(poison)]);
+      expect(ok.filter((r) => r.status === 'rejected')).toEqual([]);
+      expect(new Set(bad)).toEqual(new Set([51091]));
+    } finally {
+      await one.close();
+    }
+  });
+});
+
+describe('MongoDB error codes', () => {
+  let c: Collection<Doc>;
+  beforeAll(async () => {
+    c = db.collection<Doc>('codes');
+    await c.insertMany([{ _id: 1, s: 'text', a: 5, n: 1 }]);
+  });
+
+  it('changing a TTL index expireAfterSeconds by createIndex is IndexOptionsConflict (85)', async () => {
+    await c.createIndex({ at: 1 }, { expireAfterSeconds: 60 });
+    const e = await serverError(c.createIndex({ at: 1 }, { expireAfterSeconds: 120 }));
+    expect([e.code, e.codeName]).toEqual([85, 'IndexOptionsConflict']);
+  });
+
+  it('conflicting update operators are ConflictingUpdateOperators (40)', async () => {
+    const e = await serverError(c.updateOne({ _id: 1 }, { $set: { n: 2 }, $inc: { n: 1 } }));
+    expect(e.code).toBe(40); // a write error: code and errmsg, no codeName (as mongod sends)
+    const nested = await serverError(c.updateOne({ _id: 1 }, { $set: { 'x.y': 2 }, $unset: { x: '' } }));
+    expect(nested.code).toBe(40);
+  });
+
+  it('a projection mixing inclusion and exclusion is 31254', async () => {
+    const e = await serverError(c.find({}, { projection: { a: 1, s: 0 } }).toArray());
+    expect(e.code).toBe(31254);
+    // _id may be excluded from an inclusion projection.
+    expect(await c.findOne({ _id: 1 }, { projection: { _id: 0, a: 1 } })).toEqual({ a: 5 });
+  });
+
+  it('$inc on a string is TypeMismatch (14) and changes nothing', async () => {
+    const e = await serverError(c.updateOne({ _id: 1 }, { $inc: { s: 1 } }));
+    expect(e.code).toBe(14);
+    expect((await c.findOne({ _id: 1 }))!.s).toBe('text');
+  });
+
+  it('$set through a scalar is PathNotViable (28) and changes nothing', async () => {
+    const e = await serverError(c.updateOne({ _id: 1 }, { $set: { 'a.b': 1 } }));
+    expect(e.code).toBe(28);
+    expect((await c.findOne({ _id: 1 }))!.a).toBe(5);
+  });
+
+  it('a hint naming no index is BadValue (2); an existing index name or key pattern is accepted', async () => {
+    for (const p of [c.find({}, { hint: 'nope_1' }).toArray(), c.countDocuments({}, { hint: { nope: 1 } }), c.updateOne({ _id: 1 }, { $set: { n: 3 } }, { hint: 'nope_1' }), c.deleteOne({ _id: 9 }, { hint: { nope: 1 } })]) {
+      const e = await serverError(p);
+      expect(e.code).toBe(2);
+      expect(e.message).toMatch(/hint provided does not correspond to an existing index/);
+    }
+    expect(await c.find({}, { hint: '_id_' }).toArray()).toHaveLength(1);
+    expect(await c.find({}, { hint: { _id: 1 } }).toArray()).toHaveLength(1);
+  });
+});
+
+describe('collation', () => {
+  let c: Collection<Doc>;
+  beforeAll(async () => {
+    c = db.collection<Doc>('collation');
+    await c.insertMany([
+      { _id: 1, x: 'ping' },
+      { _id: 2, x: 'PING' },
+      { _id: 3, x: 'pîng' },
+      { _id: 4, x: 'pong' },
+    ]);
+  });
+
+  it('MongoDB locale names are accepted and strengths 1-3 decide equality', async () => {
+    const ids = async (strength: number) => (await c.find({ x: 'ping' }, { collation: { locale: 'en_US', strength }, sort: { _id: 1 } }).toArray()).map((d) => d._id);
+    expect(await ids(1)).toEqual([1, 2, 3]);
+    expect(await ids(2)).toEqual([1, 2]);
+    expect(await ids(3)).toEqual([1]);
+    expect(await c.countDocuments({ x: { $in: ['PONG'] } }, { collation: { locale: 'fr', strength: 2 } })).toBe(1);
+  });
+
+  it('distinct folds values equal under the collation', async () => {
+    expect(await c.distinct('x', {}, { collation: { locale: 'en_US', strength: 1 } })).toEqual(['ping', 'pong']);
+  });
+
+  it('updates and deletes match with the collation', async () => {
+    const r = await c.updateMany({ x: 'PING' }, { $set: { seen: true } }, { collation: { locale: 'en', strength: 2 } });
+    expect(r.matchedCount).toBe(2);
+  });
+
+  it('an unknown locale is refused', async () => {
+    const e = await serverError(c.find({ x: 'ping' }, { collation: { locale: 'xx_NOPE_1234' } }).toArray());
+    expect(e.code).toBe(2);
+  });
+});
+
+describe('BSON order in aggregate $sort at any position', () => {
+  it('ObjectId sorts before Date, and strings by UTF-8 bytes, after $project/$addFields as at the start', async () => {
+    const { ObjectId } = await import('mongodb');
+    const c = db.collection<Doc>('order');
+    const oid = new ObjectId();
+    await c.insertMany([
+      { _id: 1, v: new Date(0) },
+      { _id: 2, v: oid },
+      { _id: 3, v: '\u{1F600}' }, // astral: UTF-8 F0.., after U+FFFD in byte order
+      { _id: 4, v: '\uFFFD' },
+      { _id: 5, v: 7 },
+    ]);
+    const expected = [5, 4, 3, 2, 1]; // numbers, strings (U+FFFD < U+1F600), ObjectId, Date
+    for (const prefix of [[], [{ $project: { v: 1 } }], [{ $addFields: { w: 1 } }, { $match: {} }]]) {
+      const ids = (await c.aggregate([...prefix, { $sort: { v: 1 } }]).toArray()).map((d) => d._id);
+      expect(ids).toEqual(expected);
+    }
+  });
+});
+
+describe('numeric types survive updates', () => {
+  it('Long, Double, Decimal128 and Int32 keep their BSON types when a document is rewritten', async () => {
+    const { Decimal128, Double, Int32, Long } = await import('mongodb');
+    const c = db.collection<Doc>('types');
+    await c.insertOne({ _id: 1, l: Long.fromNumber(5), d: new Double(2), dec: Decimal128.fromString('1.5'), i: new Int32(7), big: new Int32(2147483647), nested: { d: new Double(4) }, arr: [new Double(1), Long.fromNumber(2)] });
+    await c.updateOne({ _id: 1 }, { $set: { touched: true } });
+    await c.updateOne({ _id: 1 }, { $inc: { l: 1, d: 1, big: 1 } });
+    const raw = await c.findOne({ _id: 1 }, { promoteValues: false });
+    const type = (v: unknown) => (v as { _bsontype?: string })._bsontype;
+    expect([type(raw!.l), type(raw!.d), type(raw!.dec), type(raw!.i), type(raw!.big), type(raw!.nested.d), type(raw!.arr[0]), type(raw!.arr[1])]).toEqual(['Long', 'Double', 'Decimal128', 'Int32', 'Long', 'Double', 'Double', 'Long']);
+    expect([String(raw!.l), Number(raw!.d), Number(raw!.big)]).toEqual(['6', 3, 2147483648]);
+    // $type answers from the stored type.
+    const count = (f: Doc | object) => c.countDocuments(f);
+    expect(await Promise.all([count({ d: { $type: 'int' } }), count({ d: { $type: 'double' } }), count({ l: { $type: 'long' } }), count({ i: { $type: 'int' } }), count({ i: { $type: 'number' } }), count({ 'nested.d': { $type: ['double'] } }), count({ arr: { $type: 'long' } })])).toEqual([0, 1, 1, 1, 1, 1, 1]);
+    // A no-op update rewrites nothing, so it modifies nothing.
+    expect((await c.updateOne({ _id: 1 }, { $set: { l: 6 } })).modifiedCount).toBe(0);
+  });
+});
+
+describe('views', () => {
+  it('reads run the view pipeline over its source; writes are refused with 166', async () => {
+    const src = db.collection<Doc>('viewsrc');
+    await src.insertMany([{ _id: 1, k: 'a' }, { _id: 2, k: 'b' }, { _id: 3, k: 'b' }]);
+    await db.createCollection('bview', { viewOn: 'viewsrc', pipeline: [{ $match: { k: 'b' } }] });
+    const v = db.collection<Doc>('bview');
+    expect(await v.estimatedDocumentCount()).toBe(2);
+    expect(await v.countDocuments({ _id: { $gt: 2 } })).toBe(1);
+    expect(await v.find({}, { sort: { _id: -1 }, projection: { k: 0 } }).toArray()).toEqual([{ _id: 3 }, { _id: 2 }]);
+    expect((await db.listCollections({ name: 'bview' }).toArray())[0]!.type).toBe('view');
+    const e = await serverError(v.insertOne({ _id: 9, k: 'b' }));
+    expect(e.code).toBe(166);
+  });
+});
+
+describe('counts answered from indexes keep these semantics', () => {
+  let c: Collection<Doc>;
+  beforeAll(async () => {
+    c = db.collection<Doc>('indexcounts');
+    await c.createIndex({ k: 1 });
+    await c.insertMany([
+      { _id: 1, k: 'b', shown: true },
+      { _id: 2, k: 'b', shown: false },
+      { _id: 3, k: 'B', shown: true },
+      { _id: 4, k: 'a', shown: true },
+    ]);
+    await db.createCollection('shownview', { viewOn: 'indexcounts', pipeline: [{ $match: { shown: true } }] });
+  });
+
+  it('a count on a view runs its pipeline, though the filter alone could be counted from the index', async () => {
+    const v = db.collection<Doc>('shownview');
+    expect(await c.countDocuments({ k: 'b' })).toBe(2);
+    expect(await v.countDocuments({ k: 'b' })).toBe(1);
+    expect(await v.countDocuments({})).toBe(3);
+    expect(await v.countDocuments({ _id: { $in: [1, 2] } })).toBe(1);
+    expect((await db.command({ count: 'shownview', query: { k: 'b' } })).n).toBe(1);
+    expect(await v.aggregate([{ $match: { k: { $in: ['a', 'b'] } } }, { $count: 'n' }]).toArray()).toEqual([{ n: 2 }]);
+  });
+
+  it('a collation makes the count match documents (the index holds binary keys)', async () => {
+    const collation = { locale: 'en', strength: 2 };
+    expect(await c.countDocuments({ k: 'b' }, { collation })).toBe(3);
+    expect((await db.command({ count: 'indexcounts', query: { k: 'b' }, collation })).n).toBe(3);
+  });
+
+  it('a hint naming no index is refused before the index answers', async () => {
+    const e = await serverError(c.countDocuments({ k: 'b' }, { hint: 'nope_1' }));
+    expect(e.code).toBe(2);
+  });
+
+  it('$out and $merge write in the command (index counts follow), and a failed $out keeps the target', async () => {
+    const target = db.collection<Doc>('outtarget');
+    await target.createIndex({ k: 1 }, { unique: true });
+    await c.aggregate([{ $match: { shown: true } }, { $project: { k: 1 } }, { $out: 'outtarget' }]).toArray();
+    expect(await target.countDocuments({ k: { $in: ['a', 'b', 'B'] } })).toBe(3);
+    await c.aggregate([{ $match: { _id: 2 } }, { $set: { k: 'c' } }, { $merge: { into: 'outtarget' } }]).toArray();
+    expect(await target.countDocuments({ k: 'c' })).toBe(1);
+    // Two documents with the same k break the unique index: nothing of the $out is kept.
+    await serverError(c.aggregate([{ $match: { k: 'b' } }, { $out: 'outtarget' }]).toArray());
+    expect((await target.find({}, { sort: { _id: 1 } }).toArray()).map((d) => d._id)).toEqual([1, 2, 3, 4]);
+    expect(await target.countDocuments({ k: 'c' })).toBe(1);
+  });
+});

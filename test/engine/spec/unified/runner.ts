@@ -1,0 +1,178 @@
+// Runs one unified-format test file: runOnRequirements, initialData, entities, operations (results,
+// errors, saved entities), expectEvents and outcome. What a standalone server cannot have is decided
+// here, before a test runs (see skipReason), so a skip always carries its reason.
+import { EJSON } from 'bson';
+import { MongoClient, type Document } from 'mongodb';
+import { Entities, Unsupported } from './entities.js';
+import { checkError } from './expect-error.js';
+import { match, MatchError, type Doc } from './match.js';
+import { execute, ITERABLE, type Operation } from './operations.js';
+import { testRunnerOp } from './test-runner-ops.js';
+import { checkEvents } from './events.js';
+
+export interface UnifiedFile {
+  description: string;
+  schemaVersion: string;
+  runOnRequirements?: Doc[];
+  createEntities?: Doc[];
+  initialData?: { collectionName: string; databaseName: string; documents: Doc[]; createOptions?: Doc }[];
+  tests: UnifiedTest[];
+}
+
+export interface UnifiedTest {
+  description: string;
+  runOnRequirements?: Doc[];
+  skipReason?: string;
+  operations: (Operation & { expectError?: Doc; expectResult?: unknown; saveResultAsEntity?: string; ignoreResultAndError?: boolean })[];
+  expectEvents?: { client: string; events: Doc[]; eventType?: string; ignoreExtraEvents?: boolean }[];
+  outcome?: { collectionName: string; databaseName: string; documents: Doc[] }[];
+}
+
+/** What the engine reports: a standalone server of this version. */
+export const SERVER = { version: [8, 0, 0], topology: 'single' };
+const SUPPORTED_SCHEMA = [1, 24];
+
+function version(s: string): number[] {
+  return s.split('.').map(Number).concat([0, 0, 0]).slice(0, 3);
+}
+
+function cmp(a: number[], b: number[]): number {
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return 0;
+}
+
+/** Why a runOnRequirement does not hold for the engine, or undefined if it does. */
+function unmet(r: Doc): string | undefined {
+  if (typeof r.minServerVersion === 'string' && cmp(SERVER.version, version(r.minServerVersion)) < 0) return `needs server >= ${r.minServerVersion}`;
+  if (typeof r.maxServerVersion === 'string' && cmp(SERVER.version, version(r.maxServerVersion)) > 0) return `needs server <= ${r.maxServerVersion}`;
+  if (Array.isArray(r.topologies) && !r.topologies.includes(SERVER.topology)) return `needs topology ${r.topologies.join('/')}`;
+  if (r.serverless === 'require') return 'needs serverless';
+  if (r.auth === true) return 'needs authentication';
+  if (r.csfle === true) return 'needs client-side encryption';
+  if (r.serverParameters) return `needs server parameters ${JSON.stringify(r.serverParameters)}`;
+  return undefined;
+}
+
+function requirements(list: Doc[] | undefined): string | undefined {
+  if (!list || list.length === 0) return undefined;
+  const reasons = list.map(unmet);
+  return reasons.every((x) => x !== undefined) ? `runOnRequirements: ${reasons.join(' or ')} (the engine is a standalone ${SERVER.version.join('.')})` : undefined;
+}
+
+/** The reason a test cannot run against a standalone engine (or this runner), or undefined. */
+export function skipReason(file: UnifiedFile, test: UnifiedTest): string | undefined {
+  const r = requirements(file.runOnRequirements) ?? requirements(test.runOnRequirements);
+  if (r) return r;
+  if (test.skipReason) return `the file skips it: ${test.skipReason}`;
+  for (const op of test.operations) {
+    if (op.object === 'testRunner') {
+      if (op.name === 'failPoint' || op.name === 'targetedFailPoint') return 'fail points: configureFailPoint is a test hook of mongod, not MongoDB behaviour';
+      continue;
+    }
+    if (['startTransaction', 'commitTransaction', 'abortTransaction', 'withTransaction'].includes(op.name)) return 'transactions need a replica set';
+    if (op.arguments && 'timeoutMS' in op.arguments) return 'client-side timeoutMS (CSOT) is a driver feature, not engine behaviour';
+  }
+  for (const e of test.expectEvents ?? []) if (e.eventType && e.eventType !== 'command') return `${e.eventType} events are driver behaviour, not engine behaviour`;
+  for (const e of file.createEntities ?? []) {
+    const kind = Object.keys(e)[0]!;
+    if (!['client', 'database', 'collection', 'session'].includes(kind)) return `${kind} entities are outside this runner's scope`;
+    const spec = e[kind] as Doc;
+    if (kind === 'client' && ((spec.observeEvents as string[] | undefined) ?? []).some((x) => !x.startsWith('command'))) return 'CMAP/SDAM events are driver behaviour, not engine behaviour';
+  }
+  return undefined;
+}
+
+/** Rewrites database names (whole strings, or a namespace's leading part) so each test file has its own. */
+export function renameDatabases<T>(value: T, names: Map<string, string>): T {
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') {
+      if (names.has(v)) return names.get(v);
+      const dot = v.indexOf('.');
+      if (dot > 0 && names.has(v.slice(0, dot))) return names.get(v.slice(0, dot)) + v.slice(dot);
+      return v;
+    }
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(value) as T;
+}
+
+/** Parses a unified test file (relaxed extended JSON). */
+export function parseFile(text: string): UnifiedFile {
+  return EJSON.parse(text, { relaxed: true }) as UnifiedFile;
+}
+
+async function seed(internal: MongoClient, file: UnifiedFile): Promise<void> {
+  for (const data of file.initialData ?? []) {
+    const db = internal.db(data.databaseName);
+    await db.dropCollection(data.collectionName, { writeConcern: { w: 'majority' } }).catch(() => undefined);
+    if (data.createOptions || data.documents.length === 0) await db.createCollection(data.collectionName, { ...(data.createOptions ?? {}), writeConcern: { w: 'majority' } });
+    if (data.documents.length) await db.collection(data.collectionName).insertMany(data.documents as Document[], { writeConcern: { w: 'majority' } });
+  }
+}
+
+async function checkOutcome(internal: MongoClient, test: UnifiedTest, ents: Entities): Promise<void> {
+  for (const o of test.outcome ?? []) {
+    const docs = await internal.db(o.databaseName).collection(o.collectionName).find({}, { sort: { _id: 1 }, readConcern: { level: 'local' } }).toArray();
+    match(o.documents, docs, ents, false, `outcome ${o.collectionName}`);
+  }
+}
+
+/** Runs one test (already known not to be skipped); throws on the first assertion that fails. */
+export async function runTest(uri: string, file: UnifiedFile, test: UnifiedTest): Promise<void> {
+  const [major, minor] = file.schemaVersion.split('.').map(Number);
+  if (major !== SUPPORTED_SCHEMA[0] || minor! > SUPPORTED_SCHEMA[1]!) throw new MatchError(`schemaVersion ${file.schemaVersion} is not supported (1.0 to 1.${SUPPORTED_SCHEMA[1]})`);
+  const internal = new MongoClient(uri, { serverSelectionTimeoutMS: 5000 });
+  await internal.connect();
+  const ents = new Entities(uri, (n) => n);
+  try {
+    await seed(internal, file);
+    await ents.create(file.createEntities ?? []);
+    for (const [i, op] of test.operations.entries()) {
+      const where = `operation ${i} (${op.name})`;
+      let result: unknown;
+      let error: unknown;
+      let failed = false;
+      try {
+        result = op.object === 'testRunner' ? await testRunnerOp(op, ents, internal) : await execute(op, ents);
+      } catch (e) {
+        if (e instanceof Unsupported || e instanceof MatchError) throw e;
+        failed = true;
+        error = e;
+      }
+      if (op.ignoreResultAndError) continue;
+      if (op.expectError) {
+        if (!failed) throw new MatchError(`${where}: expected an error, got ${EJSON.stringify(result as Doc, { relaxed: true })}`);
+        try {
+          checkError(op.expectError, error, ents);
+        } catch (e) {
+          throw new MatchError(`${where}: ${(e as Error).message}`);
+        }
+        continue;
+      }
+      if (failed) throw new MatchError(`${where}: unexpected error ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+      if (op.expectResult !== undefined) {
+        try {
+          if (ITERABLE.has(op.name) && Array.isArray(op.expectResult)) {
+            // Elements of an iterable result are root-level documents (extra fields allowed).
+            const want = op.expectResult as unknown[];
+            if (!Array.isArray(result) || result.length !== want.length) throw new MatchError(`expected ${want.length} documents, got ${EJSON.stringify(result as Doc, { relaxed: true })}`);
+            want.forEach((x, j) => match(x, (result as unknown[])[j], ents, true, `[${j}]`));
+          } else match(op.expectResult, result, ents, true);
+        } catch (e) {
+          throw new MatchError(`${where}: ${(e as Error).message}`);
+        }
+      }
+      if (op.saveResultAsEntity) ents.map.set(op.saveResultAsEntity, result);
+    }
+    checkEvents(test, ents);
+  } finally {
+    await ents.close();
+  }
+  try {
+    await checkOutcome(internal, test, ents);
+  } finally {
+    await internal.close();
+  }
+}
