@@ -50,7 +50,6 @@ function run(ctx: CommandContext): Document {
   if (remove) {
     if (!found) return { lastErrorObject: { n: 0 }, value: null, ok: 1 };
     coll!.remove(found.slot, found.doc);
-    ctx.state.changes?.recorder.deleted(ctx.db, name, found.bytes, found.doc._id);
     return { lastErrorObject: { n: 1 }, value: project(found.doc, fields, extras), ok: 1 };
   }
   if (!found) {
@@ -59,7 +58,6 @@ function run(ctx: CommandContext): Document {
     const doc = upsertDocument(filter, u!, arrayFilters, extras);
     const { bytes } = prepareInsert(undefined, doc);
     target.insert(bytes, doc);
-    ctx.state.changes?.recorder.inserted(ctx.db, name, bytes, doc._id);
     return {
       lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id },
       value: returnNew ? project(doc, fields, extras) : null,
@@ -67,7 +65,6 @@ function run(ctx: CommandContext): Document {
     };
   }
   const res = updateOne(coll!, found.slot, found.doc, found.bytes, u!, filter, arrayFilters, extras);
-  if (res.changed) ctx.state.changes?.recorder.updated(ctx.db, name, found.bytes, res.bytes, res.doc._id, !Array.isArray(u) && !isOperatorUpdate(u!));
   return {
     lastErrorObject: { n: 1, updatedExisting: true },
     value: project(returnNew ? res.doc : found.doc, fields, extras),
