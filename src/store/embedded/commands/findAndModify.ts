@@ -4,7 +4,7 @@
 import type { Document } from 'bson';
 import { matches, shape, type Match } from '../query/exec.js';
 import type { QueryExtras } from '../query/options.js';
-import { isOperatorUpdate, upsertDocument, type UpdateSpec } from '../query/update.js';
+import { upsertDocument, type UpdateSpec } from '../query/update.js';
 import type { Collection } from '../storage/collection.js';
 import { collName, optDoc, type CommandContext, type Handler } from './context.js';
 import { CommandError } from './errors.js';
