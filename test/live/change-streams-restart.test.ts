@@ -1,6 +1,7 @@
 // Resume tokens across an engine restart (embedded engine with a dbPath; registered only when MONGODB_URI is
 // unset): the change history is the engine's LMDB oplog, so a token taken before the restart resumes after
 // it with exactly the later events, and a token whose record retention has pruned is ChangeStreamHistoryLost.
+// Also: TTL deletions, made by storage outside any command, are in the same history.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -115,6 +116,25 @@ function defineTests(): void {
       });
     } finally {
       await b.close();
+    }
+  });
+
+  test('a TTL deletion is a delete event with its pre-image', async () => {
+    const engine = await startEngine({ port: 0, ttlIntervalMs: 50 });
+    try {
+      await withClient(engine, async (client) => {
+        const coll = client.db('resume').collection<{ _id: number; at: Date }>('expiring');
+        await coll.createIndex({ at: 1 }, { expireAfterSeconds: 0 });
+        const stream = coll.watch([], { fullDocumentBeforeChange: 'whenAvailable' });
+        await stream.tryNext();
+        await coll.insertOne({ _id: 1, at: new Date(0) });
+        const events = [await stream.next(), await stream.next()] as Document[];
+        await stream.close();
+        expect(events.map((e) => e.operationType)).toEqual(['insert', 'delete']);
+        expect(events[1]).toMatchObject({ documentKey: { _id: 1 }, fullDocumentBeforeChange: { _id: 1, at: new Date(0) } });
+      });
+    } finally {
+      await engine.close();
     }
   });
 }
