@@ -75,7 +75,7 @@ function parseRecord(bytes: Buffer): ChangeRecord {
   const d = decode(bytes.subarray(0, at));
   const op = d.op as ChangeOp;
   // Records written before cluster times were kept: the commit time's seconds, increment ts (still increasing).
-  const clusterTime = d.ct !== undefined ? BigInt(String(d.ct)) : (BigInt(Math.floor((d.wall as Date).getTime() / 1000)) << 32n) | BigInt(Number(d.ts) & 0xffffffff);
+  const clusterTime = d.ct !== undefined ? BigInt(String(d.ct)) : (BigInt(Math.floor((d.wall as Date).getTime() / 1000)) << 32n) | (BigInt(Number(d.ts)) & 0xffffffffn);
   const rec: ChangeRecord = { ts: Number(d.ts), wall: d.wall as Date, clusterTime, ns: d.ns as string, op };
   if (d.replace === true) rec.replace = true;
   if (d.documentKey) rec.documentKey = d.documentKey as Document;
