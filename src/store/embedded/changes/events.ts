@@ -62,7 +62,8 @@ export function eventOf(rec: ChangeRecord, modes: EventModes): Document {
   event.documentKey = key;
   if (rec.kind === 'insert' || rec.kind === 'replace') event.fullDocument = decode(rec.after!);
   if (rec.kind === 'update') {
-    const before = decode(rec.before!);
+    // Records written before pre-images were kept have none: every field then shows as updated.
+    const before = rec.before ? decode(rec.before) : {};
     const after = decode(rec.after!);
     event.updateDescription = describeUpdate(before, after);
     if (modes.fullDocument === 'updateLookup') event.fullDocument = modes.lookup(rec.db, rec.coll, key._id);

@@ -1,9 +1,9 @@
 // Change streams for the engine: `changeStreams(catalog)` is what startEngine puts into the engine state.
-// The in-memory source keeps a bounded window (see source.ts); updateLookup reads the catalog.
+// The source is the storage's oplog (see source.ts); updateLookup reads the catalog.
 import { decode } from '../storage/bsonio.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { Lookup } from './events.js';
-import { MemoryChangeSource, type MemoryRetention } from './source.js';
+import { OplogChangeSource } from './source.js';
 import { ChangeStreams } from './streams.js';
 
 export { ChangeStreams } from './streams.js';
@@ -18,6 +18,6 @@ export function catalogLookup(catalog: Catalog): Lookup {
   };
 }
 
-export function changeStreams(catalog: Catalog, retention?: Partial<MemoryRetention>): ChangeStreams {
-  return new ChangeStreams(new MemoryChangeSource(retention), catalogLookup(catalog));
+export function changeStreams(catalog: Catalog): ChangeStreams {
+  return new ChangeStreams(new OplogChangeSource(catalog.oplog, catalog.env), catalogLookup(catalog));
 }

@@ -1,5 +1,5 @@
-// One committed change as the change source keeps it: what happened, where, and the document images
-// (raw BSON copies, so a record never pins storage memory).
+// One committed change as change streams read it (made from an oplog record, see source.ts): what happened,
+// where, and the document images (raw BSON).
 export type ChangeKind = 'insert' | 'update' | 'replace' | 'delete' | 'drop' | 'dropDatabase';
 
 export interface ChangeRecord {
@@ -16,6 +16,4 @@ export interface ChangeRecord {
   after?: Buffer;
   /** Pre-image (update, replace, delete). */
   before?: Buffer;
-  /** Bytes held by the record, for the retention bound. */
-  size: number;
 }

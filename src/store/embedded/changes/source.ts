@@ -1,26 +1,29 @@
-// The change source: an ordered log of committed changes that change streams read. This is the small
-// interface the engine's write paths feed (through the recorder) and streams read from; the in-memory
-// implementation keeps a bounded window. A durable implementation (over the storage's own operation log)
-// only has to provide the same five members.
-import { randomInt } from 'node:crypto';
+// The change source: the ordered log of committed changes that change streams read. It is the storage's
+// oplog table (storage/oplog.ts), written in the same LMDB write transaction as the changes themselves, so
+// the history is exactly as durable as the data, survives engine restarts and is bounded by the oplog's
+// retention (`maxChanges`). Nothing proportional to the history is held in the heap: records are read from
+// LMDB per read. A record becomes visible to streams only once its transaction is on disk (after the
+// flush), so a stream never shows a change the writer could still lose.
+import type { StorageEnv } from '../storage/env.js';
+import { encode } from '../storage/bsonio.js';
+import type { ChangeRecord as OplogRecord, Oplog } from '../storage/oplog.js';
 import type { ChangeRecord } from './record.js';
 
 export interface ChangeSource {
   /**
-   * Names this history: resume tokens carry it, and a token from another history (an in-memory source
-   * before an engine restart) is history lost. A durable source keeps its epoch across restarts.
+   * Names this history: resume tokens carry it, and a token from another history (another data directory,
+   * or a temporary engine's previous run) is history lost. Kept across restarts of the same data directory.
    */
   readonly epoch: number;
-  /** Appends committed records in order, giving each the next position (its cluster time). */
-  append(records: ReadonlyArray<Omit<ChangeRecord, 'position'>>): void;
   /** Records with a position greater than `after`, oldest first, at most `max`. */
   readAfter(after: bigint, max: number): ChangeRecord[];
-  /** Newest position handed out (or the floor when nothing was appended yet). */
+  /** Newest position a stream may see (or a starting point when there is no record). */
   latest(): bigint;
-  /** Positions at or before the floor may have had records that are gone: resuming from older is history lost. */
+  /** Resuming from a position below the floor is history lost: records after it may be gone. */
   floor(): bigint;
-  /** Called after every append; returns the unsubscribe function. */
+  /** Called whenever newer records become visible; returns the unsubscribe function. */
   onAppend(listener: () => void): () => void;
+  close(): void;
 }
 
 /** A position is a cluster time: seconds << 32 | increment, comparable across engine restarts. */
@@ -28,60 +31,85 @@ export const positionOf = (seconds: number, increment: number): bigint => (BigIn
 export const secondsOf = (position: bigint): number => Number(position >> 32n);
 export const incrementOf = (position: bigint): number => Number(position & 0xffffffffn);
 
-export interface MemoryRetention {
-  /** Most records kept (default 50,000). */
-  maxRecords: number;
-  /** Most bytes of stored documents kept (default 64 MiB). */
-  maxBytes: number;
+/** Oplog records read per LMDB range read. */
+const SCAN = 256;
+
+/** An oplog record as a change-stream record; undefined for DDL that streams do not report (create, indexes). */
+export function changeOf(r: OplogRecord): ChangeRecord | undefined {
+  const dot = r.ns.indexOf('.');
+  const db = r.ns.slice(0, dot);
+  const coll = r.ns.slice(dot + 1);
+  const base = { position: r.clusterTime, wallTime: r.wall, db };
+  const key = r.documentKey ? encode(r.documentKey) : undefined;
+  switch (r.op) {
+    case 'i':
+      return { ...base, kind: 'insert', coll, key, after: r.doc };
+    case 'u':
+      return { ...base, kind: r.replace ? 'replace' : 'update', coll, key, after: r.doc, before: r.before };
+    case 'd':
+      return { ...base, kind: 'delete', coll, key, before: r.before };
+    case 'c':
+      if (typeof r.o?.drop === 'string') return { ...base, kind: 'drop', coll: r.o.drop };
+      if (r.o?.dropDatabase !== undefined) return { ...base, kind: 'dropDatabase', coll: '' };
+      return undefined;
+  }
 }
 
-export class MemoryChangeSource implements ChangeSource {
-  readonly epoch = randomInt(1, 0xffffffff);
-  private readonly records: ChangeRecord[] = [];
-  private head = 0;
-  private bytes = 0;
-  private last: bigint;
-  private lowest: bigint;
+export class OplogChangeSource implements ChangeSource {
+  /** The newest record on disk: streams read up to here. */
+  private visibleTs: number;
+  private visible: bigint;
   private readonly listeners = new Set<() => void>();
-  private readonly retention: MemoryRetention;
+  private readonly unsubscribe: () => void;
+  private closed = false;
 
-  constructor(retention: Partial<MemoryRetention> = {}, now = Date.now()) {
-    this.retention = { maxRecords: 50_000, maxBytes: 64 * 1024 * 1024, ...retention };
-    // Everything before this engine started is unknown to it.
-    this.last = this.lowest = positionOf(Math.floor(now / 1000), 0);
+  constructor(
+    private readonly oplog: Oplog,
+    env: StorageEnv,
+  ) {
+    this.visibleTs = oplog.latestChangeTs();
+    this.visible = oplog.latestClusterTime();
+    // After each commit: once it is flushed, its records become visible.
+    this.unsubscribe = oplog.onChanges((records) => {
+      const newest = records[records.length - 1]!;
+      env.flushed().then(
+        () => this.reveal(newest.ts, newest.clusterTime),
+        () => undefined, // not on disk: the writer gets the error, streams never see the records
+      );
+    });
   }
 
-  append(drafts: ReadonlyArray<Omit<ChangeRecord, 'position'>>): void {
-    if (drafts.length === 0) return;
-    for (const draft of drafts) {
-      const seconds = Math.max(Math.floor(draft.wallTime.getTime() / 1000), secondsOf(this.last));
-      const position = seconds === secondsOf(this.last) ? this.last + 1n : positionOf(seconds, 1);
-      this.last = position;
-      this.records.push({ ...draft, position });
-      this.bytes += draft.size;
-    }
-    this.evict();
-    for (const listener of [...this.listeners]) listener();
+  get epoch(): number {
+    return this.oplog.epoch;
   }
 
   readAfter(after: bigint, max: number): ChangeRecord[] {
-    // Binary search over the live part of the array (positions are increasing).
-    let lo = this.head;
-    let hi = this.records.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.records[mid]!.position <= after) lo = mid + 1;
-      else hi = mid;
+    const out: ChangeRecord[] = [];
+    if (after >= this.visible) return out;
+    let ts = this.firstTsAfter(after);
+    while (out.length < max && ts <= this.visibleTs) {
+      const batch = this.oplog.readChanges(ts, Math.min(SCAN, this.visibleTs - ts + 1));
+      if (batch.length === 0) break;
+      for (const r of batch) {
+        const rec = changeOf(r);
+        if (rec) out.push(rec);
+        if (out.length >= max) break;
+      }
+      ts = batch[batch.length - 1]!.ts + 1;
     }
-    return this.records.slice(lo, Math.min(this.records.length, lo + max));
+    return out;
   }
 
   latest(): bigint {
-    return this.last;
+    return this.visible;
   }
 
   floor(): bigint {
-    return this.lowest;
+    const oldest = this.oplog.oldestChangeTs();
+    // Nothing was ever pruned: the whole history is there, since it began.
+    if (oldest === undefined || oldest <= 1) return this.oplog.historyStart();
+    // Otherwise a token is good while its own record is kept (as in MongoDB): the oldest kept record is the floor.
+    return this.oplog.changeAt(oldest)?.clusterTime ?? this.visible;
   }
 
   onAppend(listener: () => void): () => void {
@@ -89,19 +117,29 @@ export class MemoryChangeSource implements ChangeSource {
     return () => this.listeners.delete(listener);
   }
 
-  private evict(): void {
-    const { maxRecords, maxBytes } = this.retention;
-    while (this.records.length - this.head > maxRecords || (this.bytes > maxBytes && this.records.length - this.head > 1)) {
-      const gone = this.records[this.head]!;
-      this.records[this.head] = undefined as never;
-      this.head++;
-      this.bytes -= gone.size;
-      this.lowest = gone.position;
+  close(): void {
+    this.closed = true;
+    this.unsubscribe();
+    this.listeners.clear();
+  }
+
+  private reveal(ts: number, position: bigint): void {
+    if (this.closed || ts <= this.visibleTs) return;
+    this.visibleTs = ts;
+    this.visible = position;
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  /** The ts of the first kept record with a position after `after` (binary search: positions grow with ts). */
+  private firstTsAfter(after: bigint): number {
+    let lo = this.oplog.oldestChangeTs() ?? this.visibleTs + 1;
+    let hi = this.visibleTs + 1;
+    while (lo < hi) {
+      const mid = Math.floor((lo + hi) / 2);
+      const rec = this.oplog.changeAt(mid);
+      if (!rec || rec.clusterTime <= after) lo = mid + 1;
+      else hi = mid;
     }
-    // Compact the array once the dead prefix is large.
-    if (this.head > 1024 && this.head * 2 > this.records.length) {
-      this.records.splice(0, this.head);
-      this.head = 0;
-    }
+    return lo;
   }
 }

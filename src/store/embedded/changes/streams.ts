@@ -11,7 +11,6 @@ import { toBigInt } from '../commands/find.js';
 import { decode } from '../storage/bsonio.js';
 import type { ReplyBody } from '../wire/codec.js';
 import type { BeforeChangeMode, FullDocumentMode, Lookup } from './events.js';
-import { ChangeRecorder } from './recorder.js';
 import type { ChangeSource } from './source.js';
 import { ChangeStream, checkStages, type StreamTarget } from './stream.js';
 import { parseToken, positionOfTimestamp, timestampOf } from './token.js';
@@ -22,7 +21,6 @@ const FULL_DOCUMENT = new Set(['default', 'updateLookup', 'whenAvailable', 'requ
 const BEFORE_CHANGE = new Set(['off', 'whenAvailable', 'required']);
 
 export class ChangeStreams {
-  readonly recorder: ChangeRecorder;
   private readonly open = new Map<bigint, ChangeStream>();
   private readonly waiting = new Set<() => void>();
   private readonly reaper: NodeJS.Timeout;
@@ -32,7 +30,6 @@ export class ChangeStreams {
     private readonly lookup: Lookup,
     private readonly idleMs = 10 * 60 * 1000,
   ) {
-    this.recorder = new ChangeRecorder(source);
     this.reaper = setInterval(() => this.reap(), Math.min(60_000, idleMs)).unref();
   }
 
@@ -59,6 +56,7 @@ export class ChangeStreams {
 
   close(): void {
     clearInterval(this.reaper);
+    this.source.close();
     this.open.clear();
     for (const wake of [...this.waiting]) wake();
   }

@@ -75,7 +75,6 @@ export const adminCommands: Record<string, Handler> = {
     return { databases: dbs, totalSize, totalSizeMb: Math.floor(totalSize / 1048576), ok: 1 };
   },
   dropDatabase: (ctx) => {
-    ctx.state.changes?.recorder.droppedDatabase(ctx.db, ctx.state.catalog.collections(ctx.db).map((c) => c.name));
     ctx.state.catalog.dropDatabase(ctx.db);
     return { ok: 1 };
   },

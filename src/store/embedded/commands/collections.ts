@@ -39,7 +39,7 @@ export const collectionCommands: Record<string, Handler> = {
     const coll = ctx.state.catalog.get(ctx.db, name);
     if (!coll) return { ok: 1 }; // MongoDB 7+ no longer fails on a missing namespace
     const nIndexesWas = coll.indexes.size;
-    if (ctx.state.catalog.drop(ctx.db, name)) ctx.state.changes?.recorder.dropped(ctx.db, name);
+    ctx.state.catalog.drop(ctx.db, name);
     return { nIndexesWas, ns: coll.ns, ok: 1 };
   },
 

@@ -60,14 +60,11 @@ export async function dispatch(state: EngineState, inv: Invocation, durability?:
     reply = writes ? state.catalog.env.write(() => run(state, inv, name, handler)) : run(state, inv, name, handler);
   } catch (e) {
     // The transaction could not commit (storage failure): nothing of the command was kept.
-    state.changes?.recorder.discard();
     state.log('write transaction failed', { command: name, error: String(e) });
     return errorReply(e);
   }
   // Even a failed command may have written (e.g. an ordered insert up to its first error).
   if (writes) await (durability ? durability.commit() : state.catalog.env.flushed());
-  // Change streams see the command's changes once they are durable.
-  state.changes?.recorder.commit();
   return reply;
 }
 

@@ -5,7 +5,7 @@ import type { Document } from 'bson';
 import { checkHint, matches, shape, type Match } from '../query/exec.js';
 import { checkProjection } from '../query/fields.js';
 import type { QueryExtras } from '../query/options.js';
-import { isOperatorUpdate, upsertDocument, type UpdateSpec } from '../query/update.js';
+import { upsertDocument, type UpdateSpec } from '../query/update.js';
 import type { Collection } from '../storage/collection.js';
 import { collName, letVariables, optDoc, type CommandContext, type Handler } from './context.js';
 import { CommandError } from './errors.js';
@@ -55,7 +55,6 @@ function run(ctx: CommandContext): Document {
   if (remove) {
     if (!found) return { lastErrorObject: { n: 0 }, value: null, ok: 1 };
     coll!.remove(found.slot, found.doc);
-    ctx.state.changes?.recorder.deleted(ctx.db, name, found.bytes, found.doc._id);
     return { lastErrorObject: { n: 1 }, value: project(found.doc, fields, extras), ok: 1 };
   }
   if (!found) {
@@ -64,7 +63,6 @@ function run(ctx: CommandContext): Document {
     const doc = upsertDocument(filter, u!, arrayFilters, extras);
     const { bytes } = prepareInsert(undefined, doc);
     target.insert(bytes, doc);
-    ctx.state.changes?.recorder.inserted(ctx.db, name, bytes, doc._id);
     return {
       lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id },
       value: returnNew ? project(doc, fields, extras) : null,
@@ -72,7 +70,6 @@ function run(ctx: CommandContext): Document {
     };
   }
   const res = updateOne(coll!, found.slot, found.doc, found.bytes, u!, filter, arrayFilters, extras);
-  if (res.changed) ctx.state.changes?.recorder.updated(ctx.db, name, found.bytes, res.bytes, res.doc._id, !Array.isArray(u) && !isOperatorUpdate(u!));
   return {
     lastErrorObject: { n: 1, updatedExisting: true },
     value: project(returnNew ? res.doc : found.doc, fields, extras),

@@ -51,7 +51,7 @@ export function updateOne(coll: Collection, slot: number, doc: Document, bytes: 
   const nextBytes = encode(withStoredTypes(next, bytes));
   if (nextBytes.equals(bytes)) return { changed: false, doc: next, bytes };
   if (nextBytes.length > MAX_BSON_OBJECT_SIZE) throw new CommandError('BadValue', 'Resulting document after update is larger than 16777216');
-  coll.update(slot, doc, nextBytes, next);
+  coll.update(slot, doc, nextBytes, next, { replacement: !Array.isArray(u) && !isOperatorUpdate(u) });
   return { changed: true, doc: next, bytes: nextBytes };
 }
 
@@ -72,7 +72,6 @@ export const writeCommands: Record<string, Handler> = {
         const given1 = raw ? ((coll.indexes.size === 1 && leadingId(raw)) || decode(raw)) : given![i]!;
         const { bytes, doc } = prepareInsert(raw, given1);
         coll.insert(bytes, doc);
-        ctx.state.changes?.recorder.inserted(ctx.db, name, bytes, doc._id);
         n++;
       } catch (e) {
         errors.push(writeError(i, e));
@@ -115,7 +114,6 @@ export const writeCommands: Record<string, Handler> = {
           const doc = upsertDocument(filter, u, arrayFilters, extras);
           const { bytes } = prepareInsert(undefined, doc);
           target.insert(bytes, doc);
-          ctx.state.changes?.recorder.inserted(ctx.db, name, bytes, doc._id);
           n++;
           upserted.push({ index: i, _id: doc._id });
           continue;
@@ -125,7 +123,6 @@ export const writeCommands: Record<string, Handler> = {
           const res = updateOne(coll!, m.slot, m.doc, m.bytes, u, filter, arrayFilters, extras);
           if (!res.changed) continue;
           nModified++;
-          ctx.state.changes?.recorder.updated(ctx.db, name, m.bytes, res.bytes, res.doc._id, !Array.isArray(u) && !isOperatorUpdate(u));
         }
       } catch (e) {
         errors.push(writeError(i, e));
@@ -157,7 +154,6 @@ export const writeCommands: Record<string, Handler> = {
         const found = [...take(matches(coll, filter, { collation: optDoc(st.collation, 'collation'), variables }), limit === 1 ? 1 : Infinity)];
         for (const m of found) {
           coll.remove(m.slot, m.doc);
-          ctx.state.changes?.recorder.deleted(ctx.db, name, m.bytes, m.doc._id);
           n++;
         }
       } catch (e) {

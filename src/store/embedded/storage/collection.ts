@@ -139,17 +139,22 @@ export class Collection {
     return slot;
   }
 
-  /** Replaces the document in `slot` (same _id). Throws DuplicateKeyError or KeyTooLongError, changing nothing. */
-  update(slot: number, oldDoc: Document, bytes: Uint8Array, doc: Document, trusted = false, oldSize?: number): void {
+  /**
+   * Replaces the document in `slot` (same _id). Throws DuplicateKeyError or KeyTooLongError, changing nothing.
+   * `replacement`: the update was a whole replacement document (the oplog record says so; change streams
+   * report it as `replace`).
+   */
+  update(slot: number, oldDoc: Document, bytes: Uint8Array, doc: Document, opts: { trusted?: boolean; replacement?: boolean } = {}): void {
     assertWriting(this.env);
-    const next = trusted ? this.keysOf(doc) : this.check(doc, slot);
+    const next = opts.trusted ? this.keysOf(doc) : this.check(doc, slot);
     for (const [idx, k] of next) idx.change(slot, idx.keys(oldDoc), k);
     const key = docKey(this.id, slot);
-    const before = oldSize ?? this.env.docs.getBinaryFast(key)?.length ?? 0;
+    // A copy: the oplog record keeps it as the pre-image until the transaction commits.
+    const before = this.env.docs.getBinary(key);
     this.env.docs.putSync(key, bytes as Buffer);
-    this.meta.bytes += bytes.length - before;
+    this.meta.bytes += bytes.length - (before?.length ?? 0);
     this.catalog.touched(this);
-    this.catalog.oplog.record({ op: 'u', ns: this.ns, documentKey: { _id: doc._id }, doc: bytes });
+    this.catalog.oplog.record({ op: 'u', ns: this.ns, documentKey: { _id: doc._id }, doc: bytes, before, replace: opts.replacement === true || undefined });
   }
 
   remove(slot: number, oldDoc?: Document): void {
@@ -163,7 +168,7 @@ export class Collection {
     this.meta.count--;
     this.meta.bytes -= bytes.length;
     this.catalog.touched(this);
-    this.catalog.oplog.record({ op: 'd', ns: this.ns, documentKey: { _id: doc._id } });
+    this.catalog.oplog.record({ op: 'd', ns: this.ns, documentKey: { _id: doc._id }, before: bytes });
   }
 
   /** Migration path: upsert by _id without unique checks (the old log only holds writes that succeeded). */
@@ -171,7 +176,7 @@ export class Collection {
     const doc = this.indexedFields(bytes);
     const slot = this.slotById(doc._id);
     if (slot === undefined) this.insert(bytes, doc, true);
-    else this.update(slot, this.indexedFields(this.get(slot)!), bytes, doc, true);
+    else this.update(slot, this.indexedFields(this.get(slot)!), bytes, doc, { trusted: true });
   }
 
   /** Enough of a stored document to compute its index keys (just _id when that is the only index). */
