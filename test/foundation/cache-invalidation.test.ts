@@ -121,3 +121,26 @@ test('every collection a cached answer can show is mapped to types of the schema
   expect(SHOWN_BY.articles).toEqual(expect.arrayContaining(['Article', 'Issue', 'IssueContent', 'Page', 'Node']));
   expect(SHOWN_BY.products).toEqual(expect.arrayContaining(['Product', 'ProductItem', 'ProductCategory']));
 });
+
+describe('the service keeps an entry longer than the max-age it sends', () => {
+  let short: TestService;
+  beforeAll(async () => {
+    short = await startTestService({
+      env: { RESPONSE_CACHE_MB: '16', CACHE_MAX_AGE: '1', RESPONSE_CACHE_TTL_SECONDS: '600' },
+      beforeStart: async (store) => void (await store.db.collection('articles').insertOne(article('inv-1', { title: 'Kept' }) as never)),
+    });
+  });
+  afterAll(() => short?.close());
+
+  test('past its 1 s max-age the answer is still a hit, sent with an Age inside the max-age', async () => {
+    const first = await graphqlGet(short.url);
+    expect(first.headers.get('cache-control')).toBe('max-age=1, public');
+    expect(await titleOf(first)).toBe('Kept');
+    await new Promise((r) => setTimeout(r, 1_500));
+    const later = await graphqlGet(short.url);
+    expect(later.headers.get('x-cache')).toBe('HIT');
+    expect(later.headers.get('cache-control')).toBe('max-age=1, public');
+    expect(Number(later.headers.get('age'))).toBeLessThan(1);
+    expect(await titleOf(later)).toBe('Kept');
+  });
+});
