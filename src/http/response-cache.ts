@@ -80,6 +80,8 @@ export class ResponseCache {
   private viewers: ViewerMemo | undefined;
   /** Set while writes evict what they change: how long (seconds) an answer with the default max-age is kept. */
   private longTtl: { seconds: number; defaultMaxAge: number } | undefined;
+  /** Counts `evict` calls: an answer computed while one ran may show what it evicted, so it is not stored. */
+  private evictions = 0;
 
   constructor(
     maxBytes: number,
@@ -114,6 +116,7 @@ export class ResponseCache {
    */
   evict(match: (entry: { key: string; graphql: boolean; types?: ReadonlySet<string>; route?: string }) => boolean): number {
     let evicted = 0;
+    this.evictions++;
     for (const [key, entry] of this.cache.entries()) {
       if (match({ key, graphql: entry.graphql, types: entry.types, route: entry.route }) && this.cache.delete(key)) evicted++;
     }
@@ -211,9 +214,10 @@ export class ResponseCache {
       const hit = this.fresh(key, now);
       if (hit) return replay(ctx, hit, now);
       misses.inc();
+      const evictions = this.evictions;
       await next();
 
-      const stored = this.keep(ctx, key, 'public', now);
+      const stored = this.evictions === evictions ? this.keep(ctx, key, 'public', now) : undefined;
       if (!stored) return;
       // The fast path replays the headers the whole chain sent (security headers, CSP, Vary), captured once
       // they are final; the headers of an answer that depended on the request's Origin are left to Koa.
@@ -244,8 +248,9 @@ export class ResponseCache {
       const hit = this.fresh(key, now);
       if (hit) return replay(ctx as unknown as Koa.Context, hit, now, get);
       misses.inc();
+      const evictions = this.evictions;
       await next();
-      if (!context.http.shared || context.http.shared.personal) return;
+      if (!context.http.shared || context.http.shared.personal || this.evictions !== evictions) return;
       const stored = this.keep(ctx as unknown as Koa.Context, key, 'private', now);
       if (!stored) return;
       stored.route = routeLabel(ctx as unknown as Koa.Context);
