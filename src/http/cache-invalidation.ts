@@ -75,9 +75,11 @@ export class CacheInvalidation {
     if (this.closed && !this.running) return;
     this.closed = true;
     this.cache.keepLonger(undefined);
+    // The client is closed before the loop is awaited: whatever the stream waits on (a getMore, a server
+    // selection while the store is away) then ends at once.
     await this.stream?.close().catch(() => undefined);
-    await this.running;
     await this.client.close().catch(() => undefined);
+    await this.running;
   }
 
   private open(resumeAfter: ResumeToken | undefined): ChangeStream<Document> {
