@@ -18,6 +18,7 @@ import { sendProblem } from './http/problem.js';
 import { requestContext } from './http/request-context.js';
 import { corsAllowlist, securityHeaders } from './http/security.js';
 import { ResponseCache } from './http/response-cache.js';
+import { CacheInvalidation } from './http/cache-invalidation.js';
 import { createMailer, type Mailer } from './mail/index.js';
 import { registry } from './metrics/metrics.js';
 import { playground } from './playground/index.js';
@@ -35,7 +36,7 @@ export interface GatewayApp {
   apollo: ApolloServer<Context>;
   /** Answers a request from the response cache before Koa sees it (false, or a promise of false: hand it to Koa). */
   serveCached(req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean>;
-  /** Stops Apollo (after the HTTP server has drained). */
+  /** Stops Apollo and the cache's change stream (after the HTTP server has drained, before the store closes). */
   stop(): Promise<void>;
   /** The bearer check and mailer in use (the WebSocket endpoint in src/live shares them). */
   authenticate: Authenticator;
@@ -108,9 +109,15 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
     }
   });
 
+  // Writes from any process or system evict what they change (one change stream per process), so entries may live longer.
+  const invalidation = cache
+    ? await CacheInvalidation.start(deps.store, cache, deps.log, { seconds: deps.config.cache.responseCacheTtl, defaultMaxAge: deps.config.cache.maxAge })
+    : undefined;
+
   const stop = async (): Promise<void> => {
     await apollo.stop();
     await oauth.stop();
+    await invalidation?.stop();
   };
   return { koa, apollo, serveCached: cache ? (req, res) => cache.serve(req, res) || cache.serveShared(req, res) : () => false, stop, authenticate: deps.authenticate, mailer: deps.mailer };
 }

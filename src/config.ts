@@ -31,6 +31,7 @@ const schema = z.object({
   METRICS: bool.optional(),
   CACHE_MAX_AGE: z.coerce.number().int().min(0).max(86_400).default(60),
   RESPONSE_CACHE_MB: z.coerce.number().int().min(0).max(16_384).default(64),
+  RESPONSE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(604_800).default(600),
   LIVE_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).max(1_000).default(20),
   LIVE_MAX_MESSAGE_BYTES: z.coerce.number().int().min(1_024).max(16_777_216).default(65_536),
   LIVE_KEEPALIVE_MS: z.coerce.number().int().min(1_000).max(600_000).default(12_000),
@@ -134,6 +135,11 @@ export interface Config {
     maxAge: number;
     /** Memory for stored anonymous responses; 0 turns the response cache off. */
     responseCacheBytes: number;
+    /**
+     * How long (seconds) the service keeps an answer sent with the default max-age while writes evict what they
+     * change (a store that can watch); otherwise entries expire at their max-age.
+     */
+    responseCacheTtl: number;
   };
   /** GraphQL subscriptions over WebSocket (src/live). */
   live: {
@@ -214,7 +220,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       introspection: c.INTROSPECTION ?? true,
     },
     metrics: c.METRICS ?? true,
-    cache: { maxAge: c.CACHE_MAX_AGE, responseCacheBytes: c.RESPONSE_CACHE_MB * 1024 * 1024 },
+    cache: { maxAge: c.CACHE_MAX_AGE, responseCacheBytes: c.RESPONSE_CACHE_MB * 1024 * 1024, responseCacheTtl: c.RESPONSE_CACHE_TTL_SECONDS },
     live: {
       maxSubscriptions: c.LIVE_MAX_SUBSCRIPTIONS,
       maxMessageBytes: c.LIVE_MAX_MESSAGE_BYTES,

@@ -45,6 +45,8 @@ interface Stored {
   storedAt: number;
   /** Fresh until then (ms since the epoch). */
   expiresAt: number;
+  /** The max-age (seconds) the answer was sent with; the service may keep it longer (see `keepLonger`). */
+  maxAge: number;
   graphql: boolean;
   /** The GraphQL types the operation selects (what a write must touch to change the answer). */
   types?: ReadonlySet<string>;
@@ -76,6 +78,10 @@ function graphqlGetAllowed(ctx: Koa.Context): boolean {
 export class ResponseCache {
   private readonly cache: LRUCache<string, Stored>;
   private viewers: ViewerMemo | undefined;
+  /** Set while writes evict what they change: how long (seconds) an answer with the default max-age is kept. */
+  private longTtl: { seconds: number; defaultMaxAge: number } | undefined;
+  /** Counts `evict` calls: an answer computed while one ran may show what it evicted, so it is not stored. */
+  private evictions = 0;
 
   constructor(
     maxBytes: number,
@@ -87,6 +93,15 @@ export class ResponseCache {
   /** The bearer check the fast path runs before it answers a signed-in reader (the app's own). */
   useAuthenticator(authenticate: Authenticator): void {
     this.viewers = new ViewerMemo(authenticate);
+  }
+
+  /**
+   * While a change stream evicts what writes change (src/http/cache-invalidation.ts), answers sent with the
+   * default max-age (nothing in them ends sooner) are kept `seconds` instead; `undefined` goes back to max-age.
+   */
+  keepLonger(ttl: { seconds: number; defaultMaxAge: number } | undefined): void {
+    this.longTtl = ttl;
+    if (!ttl) this.evict(() => true); // entries kept past their max-age are no longer known to be current
   }
 
   /** The stored answer for `key` if it is still fresh. */
@@ -101,6 +116,7 @@ export class ResponseCache {
    */
   evict(match: (entry: { key: string; graphql: boolean; types?: ReadonlySet<string>; route?: string }) => boolean): number {
     let evicted = 0;
+    this.evictions++;
     for (const [key, entry] of this.cache.entries()) {
       if (match({ key, graphql: entry.graphql, types: entry.types, route: entry.route }) && this.cache.delete(key)) evicted++;
     }
@@ -172,7 +188,7 @@ export class ResponseCache {
     const incoming = req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     const notModified = conditional && ifNoneMatchMatches(req.headers['if-none-match'] ?? '', hit.etag);
-    const out = delivery.headers.concat('x-request-id', requestId, 'age', String(Math.floor((now - hit.storedAt) / 1000)), 'x-cache', 'HIT');
+    const out = delivery.headers.concat('x-request-id', requestId, 'age', String(ageOf(hit, now)), 'x-cache', 'HIT');
     hits.inc();
     if (notModified) {
       res.writeHead(304, out).end();
@@ -198,9 +214,10 @@ export class ResponseCache {
       const hit = this.fresh(key, now);
       if (hit) return replay(ctx, hit, now);
       misses.inc();
+      const evictions = this.evictions;
       await next();
 
-      const stored = this.keep(ctx, key, 'public', now);
+      const stored = this.evictions === evictions ? this.keep(ctx, key, 'public', now) : undefined;
       if (!stored) return;
       // The fast path replays the headers the whole chain sent (security headers, CSP, Vary), captured once
       // they are final; the headers of an answer that depended on the request's Origin are left to Koa.
@@ -231,8 +248,9 @@ export class ResponseCache {
       const hit = this.fresh(key, now);
       if (hit) return replay(ctx as unknown as Koa.Context, hit, now, get);
       misses.inc();
+      const evictions = this.evictions;
       await next();
-      if (!context.http.shared || context.http.shared.personal) return;
+      if (!context.http.shared || context.http.shared.personal || this.evictions !== evictions) return;
       const stored = this.keep(ctx as unknown as Koa.Context, key, 'private', now);
       if (!stored) return;
       stored.route = routeLabel(ctx as unknown as Koa.Context);
@@ -256,12 +274,23 @@ export class ResponseCache {
     }
     const graphql = ctx.path === '/graphql';
     const fields = graphql ? (ctx.state as { context?: Context }).context?.operation.fields : undefined;
-    const stored: Stored = { body, headers, etag: headers.etag!, storedAt: now, expiresAt: now + maxAge * 1000, graphql, types: fields && new Set(fields.keys()) };
+    const keptFor = this.longTtl && maxAge >= this.longTtl.defaultMaxAge ? Math.max(maxAge, this.longTtl.seconds) : maxAge;
+    const stored: Stored = { body, headers, etag: headers.etag!, storedAt: now, expiresAt: now + keptFor * 1000, maxAge, graphql, types: fields && new Set(fields.keys()) };
     this.cache.set(key, stored);
     ctx.body = body;
     ctx.set('X-Cache', 'MISS');
     return stored;
   }
+}
+
+/**
+ * The Age sent with a stored answer. An entry kept past its max-age (writes evict it when it changes) is as
+ * current as a fresh one: its age counts from the last whole max-age period, so browsers and CDNs still get a
+ * fresh answer for the rest of that period and never one already stale.
+ */
+function ageOf(hit: Stored, now: number): number {
+  const age = Math.floor((now - hit.storedAt) / 1000);
+  return age < hit.maxAge ? age : age % hit.maxAge;
 }
 
 /** Answers from a stored entry through Koa (304 when the client has it and asked with GET). */
@@ -270,7 +299,7 @@ function replay(ctx: Koa.Context, hit: Stored, now: number, conditional = true):
   // Counted under the route or operation that computed the answer, as the fast path counts it.
   if (hit.route) (ctx as { _matchedRoute?: string })._matchedRoute = hit.route;
   for (const [name, value] of Object.entries(hit.headers)) ctx.set(name, value);
-  ctx.set('Age', String(Math.floor((now - hit.storedAt) / 1000)));
+  ctx.set('Age', String(ageOf(hit, now)));
   ctx.set('X-Cache', 'HIT');
   if (conditional && ifNoneMatchMatches(ctx.get('if-none-match'), hit.etag)) {
     ctx.status = 304;
