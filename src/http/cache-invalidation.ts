@@ -107,6 +107,8 @@ export class CacheInvalidation {
         await stream.close().catch(() => undefined);
         if (err instanceof MongoServerSelectionError) {
           await this.client.close().catch(() => undefined);
+          // stop() may have closed the old client meanwhile: a new one would then never be closed.
+          if (this.closed) return;
           this.client = this.store.watchClient();
         }
         await new Promise((r) => setTimeout(r, RETRY_MS));
