@@ -5,12 +5,11 @@
 //   remove <client_id>
 // Output is JSON on stdout; a confidential client's secret is printed once, by `add`, and never stored.
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
 import { ClientInputError, createClient, SUPPORTED_GRANTS, type NewClient } from '../src/oauth/clients.js';
 import { listClients, removeClient } from '../src/store/oauth/clients.store.js';
 import type { ClientDoc } from '../src/store/oauth/oauth.docs.js';
-import { Store } from '../src/store/store.js';
+import type { Store } from '../src/store/store.js';
+import { CommandError, runStoreCommand, usageError } from './store-command.js';
 
 const USAGE = `usage:
   npm run oauth:client -- add --name <text> [--id <client_id>] [--public] [--grant <type>]... [--redirect-uri <uri>]... [--scope <scope>]...
@@ -18,11 +17,6 @@ const USAGE = `usage:
       --public: no secret, PKCE only (single-page and native apps); otherwise a secret is generated and shown once
   npm run oauth:client -- list
   npm run oauth:client -- remove <client_id>`;
-
-function fail(message: string, code = 2): never {
-  process.stderr.write(`${message}\n${code === 2 ? `${USAGE}\n` : ''}`);
-  process.exit(code);
-}
 
 const present = (c: ClientDoc) => ({
   client_id: c._id,
@@ -56,9 +50,9 @@ function parseCommand(argv: string[]): Command {
           },
         }));
       } catch (err) {
-        fail((err as Error).message);
+        usageError((err as Error).message);
       }
-      if (!values.name) fail('add needs --name');
+      if (!values.name) usageError('add needs --name');
       return {
         kind: 'add',
         input: {
@@ -74,10 +68,10 @@ function parseCommand(argv: string[]): Command {
     case 'list':
       return { kind: 'list' };
     case 'remove':
-      if (!args[0]) fail('remove needs a client_id');
+      if (!args[0]) usageError('remove needs a client_id');
       return { kind: 'remove', id: args[0] };
     default:
-      fail(command ? `unknown command "${command}"` : 'a command is needed');
+      usageError(command ? `unknown command "${command}"` : 'a command is needed');
   }
 }
 
@@ -89,32 +83,15 @@ async function run(store: Store, command: Command): Promise<void> {
   } else if (command.kind === 'list') {
     process.stdout.write(`${JSON.stringify((await listClients(store)).map(present), null, 2)}\n`);
   } else {
-    if (!(await removeClient(store, command.id))) fail(`no client "${command.id}"`, 1);
+    if (!(await removeClient(store, command.id))) throw new CommandError(`no client "${command.id}"`);
     process.stdout.write(`${JSON.stringify({ removed: command.id })}\n`);
   }
 }
 
-async function main(): Promise<void> {
-  const command = parseCommand(process.argv.slice(2));
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) fail(err.message, 1);
-    throw err;
-  }
-  const store = await Store.open(config.store, createLogger('warn'));
-  try {
-    await run(store, command);
-  } catch (err) {
-    if (err instanceof ClientInputError) fail(err.message, 1);
-    throw err;
-  } finally {
-    await store.close();
-  }
-}
-
-main().catch((err: unknown) => {
-  process.stderr.write(`oauth:client failed: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
+runStoreCommand({
+  name: 'oauth:client',
+  usage: USAGE,
+  parse: parseCommand,
+  run: (store, _config, command) => run(store, command),
+  isUserError: (err): err is ClientInputError => err instanceof ClientInputError,
 });

@@ -9,26 +9,21 @@
 //   retire    removes retired keys (their private parts) from the store
 // Output is JSON on stdout; private key material is never printed.
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type Config } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
+import type { Config } from '../src/config.js';
 import { ID_TOKEN_TTL_SECONDS, keysFromEnvironment, keyStates, pruneRetiredKeys, rotateKeys, storedKeys } from '../src/oauth/keys.js';
-import { Store } from '../src/store/store.js';
+import type { Store } from '../src/store/store.js';
+import { CommandError, runStoreCommand, usageError } from './store-command.js';
 
 const USAGE = `usage:
   npm run oauth:keys -- rotate [--activate-in <seconds>] [--retire-after <seconds>]
   npm run oauth:keys -- list
   npm run oauth:keys -- retire`;
 
-function fail(message: string, code = 2): never {
-  process.stderr.write(`${message}\n${code === 2 ? `${USAGE}\n` : ''}`);
-  process.exit(code);
-}
-
 type Command = { kind: 'rotate'; activateIn?: number; retireAfter?: number } | { kind: 'list' } | { kind: 'retire' };
 
 const seconds = (name: string, value: string | undefined): number | undefined => {
   if (value === undefined) return undefined;
-  if (!/^\d{1,7}$/.test(value)) fail(`--${name} takes a whole number of seconds`);
+  if (!/^\d{1,7}$/.test(value)) usageError(`--${name} takes a whole number of seconds`);
   return Number(value);
 };
 
@@ -40,16 +35,16 @@ function parseCommand(argv: string[]): Command {
       try {
         ({ values } = parseArgs({ args, options: { 'activate-in': { type: 'string' }, 'retire-after': { type: 'string' } } }));
       } catch (err) {
-        fail((err as Error).message);
+        usageError((err as Error).message);
       }
       return { kind: 'rotate', activateIn: seconds('activate-in', values['activate-in']), retireAfter: seconds('retire-after', values['retire-after']) };
     }
     case 'list':
     case 'retire':
-      if (args.length > 0) fail(`${command} takes no arguments`);
+      if (args.length > 0) usageError(`${command} takes no arguments`);
       return { kind: command };
     default:
-      fail(command ? `unknown command "${command}"` : 'a command is needed');
+      usageError(command ? `unknown command "${command}"` : 'a command is needed');
   }
 }
 
@@ -77,25 +72,12 @@ async function run(store: Store, config: Config, command: Command): Promise<void
   process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
 }
 
-async function main(): Promise<void> {
-  const command = parseCommand(process.argv.slice(2));
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) fail(err.message, 1);
-    throw err;
-  }
-  if (keysFromEnvironment(config)) fail('the signing keys come from OAUTH_JWKS: rotate them there (this command manages keys kept in the store)', 1);
-  const store = await Store.open(config.store, createLogger('warn'));
-  try {
-    await run(store, config, command);
-  } finally {
-    await store.close();
-  }
-}
-
-main().catch((err: unknown) => {
-  process.stderr.write(`oauth:keys failed: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
+runStoreCommand({
+  name: 'oauth:keys',
+  usage: USAGE,
+  parse: parseCommand,
+  check(config) {
+    if (keysFromEnvironment(config)) throw new CommandError('the signing keys come from OAUTH_JWKS: rotate them there (this command manages keys kept in the store)');
+  },
+  run,
 });

@@ -9,6 +9,23 @@ import { projectRoot } from '../../src/version.js';
 
 const run = promisify(execFile);
 
+export interface ScriptResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a built script (`scripts/store.js`, …) as a fresh Node process with only `env` (plus PATH and NODE_ENV=test). */
+export async function runBuiltScript(script: string, args: string[], env: Record<string, string> = {}): Promise<ScriptResult> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [distPath(script), ...args], { env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', ...env } });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as ScriptResult;
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
 export const distPath = (...parts: string[]): string => join(projectRoot, 'dist', ...parts);
 
 export async function ensureBuilt(): Promise<void> {

@@ -1,15 +1,12 @@
 // `npm run oauth:client -- add|list|remove`: the built command against the service's own database; the
 // clients it makes work at the token endpoint at once, and a removed one stops working.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { distPath, ensureBuilt } from '../helpers/built.js';
+import { ensureBuilt, runBuiltScript } from '../helpers/built.js';
 import { testMongoUri } from '../helpers/db.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { ensureCustomer } from '../helpers/tokens.js';
 import { ClientInputError, createClient } from '../../src/oauth/clients.js';
 import { basic, INVALID_CLIENT, tokenRequest } from './support.js';
 
-const exec = promisify(execFile);
 /** Each run is a fresh Node process that opens the store: allow for a loaded machine. */
 const SLOW = 120_000;
 
@@ -23,17 +20,7 @@ afterAll(async () => {
   await svc?.close();
 });
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [distPath('scripts/oauth-client.js'), ...args], {
-      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', MONGODB_URI: testMongoUri(), MONGODB_DB: svc.db.databaseName },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = (...args: string[]) => runBuiltScript('scripts/oauth-client.js', args, { MONGODB_URI: testMongoUri(), MONGODB_DB: svc.db.databaseName });
 
 test('add a first-party confidential client: the secret is printed once, stored hashed, and works at once', async () => {
   const res = await cli('add', '--name', 'Mobile app', '--id', 'mobile-app', '--grant', 'password', '--grant', 'refresh_token', '--scope', 'openid offline_access cart');

@@ -1,9 +1,9 @@
 // A second gateway process for the multi-process OAuth tests: the built service as a child process on
 // the same store (database) and PUBLIC_URL as the test's own service, plus the small calls both files use.
-import { distPath } from '../helpers/built.js';
+import { distPath, ensureBuilt } from '../helpers/built.js';
 import { spawnNode, type Child } from '../helpers/child.js';
 import { testMongoUri } from '../helpers/db.js';
-import type { TestService } from '../helpers/service.js';
+import { startTestService, type TestService } from '../helpers/service.js';
 
 export const PUBLIC_URL = 'http://gateway.test';
 
@@ -26,6 +26,32 @@ export async function startSecondProcess(first: TestService): Promise<{ child: C
 export async function stopSecondProcess(child: Child | undefined): Promise<void> {
   child?.proc.kill('SIGTERM');
   await child?.exited;
+}
+
+export interface TwoProcesses {
+  /** The test's own service (in this process). */
+  a: TestService;
+  /** The origin of the second gateway process. */
+  bUrl: string;
+}
+
+/**
+ * Starts both gateways before the file's tests (and stops them after): the returned object is filled in
+ * by the time a test runs.
+ */
+export function useTwoProcesses(): TwoProcesses {
+  const two = {} as TwoProcesses;
+  let b: Child | undefined;
+  beforeAll(async () => {
+    await ensureBuilt();
+    two.a = await startTestService({ env: { PUBLIC_URL, LOGIN_MAX_FAILURES_PER_IP: '1000' } });
+    ({ child: b, url: two.bUrl } = await startSecondProcess(two.a));
+  }, 120_000);
+  afterAll(async () => {
+    await stopSecondProcess(b);
+    await two.a?.close();
+  });
+  return two;
 }
 
 /** The status of a GraphQL read with the access token, on the service at `url`. */

@@ -1,24 +1,11 @@
 // Shared pieces of the store-tools tests: the built CLI, free ports, and what a client sees of a gateway
 // (the README's nested query, both REST lists, the demo customer's tokens).
-import { execFile } from 'node:child_process';
 import { createServer } from 'node:net';
-import { promisify } from 'node:util';
 import { DEMO_CUSTOMER, DEMO_FIRST_PARTY_CLIENT } from '../../src/seed/customers.seed.js';
-import { distPath } from '../helpers/built.js';
+import { runBuiltScript, type ScriptResult } from '../helpers/built.js';
 
-const exec = promisify(execFile);
 
-export async function storeCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [distPath('scripts/store.js'), ...args], {
-      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', ...env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+export const storeCli = (args: string[], env: Record<string, string> = {}): Promise<ScriptResult> => runBuiltScript('scripts/store.js', args, env);
 
 export async function freePort(): Promise<number> {
   const server = createServer();
