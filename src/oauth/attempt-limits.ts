@@ -29,20 +29,32 @@ export class AttemptLimiter<Name extends string> {
     }
   }
 
-  /** Seconds to wait when any of the keys has used up its attempts, else null. */
-  async retryAfter(keys: AttemptKeys<Name>): Promise<number | null> {
-    const waits = await Promise.all(
-      this.entries(keys).map(async ([name, key]) => {
-        const res = await this.limiters.get(name)!.get(key);
-        return res && res.consumedPoints >= this.limits.points[name] ? res.msBeforeNext : 0;
-      }),
-    );
-    const ms = Math.max(0, ...waits);
-    return ms > 0 ? Math.max(1, Math.ceil(ms / 1000)) : null;
+  /**
+   * Counts one attempt under every key before the attempt is made, so parallel attempts cannot pass a limit
+   * together (each key's counter is incremented atomically in the store). When any key is past its limit
+   * the attempt is given back under every key and the seconds to wait are returned; else null.
+   */
+  async take(keys: AttemptKeys<Name>): Promise<number | null> {
+    const entries = this.entries(keys);
+    const results = await Promise.allSettled(entries.map(([name, key]) => this.limiters.get(name)!.consume(key, 1)));
+    let waitMs = 0;
+    let failure: unknown;
+    for (const result of results) {
+      if (result.status === 'fulfilled') continue;
+      if (result.reason instanceof RateLimiterRes) waitMs = Math.max(waitMs, result.reason.msBeforeNext, 1);
+      else failure ??= result.reason;
+    }
+    if (!waitMs && failure === undefined) return null;
+    // A refused consume has counted too: give back every point this attempt took.
+    const counted = entries.filter((_, i) => results[i]!.status === 'fulfilled' || (results[i] as PromiseRejectedResult).reason instanceof RateLimiterRes);
+    await this.giveBack(Object.fromEntries(counted) as AttemptKeys<Name>);
+    if (failure !== undefined) throw failure;
+    return Math.max(1, Math.ceil(waitMs / 1000));
   }
 
-  async count(keys: AttemptKeys<Name>): Promise<void> {
-    await Promise.all(this.entries(keys).map(([name, key]) => spend(this.limiters.get(name)!, key)));
+  /** Gives back the attempt `take` counted (it succeeded and should not count against these keys). */
+  async giveBack(keys: AttemptKeys<Name>): Promise<void> {
+    await Promise.all(this.entries(keys).map(([name, key]) => this.limiters.get(name)!.reward(key, 1)));
   }
 
   async reset(keys: AttemptKeys<Name>): Promise<void> {
@@ -51,14 +63,5 @@ export class AttemptLimiter<Name extends string> {
 
   private entries(keys: AttemptKeys<Name>): Array<[Name, string]> {
     return (Object.entries(keys) as Array<[Name, string | undefined]>).filter((e): e is [Name, string] => typeof e[1] === 'string');
-  }
-}
-
-/** Counts one attempt; going over the limit is expected here (the library rejects with a RateLimiterRes). */
-async function spend(limiter: RateLimiterMongo, key: string): Promise<void> {
-  try {
-    await limiter.consume(key, 1);
-  } catch (err) {
-    if (!(err instanceof RateLimiterRes)) throw err;
   }
 }

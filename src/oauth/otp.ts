@@ -55,9 +55,8 @@ export class OtpService {
   async request(clientId: string, rawEmail: string, ip: string): Promise<number | null> {
     const email = normalizeEmail(rawEmail);
     const keys = { pair: `${email}|${ip}`, ip, address: email };
-    const retryAfter = await this.deps.requests.retryAfter(keys);
+    const retryAfter = await this.deps.requests.take(keys);
     if (retryAfter) return retryAfter;
-    await this.deps.requests.count(keys);
     const code = String(randomInt(0, 10 ** OTP_DIGITS)).padStart(OTP_DIGITS, '0');
     const salt = randomBytes(16).toString('base64url');
     const now = new Date();
@@ -89,10 +88,10 @@ export class OtpService {
     }
   }
 
-  /** Checks a code against the address's live codes; spends it on success. Every failure is counted. */
+  /** Checks a code against the address's live codes; spends it on success. Every attempt is counted first; a success gives it back. */
   async check(rawEmail: string, code: string, ip: string, deviceToken?: string): Promise<LoginOutcome> {
     const email = normalizeEmail(rawEmail);
-    const retryAfter = await this.deps.failures.retryAfter(email, ip, deviceToken);
+    const retryAfter = await this.deps.failures.attempt(email, ip, deviceToken);
     if (retryAfter) return { ok: false, retryAfter };
     const wellFormed = new RegExp(`^\\d{${OTP_DIGITS}}$`).test(code);
     const client = this.clientKey(ip);
@@ -106,10 +105,7 @@ export class OtpService {
         break;
       }
     }
-    if (!customer) {
-      await this.deps.failures.failed(email, ip, deviceToken);
-      return { ok: false };
-    }
+    if (!customer) return { ok: false };
     await this.deps.failures.succeeded(email, ip, deviceToken);
     const known = this.deps.failures.deviceOf(email, deviceToken) ? deviceToken! : this.deps.failures.issueDeviceToken(email);
     return { ok: true, customer, deviceToken: known };

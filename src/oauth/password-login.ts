@@ -1,5 +1,6 @@
-// Checks an e-mail and password for the password grant and the login page: limits first, then one
-// argon2 verification whether or not the account exists, then the failure or success is counted. A
+// Checks an e-mail and password for the password grant and the login page: the attempt is counted first
+// (refused past a limit), then one argon2 verification whether or not the account exists; a success gives
+// the attempt back. A
 // success hands out a device token, which keeps that device's attempts apart from everyone else's.
 import type { CustomerDoc } from '../store/customers/customer.doc.js';
 import { normalizeEmail } from '../store/customers/customer.doc.js';
@@ -19,14 +20,11 @@ export class PasswordLogin {
 
   async check(email: string, password: string, ip: string, deviceToken?: string): Promise<LoginOutcome> {
     const account = normalizeEmail(email);
-    const retryAfter = await this.limits.retryAfter(account, ip, deviceToken);
+    const retryAfter = await this.limits.attempt(account, ip, deviceToken);
     if (retryAfter) return { ok: false, retryAfter };
     const customer = account ? await findCustomerByEmail(this.store, account) : null;
     const matches = await this.hasher.verify(customer?.passwordHash, password);
-    if (!customer || !matches) {
-      await this.limits.failed(account, ip, deviceToken);
-      return { ok: false };
-    }
+    if (!customer || !matches) return { ok: false };
     await this.limits.succeeded(account, ip, deviceToken);
     return { ok: true, customer, deviceToken: this.limits.deviceOf(account, deviceToken) ? deviceToken! : this.limits.issueDeviceToken(account) };
   }

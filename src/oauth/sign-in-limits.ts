@@ -65,17 +65,21 @@ export class SignInLimits {
     return { pair: `${account}|${ip}`, ip, account };
   }
 
-  retryAfter(account: string | null, ip: string, deviceToken?: string): Promise<number | null> {
-    return this.limiter.retryAfter(this.keys(account, ip, deviceToken));
+  /**
+   * Counts a sign-in attempt before the credentials are checked (parallel guesses cannot pass a limit
+   * together). Returns the seconds to wait when a limit is reached (the attempt is then not counted), else
+   * null: the attempt counts as failed unless `succeeded` follows.
+   */
+  attempt(account: string | null, ip: string, deviceToken?: string): Promise<number | null> {
+    return this.limiter.take(this.keys(account, ip, deviceToken));
   }
 
-  failed(account: string | null, ip: string, deviceToken?: string): Promise<void> {
-    return this.limiter.count(this.keys(account, ip, deviceToken));
-  }
-
-  /** Clears what this device / address spent on the account (not the IP's count, nor the account-wide one). */
-  async succeeded(account: string, ip: string, deviceToken?: string): Promise<void> {
-    const { device, pair } = this.keys(account, ip, deviceToken);
-    await this.limiter.reset({ device, pair });
+  /**
+   * After a successful attempt: clears what this device / address spent on the account, and gives back the
+   * attempt to the IP's and the account-wide counts (successes do not count against them).
+   */
+  async succeeded(account: string | null, ip: string, deviceToken?: string): Promise<void> {
+    const { device, pair, ip: address, account: accountWide } = this.keys(account, ip, deviceToken);
+    await Promise.all([this.limiter.reset({ device, pair }), this.limiter.giveBack({ ip: address, account: accountWide })]);
   }
 }

@@ -75,6 +75,25 @@ describe('password sign-in', () => {
   });
 });
 
+describe('parallel attempts', () => {
+  test('parallel wrong guesses cannot pass the limit together: exactly the allowed number is checked', async () => {
+    const owner = await ensureCustomer(svc, {});
+    const answers = await Promise.all(Array.from({ length: 12 }, () => signIn(owner.email, 'guess', '203.0.113.200')));
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 400)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(9);
+    // The refused attempts were not counted: the owner elsewhere is not locked out by them.
+    expect((await signIn(owner.email, owner.password, '198.51.100.30')).status).toBe(200);
+  });
+
+  test('successes do not use up the address\'s or the account\'s allowance', async () => {
+    const owner = await ensureCustomer(svc, {});
+    // Eight successes from unknown devices: more than the account-wide ceiling for failures (6).
+    for (let i = 0; i < 8; i++) expect((await signIn(owner.email, owner.password, `198.51.100.${40 + i}`)).status).toBe(200);
+    expect((await signIn(owner.email, 'typo', '198.51.100.60')).status).toBe(400);
+  });
+});
+
 describe('the sign-in page', () => {
   test('a browser that signed in keeps a device cookie and gets through an account-wide lock', async () => {
     const owner = await ensureCustomer(svc, {});
@@ -136,6 +155,25 @@ describe('one-time codes', () => {
     const limited = await requestCode(target, '203.0.113.120');
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  test('parallel code requests for one address cannot pass its ceiling together', async () => {
+    const target = 'parallel-flood@example.test';
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => requestCode(target, `203.0.113.${140 + i}`)));
+    expect(answers.filter((r) => r.status === 202)).toHaveLength(6);
+    expect(answers.filter((r) => r.status === 429)).toHaveLength(6);
+  });
+
+  test('parallel wrong codes cannot pass the limit together', async () => {
+    const owner = await ensureCustomer(svc, {});
+    const since = new Date();
+    await requestCode(owner.email, '198.51.100.22');
+    const code = await firstCode(owner.email, since);
+    const wrong = code === '000000' ? '111111' : '000000';
+    const answers = await Promise.all(Array.from({ length: 10 }, () => otp(owner.email, wrong, '203.0.113.170')));
+    expect(answers.filter((r) => r.status === 400)).toHaveLength(3);
+    expect(answers.filter((r) => r.status === 429)).toHaveLength(7);
+    expect((await otp(owner.email, code, '198.51.100.22')).status).toBe(200);
   });
 
   test('wrong guesses from elsewhere do not use up the owner\'s attempts on the code', async () => {

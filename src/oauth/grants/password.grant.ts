@@ -49,14 +49,12 @@ async function thirdPartyCustomer(
   provider: 'google' | 'facebook' | 'apple',
   password: string,
 ): Promise<CustomerDoc> {
-  const retryAfter = await deps.limiter.retryAfter(null, ctx.ip);
+  const retryAfter = await deps.limiter.attempt(null, ctx.ip);
   if (retryAfter) tooManyAttempts(ctx, retryAfter);
   const credential = parseThirdPartyPassword(password);
   const identity = credential ? await deps.thirdParty.verify(provider, credential.token) : null;
-  if (!credential || !identity) {
-    await deps.limiter.failed(null, ctx.ip);
-    return invalidCredentials(`invalid ${provider} ID token`);
-  }
+  if (!credential || !identity) return invalidCredentials(`invalid ${provider} ID token`);
+  await deps.limiter.succeeded(null, ctx.ip);
   const prove: LinkProof = async (customer) => {
     if (credential.accountPassword) {
       const outcome = await deps.logins.check(customer.email!, credential.accountPassword, ctx.ip);
