@@ -28,10 +28,13 @@ export interface DumpReport {
   seconds: number;
 }
 
+const PRIVATE_FILE = 0o600;
+
 export async function dumpStore(db: Db, out: string, opts: DumpOptions): Promise<DumpReport> {
   const started = performance.now();
   const directory = join(out, db.databaseName);
-  await mkdir(directory, { recursive: true });
+  // A dump can hold password hashes and signing keys: only its owner may read it.
+  await mkdir(directory, { recursive: true, mode: 0o700 });
   const sources = await listSourceCollections(db);
   const plans = select(sources.map((c) => c.name), opts);
   const ext = opts.gzip ? '.gz' : '';
@@ -40,7 +43,7 @@ export async function dumpStore(db: Db, out: string, opts: DumpOptions): Promise
     const source = sources.find((c) => c.name === plan.name)!;
     const indexes = source.type === 'collection' ? await readIndexes(db, plan.name) : [];
     const metadata = metadataJson({ collectionName: plan.name, type: source.type, options: source.options, indexes, uuid: uuidHex(source.info) });
-    await writeAtomically(join(directory, `${plan.name}.metadata.json${ext}`), async (tmp) => writeFile(tmp, opts.gzip ? await gzipBuffer(metadata) : metadata));
+    await writeAtomically(join(directory, `${plan.name}.metadata.json${ext}`), async (tmp) => writeFile(tmp, opts.gzip ? await gzipBuffer(metadata) : metadata, { mode: PRIVATE_FILE }));
     if (source.type !== 'collection') continue;
 
     const coll = db.collection(plan.name);
@@ -57,7 +60,7 @@ export async function dumpStore(db: Db, out: string, opts: DumpOptions): Promise
       }
     }
     await writeAtomically(join(directory, `${plan.name}.bson${ext}`), (tmp) => {
-      const sink: Writable = createWriteStream(tmp);
+      const sink: Writable = createWriteStream(tmp, { mode: PRIVATE_FILE });
       return opts.gzip ? pipeline(Readable.from(raw()), createGzip(), sink) : pipeline(Readable.from(raw()), sink);
     });
     opts.progress.advance(plan.name, documents % 1000);

@@ -26,6 +26,8 @@ export interface RestoreOptions extends SelectionOptions {
 
 interface Checked {
   name: string;
+  /** `_id`s of documents not to restore (--no-secrets). */
+  leaveOut: ReadonlySet<unknown>;
   bson?: string;
   metadata: CollectionMetadata;
   expected: CollectionSummary;
@@ -51,12 +53,16 @@ async function check(directory: string, opts: RestoreOptions): Promise<{ checked
       skipped.push(`${f.name} (a ${metadata.type})`);
       continue;
     }
+    const leaveOut = new Set<unknown>(plan.leaveOut);
     const acc = new DigestAccumulator();
-    if (f.bson) for await (const { bytes } of readBsonFile(f.bson, isGzip(f.bson))) acc.add(bytes);
-    checked.push({ name: f.name, bson: f.bson, metadata, expected: acc.summary() });
+    if (f.bson) for await (const { bytes } of readBsonFile(f.bson, isGzip(f.bson))) if (!leftOut(leaveOut, bytes)) acc.add(bytes);
+    checked.push({ name: f.name, leaveOut, bson: f.bson, metadata, expected: acc.summary() });
   }
   return { checked, skipped };
 }
+
+/** Whether the document is one of the `_id`s to leave out (decoded only when there are any). */
+const leftOut = (leaveOut: ReadonlySet<unknown>, bytes: Buffer): boolean => leaveOut.size > 0 && leaveOut.has(decodeExact(bytes)._id);
 
 export async function restoreStore(input: string, to: { db: Db; label: string }, opts: RestoreOptions): Promise<RestoreReport> {
   const started = performance.now();
@@ -66,6 +72,9 @@ export async function restoreStore(input: string, to: { db: Db; label: string },
   if (!opts.drop) refuseNonEmpty(to.label, await nonEmpty(to.db, checked.map((c) => c.name)), 'pass --drop to replace those collections');
   if (opts.drop) for (const c of checked) await to.db.collection(c.name).drop().catch(() => undefined);
 
+  // Collections that existed before (empty, or dropped just now by --drop) are emptied again on failure,
+  // not dropped: their options and indexes are the gateway's.
+  const existed = new Set(opts.drop ? [] : (await to.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
   const written: string[] = [];
   try {
     for (const c of checked) {
@@ -75,7 +84,10 @@ export async function restoreStore(input: string, to: { db: Db; label: string },
       if (c.bson) {
         const docs = (async function* () {
           // Checked whole before any write; decodeExact still throws if the file changed since.
-          for await (const { bytes } of readBsonFile(c.bson!, isGzip(c.bson!), { validate: false })) yield decodeExact(bytes);
+          for await (const { bytes } of readBsonFile(c.bson!, isGzip(c.bson!), { validate: false })) {
+            const doc = decodeExact(bytes);
+            if (!c.leaveOut.has(doc._id)) yield doc;
+          }
         })();
         await writeAll(to.db, c.name, docs, { batchSize: opts.batchSize ?? 1000, mode: 'insert', written: (n) => opts.progress.advance(c.name, n) });
       }
@@ -83,8 +95,11 @@ export async function restoreStore(input: string, to: { db: Db; label: string },
     }
   } catch (err) {
     opts.progress.stop();
-    for (const name of written) await to.db.collection(name).drop().catch(() => undefined);
-    throw new ToolError(`${(err as Error).message}\nthe collections this restore had written (${written.join(', ')}) were dropped again`);
+    for (const name of written) {
+      const coll = to.db.collection(name);
+      await (existed.has(name) ? coll.deleteMany({}) : coll.drop()).catch(() => undefined);
+    }
+    throw new ToolError(`${(err as Error).message}\nwhat this restore had written (${written.join(', ')}) was removed again`);
   }
   opts.progress.stop();
   const collections: RestoreReport['collections'] = [];

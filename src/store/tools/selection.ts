@@ -20,8 +20,8 @@ export const SECRET_COLLECTIONS = [
   'live_limits',
 ] as const;
 
-/** `settings` documents holding keys (OAuth signing and cookie keys, the recorded issuer). */
-export const SECRET_SETTINGS = ['oauth.keys', 'oauth.issuer'] as const;
+/** `settings` documents holding keys (OAuth signing and cookie keys, the recorded issuer, the cursor HMAC keys). */
+export const SECRET_SETTINGS = ['oauth.keys', 'oauth.issuer', 'cursor.keys'] as const;
 
 export interface SelectionOptions {
   only?: string[];
@@ -31,7 +31,9 @@ export interface SelectionOptions {
 
 export interface CollectionPlan {
   name: string;
-  /** Documents to leave out (only under --no-secrets, for `settings`). */
+  /** `_id`s of documents to leave out (only under --no-secrets, for `settings`). */
+  leaveOut: readonly string[];
+  /** The same as a store filter, for the tools that read from a store. */
   filter: Document;
 }
 
@@ -58,7 +60,10 @@ export function select(available: string[], opts: SelectionOptions): CollectionP
   const excluded = new Set([...(opts.exclude ?? []), ...(opts.noSecrets ? SECRET_COLLECTIONS : [])]);
   return available
     .filter((n) => (opts.only ? opts.only.includes(n) : true) && !excluded.has(n))
-    .map((name) => ({ name, filter: opts.noSecrets && name === 'settings' ? { _id: { $nin: [...SECRET_SETTINGS] } } : {} }));
+    .map((name) => {
+      const leaveOut = opts.noSecrets && name === 'settings' ? SECRET_SETTINGS : [];
+      return { name, leaveOut, filter: leaveOut.length ? { _id: { $nin: [...leaveOut] } } : {} };
+    });
 }
 
 export const splitList = (raw: string | undefined): string[] | undefined =>

@@ -35,12 +35,18 @@ export async function writeAll(db: Db, name: string, docs: AsyncIterable<Documen
     inFlight.catch(() => undefined);
   };
   let batch: Document[] = [];
-  for await (const doc of docs) {
-    batch.push(doc);
-    if (batch.length >= opts.batchSize) {
-      await flush(batch);
-      batch = [];
+  try {
+    for await (const doc of docs) {
+      batch.push(doc);
+      if (batch.length >= opts.batchSize) {
+        await flush(batch);
+        batch = [];
+      }
     }
+  } catch (err) {
+    // The source failed: let the batch in flight land before the caller cleans up after it.
+    await inFlight?.catch(() => undefined);
+    throw err;
   }
   if (batch.length) await flush(batch);
   await inFlight;
