@@ -114,10 +114,17 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
     ? await CacheInvalidation.start(deps.store, cache, deps.log, { seconds: deps.config.cache.responseCacheTtl, defaultMaxAge: deps.config.cache.maxAge })
     : undefined;
 
+  // Every part is stopped even when one fails (a poll or stream left running would hold the store open).
   const stop = async (): Promise<void> => {
-    await apollo.stop();
-    await oauth.stop();
-    await invalidation?.stop();
+    let failure: unknown;
+    for (const part of [() => apollo.stop(), () => oauth.stop(), () => invalidation?.stop()]) {
+      try {
+        await part();
+      } catch (err) {
+        failure ??= err;
+      }
+    }
+    if (failure !== undefined) throw failure;
   };
   return { koa, apollo, serveCached: cache ? (req, res) => cache.serve(req, res) || cache.serveShared(req, res) : () => false, stop, authenticate: deps.authenticate, mailer: deps.mailer };
 }

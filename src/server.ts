@@ -49,7 +49,15 @@ export async function startService(
     server.once('error', reject);
     server.listen(deps.config.port, deps.config.host, () => resolve());
   });
-  const live = await startLive({ server, schema, config: deps.config, log: deps.log, store: deps.store, mailer: app.mailer, authenticate: app.authenticate });
+  let live: LiveServer;
+  try {
+    live = await startLive({ server, schema, config: deps.config, log: deps.log, store: deps.store, mailer: app.mailer, authenticate: app.authenticate });
+  } catch (err) {
+    // Nothing would stop the listener, the OAuth polls and the invalidation stream otherwise.
+    await new Promise((resolve) => server.close(resolve));
+    await app.stop().catch(() => undefined);
+    throw err;
+  }
   const { port } = server.address() as AddressInfo;
   const host = deps.config.host === '0.0.0.0' || deps.config.host === '::' ? 'localhost' : deps.config.host;
 

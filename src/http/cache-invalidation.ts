@@ -50,7 +50,12 @@ export class CacheInvalidation {
    */
   static async start(store: Store, cache: ResponseCache, log: Logger, ttl: { seconds: number; defaultMaxAge: number }): Promise<CacheInvalidation> {
     const client = store.watchClient();
-    await client.connect();
+    try {
+      await client.connect();
+    } catch (err) {
+      await client.close().catch(() => undefined);
+      throw err;
+    }
     const self = new CacheInvalidation(store, cache, log, client);
     const stream = self.open(undefined);
     try {
@@ -94,8 +99,17 @@ export class CacheInvalidation {
   private async run(first: ChangeStream<Document>): Promise<void> {
     let stream = first;
     let token: ResumeToken | undefined;
+    /** The stream was opened anew without a resume token: writes made before it started were not seen. */
+    let blind = false;
     while (!this.closed) {
       try {
+        if (blind) {
+          const change = await stream.tryNext(); // the server has the stream from here on
+          // Answers cached between the failure's eviction and now may show writes nobody reported.
+          this.cache.evict(() => true);
+          blind = false;
+          if (change) this.apply(change);
+        }
         for await (const change of stream) this.apply(change);
         token = stream.resumeToken ?? token;
       } catch (err) {
@@ -115,6 +129,7 @@ export class CacheInvalidation {
         if (err instanceof MongoServerError && !err.hasErrorLabel('ResumableChangeStreamError')) token = undefined;
       }
       if (this.closed) return;
+      blind = token === undefined;
       stream = this.open(token);
     }
   }

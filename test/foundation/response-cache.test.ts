@@ -8,10 +8,16 @@ let svc: TestService;
 
 beforeAll(async () => {
   // The harness turns the response cache off (other suites change data and re-read at once); on here.
-  svc = await startTestService({ env: { RESPONSE_CACHE_MB: '16', CORS_ORIGINS: 'https://app.example' } });
-  await svc.db.collection('channels').insertOne({
-    _id: '11' as never, name: 'Evening Edition', image: null, description: 'News at six', objectType: 'channel',
-    configuration: { linkables: [], dynamicSections: [] },
+  // The channel is written before the service starts: a write after it would be reported by the invalidation
+  // stream at some later moment, evicting (or keeping from being stored) whatever the first test computes.
+  svc = await startTestService({
+    env: { RESPONSE_CACHE_MB: '16', CORS_ORIGINS: 'https://app.example' },
+    beforeStart: async (store) => {
+      await store.db.collection('channels').insertOne({
+        _id: '11' as never, name: 'Evening Edition', image: null, description: 'News at six', objectType: 'channel',
+        configuration: { linkables: [], dynamicSections: [] },
+      });
+    },
   });
 });
 afterAll(async () => {

@@ -3,6 +3,7 @@
 // reader with other entitlements; per-viewer operations stay `no-store`; a bad token is refused before any of it.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { GraphQLObjectType, GraphQLSchema, GraphQLString } from 'graphql';
+import type { Db } from 'mongodb';
 import { connect } from 'node:net';
 import { loadConfig } from '../../src/config.js';
 import { createContext, type Viewer } from '../../src/context.js';
@@ -17,8 +18,13 @@ let svc: TestService;
 const inAMonth = new Date(Date.now() + 30 * 86_400_000);
 
 beforeAll(async () => {
-  svc = await startTestService({ env: { RESPONSE_CACHE_MB: '16' } });
-  await f.insert(svc.db, {
+  // Written before the service starts, so no eviction reported later can keep the first answers from being stored.
+  svc = await startTestService({ env: { RESPONSE_CACHE_MB: '16' }, beforeStart: (store) => insertFixtures(store.db) });
+});
+afterAll(() => svc.close());
+
+async function insertFixtures(db: Db): Promise<void> {
+  await f.insert(db, {
     articles: [
       f.article('a-gold', {
         premium: true, free: false, accessControlEnabled: true, accessGroups: ['gold'], previewLimit: 4, body: '<p>gold only</p>',
@@ -27,8 +33,7 @@ beforeAll(async () => {
     ],
     polls: [f.poll('poll-1')],
   });
-});
-afterAll(() => svc.close());
+}
 
 const ARTICLE = 'query Gold($id: ID!) { article(id: $id) { id accessAllowed body preview } }';
 const VOTES = 'query Votes { article(id: "a-gold") { elements { polls { id voted votedChoice } } } }';
