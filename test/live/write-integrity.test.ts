@@ -3,7 +3,7 @@
 // whose count fails leaves no record behind, so a retry counts it; a post whose number another system took
 // steps to the next number instead of failing with the blog's counter spent.
 import type { CommandStartedEvent } from 'mongodb';
-import type { LiveBlogMessageDoc, PollDoc, QuizDoc } from '../../src/store/content/elements.doc.js';
+import type { LiveBlogDoc, LiveBlogMessageDoc, PollDoc, QuizDoc } from '../../src/store/content/elements.doc.js';
 import { startMonitoredService, type MonitoredService } from '../helpers/monitored.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { bearer, tokenFor, type IssuedTokens } from '../helpers/tokens.js';
@@ -128,7 +128,7 @@ describe('voteInPoll and postLiveBlogMessage', () => {
     svc = await startTestService({
       beforeStart: async (store) => {
         await store.db.collection<PollDoc>('polls').insertMany([openPoll('poll-broken')]);
-        await store.db.collection('liveBlogs').insertMany([liveBlog('blog-foreign')]);
+        await store.db.collection<LiveBlogDoc>('liveBlogs').insertMany([liveBlog('blog-foreign')]);
       },
     });
     alice = await tokenFor(svc, { email: 'alice-integrity@example.test', scopes: ['openid'] });
