@@ -24,6 +24,10 @@ const fixture = (): f.Fixture => ({
   ],
   liveBlogs: BLOGS.map((id) => f.liveBlog(id, 3)),
   liveBlogMessages: BLOGS.flatMap((id) => [1, 2, 3].map((seq) => f.message(id, seq))),
+  // The REST list of a page's issues shows the gold article with its elements.
+  pages: [f.page('p-live')],
+  issues: [f.issue('i-live', 'p-live', { contents: [{ categoryId: 'c-live', articleIds: ['a-gold'] }] })],
+  contentCategories: [f.category('c-live')],
 });
 
 const messageIds = (blog: string) => [3, 2, 1].map((seq) => `${blog}-m${seq}`);
@@ -123,6 +127,21 @@ describe('through the service, with the response cache on', () => {
       expect(answer.blog).toEqual(refused('lb-gold'));
       expect(answer.text).not.toContain('lb-gold-m');
     }
+  });
+
+  test('the REST list of issues (a GraphQL document underneath) follows the same rule', async () => {
+    const list = async (who: keyof typeof tokens | 'anonymous') => {
+      const res = await fetch(`${svc.url}/cms/page/p-live/issues`, { headers: who === 'anonymous' ? {} : bearer(tokens[who]) });
+      expect(res.status).toBe(200);
+      return res.text();
+    };
+    for (const who of ['anonymous', 'plain', 'subscriber'] as const) {
+      const text = await list(who);
+      expect(text).toContain('"lb-gold"');
+      expect(text).not.toContain('lb-gold-m');
+    }
+    expect(await list('gold')).toContain('lb-gold-m3');
+    expect(await list('anonymous')).not.toContain('lb-gold-m');
   });
 });
 
