@@ -1,7 +1,8 @@
 // The interactive writes through the real service count whole or not at all: a quiz submission is one
 // store write (repeated answer ids across questions included) that a concurrent close cannot split; a vote
-// whose count fails leaves no record behind, so a retry counts it; a post whose number another system took
-// steps to the next number instead of failing with the blog's counter spent.
+// whose count fails (a store error, or the poll closed meanwhile) leaves no record behind, so a retry counts
+// it; a post whose number another system took steps to the next number instead of failing with the blog's
+// counter spent.
 import type { CommandStartedEvent } from 'mongodb';
 import type { LiveBlogDoc, LiveBlogMessageDoc, PollDoc, QuizDoc } from '../../src/store/content/elements.doc.js';
 import { startMonitoredService, type MonitoredService } from '../helpers/monitored.js';
@@ -125,7 +126,9 @@ describe('voteInPoll and postLiveBlogMessage', () => {
   let editor: IssuedTokens;
 
   beforeAll(async () => {
+    // Behind one trusted proxy, so anonymous voters can come from many addresses (X-Forwarded-For).
     svc = await startTestService({
+      env: { TRUST_PROXY: '1' },
       beforeStart: async (store) => {
         await store.db.collection<PollDoc>('polls').insertMany([openPoll('poll-broken')]);
         await store.db.collection<LiveBlogDoc>('liveBlogs').insertMany([liveBlog('blog-foreign')]);
@@ -161,6 +164,29 @@ describe('voteInPoll and postLiveBlogMessage', () => {
       voteInPoll: { id: 'poll-broken', voted: true, votedChoice: 'summer', choices: [{ id: 'spring', votes: 0 }, { id: 'summer', votes: 1 }, { id: 'winter', votes: 0 }] },
     });
     expect(await svc.db.collection('pollVotes').countDocuments({ pollId: 'poll-broken' })).toBe(1);
+  });
+
+  test('a poll closed while votes run: every vote record is counted and every count has its record', async () => {
+    await svc.db.collection<PollDoc>('polls').insertOne(openPoll('poll-closing', { onlyLoggedIn: false }));
+    const voters = 40;
+    const vote = (i: number) =>
+      fetch(`${svc.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${i + 1}` },
+        body: JSON.stringify({ query: VOTE, variables: { pollId: 'poll-closing', choiceId: ['spring', 'summer', 'winter'][i % 3] } }),
+      }).then(async (res) => (await res.json()) as Body);
+    const running = Array.from({ length: voters }, (_, i) => vote(i));
+    await Promise.race(running);
+    await svc.db.collection<PollDoc>('polls').updateOne({ _id: 'poll-closing' }, { $set: { closed: true } });
+    const bodies = await Promise.all(running);
+
+    const outcomes = bodies.map((b) => code(b) ?? 'ok');
+    expect(outcomes.filter((o) => o !== 'ok' && o !== 'POLL_CLOSED')).toEqual([]);
+    const accepted = outcomes.filter((o) => o === 'ok').length;
+    expect(accepted).toBeGreaterThan(0);
+    const poll = (await svc.db.collection<PollDoc>('polls').findOne({ _id: 'poll-closing' }))!;
+    expect(poll.choices.reduce((sum, c) => sum + c.votes, 0)).toBe(accepted);
+    expect(await svc.db.collection('pollVotes').countDocuments({ pollId: 'poll-closing' })).toBe(accepted);
   });
 
   test('a post whose number another system already used takes the next number', async () => {
