@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'POLL_CLOSED'
   | 'QUIZ_NOT_OPEN'
+  | 'QUIZ_CHANGED'
   | 'ALREADY_VOTED'
   | 'LIVE_UNAVAILABLE'
   | 'STORE_UNAVAILABLE'

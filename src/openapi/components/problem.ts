@@ -22,6 +22,7 @@ export const PROBLEM_TITLES = {
   RATE_LIMITED: 'Too Many Requests',
   POLL_CLOSED: 'Conflict',
   QUIZ_NOT_OPEN: 'Conflict',
+  QUIZ_CHANGED: 'Conflict',
   ALREADY_VOTED: 'Conflict',
   LIVE_UNAVAILABLE: 'Service Unavailable',
   STORE_UNAVAILABLE: 'Service Unavailable',

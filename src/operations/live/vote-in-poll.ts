@@ -47,19 +47,38 @@ export async function voteInPoll(ctx: Context, input: { pollId: string; choiceId
   // Anonymous voters have no identity to hold a vote to: each of their votes is its own record.
   const voterId = ctx.viewer?.customerId ?? `anonymous:${randomUUID()}`;
   const votes = ctx.store.collection('pollVotes');
+  const voteId = randomUUID();
   try {
-    await votes.insertOne({ _id: randomUUID(), pollId, customerId: voterId, choiceId, votedAt: ctx.now });
+    await votes.insertOne({ _id: voteId, pollId, customerId: voterId, choiceId, votedAt: ctx.now });
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
     const earlier = await votes.findOne({ customerId: voterId, pollId });
     if (earlier?.choiceId !== choiceId) throw alreadyVoted();
     return { poll: (await polls.findOne({ _id: pollId }, { projection: pollProjection })) ?? poll, choiceId };
   }
-  const counted = await polls.findOneAndUpdate(openFor(pollId, choiceId, ctx.now), { $inc: { 'choices.$.votes': 1 } }, { returnDocument: 'after', projection: pollProjection });
+  // A vote that is not counted is withdrawn, whatever stopped the count (closed since the check, or a store
+  // error), so the records match the counts and a retry counts it rather than finding it already there.
+  let counted: PollDoc | null;
+  try {
+    counted = await polls.findOneAndUpdate(openFor(pollId, choiceId, ctx.now), { $inc: { 'choices.$.votes': 1 } }, { returnDocument: 'after', projection: pollProjection });
+  } catch (err) {
+    await withdraw(ctx, voteId);
+    throw err;
+  }
   if (!counted) {
-    // Closed between the check and the count: the vote is withdrawn, so the records match the counts.
-    await votes.deleteOne({ customerId: voterId, pollId });
+    await withdraw(ctx, voteId);
     throw pollClosed();
   }
   return { poll: counted, choiceId };
+}
+
+/**
+ * Deletes an uncounted vote record. The caller's error is what the client learns, so a failure here is only
+ * logged: the record then stays uncounted until a recount (the records are the source of truth).
+ */
+async function withdraw(ctx: Context, voteId: string): Promise<void> {
+  await ctx.store
+    .collection('pollVotes')
+    .deleteOne({ _id: voteId })
+    .catch((err: unknown) => ctx.log.error({ err, voteId }, 'an uncounted poll vote could not be withdrawn'));
 }

@@ -2,6 +2,7 @@
 // quizzes, and the video behind an attachment.
 import { Ctx, Directive, FieldResolver, ID, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context.js';
+import { mayReadLiveBlog } from '../../operations/live/live-blog-access.js';
 import { ArticleElements } from '../../schema/content/article-parts.type.js';
 import { Attachment } from '../../schema/content/attachment.type.js';
 import { LiveBlog, LiveBlogMessage } from '../../schema/content/live-blog.type.js';
@@ -32,10 +33,20 @@ export class ArticleElementsResolver {
   }
 }
 
+// A premium live blog's messages are its body: like a premium article's `body`, they are left out for a reader
+// without access, on every path to the blog (node, nodes, an article's elements). The decision rests on the
+// reader's active entitlements only, so these fields are not per viewer: a signed-in reader's answer is shared
+// by entitlement set and an anonymous one is public, neither holding messages its readers may not see.
 @Resolver(() => LiveBlog)
 export class LiveBlogResolver {
-  @FieldResolver(() => [LiveBlogMessage], { description: 'The newest messages, newest first' })
+  @FieldResolver(() => Boolean, { description: 'Whether this viewer may read the messages (premium live blogs follow the article access rules)' })
+  accessAllowed(@Root() blog: LiveBlog, @Ctx() ctx: Context): Promise<boolean> {
+    return mayReadLiveBlog(ctx, blog.id);
+  }
+
+  @FieldResolver(() => [LiveBlogMessage], { description: 'The newest messages, newest first; empty when access is not allowed' })
   async previewMessages(@Root() blog: LiveBlog, @Ctx() ctx: Context): Promise<LiveBlogMessage[]> {
+    if (!(await mayReadLiveBlog(ctx, blog.id))) return [];
     const docs = await ctx.loaders.get(previewMessagesOf).load({ liveBlogId: blog.id, lastSeq: blog.lastSeq });
     return docs.map(toLiveBlogMessage);
   }
