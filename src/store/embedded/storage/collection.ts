@@ -106,8 +106,7 @@ export class Collection {
   }
 
   slotById(id: unknown): number | undefined {
-    for (const s of this.idIndex.lookup(prefixKey([id]), 1)) return s;
-    return undefined;
+    return this.idIndex.get(prefixKey([id]));
   }
 
   private check(doc: Document, self: number | undefined): Map<Index, DocKeys> {

@@ -185,4 +185,30 @@ export function* keyRange(db: Database<Buffer, Buffer>, start: Buffer, end: Buff
   }
 }
 
+/** Entries (key, value) in [start, end), in chunks, as keyRange. */
+export function* keyValueRange(db: Database<Buffer, Buffer>, start: Buffer, end: Buffer, backward = false, chunk = 512): Generator<[Buffer, Buffer]> {
+  if (Buffer.compare(start, end) >= 0) return;
+  if (!backward) {
+    let from = start;
+    for (;;) {
+      const entries = [...db.getRange({ start: from, end, limit: chunk })];
+      for (const { key, value } of entries) yield [key, value];
+      if (entries.length < chunk) return;
+      from = Buffer.concat([entries[entries.length - 1]!.key, ZERO]);
+    }
+  }
+  const floor = start.subarray(0, 4);
+  let from = end;
+  for (;;) {
+    const entries = [...db.getRange({ start: from, end: floor, reverse: true, limit: chunk })];
+    for (const { key, value } of entries) {
+      if (key.equals(from)) continue;
+      if (Buffer.compare(key, start) < 0) return;
+      yield [key, value];
+    }
+    if (entries.length < chunk) return;
+    from = entries[entries.length - 1]!.key;
+  }
+}
+
 const ZERO = Buffer.from([0]);
