@@ -68,9 +68,19 @@ export async function dispatch(state: EngineState, inv: Invocation, durability?:
     state.log('write transaction failed', { command: name, error: String(e) });
     return errorReply(e);
   }
-  // Even a failed command may have written (e.g. an ordered insert up to its first error).
-  if (writes) await (durability ? durability.commit() : state.catalog.env.flushed());
+  // Even a failed command may have written (e.g. an ordered insert up to its first error). Committed is
+  // kept through a crash of the engine's process (the pages are in the file); a write concern with
+  // `j: true` (or `fsync: true`) also waits until it is on the disk, as MongoDB waits for its journal.
+  if (writes && journaled(inv.body)) await (durability ? durability.commit() : state.catalog.env.flushed());
   return reply;
+}
+
+/** Whether the command's write concern asks for the write to be on disk before it is acknowledged. */
+function journaled(body: Document): boolean {
+  const wc: unknown = body.writeConcern;
+  if (!wc || typeof wc !== 'object') return false;
+  const { j, fsync } = wc as Document;
+  return j === true || fsync === true || j === 1 || fsync === 1;
 }
 
 function commandContext(state: EngineState, inv: Invocation): CommandContext {
