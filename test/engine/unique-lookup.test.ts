@@ -44,6 +44,16 @@ describe('unique index lookups (engine internals)', () => {
     expect(gets).toHaveBeenCalledTimes(1 + 51);
   });
 
+  it('counts another candidate index only as far as the _id list is long when choosing', () => {
+    const walks = jest.spyOn(keys, 'getKeys');
+    const wanted = Array.from({ length: 20 }, (_, i) => `a${String(i * 3 + 1).padStart(4, '0')}`);
+    // page_slug (leading field page) holds 100 documents under p1: counting it whole would read 100 keys.
+    expect(ids(findRaw(c, { filter: { page: 'p1', _id: { $in: wanted } } }))).toEqual(wanted);
+    const limits = walks.mock.calls.map(([opts]) => (opts as { limit?: number }).limit);
+    expect(limits.length).toBeGreaterThan(0);
+    expect(limits.every((l) => l !== undefined && l <= 21)).toBe(true);
+  });
+
   it('finds documents under a leading-field prefix of a compound unique index, and whole keys', () => {
     expect(ids(findRaw(c, { filter: { page: 'p1' } }))).toEqual(Array.from({ length: 100 }, (_, i) => doc(i * 3 + 1)._id));
     expect(ids(findRaw(c, { filter: { page: 'p2', slug: { $in: ['s5', 's8', 's9'] } } }))).toEqual(['a0005', 'a0008']);

@@ -200,9 +200,14 @@ function combos(idx: Index, cons: Map<string, Constraint>, len: number): string[
 
 /** Documents under the constrained prefixes (capped per prefix); a whole key of a unique index holds at
  *  most one, so its number of keys bounds it without reading the index. */
-function lookupCount(idx: Index, cons: Map<string, Constraint>, len: number, keys: number): number {
+function lookupCount(idx: Index, cons: Map<string, Constraint>, len: number, keys: number, cap = COUNT_CAP): number {
   if (idx.whole(len)) return keys;
-  return combos(idx, cons, len).reduce((n, k) => n + idx.countUpTo(k, COUNT_CAP), 0);
+  let n = 0;
+  for (const k of combos(idx, cons, len)) {
+    n += idx.countUpTo(k, cap);
+    if (n > cap) return n;
+  }
+  return n;
 }
 
 /**
@@ -227,11 +232,15 @@ export function planQuery(coll: Collection, filter: Document, collated = false, 
     if (!lookup && !fit) continue;
     cands.push({ idx, len: lookup ? len : 0, keys, count: coll.size, fit });
   }
-  // Candidate set sizes only matter to choose between indexes (a lone candidate is taken anyway).
+  // Candidate set sizes only matter to choose between indexes (a lone candidate is taken anyway). A whole
+  // key of a unique index bounds its set without reading it; when that set is small, `better` takes it over
+  // any larger one, so the others are counted only far enough to tell whether they are smaller still.
   if (cands.length > 1) {
+    let cap = COUNT_CAP;
+    for (const c of cands) if (!c.fit && c.idx.whole(c.len) && c.keys <= SMALL_SET) cap = Math.min(cap, c.keys);
     for (const c of cands) {
-      if (c.fit && c.fit.eq > 0) c.count = c.idx.countUpTo(combos(c.idx, cons, c.fit.eq)[0]!, COUNT_CAP);
-      else if (c.len > 0) c.count = lookupCount(c.idx, cons, c.len, c.keys);
+      if (c.fit && c.fit.eq > 0) c.count = c.idx.countUpTo(combos(c.idx, cons, c.fit.eq)[0]!, cap);
+      else if (c.len > 0) c.count = lookupCount(c.idx, cons, c.len, c.keys, cap);
     }
   }
   for (;;) {
