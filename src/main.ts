@@ -35,14 +35,7 @@ async function main(): Promise<void> {
     if (counts) log.info({ query: FIRST_QUERY }, `try this first query in the GraphQL playground at /graphql, or GET /cms/page/${DEMO_PAGE_ID}/issues?limit=2`);
   }
   const service = await startService({ config, log, store });
-  // After the service started: the OAuth keys exist in the store by now.
-  await checkIssuer(store, config.oauth, log).catch((err: unknown) => log.warn({ err }, 'could not check the store for OAuth state of another issuer'));
-  log.info({ url: service.url, version: serviceVersion, env: config.env }, `gateway listening on ${service.url} (GraphQL at ${service.url}/graphql)`);
-  if (config.env === 'development') {
-    const demo = await demoAccessNotice(store, service.url);
-    if (demo) log.info(demo);
-  }
-
+  // Signals are handled from the moment the service answers (/readyz can be 200 before the reads below end).
   let signalled = false;
   const shutdown = async (signal: string): Promise<void> => {
     if (signalled) return;
@@ -60,6 +53,16 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  // After the service started: the OAuth keys exist in the store by now.
+  await checkIssuer(store, config.oauth, log).catch((err: unknown) => log.warn({ err }, 'could not check the store for OAuth state of another issuer'));
+  log.info({ url: service.url, version: serviceVersion, env: config.env }, `gateway listening on ${service.url} (GraphQL at ${service.url}/graphql)`);
+  if (config.env === 'development') {
+    // A shutdown may close the store under this read: then there is nothing to tell.
+    const demo = await demoAccessNotice(store, service.url).catch((err: unknown) => {
+      if (!signalled) throw err;
+    });
+    if (demo) log.info(demo);
+  }
 }
 
 main().catch((err: unknown) => {

@@ -1,6 +1,7 @@
 // Command dispatch: finds the handler for the command named by the body's first field, turns thrown
-// errors into MongoDB error replies, runs a writing command in one storage write transaction, and waits
-// for that transaction to be on disk before the reply is released.
+// errors into MongoDB error replies, runs a writing command in one storage write transaction (a large
+// insert in several, insertChunks.ts), and waits for that transaction to be on disk before the reply is
+// released.
 import type { Document } from 'bson';
 import type { ReplyBody } from '../wire/codec.js';
 import { adminCommands } from './admin.js';
@@ -13,6 +14,7 @@ import { CommandError, errorReply } from './errors.js';
 import { findCommands } from './find.js';
 import { findAndModifyCommands } from './findAndModify.js';
 import { indexCommands } from './indexes.js';
+import { chunkedInsertSize, insertInChunks } from './insertChunks.js';
 import { writeCommands } from './write.js';
 
 const handlers: Record<string, Handler> = {
@@ -57,15 +59,28 @@ export async function dispatch(state: EngineState, inv: Invocation, durability?:
   const writes = isWrite(name, inv.body);
   let reply: ReplyBody;
   try {
-    reply = writes ? state.catalog.env.write(() => run(state, inv, name, handler)) : run(state, inv, name, handler);
+    const chunked = chunkedInsertSize(name, inv);
+    const env = state.catalog.env;
+    if (chunked !== undefined) reply = await insertInChunks(inv, chunked, (fn) => env.write(fn), (part) => run(state, part, name, handler));
+    else reply = writes ? env.write(() => run(state, inv, name, handler)) : run(state, inv, name, handler);
   } catch (e) {
     // The transaction could not commit (storage failure): nothing of the command was kept.
     state.log('write transaction failed', { command: name, error: String(e) });
     return errorReply(e);
   }
-  // Even a failed command may have written (e.g. an ordered insert up to its first error).
-  if (writes) await (durability ? durability.commit() : state.catalog.env.flushed());
+  // Even a failed command may have written (e.g. an ordered insert up to its first error). Committed is
+  // kept through a crash of the engine's process (the pages are in the file); a write concern with
+  // `j: true` (or `fsync: true`) also waits until it is on the disk, as MongoDB waits for its journal.
+  if (writes && journaled(inv.body)) await (durability ? durability.commit() : state.catalog.env.flushed());
   return reply;
+}
+
+/** Whether the command's write concern asks for the write to be on disk before it is acknowledged. */
+function journaled(body: Document): boolean {
+  const wc: unknown = body.writeConcern;
+  if (!wc || typeof wc !== 'object') return false;
+  const { j, fsync } = wc as Document;
+  return j === true || fsync === true || j === 1 || fsync === 1;
 }
 
 function commandContext(state: EngineState, inv: Invocation): CommandContext {

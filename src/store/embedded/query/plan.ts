@@ -198,6 +198,18 @@ function combos(idx: Index, cons: Map<string, Constraint>, len: number): string[
   return out;
 }
 
+/** Documents under the constrained prefixes (capped per prefix); a whole key of a unique index holds at
+ *  most one, so its number of keys bounds it without reading the index. */
+function lookupCount(idx: Index, cons: Map<string, Constraint>, len: number, keys: number, cap = COUNT_CAP): number {
+  if (idx.whole(len)) return keys;
+  let n = 0;
+  for (const k of combos(idx, cons, len)) {
+    n += idx.countUpTo(k, cap);
+    if (n > cap) return n;
+  }
+  return n;
+}
+
 /**
  * `collated`: a non-simple collation changes string equality and order, so index keys cannot be trusted.
  * `sort`: the requested order, which an ordered walk may serve.
@@ -218,10 +230,18 @@ export function planQuery(coll: Collection, filter: Document, collated = false, 
     const maxKeys = Math.max(MAX_KEYS, coll.size);
     const lookup = len > 0 && keys <= maxKeys;
     if (!lookup && !fit) continue;
-    let count = coll.size;
-    if (fit && fit.eq > 0) count = idx.countUpTo(combos(idx, cons, fit.eq)[0]!, COUNT_CAP);
-    else if (lookup) count = combos(idx, cons, len).reduce((n, k) => n + idx.countUpTo(k, COUNT_CAP), 0);
-    cands.push({ idx, len: lookup ? len : 0, keys, count, fit });
+    cands.push({ idx, len: lookup ? len : 0, keys, count: coll.size, fit });
+  }
+  // Candidate set sizes only matter to choose between indexes (a lone candidate is taken anyway). A whole
+  // key of a unique index bounds its set without reading it; when that set is small, `better` takes it over
+  // any larger one, so the others are counted only far enough to tell whether they are smaller still.
+  if (cands.length > 1) {
+    let cap = COUNT_CAP;
+    for (const c of cands) if (!c.fit && c.idx.whole(c.len) && c.keys <= SMALL_SET) cap = Math.min(cap, c.keys);
+    for (const c of cands) {
+      if (c.fit && c.fit.eq > 0) c.count = c.idx.countUpTo(combos(c.idx, cons, c.fit.eq)[0]!, cap);
+      else if (c.len > 0) c.count = lookupCount(c.idx, cons, c.len, c.keys, cap);
+    }
   }
   for (;;) {
     let best: Candidate | undefined;
@@ -242,7 +262,7 @@ export function planQuery(coll: Collection, filter: Document, collated = false, 
       // Multikey or unordered values where the walk needs order: the index can still serve equality.
       best.fit = undefined;
       if (len === 0 || best.keys > Math.max(MAX_KEYS, coll.size)) cands.splice(cands.indexOf(best), 1);
-      else best.count = combos(idx, cons, len).reduce((n, k) => n + idx.countUpTo(k, COUNT_CAP), 0);
+      else best.count = lookupCount(idx, cons, len, best.keys);
       continue;
     }
     const found = new Set<number>();

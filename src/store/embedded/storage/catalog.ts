@@ -12,6 +12,9 @@ import { Oplog } from './oplog.js';
 
 const COLL_PREFIX = 'catalog:';
 const IDS_KEY = 'ids';
+/** Layout version of the environment: 2 = unique indexes keep the slot as the value (indexes.ts). */
+const FORMAT_KEY = 'format';
+const FORMAT = 2;
 /** Zero-padded so collections load in creation order. */
 const collKey = (id: number): string => COLL_PREFIX + String(id).padStart(10, '0');
 
@@ -34,6 +37,19 @@ export class Catalog {
     this.oplog = new Oplog(env, opts.maxChanges);
     env.onBeforeCommit(() => this.flush());
     env.onAbort(() => this.load());
+    this.upgrade();
+  }
+
+  /** Brings an environment written by an earlier layout up to FORMAT, in one transaction (once). */
+  private upgrade(): void {
+    const stored = this.env.meta.getBinary(FORMAT_KEY);
+    const version = stored ? Number(decode(stored).version) : 1;
+    if (version >= FORMAT) return;
+    this.env.write(() => {
+      // 1 -> 2: unique index entries lose their slot suffix, which becomes the value.
+      for (const c of this.all()) for (const idx of c.indexes.values()) if (idx.unique) idx.moveSlotsToValues();
+      this.env.meta.putSync(FORMAT_KEY, encode({ version: FORMAT }));
+    });
   }
 
   /** (Re)reads the catalog from `meta`. */

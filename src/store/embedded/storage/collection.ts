@@ -8,7 +8,7 @@ import type { Document } from 'bson';
 import { decode, leadingId } from './bsonio.js';
 import type { Catalog } from './catalog.js';
 import { DuplicateKeyError } from './dupkey.js';
-import { assertWriting, docKey, keyRange, readStats, slotOfDocKey, type StorageEnv } from './env.js';
+import { assertWriting, copyOut, docKey, docReadKey, keyRange, readStats, slotOfDocKey, type StorageEnv } from './env.js';
 import { Index, prefixKey, type DocKeys, type IndexMeta, type IndexSpec } from './indexes.js';
 
 export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
@@ -81,10 +81,11 @@ export class Collection {
     return this.indexes.get('_id_')!;
   }
 
-  /** The stored bytes of a document (a copy the caller may keep). */
+  /** The stored bytes of a document (a copy the caller may keep; not to be written to). */
   get(slot: number): Buffer | undefined {
     readStats.documents++;
-    return this.env.docs.getBinary(docKey(this.id, slot)) ?? undefined;
+    const bytes = this.env.docs.getBinaryFast(docReadKey(this.id, slot));
+    return bytes ? copyOut(bytes) : undefined;
   }
 
   /** Documents in natural order, lazily, read in chunks (a consumer may pause between chunks while writes happen). */
@@ -106,8 +107,7 @@ export class Collection {
   }
 
   slotById(id: unknown): number | undefined {
-    for (const s of this.idIndex.lookup(prefixKey([id]), 1)) return s;
-    return undefined;
+    return this.idIndex.get(prefixKey([id]));
   }
 
   private check(doc: Document, self: number | undefined): Map<Index, DocKeys> {

@@ -136,6 +136,38 @@ export function docKey(coll: number, slot: number): Buffer {
   return k;
 }
 
+/** docKey into one scratch buffer, for reads only (lmdb copies a key it reads with; a later call overwrites it). */
+const readKey = Buffer.alloc(10);
+export function docReadKey(coll: number, slot: number): Buffer {
+  readKey.writeUInt32BE(coll, 0);
+  readKey.writeUIntBE(slot, 4, 6);
+  return readKey;
+}
+
+/**
+ * Stored values copied out of lmdb's reused read buffer (getBinaryFast) into large shared chunks: one copy and
+ * no allocation per document, where getBinary allocates a new ArrayBuffer for each (the garbage collector's
+ * work for `$in` lists and scans). A returned buffer is a view that keeps its chunk alive; values past a
+ * quarter of a chunk get their own buffer.
+ */
+const CHUNK = 256 * 1024;
+let chunk = Buffer.allocUnsafeSlow(CHUNK);
+let used = 0;
+export function copyOut(src: Buffer): Buffer {
+  // lmdb's reused buffer reports the value's size as `length` over a larger array: copy exactly that much.
+  const n = src.length;
+  const value = new Uint8Array(src.buffer, src.byteOffset, n);
+  if (n > CHUNK / 4) return Buffer.from(value);
+  if (used + n > CHUNK) {
+    chunk = Buffer.allocUnsafeSlow(CHUNK);
+    used = 0;
+  }
+  chunk.set(value, used);
+  const out = chunk.subarray(used, used + n);
+  used += (n + 7) & ~7;
+  return out;
+}
+
 export function slotOfDocKey(key: Buffer): number {
   return key.readUIntBE(4, 6);
 }
@@ -182,6 +214,32 @@ export function* keyRange(db: Database<Buffer, Buffer>, start: Buffer, end: Buff
     }
     if (keys.length < chunk) return;
     from = keys[keys.length - 1]!;
+  }
+}
+
+/** Entries (key, value) in [start, end), in chunks, as keyRange. */
+export function* keyValueRange(db: Database<Buffer, Buffer>, start: Buffer, end: Buffer, backward = false, chunk = 512): Generator<[Buffer, Buffer]> {
+  if (Buffer.compare(start, end) >= 0) return;
+  if (!backward) {
+    let from = start;
+    for (;;) {
+      const entries = [...db.getRange({ start: from, end, limit: chunk })];
+      for (const { key, value } of entries) yield [key, value];
+      if (entries.length < chunk) return;
+      from = Buffer.concat([entries[entries.length - 1]!.key, ZERO]);
+    }
+  }
+  const floor = start.subarray(0, 4);
+  let from = end;
+  for (;;) {
+    const entries = [...db.getRange({ start: from, end: floor, reverse: true, limit: chunk })];
+    for (const { key, value } of entries) {
+      if (key.equals(from)) continue;
+      if (Buffer.compare(key, start) < 0) return;
+      yield [key, value];
+    }
+    if (entries.length < chunk) return;
+    from = entries[entries.length - 1]!.key;
   }
 }
 

@@ -1,13 +1,18 @@
 // One index of a collection: its spec, key extraction from documents, and its entries in LMDB's `keys`
 // database: index id (u32) | one component per field, each followed by '\0' (order.ts) | slot (12 hex
-// digits). Equality on leading fields, ranges, ordered walks and counts are all key range scans; nothing
-// per document lives in the heap. Per field the index keeps two counters (persisted with the catalog):
+// digits) -> empty. A unique index (`_id_` included) holds at most one document per key, so its entries
+// are index id | components -> slot (u48 BE) instead: looking up a whole key is one `get`, not a cursor
+// probe (a range scan costs ~5 µs in lmdb-js, a get ~1 µs), which is what `_id` lookups and `$in` lists
+// do. `range` appends the slot to such keys, so walks see the same key strings either way. Equality on
+// leading fields, ranges, ordered walks and counts are all key range scans; nothing per document lives
+// in the heap. Per field the index keeps two counters (persisted with the catalog):
 // documents holding several distinct values there (multikey: a sort then uses the min/max element, which no
 // key order gives) and documents holding a value without an order component there; the planner walks a
 // field only while they are zero.
 import { Query } from 'mingo';
 import type { Document } from 'bson';
-import { keyRange, prefixEnd, type StorageEnv, u32 } from './env.js';
+import { keyRange, keyValueRange, prefixEnd, type StorageEnv, u32 } from './env.js';
+import type { Database } from 'lmdb';
 import { valuesAtPath } from './keys.js';
 import { keyComponent, orderComponent, SEP, slotOf, slotSuffix, typeRange } from './order.js';
 
@@ -192,18 +197,32 @@ export class Index {
   conflict(keys: DocKeys, self: number | undefined): KeyEntry | undefined {
     if (!this.unique) return undefined;
     for (const e of keys.entries) {
-      for (const s of this.lookup(e.key, 2)) if (s !== self) return e;
+      const s = this.get(e.key);
+      if (s !== undefined && s !== self) return e;
     }
     return undefined;
   }
 
+  /** The stored key of an entry: with the slot appended, except in a unique index (the slot is the value). */
   private keyBuffer(key: string, slot: number): Buffer {
-    return Buffer.concat([this.idPrefix, Buffer.from(key + slotSuffix(slot), 'utf8')]);
+    return this.unique ? this.prefixBuffer(key) : this.prefixBuffer(key + slotSuffix(slot));
+  }
+
+  private prefixBuffer(key: string): Buffer {
+    const len = Buffer.byteLength(key);
+    const b = Buffer.allocUnsafe(4 + len);
+    this.idPrefix.copy(b, 0);
+    b.write(key, 4, 'utf8');
+    return b;
+  }
+
+  private put(key: string, slot: number): void {
+    this.env.keys.putSync(this.keyBuffer(key, slot), this.unique ? slotValue(slot) : NONE);
   }
 
   add(slot: number, keys: DocKeys): void {
     this.version++;
-    for (const e of keys.entries) this.env.keys.putSync(this.keyBuffer(e.key, slot), NONE);
+    for (const e of keys.entries) this.put(e.key, slot);
     this.track(keys, 1);
   }
 
@@ -219,7 +238,7 @@ export class Index {
     const before = new Set(old.entries.map((e) => e.key));
     const after = new Set(next.entries.map((e) => e.key));
     for (const k of before) if (!after.has(k)) this.env.keys.removeSync(this.keyBuffer(k, slot));
-    for (const k of after) if (!before.has(k)) this.env.keys.putSync(this.keyBuffer(k, slot), NONE);
+    for (const k of after) if (!before.has(k)) this.put(k, slot);
     this.track(old, -1);
     this.track(next, 1);
   }
@@ -228,6 +247,19 @@ export class Index {
     for (let i = 0; i < this.fields.length; i++) {
       if (keys.multi[i]) this.meta.multi[i]! += delta;
       if (keys.unordered[i]) this.meta.unordered[i]! += delta;
+    }
+  }
+
+  /** Layout upgrade (catalog.ts): entries stored as components | slot (12 hex digits) -> empty become
+   *  components -> slot. Converted keys end with SEP and are skipped; each lands before the key it came
+   *  from, i.e. behind the chunked walk. */
+  moveSlotsToValues(): void {
+    this.version++;
+    const end = prefixEnd(this.idPrefix);
+    for (const k of keyRange(this.env.keys, this.idPrefix, end)) {
+      if (k[k.length - 1] === 0) continue;
+      this.env.keys.putSync(k.subarray(0, k.length - 12), slotValue(slotOfKey(k)));
+      this.env.keys.removeSync(k);
     }
   }
 
@@ -272,10 +304,35 @@ export class Index {
     return n;
   }
 
+  /** The slot of a whole key (every field's component) in a unique index: one LMDB get. */
+  get(key: string): number | undefined {
+    if (!this.unique) throw new Error(`index ${this.name} is not unique`);
+    const v = this.env.keys.getBinaryFast(this.prefixBuffer(key));
+    return v ? v.readUIntBE(0, 6) : undefined;
+  }
+
+  /** Whether every field is part of a lookup of `fields` leading fields: a unique index then holds one
+   *  entry at most per key, found with `get`. */
+  whole(fields: number): boolean {
+    return this.unique && fields === this.fields.length;
+  }
+
   /** Slots of the entries under a key prefix (whole components), in key order. */
   *lookup(prefix: string, limit = Infinity): Generator<number> {
+    if (this.unique && this.whole(countComponents(prefix))) {
+      const s = this.get(prefix);
+      if (s !== undefined && limit > 0) yield s;
+      return;
+    }
     const [start, end] = this.bounds(prefix);
     let n = 0;
+    if (this.unique) {
+      for (const v of rangeValues(this.env.keys, start, end)) {
+        if (n++ >= limit) return;
+        yield v.readUIntBE(0, 6);
+      }
+      return;
+    }
     for (const k of keyRange(this.env.keys, start, end)) {
       if (n++ >= limit) return;
       yield slotOfKey(k);
@@ -287,6 +344,10 @@ export class Index {
     if (lo >= hi) return;
     const start = Buffer.concat([this.idPrefix, Buffer.from(lo, 'utf8')]);
     const end = Buffer.concat([this.idPrefix, Buffer.from(hi, 'utf8')]);
+    if (this.unique) {
+      for (const [k, v] of keyValueRange(this.env.keys, start, end, backward)) yield k.toString('utf8', 4) + slotSuffix(v.readUIntBE(0, 6));
+      return;
+    }
     for (const k of keyRange(this.env.keys, start, end, backward)) yield k.toString('utf8', 4);
   }
 
@@ -320,6 +381,25 @@ export class Index {
   singleFrom(from: number): boolean {
     return this.meta.multi.slice(from).every((c) => c === 0);
   }
+}
+
+/** The value of a unique index's entry: its slot (u48 BE). */
+export function slotValue(slot: number): Buffer {
+  const b = Buffer.allocUnsafe(6);
+  b.writeUIntBE(slot, 0, 6);
+  return b;
+}
+
+/** Number of whole components in a key prefix. */
+function countComponents(prefix: string): number {
+  let n = 0;
+  for (let at = prefix.indexOf(SEP); at >= 0; at = prefix.indexOf(SEP, at + 1)) n++;
+  return n;
+}
+
+/** Values of the entries in [start, end), in key order, read in chunks (see keyRange). */
+function* rangeValues(db: Database<Buffer, Buffer>, start: Buffer, end: Buffer): Generator<Buffer> {
+  for (const [, v] of keyValueRange(db, start, end, false)) yield v;
 }
 
 /** The slot at the end of a stored index key (12 ASCII hex digits). */

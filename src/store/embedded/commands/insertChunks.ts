@@ -1,0 +1,82 @@
+// A large insert runs as several write transactions, each holding the event loop for a few milliseconds at
+// most, with a turn of the loop between them: reads from other connections are answered while it proceeds
+// instead of waiting for one transaction of the whole batch (issue 13: no pause while articles arrive).
+// A transaction takes slices of SLICE documents (each slice is the insert command over those documents)
+// until TURN_MS have passed; the slices' replies are merged (n summed, write error indexes shifted back), an
+// ordered insert stops at its first error as it would in one piece, and the command is acknowledged once
+// every transaction has committed. Documents were never inserted atomically as a group (an ordered insert
+// failing at document 5 keeps 0–4), so readers seeing a prefix of the batch, or a crash keeping a prefix of
+// an unacknowledged one, is what MongoDB allows too.
+import type { Document } from 'bson';
+import type { ReplyBody } from '../wire/codec.js';
+import type { Invocation } from './dispatch.js';
+
+/** Documents per slice; inserts of at most this many run as one transaction. */
+export const SLICE = 32;
+/** Time after which a transaction of a large insert commits and lets the event loop turn. */
+export const TURN_MS = 4;
+
+/** The number of documents of an insert command, when it is large enough to split. */
+export function chunkedInsertSize(name: string, inv: Invocation): number | undefined {
+  if (name !== 'insert') return undefined;
+  const n = inv.sequences.get('documents')?.length ?? (Array.isArray(inv.body.documents) ? inv.body.documents.length : 0);
+  return n > SLICE ? n : undefined;
+}
+
+/** The same insert over documents [from, to). */
+function slice(inv: Invocation, from: number, to: number): Invocation {
+  const seq = inv.sequences.get('documents');
+  if (seq) return { ...inv, sequences: new Map([...inv.sequences, ['documents', seq.slice(from, to)]]) };
+  return { ...inv, body: { ...inv.body, documents: (inv.body.documents as unknown[]).slice(from, to) } };
+}
+
+let turns: Promise<void> = Promise.resolve();
+
+/**
+ * Resolves in a later turn of the event loop than any transaction before it (of any connection): concurrent
+ * inserts take turns, one transaction per loop iteration with the sockets served between them, rather than
+ * all running back to back in the same check phase.
+ */
+function nextTurn(): Promise<void> {
+  const turn = turns.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+  turns = turn;
+  return turn;
+}
+
+/**
+ * Runs the insert transaction by transaction: `write` runs a function in one write transaction, `runSlice`
+ * executes the insert over some of the documents (its reply is the command's reply for those).
+ */
+export async function insertInChunks(
+  inv: Invocation,
+  total: number,
+  write: <T>(fn: () => T) => T,
+  runSlice: (part: Invocation) => ReplyBody,
+): Promise<ReplyBody> {
+  const ordered = inv.body.ordered !== false;
+  let n = 0;
+  const writeErrors: Document[] = [];
+  let from = 0;
+  while (from < total) {
+    if (from > 0) await nextTurn();
+    const started = performance.now();
+    // A command-level error (ok: 0, e.g. a bad namespace) is the same for every slice: the first says it.
+    const failed = write((): ReplyBody | undefined => {
+      do {
+        const to = Math.min(total, from + SLICE);
+        const reply = runSlice(slice(inv, from, to));
+        if (Buffer.isBuffer(reply) || reply.ok !== 1) return reply;
+        n += Number(reply.n ?? 0);
+        for (const e of (reply.writeErrors as Document[] | undefined) ?? []) writeErrors.push({ ...e, index: Number(e.index) + from });
+        from = to;
+        if (ordered && writeErrors.length) from = total;
+      } while (from < total && performance.now() - started < TURN_MS);
+      return undefined;
+    });
+    if (failed) return failed;
+  }
+  const merged: Document = { n };
+  if (writeErrors.length) merged.writeErrors = writeErrors;
+  merged.ok = 1;
+  return merged;
+}
