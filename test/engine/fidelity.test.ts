@@ -253,3 +253,64 @@ describe('counts answered from indexes keep these semantics', () => {
     expect(await target.countDocuments({ k: 'c' })).toBe(1);
   });
 });
+
+describe('document validation and collMod', () => {
+  it('a validator refuses a document with 121 and errInfo; bypassDocumentValidation, moderate and warn let it through', async () => {
+    await db.createCollection('validated', { validator: { email: { $type: 'string' } } });
+    const c = db.collection<Doc>('validated');
+    await c.insertOne({ _id: 1, email: 'a@x.com' });
+    const e = await serverError(c.insertOne({ _id: 2, email: 5 }));
+    expect(e.code).toBe(121);
+    expect(e.errInfo).toMatchObject({ failingDocumentId: 2, details: { operatorName: '$and' } });
+    expect((await serverError(c.updateOne({ _id: 1 }, { $set: { email: 7 } }))).code).toBe(121);
+    expect((await serverError(c.findOneAndUpdate({ _id: 1 }, { $unset: { email: '' } }))).code).toBe(121);
+    expect((await serverError(c.updateOne({ _id: 3 }, { $set: { n: 1 } }, { upsert: true }))).code).toBe(121);
+    expect(await c.countDocuments({})).toBe(1);
+    await c.insertOne({ _id: 4, email: 4 }, { bypassDocumentValidation: true });
+    // Level moderate: a document that was already invalid may be updated; a valid one may not become invalid.
+    await db.command({ collMod: 'validated', validationLevel: 'moderate' });
+    expect((await c.updateOne({ _id: 4 }, { $set: { n: 1 } })).modifiedCount).toBe(1);
+    expect((await serverError(c.updateOne({ _id: 1 }, { $set: { email: 8 } }))).code).toBe(121);
+    await db.command({ collMod: 'validated', validationAction: 'warn' });
+    await c.insertOne({ _id: 5, email: 5 });
+    const [info] = await db.listCollections({ name: 'validated' }).toArray();
+    expect((info as { options: object }).options).toEqual({ validator: { email: { $type: 'string' } }, validationLevel: 'moderate', validationAction: 'warn' });
+  });
+
+  it('collMod adds a validator, changes a TTL index, and refuses what it does not know', async () => {
+    const c = db.collection<Doc>('modded');
+    await c.insertOne({ _id: 1, n: 1 });
+    await c.createIndex({ at: 1 }, { expireAfterSeconds: 60 });
+    await db.command({ collMod: 'modded', validator: { n: { $gte: 0 } } });
+    expect((await serverError(c.insertOne({ _id: 2, n: -1 }))).code).toBe(121);
+    const r = await db.command({ collMod: 'modded', index: { keyPattern: { at: 1 }, expireAfterSeconds: 120 } });
+    expect([r.expireAfterSeconds_old, r.expireAfterSeconds_new]).toEqual([60, 120]);
+    expect((await c.indexes()).find((i) => i.name === 'at_1')!.expireAfterSeconds).toBe(120);
+    expect((await serverError(db.command({ collMod: 'modded', nonsense: 1 }))).code).toBe(40415);
+    expect((await serverError(db.command({ collMod: 'nosuchcollection', validator: {} }))).code).toBe(26);
+  });
+});
+
+describe('capped collections', () => {
+  it('keep the newest documents within size and max, in insertion order; $collStats reports the cap', async () => {
+    await db.createCollection('capped', { capped: true, size: 4096, max: 3 });
+    const c = db.collection<Doc>('capped');
+    for (let i = 1; i <= 5; i++) await c.insertOne({ _id: i });
+    expect((await c.find().toArray()).map((d) => d._id)).toEqual([3, 4, 5]);
+    await c.insertMany(Array.from({ length: 40 }, (_, i) => ({ _id: 100 + i, pad: 'x'.repeat(200) })));
+    const [stats] = await c.aggregate([{ $collStats: { storageStats: {}, count: {} } }]).toArray();
+    expect(stats).toMatchObject({ count: 3, storageStats: { capped: true, maxSize: 4096, max: 3, count: 3 } });
+    expect((await c.find().toArray()).map((d) => d._id)).toEqual([137, 138, 139]);
+    // By size alone: a 4096-byte cap holds what fits, the oldest deleted first.
+    await db.createCollection('cappedbysize', { capped: true, size: 1000 });
+    const s = db.collection<Doc>('cappedbysize');
+    await s.insertMany(Array.from({ length: 30 }, (_, i) => ({ _id: i, pad: 'y'.repeat(200) })));
+    const ids = (await s.find().toArray()).map((d) => d._id);
+    expect(ids.length).toBeLessThan(30);
+    expect(ids).toEqual(Array.from({ length: ids.length }, (_, i) => 30 - ids.length + i));
+    const [st] = await s.aggregate([{ $collStats: { storageStats: {} } }]).toArray();
+    expect(st!.storageStats.size).toBeLessThanOrEqual(4096);
+    expect(st!.storageStats.maxSize).toBe(4096);
+    expect((await serverError(db.createCollection('cappednosize', { capped: true }))).code).toBe(72);
+  });
+});

@@ -26,7 +26,8 @@ function namespace(nsInfo: Document[], at: unknown): { db: string; coll: string 
 
 /** One op as the single-statement write command it amounts to, and which counter its `n` feeds. */
 function asCommand(op: Document, nsInfo: Document[], ctx: CommandContext): { kind: 'insert' | 'update' | 'delete'; db: string; body: Document } {
-  const common = { ordered: true, ...(ctx.body.let !== undefined ? { let: ctx.body.let } : {}) };
+  const common: Document = { ordered: true };
+  for (const k of ['let', 'bypassDocumentValidation']) if (ctx.body[k] !== undefined) common[k] = ctx.body[k];
   if ('insert' in op) {
     const ns = namespace(nsInfo, op.insert);
     return { kind: 'insert', db: ns.db, body: { insert: ns.coll, documents: [op.document], ...common } };

@@ -33,7 +33,7 @@ export interface Durability {
 }
 
 /** Commands that may change storage: each runs in one write transaction (storage refuses changes outside one). */
-const WRITE_COMMANDS = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify', 'create', 'drop', 'dropDatabase', 'createIndexes', 'dropIndexes', 'bulkWrite']);
+const WRITE_COMMANDS = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify', 'create', 'collMod', 'drop', 'dropDatabase', 'createIndexes', 'dropIndexes', 'bulkWrite']);
 
 /** Whether a command may change storage: the write commands, and an aggregate ending in $out or $merge. */
 function isWrite(name: string, body: Document): boolean {

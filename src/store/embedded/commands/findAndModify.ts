@@ -10,7 +10,7 @@ import type { Collection } from '../storage/collection.js';
 import { collName, letVariables, optDoc, type CommandContext, type Handler } from './context.js';
 import { CommandError } from './errors.js';
 import { refuseWriteToView } from './views.js';
-import { prepareInsert, take, updateOne } from './write.js';
+import { prepareInsert, storeNew, take, updateOne } from './write.js';
 
 /** The first match in `sort` order (or natural order without a sort). */
 export function selectOne(coll: Collection, filter: Document, sort: Document | undefined, extras: QueryExtras): Match | undefined {
@@ -62,14 +62,14 @@ function run(ctx: CommandContext): Document {
     const target = ctx.state.catalog.ensure(ctx.db, name);
     const doc = upsertDocument(filter, u!, arrayFilters, extras);
     const { bytes } = prepareInsert(undefined, doc);
-    target.insert(bytes, doc);
+    storeNew(ctx, target, bytes, doc);
     return {
       lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id },
       value: returnNew ? project(doc, fields, extras) : null,
       ok: 1,
     };
   }
-  const res = updateOne(coll!, found.slot, found.doc, found.bytes, u!, filter, arrayFilters, extras);
+  const res = updateOne(ctx, coll!, found.slot, found.doc, found.bytes, u!, filter, arrayFilters, extras);
   return {
     lastErrorObject: { n: 1, updatedExisting: true },
     value: project(returnNew ? res.doc : found.doc, fields, extras),

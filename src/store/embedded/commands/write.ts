@@ -13,6 +13,8 @@ import { collName, letVariables, optDoc, statements, type CommandContext, type H
 import { selectOne } from './findAndModify.js';
 import { refuseWriteToView } from './views.js';
 import { CommandError, writeError } from './errors.js';
+import { checkCappedFits, trimCapped } from './capped.js';
+import { checkValidation } from './validation.js';
 
 /** Normalises a document for storage: _id present and first. Returns the bytes (storage copies them). */
 export function prepareInsert(raw: Buffer | undefined, given: Document): { bytes: Buffer; doc: Document } {
@@ -35,6 +37,14 @@ export function prepareInsert(raw: Buffer | undefined, given: Document): { bytes
   return { bytes: out, doc };
 }
 
+/** Stores a new document: validated (validation.ts), inserted, and a capped collection trimmed to its cap. */
+export function storeNew(ctx: CommandContext, coll: Collection, bytes: Buffer, doc: Document): void {
+  checkValidation(ctx, coll, doc, { bytes });
+  checkCappedFits(coll, bytes);
+  coll.insert(bytes, doc);
+  trimCapped(coll);
+}
+
 function ordered(ctx: CommandContext): boolean {
   return ctx.body.ordered !== false;
 }
@@ -46,11 +56,12 @@ function withErrors(reply: Document, errors: Document[]): Document {
 }
 
 /** Applies `u` to one matched document; returns whether it changed. */
-export function updateOne(coll: Collection, slot: number, doc: Document, bytes: Buffer, u: UpdateSpec, filter: Document, arrayFilters?: Document[], extras?: QueryExtras): { changed: boolean; doc: Document; bytes: Buffer } {
+export function updateOne(ctx: CommandContext, coll: Collection, slot: number, doc: Document, bytes: Buffer, u: UpdateSpec, filter: Document, arrayFilters?: Document[], extras?: QueryExtras): { changed: boolean; doc: Document; bytes: Buffer } {
   const next = applyUpdate(decode(bytes), u, { filter, arrayFilters, extras });
   const nextBytes = encode(withStoredTypes(next, bytes));
   if (nextBytes.equals(bytes)) return { changed: false, doc: next, bytes };
   if (nextBytes.length > MAX_BSON_OBJECT_SIZE) throw new CommandError('BadValue', 'Resulting document after update is larger than 16777216');
+  checkValidation(ctx, coll, next, { before: doc, bytes: nextBytes });
   coll.update(slot, doc, nextBytes, next, { replacement: !Array.isArray(u) && !isOperatorUpdate(u) });
   return { changed: true, doc: next, bytes: nextBytes };
 }
@@ -68,10 +79,10 @@ export const writeCommands: Record<string, Handler> = {
     for (let i = 0; i < count; i++) {
       try {
         const raw = seq?.[i];
-        // With only the _id index, only _id is needed: skip decoding the rest of the document.
-        const given1 = raw ? ((coll.indexes.size === 1 && leadingId(raw)) || decode(raw)) : given![i]!;
+        // With only the _id index and no validator, only _id is needed: skip decoding the rest of the document.
+        const given1 = raw ? ((coll.indexes.size === 1 && !coll.options.validator && leadingId(raw)) || decode(raw)) : given![i]!;
         const { bytes, doc } = prepareInsert(raw, given1);
-        coll.insert(bytes, doc);
+        storeNew(ctx, coll, bytes, doc);
         n++;
       } catch (e) {
         errors.push(writeError(i, e));
@@ -113,14 +124,14 @@ export const writeCommands: Record<string, Handler> = {
           const target = ctx.state.catalog.ensure(ctx.db, name);
           const doc = upsertDocument(filter, u, arrayFilters, extras);
           const { bytes } = prepareInsert(undefined, doc);
-          target.insert(bytes, doc);
+          storeNew(ctx, target, bytes, doc);
           n++;
           upserted.push({ index: i, _id: doc._id });
           continue;
         }
         for (const m of found) {
           n++;
-          const res = updateOne(coll!, m.slot, m.doc, m.bytes, u, filter, arrayFilters, extras);
+          const res = updateOne(ctx, coll!, m.slot, m.doc, m.bytes, u, filter, arrayFilters, extras);
           if (!res.changed) continue;
           nModified++;
         }
