@@ -185,8 +185,67 @@ describe('numeric types survive updates', () => {
     // $type answers from the stored type.
     const count = (f: Doc | object) => c.countDocuments(f);
     expect(await Promise.all([count({ d: { $type: 'int' } }), count({ d: { $type: 'double' } }), count({ l: { $type: 'long' } }), count({ i: { $type: 'int' } }), count({ i: { $type: 'number' } }), count({ 'nested.d': { $type: ['double'] } }), count({ arr: { $type: 'long' } })])).toEqual([0, 1, 1, 1, 1, 1, 1]);
-    // A no-op update rewrites nothing, so it modifies nothing.
-    expect((await c.updateOne({ _id: 1 }, { $set: { l: 6 } })).modifiedCount).toBe(0);
+    // A no-op update rewrites nothing, so it modifies nothing; setting an equal value of another type is a change (MongoDB compares types too).
+    expect((await c.updateOne({ _id: 1 }, { $set: { l: Long.fromNumber(6) } })).modifiedCount).toBe(0);
+    expect((await c.updateOne({ _id: 1 }, { $set: { l: 6 } })).modifiedCount).toBe(1);
+    expect(type((await c.findOne({ _id: 1 }, { promoteValues: false }))!.l)).toBe('Int32');
+  });
+
+  describe('values sent in an update keep the BSON type they were sent with', () => {
+    const type = (v: unknown) => (v as { _bsontype?: string } | undefined)?._bsontype ?? typeof v;
+    const typesOf = async (c: Collection<Doc>, id: number, paths: string[]) => {
+      const raw = await c.findOne({ _id: id }, { promoteValues: false });
+      return paths.map((p) => type(p.split('.').reduce<any>((d, k) => d?.[k], raw))); // eslint-disable-line @typescript-eslint/no-explicit-any
+    };
+
+    it('$set, $setOnInsert, replacements and upserts', async () => {
+      const { Decimal128, Double, Int32, Long } = await import('mongodb');
+      const c = db.collection<Doc>('senttypes');
+      await c.insertOne({ _id: 1, x: 1 });
+      await c.updateOne({ _id: 1 }, { $set: { d: new Double(1), l: Long.fromNumber(5), i: new Int32(3), dec: Decimal128.fromString('1.5'), o: { d: new Double(2), arr: [new Double(4), 5] }, 'p.q': new Double(3) } });
+      expect(await typesOf(c, 1, ['d', 'l', 'i', 'dec', 'o.d', 'o.arr.0', 'o.arr.1', 'p.q', 'x'])).toEqual(['Double', 'Long', 'Int32', 'Decimal128', 'Double', 'Double', 'Int32', 'Double', 'Int32']);
+      const count = (f: object) => c.countDocuments(f);
+      expect(await Promise.all([count({ d: { $type: 'double' } }), count({ d: { $type: 'int' } }), count({ l: { $type: 'long' } }), count({ 'p.q': { $type: 'double' } })])).toEqual([1, 0, 1, 1]);
+
+      await c.replaceOne({ _id: 1 }, { d: new Double(1), l: Long.fromNumber(2), arr: [new Double(3)], i: 4 });
+      expect(await typesOf(c, 1, ['d', 'l', 'arr.0', 'i'])).toEqual(['Double', 'Long', 'Double', 'Int32']);
+
+      await c.updateOne({ _id: 2, l: Long.fromNumber(3) }, { $set: { d: new Double(2) }, $setOnInsert: { s: Long.fromNumber(4) } }, { upsert: true });
+      expect(await typesOf(c, 2, ['l', 'd', 's'])).toEqual(['Long', 'Double', 'Long']);
+      await c.replaceOne({ _id: 3 }, { d: new Double(1) }, { upsert: true });
+      expect(await typesOf(c, 3, ['d'])).toEqual(['Double']);
+      await c.findOneAndUpdate({ _id: 4 }, { $set: { d: new Double(7) } }, { upsert: true });
+      await c.findOneAndUpdate({ _id: 1 }, { $set: { e: new Double(8) } });
+      await c.findOneAndReplace({ _id: 3 }, { l: Long.fromNumber(1) });
+      expect([...(await typesOf(c, 4, ['d'])), ...(await typesOf(c, 1, ['e'])), ...(await typesOf(c, 3, ['l']))]).toEqual(['Double', 'Double', 'Long']);
+    });
+
+    it('$inc and $mul widen the type, $min/$max take the winner type, $rename keeps it', async () => {
+      const { Double, Int32, Long } = await import('mongodb');
+      const c = db.collection<Doc>('arithtypes');
+      await c.insertOne({ _id: 1, a: new Int32(1), b: new Int32(1), c: Long.fromNumber(1), m: new Int32(3), lo: new Int32(5), hi: new Int32(5), r: Long.fromNumber(9) });
+      await c.updateOne({ _id: 1 }, { $inc: { a: Long.fromNumber(1), b: new Double(1), c: 1, missing: Long.fromNumber(1) }, $mul: { m: new Double(2) }, $max: { hi: Long.fromNumber(100) }, $min: { lo: new Double(5) }, $rename: { r: 'renamed' } });
+      expect(await typesOf(c, 1, ['a', 'b', 'c', 'missing', 'm', 'hi', 'lo', 'renamed'])).toEqual(['Long', 'Double', 'Long', 'Long', 'Double', 'Long', 'Int32', 'Long']);
+      const raw = await c.findOne({ _id: 1 });
+      expect([raw!.a, raw!.b, raw!.c, raw!.m, raw!.hi, raw!.lo]).toEqual([2, 2, 2, 6, 100, 5]);
+    });
+
+    it('array operators, positional updates and client bulkWrite keep sent types', async () => {
+      const { Double, Int32, Long } = await import('mongodb');
+      const c = db.collection<Doc>('arraytypes');
+      await c.insertOne({ _id: 1, arr: [new Int32(1), Long.fromNumber(3)], objs: [{ q: 1 }] });
+      await c.updateOne({ _id: 1 }, { $push: { arr: { $each: [new Double(2), Long.fromNumber(7)] }, objs: { q: new Double(5) } } });
+      expect(await typesOf(c, 1, ['arr.0', 'arr.1', 'arr.2', 'arr.3', 'objs.0.q', 'objs.1.q'])).toEqual(['Int32', 'Long', 'Double', 'Long', 'Int32', 'Double']);
+      await c.updateOne({ _id: 1, arr: 3 }, { $set: { 'arr.$': new Double(9) } });
+      await c.updateOne({ _id: 1 }, { $addToSet: { arr: new Double(11) }, $pull: { objs: { q: 1 } } });
+      expect(await typesOf(c, 1, ['arr.0', 'arr.1', 'arr.2', 'arr.3', 'arr.4', 'objs.0.q'])).toEqual(['Int32', 'Double', 'Double', 'Long', 'Double', 'Double']);
+
+      await ctx.client.bulkWrite([
+        { name: 'insertOne', namespace: `${db.databaseName}.arraytypes`, document: { _id: 2, d: new Double(1), l: Long.fromNumber(2) } },
+        { name: 'updateOne', namespace: `${db.databaseName}.arraytypes`, filter: { _id: 2 }, update: { $set: { e: new Double(3) } } },
+      ]);
+      expect(await typesOf(c, 2, ['d', 'l', 'e'])).toEqual(['Double', 'Long', 'Double']);
+    });
   });
 });
 

@@ -45,6 +45,7 @@ function isWrite(name: string, body: Document): boolean {
 
 export interface Invocation {
   body: Document;
+  raw?: Buffer;
   sequences: Map<string, Buffer[]>;
   connectionId: number;
 }
@@ -70,7 +71,7 @@ export async function dispatch(state: EngineState, inv: Invocation, durability?:
 
 function commandContext(state: EngineState, inv: Invocation): CommandContext {
   const db = typeof inv.body.$db === 'string' ? inv.body.$db : 'admin';
-  return { state, db, body: inv.body, sequences: inv.sequences, connectionId: inv.connectionId };
+  return { state, db, body: inv.body, raw: inv.raw, sequences: inv.sequences, connectionId: inv.connectionId };
 }
 
 /**

@@ -7,7 +7,7 @@ import { checkProjection } from '../query/fields.js';
 import type { QueryExtras } from '../query/options.js';
 import { upsertDocument, type UpdateSpec } from '../query/update.js';
 import type { Collection } from '../storage/collection.js';
-import { collName, letVariables, optDoc, type CommandContext, type Handler } from './context.js';
+import { collName, letVariables, optDoc, typedBody, type CommandContext, type Handler } from './context.js';
 import { CommandError } from './errors.js';
 import { refuseWriteToView } from './views.js';
 import { prepareInsert, storeNew, take, updateOne } from './write.js';
@@ -60,7 +60,8 @@ function run(ctx: CommandContext): Document {
   if (!found) {
     if (b.upsert !== true) return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
     const target = ctx.state.catalog.ensure(ctx.db, name);
-    const doc = upsertDocument(filter, u!, arrayFilters, extras);
+    const typed = typedBody(ctx);
+    const doc = upsertDocument(filter, u!, arrayFilters, extras, typed && { q: typed.query, u: typed.update });
     const { bytes } = prepareInsert(undefined, doc);
     storeNew(ctx, target, bytes, doc);
     return {
@@ -69,7 +70,7 @@ function run(ctx: CommandContext): Document {
       ok: 1,
     };
   }
-  const res = updateOne(ctx, coll!, found.slot, found.doc, found.bytes, u!, filter, arrayFilters, extras);
+  const res = updateOne(ctx, coll!, found.slot, found.doc, found.bytes, u!, filter, arrayFilters, extras, typedBody(ctx)?.update);
   return {
     lastErrorObject: { n: 1, updatedExisting: true },
     value: project(returnNew ? res.doc : found.doc, fields, extras),

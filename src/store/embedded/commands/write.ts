@@ -4,12 +4,12 @@ import { ObjectId } from 'bson';
 import type { Document } from 'bson';
 import { checkFilter, checkHint, matches } from '../query/exec.js';
 import type { QueryExtras } from '../query/options.js';
-import { withStoredTypes } from '../query/types.js';
+import { typedDecode, withBsonTypes } from '../query/types.js';
 import { applyUpdate, isOperatorUpdate, upsertDocument, type UpdateSpec } from '../query/update.js';
 import { decode, encode, idIsFirst, leadingId, withIdFirst } from '../storage/bsonio.js';
 import type { Collection } from '../storage/collection.js';
 import { MAX_BSON_OBJECT_SIZE } from './admin.js';
-import { collName, letVariables, optDoc, statements, type CommandContext, type Handler } from './context.js';
+import { collName, letVariables, optDoc, statements, typedStatements, type CommandContext, type Handler } from './context.js';
 import { selectOne } from './findAndModify.js';
 import { refuseWriteToView } from './views.js';
 import { CommandError, writeError } from './errors.js';
@@ -56,9 +56,10 @@ function withErrors(reply: Document, errors: Document[]): Document {
 }
 
 /** Applies `u` to one matched document; returns whether it changed. */
-export function updateOne(ctx: CommandContext, coll: Collection, slot: number, doc: Document, bytes: Buffer, u: UpdateSpec, filter: Document, arrayFilters?: Document[], extras?: QueryExtras): { changed: boolean; doc: Document; bytes: Buffer } {
+/** `typedU`: the update as sent, numbers as BSON type objects (context.ts typedBody), for the stored types. */
+export function updateOne(ctx: CommandContext, coll: Collection, slot: number, doc: Document, bytes: Buffer, u: UpdateSpec, filter: Document, arrayFilters?: Document[], extras?: QueryExtras, typedU?: unknown): { changed: boolean; doc: Document; bytes: Buffer } {
   const next = applyUpdate(decode(bytes), u, { filter, arrayFilters, extras });
-  const nextBytes = encode(withStoredTypes(next, bytes));
+  const nextBytes = encode(withBsonTypes(next, typedDecode(bytes), typedU));
   if (nextBytes.equals(bytes)) return { changed: false, doc: next, bytes };
   if (nextBytes.length > MAX_BSON_OBJECT_SIZE) throw new CommandError('BadValue', 'Resulting document after update is larger than 16777216');
   checkValidation(ctx, coll, next, { before: doc, bytes: nextBytes });
@@ -96,6 +97,7 @@ export const writeCommands: Record<string, Handler> = {
     const name = collName(ctx);
     refuseWriteToView(ctx, name);
     const stmts = statements(ctx, 'updates');
+    const typedStmts = typedStatements(ctx, 'updates');
     const errors: Document[] = [];
     const upserted: Document[] = [];
     let n = 0;
@@ -103,6 +105,7 @@ export const writeCommands: Record<string, Handler> = {
     const variables = letVariables(ctx);
     for (let i = 0; i < stmts.length; i++) {
       const st = stmts[i]!;
+      const typed = typedStmts?.[i];
       try {
         const filter = optDoc(st.q, 'q') ?? {};
         const u = st.u as UpdateSpec;
@@ -122,7 +125,7 @@ export const writeCommands: Record<string, Handler> = {
         const found = !coll ? [] : sort ? (one ? [one] : []) : [...take(matches(coll, filter, extras), multi ? Infinity : 1)];
         if (found.length === 0 && st.upsert === true) {
           const target = ctx.state.catalog.ensure(ctx.db, name);
-          const doc = upsertDocument(filter, u, arrayFilters, extras);
+          const doc = upsertDocument(filter, u, arrayFilters, extras, typed);
           const { bytes } = prepareInsert(undefined, doc);
           storeNew(ctx, target, bytes, doc);
           n++;
@@ -131,7 +134,7 @@ export const writeCommands: Record<string, Handler> = {
         }
         for (const m of found) {
           n++;
-          const res = updateOne(ctx, coll!, m.slot, m.doc, m.bytes, u, filter, arrayFilters, extras);
+          const res = updateOne(ctx, coll!, m.slot, m.doc, m.bytes, u, filter, arrayFilters, extras, typed?.u);
           if (!res.changed) continue;
           nModified++;
         }

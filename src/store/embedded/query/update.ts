@@ -9,6 +9,7 @@ import { CommandError } from '../commands/errors.js';
 import { encodeKey } from '../storage/keys.js';
 import { withIdFirst } from '../storage/bsonio.js';
 import { mingoOptions, type QueryExtras } from './options.js';
+import { withBsonTypes } from './types.js';
 
 export type UpdateSpec = Document | Document[];
 
@@ -159,8 +160,11 @@ export function seedFromFilter(filter: Document, seed: Document = {}): Document 
   return seed;
 }
 
-/** The document an upsert inserts: seed from the filter (or replacement), update applied, _id first. */
-export function upsertDocument(filter: Document, u: UpdateSpec, arrayFilters?: Document[], extras?: QueryExtras): Document {
+/**
+ * The document an upsert inserts: seed from the filter (or replacement), update applied, _id first. `typed`:
+ * the filter and update as sent (numbers as BSON type objects), so the inserted values keep their types.
+ */
+export function upsertDocument(filter: Document, u: UpdateSpec, arrayFilters?: Document[], extras?: QueryExtras, typed?: { q?: unknown; u?: unknown }): Document {
   let doc: Document;
   if (isOperatorUpdate(u) || Array.isArray(u)) {
     doc = applyUpdate(seedFromFilter(filter), u, { arrayFilters, inserting: true, extras });
@@ -169,5 +173,10 @@ export function upsertDocument(filter: Document, u: UpdateSpec, arrayFilters?: D
     doc = applyUpdate(seed._id !== undefined ? { _id: seed._id } : {}, u, { inserting: true });
   }
   if (doc._id === undefined) doc._id = new ObjectId();
+  if (typed) {
+    const seed = typed.q && typeof typed.q === 'object' ? seedFromFilter(typed.q as Document) : {};
+    const stored = isOperatorUpdate(u) || Array.isArray(u) ? seed : { _id: seed._id };
+    doc = withBsonTypes(doc, stored, typed.u, true);
+  }
   return withIdFirst(doc);
 }
