@@ -232,15 +232,16 @@ describe('numeric types survive updates', () => {
 
     it('array operators, positional updates and client bulkWrite keep sent types', async () => {
       const { Double, Int32, Long } = await import('mongodb');
-      const c = db.collection<Doc>('arraytypes');
+      const c = db.collection('arraytypes') as unknown as Collection<Doc>;
+      const loose = db.collection<{ _id: number }>('arraytypes'); // array operators on a loose schema
       await c.insertOne({ _id: 1, arr: [new Int32(1), Long.fromNumber(3)], objs: [{ q: 1 }] });
-      await c.updateOne({ _id: 1 }, { $push: { arr: { $each: [new Double(2), Long.fromNumber(7)] }, objs: { q: new Double(5) } } });
+      await loose.updateOne({ _id: 1 }, { $push: { arr: { $each: [new Double(2), Long.fromNumber(7)] }, objs: { q: new Double(5) } } });
       expect(await typesOf(c, 1, ['arr.0', 'arr.1', 'arr.2', 'arr.3', 'objs.0.q', 'objs.1.q'])).toEqual(['Int32', 'Long', 'Double', 'Long', 'Int32', 'Double']);
       await c.updateOne({ _id: 1, arr: 3 }, { $set: { 'arr.$': new Double(9) } });
-      await c.updateOne({ _id: 1 }, { $addToSet: { arr: new Double(11) }, $pull: { objs: { q: 1 } } });
+      await loose.updateOne({ _id: 1 }, { $addToSet: { arr: new Double(11) }, $pull: { objs: { q: 1 } } });
       expect(await typesOf(c, 1, ['arr.0', 'arr.1', 'arr.2', 'arr.3', 'arr.4', 'objs.0.q'])).toEqual(['Int32', 'Double', 'Double', 'Long', 'Double', 'Double']);
 
-      await ctx.client.bulkWrite([
+      await ctx.client.bulkWrite<{ [ns: string]: Doc }>([
         { name: 'insertOne', namespace: `${db.databaseName}.arraytypes`, document: { _id: 2, d: new Double(1), l: Long.fromNumber(2) } },
         { name: 'updateOne', namespace: `${db.databaseName}.arraytypes`, filter: { _id: 2 }, update: { $set: { e: new Double(3) } } },
       ]);
