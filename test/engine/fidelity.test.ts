@@ -171,6 +171,46 @@ describe('BSON order in aggregate $sort at any position', () => {
   });
 });
 
+describe('$min and $max in BSON order across types', () => {
+  it('update operators: ObjectId < Date, strings by UTF-8 bytes, numbers < strings, null lowest', async () => {
+    const { ObjectId } = await import('mongodb');
+    const c = db.collection<Doc>('minmaxops');
+    const oid = new ObjectId();
+    await c.insertOne({ _id: 1, d: new Date(0), o: oid, s: '\uFFFD', n: 5, m: 5, z: 5, arr: [1, 2] });
+    await c.updateOne({ _id: 1 }, { $max: { d: oid, s: '\u{1F600}', n: 'a', arr: [1, 3] }, $min: { o: new Date(0), m: 'a', z: null } });
+    const doc = await c.findOne({ _id: 1 });
+    expect(doc).toEqual({ _id: 1, d: new Date(0), o: oid, s: '\u{1F600}', n: 'a', m: 5, z: null, arr: [1, 3] });
+  });
+
+  it('$group and expression $min/$max: BSON order, null and missing ignored', async () => {
+    const { ObjectId } = await import('mongodb');
+    const c = db.collection<Doc>('minmaxgroup');
+    const oid = new ObjectId();
+    await c.insertMany([
+      { _id: 1, g: 1, v: 5 },
+      { _id: 2, g: 1, v: 'a' },
+      { _id: 3, g: 1, v: null },
+      { _id: 4, g: 1, v: new Date(0) },
+      { _id: 5, g: 1, v: oid },
+      { _id: 6, g: 1, v: true },
+      { _id: 7, g: 1, v: [1] },
+      { _id: 8, g: 1, v: { x: 1 } },
+      { _id: 9, g: 1 },
+      { _id: 10, g: 2, v: '\uFFFD' },
+      { _id: 11, g: 2, v: '\u{1F600}' },
+      { _id: 12, g: 3, v: null },
+    ]);
+    const groups = await c.aggregate([{ $group: { _id: '$g', mn: { $min: '$v' }, mx: { $max: '$v' } } }, { $sort: { _id: 1 } }]).toArray();
+    expect(groups).toEqual([
+      { _id: 1, mn: 5, mx: new Date(0) },
+      { _id: 2, mn: '\uFFFD', mx: '\u{1F600}' },
+      { _id: 3, mn: null, mx: null },
+    ]);
+    const [e] = await c.aggregate([{ $match: { _id: 1 } }, { $project: { _id: 0, mx: { $max: [oid, new Date(0)] }, mn: { $min: [oid, new Date(0), null] } } }]).toArray();
+    expect(e).toEqual({ mx: new Date(0), mn: oid });
+  });
+});
+
 describe('numeric types survive updates', () => {
   it('Long, Double, Decimal128 and Int32 keep their BSON types when a document is rewritten', async () => {
     const { Decimal128, Double, Int32, Long } = await import('mongodb');

@@ -6,7 +6,7 @@
 // The leading $match reads only the fields it names, and when a top-level inclusion $project comes next,
 // mingo is handed just the kept fields of each document rather than whole decoded documents.
 import type { Document } from 'bson';
-import { Aggregator } from 'mingo';
+import { Aggregator } from '../query/mingo.js';
 import type { AnyObject } from 'mingo/types';
 import { countPipeline } from '../query/count.js';
 import { checkFilter, checkHint, matches, sortedMatches, type StoredMatch } from '../query/exec.js';

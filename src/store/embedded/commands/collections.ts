@@ -1,6 +1,6 @@
 // Collection DDL: create, drop, listCollections.
 import type { Document } from 'bson';
-import { Query } from 'mingo';
+import { Query } from '../query/mingo.js';
 import { mingoOptions } from '../query/options.js';
 import { encode } from '../storage/bsonio.js';
 import { ID_INDEX } from '../storage/collection.js';

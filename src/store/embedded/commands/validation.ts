@@ -5,7 +5,7 @@
 // already invalid. Action `warn` stores the document and logs. Query-operator validators only:
 // `$jsonSchema` is refused when the validator is set (MongoDB's BSON flavour of JSON Schema is not built).
 import type { Document } from 'bson';
-import { Query } from 'mingo';
+import { Query } from '../query/mingo.js';
 import { mingoOptions } from '../query/options.js';
 import { numericTypesMatch, splitNumericTypes } from '../query/types.js';
 import { encode } from '../storage/bsonio.js';

@@ -3,7 +3,7 @@
 // whenever the output document is the stored one (no projection). The filter and sort keys see only the
 // top-level fields they reference, decoded from the stored bytes (query/fields.ts), and a top-level
 // inclusion projection copies the kept elements' bytes; documents are decoded whole only when asked for.
-import { Query } from 'mingo';
+import { Query } from './mingo.js';
 import type { Document } from 'bson';
 import { CommandError } from '../commands/errors.js';
 import type { Collection } from '../storage/collection.js';

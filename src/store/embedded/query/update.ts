@@ -2,13 +2,15 @@
 // lacks), replacement documents and pipeline updates; builds upsert seed documents from filters.
 import { ObjectId } from 'bson';
 import type { Document } from 'bson';
-import { Aggregator, update as mingoUpdate } from 'mingo';
+import { update as mingoUpdate } from 'mingo';
+import { Aggregator } from './mingo.js';
 import { setValue } from 'mingo/util';
 import type { AnyObject } from 'mingo/types';
 import { CommandError } from '../commands/errors.js';
 import { encodeKey } from '../storage/keys.js';
 import { withIdFirst } from '../storage/bsonio.js';
 import { mingoOptions, type QueryExtras } from './options.js';
+import { compare } from './sort.js';
 import { withBsonTypes } from './types.js';
 
 export type UpdateSpec = Document | Document[];
@@ -63,6 +65,26 @@ function checkOperators(doc: Document, mod: Document): void {
   }
 }
 
+/**
+ * $min/$max compare in BSON order across types (mingo's updater does not: it puts ObjectIds after dates and
+ * compares strings by UTF-16 code units), so each plain path becomes a $set of the operand when it wins, or
+ * nothing. Positional paths are left to the updater.
+ */
+function minMax(doc: Document, op: '$min' | '$max', args: Document, mod: Document): void {
+  const rest: Document = {};
+  for (const [path, operand] of Object.entries(args)) {
+    if (path.includes('$')) {
+      rest[path] = operand;
+      continue;
+    }
+    let cur: unknown = doc;
+    for (const p of path.split('.')) cur = cur !== null && typeof cur === 'object' && !(cur instanceof Date) ? (cur as Document)[p] : undefined;
+    const c = cur === undefined ? (op === '$min' ? -1 : 1) : compare(operand, cur);
+    if ((op === '$min' && c < 0) || (op === '$max' && c > 0)) mod.$set = { ...(mod.$set as Document | undefined), [path]: operand };
+  }
+  if (Object.keys(rest).length) mod[op] = rest;
+}
+
 /** The document already matched; mingo re-tests the filter only to find the element a positional `$` names. */
 function positional(mod: Document): boolean {
   return Object.values(mod).some((args) => args && typeof args === 'object' && Object.keys(args as Document).some((k) => /\.\$(\.|$)/.test(k)));
@@ -104,6 +126,7 @@ export function applyUpdate(
         continue;
       }
       if (op === '$set') mod.$set = { ...(mod.$set as Document | undefined), ...(args as Document) };
+      else if ((op === '$min' || op === '$max') && args && typeof args === 'object') minMax(doc, op, args as Document, mod);
       else mod[op] = args;
     }
     // MongoDB lets an upsert's insert set `_id` through $set/$setOnInsert; mingo's updater refuses any
