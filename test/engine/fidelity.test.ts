@@ -152,7 +152,7 @@ describe('collation', () => {
 });
 
 describe('BSON order in aggregate $sort at any position', () => {
-  it('ObjectId sorts before Date, and strings by UTF-8 bytes, after $project/$addFields as at the start', async () => {
+  it('ObjectId sorts before Date, and strings by UTF-8 bytes, after $project/$addFields/$lookup as at the start', async () => {
     const { ObjectId } = await import('mongodb');
     const c = db.collection<Doc>('order');
     const oid = new ObjectId();
@@ -164,7 +164,7 @@ describe('BSON order in aggregate $sort at any position', () => {
       { _id: 5, v: 7 },
     ]);
     const expected = [5, 4, 3, 2, 1]; // numbers, strings (U+FFFD < U+1F600), ObjectId, Date
-    for (const prefix of [[], [{ $project: { v: 1 } }], [{ $addFields: { w: 1 } }, { $match: {} }]]) {
+    for (const prefix of [[], [{ $project: { v: 1 } }], [{ $addFields: { w: 1 } }, { $match: {} }], [{ $lookup: { from: 'order', localField: '_id', foreignField: '_id', as: 'self' } }]]) {
       const ids = (await c.aggregate([...prefix, { $sort: { v: 1 } }]).toArray()).map((d) => d._id);
       expect(ids).toEqual(expected);
     }
