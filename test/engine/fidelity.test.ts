@@ -258,6 +258,14 @@ describe('numeric types survive updates', () => {
       await c.findOneAndUpdate({ _id: 1 }, { $set: { e: new Double(8) } });
       await c.findOneAndReplace({ _id: 3 }, { l: Long.fromNumber(1) });
       expect([...(await typesOf(c, 4, ['d'])), ...(await typesOf(c, 1, ['e'])), ...(await typesOf(c, 3, ['l']))]).toEqual(['Double', 'Double', 'Long']);
+      // findAndModify returns the document with its stored types, before and after.
+      const after = await c.findOneAndUpdate({ _id: 1 }, { $set: { f: new Double(9) } }, { returnDocument: 'after', promoteValues: false });
+      const beforeDoc = await c.findOneAndUpdate({ _id: 1 }, { $set: { g: 1 } }, { returnDocument: 'before', promoteValues: false });
+      const removed = await c.findOneAndDelete({ _id: 4 }, { promoteValues: false });
+      expect([type(after!.f), type(after!.l), type(beforeDoc!.f), type(removed!.d)]).toEqual(['Double', 'Long', 'Double', 'Double']);
+      // A pipeline update's literal numbers keep their types too.
+      await c.updateOne({ _id: 2 }, [{ $set: { p: new Double(5), q: Long.fromNumber(6) } }]);
+      expect(await typesOf(c, 2, ['p', 'q', 'l'])).toEqual(['Double', 'Long', 'Long']);
     });
 
     it('$inc and $mul widen the type, $min/$max take the winner type, $rename keeps it', async () => {

@@ -4,9 +4,10 @@
 // update wrote ($set, $setOnInsert, a replacement, an upsert's query fields) keeps the type it was sent
 // with; $inc/$mul give the wider of the stored and the operand type (int32 + int64 = int64, anything +
 // double = double); $min/$max the operand's type when they replaced the value; elements an array operator
-// added keep their sent types; everything else keeps its stored type. An int32 that outgrows 32 bits
-// becomes an int64, as in MongoDB. The sent types come from the command body decoded a second time with
-// `promoteValues: false` (commands/context.ts `typedBody`).
+// added keep their sent types, as do literal numbers a pipeline update's $set writes; everything else
+// keeps its stored type. An int32 that outgrows 32 bits becomes an int64, as in MongoDB. The sent types
+// come from the command body decoded a second time with `promoteValues: false` (commands/context.ts
+// `typedBody`).
 import { Double, Long, deserialize, type Document } from 'bson';
 
 function isPlain(v: unknown): v is Document {
@@ -60,7 +61,17 @@ interface Rule {
 }
 
 function rulesOf(typedU: unknown, inserting: boolean, stored: Document | undefined): Rule[] {
-  if (Array.isArray(typedU)) return []; // pipeline updates: computed values keep the encoder's or stored types
+  if (Array.isArray(typedU)) {
+    // Pipeline updates: a $set/$addFields of a literal number keeps its sent type (the rule applies only
+    // where the result still equals it); computed values keep the stored or the encoder's type.
+    const rules: Rule[] = [];
+    for (const stage of typedU) {
+      const fields: unknown = isPlain(stage) ? (stage.$set ?? stage.$addFields) : undefined;
+      if (!isPlain(fields)) continue;
+      for (const [path, v] of Object.entries(fields)) if (numType(v)) rules.push({ op: '$set', path: path.split('.'), operand: v });
+    }
+    return rules;
+  }
   if (!isPlain(typedU)) return [];
   const keys = Object.keys(typedU);
   if (!keys[0]?.startsWith('$')) return [{ op: '$set', path: [], operand: typedU }]; // a replacement
