@@ -268,7 +268,7 @@ describe('numeric types survive updates', () => {
       expect(await typesOf(c, 2, ['p', 'q', 'l'])).toEqual(['Double', 'Long', 'Long']);
     });
 
-    it('$inc and $mul widen the type, $min/$max take the winner type, $rename keeps it', async () => {
+    it('$inc and $mul widen the type (decimals exactly), $min/$max take the winner type, $rename keeps it', async () => {
       const { Double, Int32, Long } = await import('mongodb');
       const c = db.collection<Doc>('arithtypes');
       await c.insertOne({ _id: 1, a: new Int32(1), b: new Int32(1), c: Long.fromNumber(1), m: new Int32(3), lo: new Int32(5), hi: new Int32(5), r: Long.fromNumber(9) });
@@ -276,6 +276,13 @@ describe('numeric types survive updates', () => {
       expect(await typesOf(c, 1, ['a', 'b', 'c', 'missing', 'm', 'hi', 'lo', 'renamed'])).toEqual(['Long', 'Double', 'Long', 'Long', 'Double', 'Long', 'Int32', 'Long']);
       const raw = await c.findOne({ _id: 1 });
       expect([raw!.a, raw!.b, raw!.c, raw!.m, raw!.hi, raw!.lo]).toEqual([2, 2, 2, 6, 100, 5]);
+      // Decimal128 arithmetic is decimal: exact, and a decimal with any number gives a decimal.
+      const { Decimal128 } = await import('mongodb');
+      await c.updateOne({ _id: 1 }, { $set: { dec: Decimal128.fromString('1.5'), one: new Int32(1) } });
+      await c.updateOne({ _id: 1 }, { $inc: { dec: 1, one: Decimal128.fromString('0.1'), newdec: Decimal128.fromString('0.2') }, $mul: { a: Decimal128.fromString('1.5') } });
+      const dec = await c.findOne({ _id: 1 });
+      expect([String(dec!.dec), String(dec!.one), String(dec!.newdec), String(dec!.a)]).toEqual(['2.5', '1.1', '0.2', '3.0']);
+      expect(await typesOf(c, 1, ['dec', 'one', 'newdec', 'a'])).toEqual(['Decimal128', 'Decimal128', 'Decimal128', 'Decimal128']);
     });
 
     it('array operators, positional updates and client bulkWrite keep sent types', async () => {

@@ -10,6 +10,7 @@ import { CommandError } from '../commands/errors.js';
 import { encodeKey } from '../storage/keys.js';
 import { withIdFirst } from '../storage/bsonio.js';
 import { mingoOptions, type QueryExtras } from './options.js';
+import { decimalArithmetic, isDecimal } from './decimal.js';
 import { compare } from './sort.js';
 import { withBsonTypes } from './types.js';
 
@@ -77,12 +78,36 @@ function minMax(doc: Document, op: '$min' | '$max', args: Document, mod: Documen
       rest[path] = operand;
       continue;
     }
-    let cur: unknown = doc;
-    for (const p of path.split('.')) cur = cur !== null && typeof cur === 'object' && !(cur instanceof Date) ? (cur as Document)[p] : undefined;
+    const cur = valueAt(doc, path);
     const c = cur === undefined ? (op === '$min' ? -1 : 1) : compare(operand, cur);
     if ((op === '$min' && c < 0) || (op === '$max' && c > 0)) mod.$set = { ...(mod.$set as Document | undefined), [path]: operand };
   }
   if (Object.keys(rest).length) mod[op] = rest;
+}
+
+function valueAt(doc: Document, path: string): unknown {
+  let cur: unknown = doc;
+  for (const p of path.split('.')) cur = cur !== null && typeof cur === 'object' && !(cur instanceof Date) ? (cur as Document)[p] : undefined;
+  return cur;
+}
+
+/**
+ * $inc/$mul where the field or the operand is a Decimal128: computed here (query/decimal.ts) and set, since
+ * mingo's updater only does JavaScript arithmetic. Other paths (and positional ones) stay with the updater.
+ */
+function decimalOps(doc: Document, op: '$inc' | '$mul', args: Document, mod: Document): void {
+  const rest: Document = {};
+  for (const [path, operand] of Object.entries(args)) {
+    const cur = path.includes('$') ? undefined : valueAt(doc, path);
+    const numeric = cur === undefined || typeof cur === 'number' || isDecimal(cur);
+    if (path.includes('$') || !numeric || !(isDecimal(cur) || isDecimal(operand)) || !(typeof operand === 'number' || isDecimal(operand))) {
+      rest[path] = operand;
+      continue;
+    }
+    const value = cur === undefined ? (op === '$inc' ? decimalArithmetic('$inc', 0, operand) : decimalArithmetic('$mul', 0, operand)) : decimalArithmetic(op, cur, operand);
+    mod.$set = { ...(mod.$set as Document | undefined), [path]: value };
+  }
+  if (Object.keys(rest).length) mod[op] = { ...(mod[op] as Document | undefined), ...rest };
 }
 
 /** The document already matched; mingo re-tests the filter only to find the element a positional `$` names. */
@@ -127,6 +152,7 @@ export function applyUpdate(
       }
       if (op === '$set') mod.$set = { ...(mod.$set as Document | undefined), ...(args as Document) };
       else if ((op === '$min' || op === '$max') && args && typeof args === 'object') minMax(doc, op, args as Document, mod);
+      else if ((op === '$inc' || op === '$mul') && args && typeof args === 'object') decimalOps(doc, op, args as Document, mod);
       else mod[op] = args;
     }
     // MongoDB lets an upsert's insert set `_id` through $set/$setOnInsert; mingo's updater refuses any
