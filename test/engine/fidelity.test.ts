@@ -152,7 +152,7 @@ describe('collation', () => {
 });
 
 describe('BSON order in aggregate $sort at any position', () => {
-  it('ObjectId sorts before Date, and strings by UTF-8 bytes, after $project/$addFields as at the start', async () => {
+  it('ObjectId sorts before Date, and strings by UTF-8 bytes, after $project/$addFields/$lookup as at the start', async () => {
     const { ObjectId } = await import('mongodb');
     const c = db.collection<Doc>('order');
     const oid = new ObjectId();
@@ -164,10 +164,50 @@ describe('BSON order in aggregate $sort at any position', () => {
       { _id: 5, v: 7 },
     ]);
     const expected = [5, 4, 3, 2, 1]; // numbers, strings (U+FFFD < U+1F600), ObjectId, Date
-    for (const prefix of [[], [{ $project: { v: 1 } }], [{ $addFields: { w: 1 } }, { $match: {} }]]) {
+    for (const prefix of [[], [{ $project: { v: 1 } }], [{ $addFields: { w: 1 } }, { $match: {} }], [{ $lookup: { from: 'order', localField: '_id', foreignField: '_id', as: 'self' } }]]) {
       const ids = (await c.aggregate([...prefix, { $sort: { v: 1 } }]).toArray()).map((d) => d._id);
       expect(ids).toEqual(expected);
     }
+  });
+});
+
+describe('$min and $max in BSON order across types', () => {
+  it('update operators: ObjectId < Date, strings by UTF-8 bytes, numbers < strings, null lowest', async () => {
+    const { ObjectId } = await import('mongodb');
+    const c = db.collection<Doc>('minmaxops');
+    const oid = new ObjectId();
+    await c.insertOne({ _id: 1, d: new Date(0), o: oid, s: '\uFFFD', n: 5, m: 5, z: 5, arr: [1, 2] });
+    await c.updateOne({ _id: 1 }, { $max: { d: oid, s: '\u{1F600}', n: 'a', arr: [1, 3] }, $min: { o: new Date(0), m: 'a', z: null } });
+    const doc = await c.findOne({ _id: 1 });
+    expect(doc).toEqual({ _id: 1, d: new Date(0), o: oid, s: '\u{1F600}', n: 'a', m: 5, z: null, arr: [1, 3] });
+  });
+
+  it('$group and expression $min/$max: BSON order, null and missing ignored', async () => {
+    const { ObjectId } = await import('mongodb');
+    const c = db.collection<Doc>('minmaxgroup');
+    const oid = new ObjectId();
+    await c.insertMany([
+      { _id: 1, g: 1, v: 5 },
+      { _id: 2, g: 1, v: 'a' },
+      { _id: 3, g: 1, v: null },
+      { _id: 4, g: 1, v: new Date(0) },
+      { _id: 5, g: 1, v: oid },
+      { _id: 6, g: 1, v: true },
+      { _id: 7, g: 1, v: [1] },
+      { _id: 8, g: 1, v: { x: 1 } },
+      { _id: 9, g: 1 },
+      { _id: 10, g: 2, v: '\uFFFD' },
+      { _id: 11, g: 2, v: '\u{1F600}' },
+      { _id: 12, g: 3, v: null },
+    ]);
+    const groups = await c.aggregate([{ $group: { _id: '$g', mn: { $min: '$v' }, mx: { $max: '$v' } } }, { $sort: { _id: 1 } }]).toArray();
+    expect(groups).toEqual([
+      { _id: 1, mn: 5, mx: new Date(0) },
+      { _id: 2, mn: '\uFFFD', mx: '\u{1F600}' },
+      { _id: 3, mn: null, mx: null },
+    ]);
+    const [e] = await c.aggregate([{ $match: { _id: 1 } }, { $project: { _id: 0, mx: { $max: [oid, new Date(0)] }, mn: { $min: [oid, new Date(0), null] } } }]).toArray();
+    expect(e).toEqual({ mx: new Date(0), mn: oid });
   });
 });
 
@@ -185,8 +225,83 @@ describe('numeric types survive updates', () => {
     // $type answers from the stored type.
     const count = (f: Doc | object) => c.countDocuments(f);
     expect(await Promise.all([count({ d: { $type: 'int' } }), count({ d: { $type: 'double' } }), count({ l: { $type: 'long' } }), count({ i: { $type: 'int' } }), count({ i: { $type: 'number' } }), count({ 'nested.d': { $type: ['double'] } }), count({ arr: { $type: 'long' } })])).toEqual([0, 1, 1, 1, 1, 1, 1]);
-    // A no-op update rewrites nothing, so it modifies nothing.
-    expect((await c.updateOne({ _id: 1 }, { $set: { l: 6 } })).modifiedCount).toBe(0);
+    // A no-op update rewrites nothing, so it modifies nothing; setting an equal value of another type is a change (MongoDB compares types too).
+    expect((await c.updateOne({ _id: 1 }, { $set: { l: Long.fromNumber(6) } })).modifiedCount).toBe(0);
+    expect((await c.updateOne({ _id: 1 }, { $set: { l: 6 } })).modifiedCount).toBe(1);
+    expect(type((await c.findOne({ _id: 1 }, { promoteValues: false }))!.l)).toBe('Int32');
+  });
+
+  describe('values sent in an update keep the BSON type they were sent with', () => {
+    const type = (v: unknown) => (v as { _bsontype?: string } | undefined)?._bsontype ?? typeof v;
+    const typesOf = async (c: Collection<Doc>, id: number, paths: string[]) => {
+      const raw = await c.findOne({ _id: id }, { promoteValues: false });
+      return paths.map((p) => type(p.split('.').reduce<any>((d, k) => d?.[k], raw))); // eslint-disable-line @typescript-eslint/no-explicit-any
+    };
+
+    it('$set, $setOnInsert, replacements and upserts', async () => {
+      const { Decimal128, Double, Int32, Long } = await import('mongodb');
+      const c = db.collection<Doc>('senttypes');
+      await c.insertOne({ _id: 1, x: 1 });
+      await c.updateOne({ _id: 1 }, { $set: { d: new Double(1), l: Long.fromNumber(5), i: new Int32(3), dec: Decimal128.fromString('1.5'), o: { d: new Double(2), arr: [new Double(4), 5] }, 'p.q': new Double(3) } });
+      expect(await typesOf(c, 1, ['d', 'l', 'i', 'dec', 'o.d', 'o.arr.0', 'o.arr.1', 'p.q', 'x'])).toEqual(['Double', 'Long', 'Int32', 'Decimal128', 'Double', 'Double', 'Int32', 'Double', 'Int32']);
+      const count = (f: object) => c.countDocuments(f);
+      expect(await Promise.all([count({ d: { $type: 'double' } }), count({ d: { $type: 'int' } }), count({ l: { $type: 'long' } }), count({ 'p.q': { $type: 'double' } })])).toEqual([1, 0, 1, 1]);
+
+      await c.replaceOne({ _id: 1 }, { d: new Double(1), l: Long.fromNumber(2), arr: [new Double(3)], i: 4 });
+      expect(await typesOf(c, 1, ['d', 'l', 'arr.0', 'i'])).toEqual(['Double', 'Long', 'Double', 'Int32']);
+
+      await c.updateOne({ _id: 2, l: Long.fromNumber(3) }, { $set: { d: new Double(2) }, $setOnInsert: { s: Long.fromNumber(4) } }, { upsert: true });
+      expect(await typesOf(c, 2, ['l', 'd', 's'])).toEqual(['Long', 'Double', 'Long']);
+      await c.replaceOne({ _id: 3 }, { d: new Double(1) }, { upsert: true });
+      expect(await typesOf(c, 3, ['d'])).toEqual(['Double']);
+      await c.findOneAndUpdate({ _id: 4 }, { $set: { d: new Double(7) } }, { upsert: true });
+      await c.findOneAndUpdate({ _id: 1 }, { $set: { e: new Double(8) } });
+      await c.findOneAndReplace({ _id: 3 }, { l: Long.fromNumber(1) });
+      expect([...(await typesOf(c, 4, ['d'])), ...(await typesOf(c, 1, ['e'])), ...(await typesOf(c, 3, ['l']))]).toEqual(['Double', 'Double', 'Long']);
+      // findAndModify returns the document with its stored types, before and after.
+      const after = await c.findOneAndUpdate({ _id: 1 }, { $set: { f: new Double(9) } }, { returnDocument: 'after', promoteValues: false });
+      const beforeDoc = await c.findOneAndUpdate({ _id: 1 }, { $set: { g: 1 } }, { returnDocument: 'before', promoteValues: false });
+      const removed = await c.findOneAndDelete({ _id: 4 }, { promoteValues: false });
+      expect([type(after!.f), type(after!.l), type(beforeDoc!.f), type(removed!.d)]).toEqual(['Double', 'Long', 'Double', 'Double']);
+      // A pipeline update's literal numbers keep their types too.
+      await c.updateOne({ _id: 2 }, [{ $set: { p: new Double(5), q: Long.fromNumber(6) } }]);
+      expect(await typesOf(c, 2, ['p', 'q', 'l'])).toEqual(['Double', 'Long', 'Long']);
+    });
+
+    it('$inc and $mul widen the type (decimals exactly), $min/$max take the winner type, $rename keeps it', async () => {
+      const { Double, Int32, Long } = await import('mongodb');
+      const c = db.collection<Doc>('arithtypes');
+      await c.insertOne({ _id: 1, a: new Int32(1), b: new Int32(1), c: Long.fromNumber(1), m: new Int32(3), lo: new Int32(5), hi: new Int32(5), r: Long.fromNumber(9) });
+      await c.updateOne({ _id: 1 }, { $inc: { a: Long.fromNumber(1), b: new Double(1), c: 1, missing: Long.fromNumber(1) }, $mul: { m: new Double(2) }, $max: { hi: Long.fromNumber(100) }, $min: { lo: new Double(5) }, $rename: { r: 'renamed' } });
+      expect(await typesOf(c, 1, ['a', 'b', 'c', 'missing', 'm', 'hi', 'lo', 'renamed'])).toEqual(['Long', 'Double', 'Long', 'Long', 'Double', 'Long', 'Int32', 'Long']);
+      const raw = await c.findOne({ _id: 1 });
+      expect([raw!.a, raw!.b, raw!.c, raw!.m, raw!.hi, raw!.lo]).toEqual([2, 2, 2, 6, 100, 5]);
+      // Decimal128 arithmetic is decimal: exact, and a decimal with any number gives a decimal.
+      const { Decimal128 } = await import('mongodb');
+      await c.updateOne({ _id: 1 }, { $set: { dec: Decimal128.fromString('1.5'), one: new Int32(1) } });
+      await c.updateOne({ _id: 1 }, { $inc: { dec: 1, one: Decimal128.fromString('0.1'), newdec: Decimal128.fromString('0.2') }, $mul: { a: Decimal128.fromString('1.5') } });
+      const dec = await c.findOne({ _id: 1 });
+      expect([String(dec!.dec), String(dec!.one), String(dec!.newdec), String(dec!.a)]).toEqual(['2.5', '1.1', '0.2', '3.0']);
+      expect(await typesOf(c, 1, ['dec', 'one', 'newdec', 'a'])).toEqual(['Decimal128', 'Decimal128', 'Decimal128', 'Decimal128']);
+    });
+
+    it('array operators, positional updates and client bulkWrite keep sent types', async () => {
+      const { Double, Int32, Long } = await import('mongodb');
+      const c = db.collection('arraytypes') as unknown as Collection<Doc>;
+      const loose = db.collection<{ _id: number }>('arraytypes'); // array operators on a loose schema
+      await c.insertOne({ _id: 1, arr: [new Int32(1), Long.fromNumber(3)], objs: [{ q: 1 }] });
+      await loose.updateOne({ _id: 1 }, { $push: { arr: { $each: [new Double(2), Long.fromNumber(7)] }, objs: { q: new Double(5) } } });
+      expect(await typesOf(c, 1, ['arr.0', 'arr.1', 'arr.2', 'arr.3', 'objs.0.q', 'objs.1.q'])).toEqual(['Int32', 'Long', 'Double', 'Long', 'Int32', 'Double']);
+      await c.updateOne({ _id: 1, arr: 3 }, { $set: { 'arr.$': new Double(9) } });
+      await loose.updateOne({ _id: 1 }, { $addToSet: { arr: new Double(11) }, $pull: { objs: { q: 1 } } });
+      expect(await typesOf(c, 1, ['arr.0', 'arr.1', 'arr.2', 'arr.3', 'arr.4', 'objs.0.q'])).toEqual(['Int32', 'Double', 'Double', 'Long', 'Double', 'Double']);
+
+      await ctx.client.bulkWrite<{ [ns: string]: Doc }>([
+        { name: 'insertOne', namespace: `${db.databaseName}.arraytypes`, document: { _id: 2, d: new Double(1), l: Long.fromNumber(2) } },
+        { name: 'updateOne', namespace: `${db.databaseName}.arraytypes`, filter: { _id: 2 }, update: { $set: { e: new Double(3) } } },
+      ]);
+      expect(await typesOf(c, 2, ['d', 'l', 'e'])).toEqual(['Double', 'Long', 'Double']);
+    });
   });
 });
 
@@ -251,5 +366,66 @@ describe('counts answered from indexes keep these semantics', () => {
     await serverError(c.aggregate([{ $match: { k: 'b' } }, { $out: 'outtarget' }]).toArray());
     expect((await target.find({}, { sort: { _id: 1 } }).toArray()).map((d) => d._id)).toEqual([1, 2, 3, 4]);
     expect(await target.countDocuments({ k: 'c' })).toBe(1);
+  });
+});
+
+describe('document validation and collMod', () => {
+  it('a validator refuses a document with 121 and errInfo; bypassDocumentValidation, moderate and warn let it through', async () => {
+    await db.createCollection('validated', { validator: { email: { $type: 'string' } } });
+    const c = db.collection<Doc>('validated');
+    await c.insertOne({ _id: 1, email: 'a@x.com' });
+    const e = await serverError(c.insertOne({ _id: 2, email: 5 }));
+    expect(e.code).toBe(121);
+    expect(e.errInfo).toMatchObject({ failingDocumentId: 2, details: { operatorName: '$and' } });
+    expect((await serverError(c.updateOne({ _id: 1 }, { $set: { email: 7 } }))).code).toBe(121);
+    expect((await serverError(c.findOneAndUpdate({ _id: 1 }, { $unset: { email: '' } }))).code).toBe(121);
+    expect((await serverError(c.updateOne({ _id: 3 }, { $set: { n: 1 } }, { upsert: true }))).code).toBe(121);
+    expect(await c.countDocuments({})).toBe(1);
+    await c.insertOne({ _id: 4, email: 4 }, { bypassDocumentValidation: true });
+    // Level moderate: a document that was already invalid may be updated; a valid one may not become invalid.
+    await db.command({ collMod: 'validated', validationLevel: 'moderate' });
+    expect((await c.updateOne({ _id: 4 }, { $set: { n: 1 } })).modifiedCount).toBe(1);
+    expect((await serverError(c.updateOne({ _id: 1 }, { $set: { email: 8 } }))).code).toBe(121);
+    await db.command({ collMod: 'validated', validationAction: 'warn' });
+    await c.insertOne({ _id: 5, email: 5 });
+    const [info] = await db.listCollections({ name: 'validated' }).toArray();
+    expect((info as { options: object }).options).toEqual({ validator: { email: { $type: 'string' } }, validationLevel: 'moderate', validationAction: 'warn' });
+  });
+
+  it('collMod adds a validator, changes a TTL index, and refuses what it does not know', async () => {
+    const c = db.collection<Doc>('modded');
+    await c.insertOne({ _id: 1, n: 1 });
+    await c.createIndex({ at: 1 }, { expireAfterSeconds: 60 });
+    await db.command({ collMod: 'modded', validator: { n: { $gte: 0 } } });
+    expect((await serverError(c.insertOne({ _id: 2, n: -1 }))).code).toBe(121);
+    const r = await db.command({ collMod: 'modded', index: { keyPattern: { at: 1 }, expireAfterSeconds: 120 } });
+    expect([r.expireAfterSeconds_old, r.expireAfterSeconds_new]).toEqual([60, 120]);
+    expect((await c.indexes()).find((i) => i.name === 'at_1')!.expireAfterSeconds).toBe(120);
+    expect((await serverError(db.command({ collMod: 'modded', nonsense: 1 }))).code).toBe(40415);
+    expect((await serverError(db.command({ collMod: 'nosuchcollection', validator: {} }))).code).toBe(26);
+  });
+});
+
+describe('capped collections', () => {
+  it('keep the newest documents within size and max, in insertion order; $collStats reports the cap', async () => {
+    await db.createCollection('capped', { capped: true, size: 4096, max: 3 });
+    const c = db.collection<Doc>('capped');
+    for (let i = 1; i <= 5; i++) await c.insertOne({ _id: i });
+    expect((await c.find().toArray()).map((d) => d._id)).toEqual([3, 4, 5]);
+    await c.insertMany(Array.from({ length: 40 }, (_, i) => ({ _id: 100 + i, pad: 'x'.repeat(200) })));
+    const [stats] = await c.aggregate([{ $collStats: { storageStats: {}, count: {} } }]).toArray();
+    expect(stats).toMatchObject({ count: 3, storageStats: { capped: true, maxSize: 4096, max: 3, count: 3 } });
+    expect((await c.find().toArray()).map((d) => d._id)).toEqual([137, 138, 139]);
+    // By size alone: a 4096-byte cap holds what fits, the oldest deleted first.
+    await db.createCollection('cappedbysize', { capped: true, size: 1000 });
+    const s = db.collection<Doc>('cappedbysize');
+    await s.insertMany(Array.from({ length: 30 }, (_, i) => ({ _id: i, pad: 'y'.repeat(200) })));
+    const ids = (await s.find().toArray()).map((d) => d._id);
+    expect(ids.length).toBeLessThan(30);
+    expect(ids).toEqual(Array.from({ length: ids.length }, (_, i) => 30 - ids.length + i));
+    const [st] = await s.aggregate([{ $collStats: { storageStats: {} } }]).toArray();
+    expect(st!.storageStats.size).toBeLessThanOrEqual(4096);
+    expect(st!.storageStats.maxSize).toBe(4096);
+    expect((await serverError(db.createCollection('cappednosize', { capped: true }))).code).toBe(72);
   });
 });

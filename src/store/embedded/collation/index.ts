@@ -60,6 +60,35 @@ export function collationOf(spec: Document | undefined): Collation | undefined {
   return c;
 }
 
+/** MongoDB's defaults of a collation's options (what listIndexes shows of an index's collation). */
+const DEFAULTS: Document = { caseLevel: false, caseFirst: 'off', strength: 3, numericOrdering: false, alternate: 'non-ignorable', maxVariable: 'punct', normalization: false, backwards: false };
+
+/** A collation spec completed with MongoDB's defaults, or undefined for none/simple; validates it. */
+export function normalizeCollation(spec: Document | undefined): Document | undefined {
+  if (!collationOf(spec)) return undefined;
+  const out: Document = { locale: spec!.locale };
+  for (const [k, v] of Object.entries(DEFAULTS)) out[k] = spec![k] ?? v;
+  for (const k of Object.keys(spec!)) {
+    if (!(k in out) && k !== 'version') throw new CommandError('FailedToParse', `BSON field 'collation.${k}' is an unknown field.`);
+  }
+  return out;
+}
+
+/** Identity of a collation (two specs with the same identity compare alike), undefined for none/simple. */
+export function collationId(spec: Document | undefined): string | undefined {
+  const n = normalizeCollation(spec);
+  if (!n) return undefined;
+  return JSON.stringify({ ...n, locale: localeTag(n.locale as string) });
+}
+
+/** True when `v` holds no string: comparisons with it are the same under every collation. */
+export function collationFree(v: unknown): boolean {
+  if (typeof v === 'string') return false;
+  if (Array.isArray(v)) return v.every(collationFree);
+  if (isPlain(v)) return Object.values(v).every(collationFree);
+  return true;
+}
+
 const VERBATIM = new Set(['$regex', '$options', '$type', '$exists', '$size', '$mod', '$where', '$jsonSchema', '$text', '$comment', '$bitsAllSet', '$bitsAnySet', '$bitsAllClear', '$bitsAnyClear']);
 
 function isPlain(v: unknown): v is Document {

@@ -2,7 +2,7 @@
 // dropDatabase. The engine presents itself as a standalone server (no setName, no topologyVersion, so the
 // driver polls instead of using streaming hello).
 import type { Document } from 'bson';
-import { Query } from 'mingo';
+import { Query } from '../query/mingo.js';
 import { mingoOptions } from '../query/options.js';
 import type { CommandContext, Handler } from './context.js';
 

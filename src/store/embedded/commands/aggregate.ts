@@ -6,7 +6,7 @@
 // The leading $match reads only the fields it names, and when a top-level inclusion $project comes next,
 // mingo is handed just the kept fields of each document rather than whole decoded documents.
 import type { Document } from 'bson';
-import { Aggregator } from 'mingo';
+import { Aggregator } from '../query/mingo.js';
 import type { AnyObject } from 'mingo/types';
 import { countPipeline } from '../query/count.js';
 import { checkFilter, checkHint, matches, sortedMatches, type StoredMatch } from '../query/exec.js';
@@ -19,8 +19,9 @@ import { CommandError } from './errors.js';
 import { firstBatchReply } from './find.js';
 import { runMerge, runOut, WRITE_STAGES } from './aggregateOut.js';
 import { viewOf } from './views.js';
+import { cappedMaxSize, isCapped } from './capped.js';
 
-const UNSUPPORTED = new Set(['$changeStream', '$currentOp', '$listSessions', '$indexStats', '$collStats', '$search', '$geoNear']);
+const UNSUPPORTED = new Set(['$changeStream', '$currentOp', '$listSessions', '$indexStats', '$search', '$geoNear']);
 
 /** Results of sub-pipelines, under names no collection can have, computed when mingo first asks. */
 type Subresults = Map<string, () => AnyObject[]>;
@@ -191,6 +192,7 @@ export const aggregateCommands: Record<string, Handler> = {
       const op = Object.keys(st)[0] ?? '';
       if (UNSUPPORTED.has(op)) throw new CommandError('CommandNotSupported', `${op} is not supported by the embedded engine`);
       if (WRITE_STAGES.has(op) && i !== pipeline.length - 1) throw new CommandError('Location40601', `${op} can only be the final stage in the pipeline`);
+      if (op === '$collStats' && i !== 0) throw new CommandError('Location40602', '$collStats is only valid as the first stage in a pipeline');
     }
     const subs: Subresults = new Map();
     const extras: QueryExtras = {
@@ -206,7 +208,11 @@ export const aggregateCommands: Record<string, Handler> = {
     // Pipeline errors surface when the first batch is pulled, inside this handler, as a command error.
     const counted = dbLevel || writes ? undefined : countedFromIndex(ctx, b.aggregate as string, stages, extras);
     if (counted) return firstBatchReply(ctx, ns, counted.map((d) => encode(d)).values(), optInt(cursor.batchSize, 'cursor.batchSize'), false);
-    const results = dbLevel ? databaseDocuments(ctx, stages, extras) : documents(ctx, b.aggregate as string, stages, extras, subs);
+    const results = dbLevel
+      ? databaseDocuments(ctx, stages, extras)
+      : stages[0] && '$collStats' in stages[0]
+        ? runStages(stages.slice(1), [collStats(ctx, b.aggregate as string, optDoc(stages[0].$collStats, '$collStats') ?? {})], extras)
+        : documents(ctx, b.aggregate as string, stages, extras, subs);
     if (writes) {
       const docs = [...results];
       if ('$out' in writes) runOut(ctx, writes.$out, docs);
@@ -256,6 +262,36 @@ function* databaseDocuments(ctx: CommandContext, stages: Document[], extras: Que
     return;
   }
   yield* runStages(rest, source, extras);
+}
+
+/**
+ * The $collStats document: `count` and `storageStats` (sizes are the documents' BSON bytes; storage keeps
+ * no per-collection file, so storageSize is that figure too and index sizes are not reported).
+ */
+function collStats(ctx: CommandContext, name: string, spec: Document): Document {
+  const coll = ctx.state.catalog.get(ctx.db, name);
+  const out: Document = { ns: `${ctx.db}.${name}`, host: 'embedded', localTime: new Date() };
+  for (const k of Object.keys(spec)) {
+    if (k !== 'count' && k !== 'storageStats') throw new CommandError('CommandNotSupported', `$collStats '${k}' is not supported by the embedded engine`);
+  }
+  if ((spec.count || spec.storageStats) && !coll) throw new CommandError('NamespaceNotFound', `Unable to retrieve storageStats in $collStats stage :: caused by :: Collection [${ctx.db}.${name}] not found.`);
+  if (spec.count) out.count = coll!.size;
+  if (spec.storageStats) {
+    const st: Document = {
+      size: coll!.dataSize,
+      count: coll!.size,
+      ...(coll!.size ? { avgObjSize: Math.floor(coll!.dataSize / coll!.size) } : {}),
+      storageSize: coll!.dataSize,
+      capped: isCapped(coll!),
+      nindexes: coll!.indexes.size,
+    };
+    if (isCapped(coll!)) {
+      st.maxSize = cappedMaxSize(Number(coll!.options.size));
+      if (coll!.options.max !== undefined) st.max = Number(coll!.options.max);
+    }
+    out.storageStats = st;
+  }
+  return out;
 }
 
 /** Documents of a pipeline over a collection or view (for reads on views by find/count). */

@@ -9,7 +9,8 @@ import type { Collection } from '../storage/collection.js';
 import { encodeKey, valuesAtPath } from '../storage/keys.js';
 import type { CommandContext } from './context.js';
 import { CommandError } from './errors.js';
-import { prepareInsert, take } from './write.js';
+import { checkValidation } from './validation.js';
+import { prepareInsert, storeNew, take } from './write.js';
 
 export const WRITE_STAGES = new Set(['$out', '$merge']);
 
@@ -29,7 +30,7 @@ export function runOut(ctx: CommandContext, spec: unknown, docs: Document[]): vo
   try {
     for (const d of docs) {
       const { bytes, doc } = prepareInsert(undefined, d);
-      coll.insert(bytes, doc);
+      storeNew(ctx, coll, bytes, doc);
     }
   } catch (e) {
     for (const m of [...matches(coll, {})]) coll.remove(m.slot, m.doc);
@@ -74,7 +75,7 @@ export function runMerge(ctx: CommandContext, raw: unknown, docs: Document[]): v
       if (whenNotMatched === 'discard') continue;
       if (whenNotMatched === 'fail') throw new CommandError('Location13113', `$merge could not find a matching document in the target collection for at least one document in the source collection`);
       const { bytes, doc: stored } = prepareInsert(undefined, doc);
-      coll.insert(bytes, stored);
+      storeNew(ctx, coll, bytes, stored);
       continue;
     }
     if (whenMatched === 'keepExisting') continue;
@@ -89,6 +90,8 @@ export function runMerge(ctx: CommandContext, raw: unknown, docs: Document[]): v
     if (doc._id !== undefined && encodeKey(doc._id) !== encodeKey(found.doc._id)) {
       throw new CommandError('ImmutableField', "$merge failed to update the matching document, did you attempt to modify the _id or the shard key?");
     }
-    coll.update(found.slot, found.doc, encode(next), next);
+    const bytes = encode(next);
+    checkValidation(ctx, coll, next, { before: found.doc, bytes });
+    coll.update(found.slot, found.doc, bytes, next);
   }
 }

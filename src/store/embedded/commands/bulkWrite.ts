@@ -3,7 +3,7 @@
 // reply is a cursor of per-op results (only the errors when errorsOnly) and the summary counts.
 import { Long, type Document } from 'bson';
 import { decode, encode } from '../storage/bsonio.js';
-import { statements, type CommandContext, type Handler } from './context.js';
+import { statements, typedStatements, type CommandContext, type Handler } from './context.js';
 import { codeNameOf, CommandError, errorFields } from './errors.js';
 import { writeCommands } from './write.js';
 
@@ -26,7 +26,8 @@ function namespace(nsInfo: Document[], at: unknown): { db: string; coll: string 
 
 /** One op as the single-statement write command it amounts to, and which counter its `n` feeds. */
 function asCommand(op: Document, nsInfo: Document[], ctx: CommandContext): { kind: 'insert' | 'update' | 'delete'; db: string; body: Document } {
-  const common = { ordered: true, ...(ctx.body.let !== undefined ? { let: ctx.body.let } : {}) };
+  const common: Document = { ordered: true };
+  for (const k of ['let', 'bypassDocumentValidation']) if (ctx.body[k] !== undefined) common[k] = ctx.body[k];
   if ('insert' in op) {
     const ns = namespace(nsInfo, op.insert);
     return { kind: 'insert', db: ns.db, body: { insert: ns.coll, documents: [op.document], ...common } };
@@ -46,13 +47,25 @@ function asCommand(op: Document, nsInfo: Document[], ctx: CommandContext): { kin
   throw new CommandError('FailedToParse', `Unrecognized bulkWrite op: ${Object.keys(op)[0] ?? '(empty)'}`);
 }
 
-function runOp(ctx: CommandContext, op: Document, idx: number, nsInfo: Document[], totals: Totals): Document {
+/**
+ * The sub-command's context. `typedOp`: the op as sent, numbers as BSON type objects: an insert stores the
+ * document encoded from it, an update gets its filter and update as the typed statement (query/types.ts).
+ */
+function subContext(ctx: CommandContext, cmd: ReturnType<typeof asCommand>, typedOp: Document | undefined): CommandContext {
+  const sequences = new Map<string, Buffer[]>();
+  let typed: Document | undefined;
+  if (typedOp && cmd.kind === 'insert' && typedOp.document && typeof typedOp.document === 'object') sequences.set('documents', [encode(typedOp.document as Document)]);
+  if (typedOp && cmd.kind === 'update') typed = { updates: [{ q: typedOp.filter, u: typedOp.updateMods }] };
+  return { ...ctx, db: cmd.db, body: cmd.body, raw: undefined, typed, sequences };
+}
+
+function runOp(ctx: CommandContext, op: Document, typedOp: Document | undefined, idx: number, nsInfo: Document[], totals: Totals): Document {
   let reply: Document;
   let kind: 'insert' | 'update' | 'delete';
   try {
     const cmd = asCommand(op, nsInfo, ctx);
     kind = cmd.kind;
-    reply = writeCommands[kind]!({ ...ctx, db: cmd.db, body: cmd.body, sequences: new Map() }) as Document;
+    reply = writeCommands[kind]!(subContext(ctx, cmd, typedOp)) as Document;
   } catch (e) {
     totals.nErrors++;
     return { ok: 0, idx, n: 0, ...errorFields(e) };
@@ -85,13 +98,14 @@ export const bulkWriteCommands: Record<string, Handler> = {
   bulkWrite: (ctx) => {
     if (ctx.db !== 'admin') throw new CommandError('Unauthorized', 'bulkWrite may only be run against the admin database.');
     const ops = statements(ctx, 'ops');
+    const typedOps = typedStatements(ctx, 'ops');
     const nsInfo = statements(ctx, 'nsInfo');
     const ordered = ctx.body.ordered !== false;
     const errorsOnly = ctx.body.errorsOnly === true;
     const totals: Totals = { nErrors: 0, nInserted: 0, nMatched: 0, nModified: 0, nUpserted: 0, nDeleted: 0 };
     const results: Buffer[] = [];
     for (const [idx, op] of ops.entries()) {
-      const r = runOp(ctx, op, idx, nsInfo, totals);
+      const r = runOp(ctx, op, typedOps?.[idx], idx, nsInfo, totals);
       if (!errorsOnly || r.ok === 0) results.push(encode(r));
       if (r.ok === 0 && ordered) break;
     }

@@ -1,6 +1,6 @@
 // Collection DDL: create, drop, listCollections.
 import type { Document } from 'bson';
-import { Query } from 'mingo';
+import { Query } from '../query/mingo.js';
 import { mingoOptions } from '../query/options.js';
 import { encode } from '../storage/bsonio.js';
 import { ID_INDEX } from '../storage/collection.js';
@@ -9,18 +9,23 @@ import { collName, optDoc, optInt, type Handler } from './context.js';
 import { CommandError } from './errors.js';
 import { firstBatchReply } from './find.js';
 import { viewOptions } from './views.js';
+import { cappedOptions } from './capped.js';
+import { validationOptions } from './validation.js';
+import type { Collection } from '../storage/collection.js';
 
 /** Fields every command may carry that are not options of the command itself. */
 export const GENERIC_FIELDS = new Set(['$db', 'lsid', '$clusterTime', '$readPreference', 'writeConcern', 'readConcern', 'comment', 'maxTimeMS', 'apiVersion', 'apiStrict', 'apiDeprecationErrors', 'txnNumber', 'autocommit']);
 
-const UNSUPPORTED_OPTIONS = ['capped', 'size', 'max', 'timeseries', 'validator', 'validationLevel', 'validationAction', 'clusteredIndex', 'changeStreamPreAndPostImages', 'encryptedFields', 'collation', 'expireAfterSeconds', 'storageEngine', 'indexOptionDefaults'];
+const UNSUPPORTED_OPTIONS = ['timeseries', 'clusteredIndex', 'encryptedFields', 'collation', 'expireAfterSeconds', 'storageEngine', 'indexOptionDefaults'];
+/** create options checked and stored by their own modules (views, validation, capped). */
+const CHECKED_OPTIONS = new Set(['create', 'viewOn', 'pipeline', 'validator', 'validationLevel', 'validationAction', 'capped', 'size', 'max']);
 
 export const collectionCommands: Record<string, Handler> = {
   create: (ctx) => {
     const name = collName(ctx);
-    const options: Document = { ...viewOptions(ctx.body) };
+    const options: Document = { ...viewOptions(ctx.body), ...cappedOptions(ctx.body), ...validationOptions(ctx.body) };
     for (const [k, v] of Object.entries(ctx.body)) {
-      if (k === 'create' || k === 'viewOn' || k === 'pipeline' || GENERIC_FIELDS.has(k)) continue;
+      if (CHECKED_OPTIONS.has(k) || GENERIC_FIELDS.has(k)) continue;
       if (UNSUPPORTED_OPTIONS.includes(k)) throw new CommandError('CommandNotSupported', `create option '${k}' is not supported by the embedded engine`);
       options[k] = v;
     }
@@ -32,6 +37,34 @@ export const collectionCommands: Record<string, Handler> = {
     }
     ctx.state.catalog.ensure(ctx.db, name, options);
     return { ok: 1 };
+  },
+
+  collMod: (ctx) => {
+    const name = collName(ctx);
+    const coll = ctx.state.catalog.get(ctx.db, name);
+    if (!coll) throw new CommandError('NamespaceNotFound', `ns does not exist: ${ctx.db}.${name}`);
+    const view = typeof coll.options.viewOn === 'string';
+    const reply: Document = {};
+    const options: Document = { ...coll.options };
+    for (const [k, v] of Object.entries(ctx.body)) {
+      if (k === 'collMod' || GENERIC_FIELDS.has(k)) continue;
+      if (k === 'validator' || k === 'validationLevel' || k === 'validationAction') {
+        if (view) throw new CommandError('InvalidOptions', `option not supported on a view: ${k}`);
+        Object.assign(options, validationOptions({ [k]: v }));
+      } else if (k === 'viewOn' || k === 'pipeline') {
+        if (!view) throw new CommandError('InvalidOptions', `option only supported on a view: ${k}`);
+        Object.assign(options, viewOptions({ viewOn: ctx.body.viewOn ?? options.viewOn, pipeline: ctx.body.pipeline ?? options.pipeline }));
+      } else if (k === 'changeStreamPreAndPostImages') {
+        // Pre- and post-images are always available to change streams here; the option is kept as set.
+        if (!optDoc(v, k) || typeof (v as Document).enabled !== 'boolean') throw new CommandError('TypeMismatch', "BSON field 'changeStreamPreAndPostImages.enabled' is missing but a required field");
+        options.changeStreamPreAndPostImages = { enabled: (v as Document).enabled };
+      } else if (k === 'index') Object.assign(reply, modifyIndex(coll, optDoc(v, 'index')!));
+      else if (k === 'expireAfterSeconds' || k === 'timeseries' || k === 'clusteredIndex') throw new CommandError('CommandNotSupported', `collMod option '${k}' is not supported by the embedded engine`);
+      else throw new CommandError('Location40415', `BSON field 'collMod.${k}' is an unknown field.`);
+    }
+    coll.meta.options = options;
+    ctx.state.catalog.touched(coll);
+    return { ...reply, ok: 1 };
   },
 
   drop: (ctx) => {
@@ -64,3 +97,21 @@ export const collectionCommands: Record<string, Handler> = {
     return firstBatchReply(ctx, `${ctx.db}.$cmd.listCollections`, out.values(), optInt(cursor?.batchSize, 'cursor.batchSize'), false);
   },
 };
+
+/** collMod's `index` option: changes a TTL index's expireAfterSeconds (named by `name` or `keyPattern`). */
+function modifyIndex(coll: Collection, spec: Document): Document {
+  const idx = typeof spec.name === 'string' ? coll.indexes.get(spec.name) : [...coll.indexes.values()].find((i) => encodeKey(i.spec.key) === encodeKey(spec.keyPattern));
+  if (!idx) throw new CommandError('IndexNotFound', `cannot find index ${JSON.stringify(spec.name ?? spec.keyPattern)} for ns ${coll.ns}`);
+  const out: Document = {};
+  for (const k of Object.keys(spec)) {
+    if (k === 'name' || k === 'keyPattern') continue;
+    if (k !== 'expireAfterSeconds') throw new CommandError('CommandNotSupported', `collMod index option '${k}' is not supported by the embedded engine`);
+    const s = Number(spec.expireAfterSeconds);
+    if (!Number.isFinite(s) || s < 0) throw new CommandError('BadValue', "TTL index 'expireAfterSeconds' option must be within an acceptable range");
+    if (!idx.ttl) throw new CommandError('InvalidOptions', 'no expireAfterSeconds field to update');
+    out.expireAfterSeconds_old = idx.spec.expireAfterSeconds;
+    out.expireAfterSeconds_new = Math.trunc(s);
+    idx.spec.expireAfterSeconds = Math.trunc(s);
+  }
+  return out;
+}

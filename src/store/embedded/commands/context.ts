@@ -7,6 +7,7 @@ import type { ReplyBody } from '../wire/codec.js';
 import { CommandError } from './errors.js';
 import { evaluateLet } from '../query/options.js';
 import { decodeCommand } from '../wire/codec.js';
+import { typedDecode } from '../query/types.js';
 
 export interface EngineState {
   catalog: Catalog;
@@ -22,6 +23,10 @@ export interface CommandContext {
   /** Database the command runs against ($db). */
   db: string;
   body: Document;
+  /** The body's BSON bytes, when it came off the wire. */
+  raw?: Buffer;
+  /** The body with numbers as their BSON types (see typedBody); set directly by commands run inside others. */
+  typed?: Document;
   sequences: Map<string, Buffer[]>;
   connectionId: number;
 }
@@ -49,6 +54,23 @@ export function statements(ctx: CommandContext, field: string): Document[] {
   const arr = ctx.body[field];
   if (!Array.isArray(arr)) throw new CommandError('FailedToParse', `BSON field '${field}' is missing but a required field`);
   return arr as Document[];
+}
+
+/**
+ * The command body decoded again with `promoteValues: false`: every number an Int32, Long or Double object,
+ * so the update path can store values with the types they were sent with (query/types.ts). Decoded on first use.
+ */
+export function typedBody(ctx: CommandContext): Document | undefined {
+  if (!ctx.typed && ctx.raw) ctx.typed = typedDecode(ctx.raw);
+  return ctx.typed;
+}
+
+/** Statements of a write command as typedBody decodes them (from a kind-1 sequence or the body array). */
+export function typedStatements(ctx: CommandContext, field: string): Document[] | undefined {
+  const seq = ctx.sequences.get(field);
+  if (seq) return seq.map((b) => typedDecode(b));
+  const arr: unknown = typedBody(ctx)?.[field];
+  return Array.isArray(arr) ? (arr as Document[]) : undefined;
 }
 
 export function optDoc(v: unknown, field: string): Document | undefined {

@@ -35,7 +35,7 @@ export interface Durability {
 }
 
 /** Commands that may change storage: each runs in one write transaction (storage refuses changes outside one). */
-const WRITE_COMMANDS = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify', 'create', 'drop', 'dropDatabase', 'createIndexes', 'dropIndexes', 'bulkWrite']);
+const WRITE_COMMANDS = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify', 'create', 'collMod', 'drop', 'dropDatabase', 'createIndexes', 'dropIndexes', 'bulkWrite']);
 
 /** Whether a command may change storage: the write commands, and an aggregate ending in $out or $merge. */
 function isWrite(name: string, body: Document): boolean {
@@ -47,6 +47,7 @@ function isWrite(name: string, body: Document): boolean {
 
 export interface Invocation {
   body: Document;
+  raw?: Buffer;
   sequences: Map<string, Buffer[]>;
   connectionId: number;
 }
@@ -85,7 +86,7 @@ function journaled(body: Document): boolean {
 
 function commandContext(state: EngineState, inv: Invocation): CommandContext {
   const db = typeof inv.body.$db === 'string' ? inv.body.$db : 'admin';
-  return { state, db, body: inv.body, sequences: inv.sequences, connectionId: inv.connectionId };
+  return { state, db, body: inv.body, raw: inv.raw, sequences: inv.sequences, connectionId: inv.connectionId };
 }
 
 /**

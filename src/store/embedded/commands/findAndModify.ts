@@ -5,12 +5,13 @@ import type { Document } from 'bson';
 import { checkHint, matches, shape, type Match } from '../query/exec.js';
 import { checkProjection } from '../query/fields.js';
 import type { QueryExtras } from '../query/options.js';
+import { typedDecode } from '../query/types.js';
 import { upsertDocument, type UpdateSpec } from '../query/update.js';
 import type { Collection } from '../storage/collection.js';
-import { collName, letVariables, optDoc, type CommandContext, type Handler } from './context.js';
+import { collName, letVariables, optDoc, typedBody, type CommandContext, type Handler } from './context.js';
 import { CommandError } from './errors.js';
 import { refuseWriteToView } from './views.js';
-import { prepareInsert, take, updateOne } from './write.js';
+import { prepareInsert, storeNew, take, updateOne } from './write.js';
 
 /** The first match in `sort` order (or natural order without a sort). */
 export function selectOne(coll: Collection, filter: Document, sort: Document | undefined, extras: QueryExtras): Match | undefined {
@@ -25,9 +26,10 @@ export function selectOne(coll: Collection, filter: Document, sort: Document | u
   return first ? bySlot.get(first) : undefined;
 }
 
-function project(doc: Document | null, fields: Document | undefined, extras: QueryExtras, filter?: Document): Document | null {
-  if (!doc || !fields || Object.keys(fields).length === 0) return doc;
-  return [...shape([doc], { filter, projection: fields, extras })][0] ?? null;
+/** The document to return: as stored (`bytes`, its numbers keeping their BSON types) unless projected. */
+function project(doc: Document | null, fields: Document | undefined, extras: QueryExtras, bytes?: Buffer): Document | null {
+  if (!doc || !fields || Object.keys(fields).length === 0) return bytes ? typedDecode(bytes) : doc;
+  return [...shape([doc], { projection: fields, extras })][0] ?? null;
 }
 
 function run(ctx: CommandContext): Document {
@@ -54,25 +56,28 @@ function run(ctx: CommandContext): Document {
 
   if (remove) {
     if (!found) return { lastErrorObject: { n: 0 }, value: null, ok: 1 };
+    const value = project(found.doc, fields, extras, found.bytes); // before the stored bytes go
     coll!.remove(found.slot, found.doc);
-    return { lastErrorObject: { n: 1 }, value: project(found.doc, fields, extras), ok: 1 };
+    return { lastErrorObject: { n: 1 }, value, ok: 1 };
   }
   if (!found) {
     if (b.upsert !== true) return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
     const target = ctx.state.catalog.ensure(ctx.db, name);
-    const doc = upsertDocument(filter, u!, arrayFilters, extras);
+    const typed = typedBody(ctx);
+    const doc = upsertDocument(filter, u!, arrayFilters, extras, typed && { q: typed.query, u: typed.update });
     const { bytes } = prepareInsert(undefined, doc);
-    target.insert(bytes, doc);
+    storeNew(ctx, target, bytes, doc);
     return {
       lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id },
       value: returnNew ? project(doc, fields, extras) : null,
       ok: 1,
     };
   }
-  const res = updateOne(coll!, found.slot, found.doc, found.bytes, u!, filter, arrayFilters, extras);
+  const before = returnNew ? undefined : project(found.doc, fields, extras, found.bytes);
+  const res = updateOne(ctx, coll!, found.slot, found.doc, found.bytes, u!, filter, arrayFilters, extras, typedBody(ctx)?.update);
   return {
     lastErrorObject: { n: 1, updatedExisting: true },
-    value: project(returnNew ? res.doc : found.doc, fields, extras),
+    value: returnNew ? project(res.doc, fields, extras, res.bytes) : before,
     ok: 1,
   };
 }

@@ -4,11 +4,12 @@ import { encode } from '../storage/bsonio.js';
 import type { Collection } from '../storage/collection.js';
 import type { IndexSpec } from '../storage/indexes.js';
 import { encodeKey } from '../storage/keys.js';
+import { collationId, normalizeCollation } from '../collation/index.js';
 import { collName, optDoc, optInt, type Handler } from './context.js';
 import { CommandError } from './errors.js';
 import { firstBatchReply } from './find.js';
 
-const ALLOWED = new Set(['key', 'name', 'unique', 'sparse', 'expireAfterSeconds', 'partialFilterExpression', 'background', 'v', 'ns']);
+const ALLOWED = new Set(['key', 'name', 'unique', 'sparse', 'expireAfterSeconds', 'partialFilterExpression', 'collation', 'background', 'v', 'ns']);
 
 function show(d: Document): string {
   return JSON.stringify(d).replace(/"(\w+)":/g, '$1: ').replace(/,/g, ', ');
@@ -39,10 +40,13 @@ export function normaliseSpec(raw: Document): IndexSpec {
     spec.expireAfterSeconds = Math.trunc(s);
   }
   if (raw.partialFilterExpression !== undefined) spec.partialFilterExpression = optDoc(raw.partialFilterExpression, 'partialFilterExpression');
+  const collation = normalizeCollation(optDoc(raw.collation, 'collation'));
+  if (collation) spec.collation = collation;
   return spec;
 }
 
-const sameKey = (a: IndexSpec, b: IndexSpec): boolean => encodeKey(a.key) === encodeKey(b.key);
+/** The same key pattern under the same collation (MongoDB allows one index per key pattern and collation). */
+const sameKey = (a: IndexSpec, b: IndexSpec): boolean => encodeKey(a.key) === encodeKey(b.key) && collationId(a.collation) === collationId(b.collation);
 const same = (a: IndexSpec, b: IndexSpec): boolean => encodeKey(a) === encodeKey(b);
 
 /** Returns true if `spec` already exists identically; throws on MongoDB's conflict cases. */

@@ -4,15 +4,17 @@ import { ObjectId } from 'bson';
 import type { Document } from 'bson';
 import { checkFilter, checkHint, matches } from '../query/exec.js';
 import type { QueryExtras } from '../query/options.js';
-import { withStoredTypes } from '../query/types.js';
+import { typedDecode, withBsonTypes } from '../query/types.js';
 import { applyUpdate, isOperatorUpdate, upsertDocument, type UpdateSpec } from '../query/update.js';
 import { decode, encode, idIsFirst, leadingId, withIdFirst } from '../storage/bsonio.js';
 import type { Collection } from '../storage/collection.js';
 import { MAX_BSON_OBJECT_SIZE } from './admin.js';
-import { collName, letVariables, optDoc, statements, type CommandContext, type Handler } from './context.js';
+import { collName, letVariables, optDoc, statements, typedStatements, type CommandContext, type Handler } from './context.js';
 import { selectOne } from './findAndModify.js';
 import { refuseWriteToView } from './views.js';
 import { CommandError, writeError } from './errors.js';
+import { checkCappedFits, trimCapped } from './capped.js';
+import { checkValidation } from './validation.js';
 
 /** Normalises a document for storage: _id present and first. Returns the bytes (storage copies them). */
 export function prepareInsert(raw: Buffer | undefined, given: Document): { bytes: Buffer; doc: Document } {
@@ -35,6 +37,14 @@ export function prepareInsert(raw: Buffer | undefined, given: Document): { bytes
   return { bytes: out, doc };
 }
 
+/** Stores a new document: validated (validation.ts), inserted, and a capped collection trimmed to its cap. */
+export function storeNew(ctx: CommandContext, coll: Collection, bytes: Buffer, doc: Document): void {
+  checkValidation(ctx, coll, doc, { bytes });
+  checkCappedFits(coll, bytes);
+  coll.insert(bytes, doc);
+  trimCapped(coll);
+}
+
 function ordered(ctx: CommandContext): boolean {
   return ctx.body.ordered !== false;
 }
@@ -46,11 +56,13 @@ function withErrors(reply: Document, errors: Document[]): Document {
 }
 
 /** Applies `u` to one matched document; returns whether it changed. */
-export function updateOne(coll: Collection, slot: number, doc: Document, bytes: Buffer, u: UpdateSpec, filter: Document, arrayFilters?: Document[], extras?: QueryExtras): { changed: boolean; doc: Document; bytes: Buffer } {
+/** `typedU`: the update as sent, numbers as BSON type objects (context.ts typedBody), for the stored types. */
+export function updateOne(ctx: CommandContext, coll: Collection, slot: number, doc: Document, bytes: Buffer, u: UpdateSpec, filter: Document, arrayFilters?: Document[], extras?: QueryExtras, typedU?: unknown): { changed: boolean; doc: Document; bytes: Buffer } {
   const next = applyUpdate(decode(bytes), u, { filter, arrayFilters, extras });
-  const nextBytes = encode(withStoredTypes(next, bytes));
+  const nextBytes = encode(withBsonTypes(next, typedDecode(bytes), typedU));
   if (nextBytes.equals(bytes)) return { changed: false, doc: next, bytes };
   if (nextBytes.length > MAX_BSON_OBJECT_SIZE) throw new CommandError('BadValue', 'Resulting document after update is larger than 16777216');
+  checkValidation(ctx, coll, next, { before: doc, bytes: nextBytes });
   coll.update(slot, doc, nextBytes, next, { replacement: !Array.isArray(u) && !isOperatorUpdate(u) });
   return { changed: true, doc: next, bytes: nextBytes };
 }
@@ -68,10 +80,10 @@ export const writeCommands: Record<string, Handler> = {
     for (let i = 0; i < count; i++) {
       try {
         const raw = seq?.[i];
-        // With only the _id index, only _id is needed: skip decoding the rest of the document.
-        const given1 = raw ? ((coll.indexes.size === 1 && leadingId(raw)) || decode(raw)) : given![i]!;
+        // With only the _id index and no validator, only _id is needed: skip decoding the rest of the document.
+        const given1 = raw ? ((coll.indexes.size === 1 && !coll.options.validator && leadingId(raw)) || decode(raw)) : given![i]!;
         const { bytes, doc } = prepareInsert(raw, given1);
-        coll.insert(bytes, doc);
+        storeNew(ctx, coll, bytes, doc);
         n++;
       } catch (e) {
         errors.push(writeError(i, e));
@@ -85,6 +97,7 @@ export const writeCommands: Record<string, Handler> = {
     const name = collName(ctx);
     refuseWriteToView(ctx, name);
     const stmts = statements(ctx, 'updates');
+    const typedStmts = typedStatements(ctx, 'updates');
     const errors: Document[] = [];
     const upserted: Document[] = [];
     let n = 0;
@@ -92,6 +105,7 @@ export const writeCommands: Record<string, Handler> = {
     const variables = letVariables(ctx);
     for (let i = 0; i < stmts.length; i++) {
       const st = stmts[i]!;
+      const typed = typedStmts?.[i];
       try {
         const filter = optDoc(st.q, 'q') ?? {};
         const u = st.u as UpdateSpec;
@@ -111,16 +125,16 @@ export const writeCommands: Record<string, Handler> = {
         const found = !coll ? [] : sort ? (one ? [one] : []) : [...take(matches(coll, filter, extras), multi ? Infinity : 1)];
         if (found.length === 0 && st.upsert === true) {
           const target = ctx.state.catalog.ensure(ctx.db, name);
-          const doc = upsertDocument(filter, u, arrayFilters, extras);
+          const doc = upsertDocument(filter, u, arrayFilters, extras, typed);
           const { bytes } = prepareInsert(undefined, doc);
-          target.insert(bytes, doc);
+          storeNew(ctx, target, bytes, doc);
           n++;
           upserted.push({ index: i, _id: doc._id });
           continue;
         }
         for (const m of found) {
           n++;
-          const res = updateOne(coll!, m.slot, m.doc, m.bytes, u, filter, arrayFilters, extras);
+          const res = updateOne(ctx, coll!, m.slot, m.doc, m.bytes, u, filter, arrayFilters, extras, typed?.u);
           if (!res.changed) continue;
           nModified++;
         }

@@ -29,7 +29,8 @@ function equalities(filter: Document): Map<string, unknown[]> | undefined {
 /** An index whose first fields are exactly `fields` (in any order) and that holds every document. */
 function coveringIndex(coll: Collection, fields: Set<string>): Index | undefined {
   for (const idx of coll.indexes.values()) {
-    if (idx.spec.partialFilterExpression || idx.spec.sparse || idx.fields.length < fields.size) continue;
+    // A collated index holds collation keys: its counts are not those of binary equality.
+    if (idx.spec.partialFilterExpression || idx.spec.sparse || idx.spec.collation || idx.fields.length < fields.size) continue;
     if (Object.values(idx.spec.key).some((d) => d !== 1 && d !== -1)) continue;
     if (idx.fields.slice(0, fields.size).every((f) => fields.has(f)) && idx.singleFrom(fields.size)) return idx;
   }

@@ -3,7 +3,7 @@
 // whenever the output document is the stored one (no projection). The filter and sort keys see only the
 // top-level fields they reference, decoded from the stored bytes (query/fields.ts), and a top-level
 // inclusion projection copies the kept elements' bytes; documents are decoded whole only when asked for.
-import { Query } from 'mingo';
+import { Query } from './mingo.js';
 import type { Document } from 'bson';
 import { CommandError } from '../commands/errors.js';
 import type { Collection } from '../storage/collection.js';
@@ -64,7 +64,7 @@ export function* matches(
   coll: Collection,
   filter: Document = {},
   extras: QueryExtras = {},
-  plan: Plan = planQuery(coll, filter, !isEmpty(extras.collation)),
+  plan: Plan = planQuery(coll, filter, extras.collation),
 ): Generator<StoredMatch> {
   const whole = plan.exact ? {} : (plan.residual ?? filter);
   // Numeric $type tests read the stored bytes (query/types.ts); mingo runs the rest.
@@ -159,7 +159,7 @@ export function* sortedMatches(
   skip: number,
   limit: number,
 ): Generator<StoredMatch> {
-  const plan = planQuery(coll, filter, false, fields);
+  const plan = planQuery(coll, filter, undefined, fields);
   if (plan.walk || fields.length === 0) {
     yield* window(matches(coll, filter, extras, plan), skip, limit);
     return;
@@ -177,7 +177,7 @@ function* rawMatches(coll: Collection, filter: Document, extras: QueryExtras): G
     for (const [, bytes] of coll.scan()) yield bytes;
     return;
   }
-  const plan = planQuery(coll, filter, !isEmpty(extras.collation));
+  const plan = planQuery(coll, filter, extras.collation);
   if (plan.exact && plan.slots) {
     for (const slot of plan.slots) {
       const bytes = coll.get(slot);

@@ -1,6 +1,6 @@
 // mingo configuration shared by every query, update and aggregation. The default `mingo` entry point
 // registers all operators; this module only adds per-call options (collation, variables, $lookup source).
-import { Aggregator } from 'mingo';
+import { Aggregator } from './mingo.js';
 import type { AnyObject, CollationSpec, Options } from 'mingo/types';
 import type { Document } from 'bson';
 import { collationOf, localeTag } from '../collation/index.js';

@@ -12,6 +12,7 @@ import type { Collection } from '../storage/collection.js';
 import { exactKey, type Index, prefixKey } from '../storage/indexes.js';
 import { orderComponent, SEP, TOP, typeRange } from '../storage/order.js';
 import type { SortFields } from './sort.js';
+import { collationFree, collationId, collationOf, foldValues } from '../collation/index.js';
 
 /** Keys of an index to visit, in sort order; ties (equal first `sortComponents` components) must be
  *  re-ordered by slot, which is the natural order a stable sort keeps. */
@@ -190,9 +191,11 @@ function better(a: Candidate, b: Candidate): boolean {
 
 /** Key prefixes (storage/indexes.ts) of every combination of the constrained leading fields' values. */
 function combos(idx: Index, cons: Map<string, Constraint>, len: number): string[] {
+  // A collated index holds strings as collation keys (storage/indexes.ts): look the values up the same way.
+  const collation = collationOf(idx.spec.collation);
   let out: string[] = [''];
   for (let i = 0; i < len; i++) {
-    const parts = [...new Set(cons.get(idx.fields[i]!)!.values.map((v) => prefixKey([v])))];
+    const parts = [...new Set(cons.get(idx.fields[i]!)!.values.map((v) => prefixKey([collation ? foldValues(v, collation) : v])))];
     out = out.flatMap((c) => parts.map((p) => c + p));
   }
   return out;
@@ -211,21 +214,30 @@ function lookupCount(idx: Index, cons: Map<string, Constraint>, len: number, key
 }
 
 /**
- * `collated`: a non-simple collation changes string equality and order, so index keys cannot be trusted.
+ * `collation`: the query's collation (none or simple: binary comparison). An index serves lookups when it has
+ * the same collation (its keys are then collation keys, equal exactly when the values are equal under it),
+ * or for values holding no string, which compare alike under every collation. Ordered walks only serve
+ * binary-order queries over indexes without a collation (collated sorts are done after matching).
+ * (A boolean is the earlier form of the argument, kept for callers on other branches: `false` is no
+ * collation, `true` one not given, which no index serves.)
  * `sort`: the requested order, which an ordered walk may serve.
  */
-export function planQuery(coll: Collection, filter: Document, collated = false, sort?: SortFields): Plan {
-  if (collated) return { exact: false };
+export function planQuery(coll: Collection, filter: Document, collation?: Document | boolean, sort?: SortFields): Plan {
+  if (collation === true) return { exact: false };
+  if (collation === false) collation = undefined;
   const cons = constraints(filter);
   if (cons.size === 0 && !sort?.length) return { exact: false };
+  const queryCollation = collationId(collation);
   const cands: Candidate[] = [];
   for (const idx of coll.indexes.values()) {
     // A partial index may not hold every matching document. (Sparse ones do: null is never looked up.)
     if (idx.spec.partialFilterExpression) continue;
+    const same = collationId(idx.spec.collation) === queryCollation;
+    const usable = (f: string): boolean => cons.has(f) && (same || cons.get(f)!.values.every(collationFree));
     let len = 0;
     let keys = 1;
-    while (len < idx.fields.length && cons.has(idx.fields[len]!)) keys *= cons.get(idx.fields[len++]!)!.values.length;
-    const fit = sort?.length ? sortFit(idx, cons, sort) : undefined;
+    while (len < idx.fields.length && usable(idx.fields[len]!)) keys *= cons.get(idx.fields[len++]!)!.values.length;
+    const fit = sort?.length && same && queryCollation === undefined ? sortFit(idx, cons, sort) : undefined;
     // Past MAX_KEYS key lookups, a lookup still beats reading every document when there are fewer keys than documents.
     const maxKeys = Math.max(MAX_KEYS, coll.size);
     const lookup = len > 0 && keys <= maxKeys;

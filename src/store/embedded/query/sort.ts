@@ -110,9 +110,55 @@ export function compare(a: unknown, b: unknown): number {
     case 2:
     case 13:
       return 0;
+    case 5:
+      return compareDocuments(a as Record<string, unknown>, b as Record<string, unknown>);
+    case 6:
+      return compareArrays(a as unknown[], b as unknown[]);
+    case 7:
+      return compareBinary(a as { buffer: Uint8Array; sub_type: number }, b as { buffer: Uint8Array; sub_type: number });
+    case 11: {
+      const x = BigInt.asUintN(64, (a as { toBigInt(): bigint }).toBigInt?.() ?? 0n);
+      const y = BigInt.asUintN(64, (b as { toBigInt(): bigint }).toBigInt?.() ?? 0n);
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
     default:
       return mingoCompare(a, b);
   }
+}
+
+/** Embedded documents field by field: each pair by value type, then name, then value; a prefix first. */
+function compareDocuments(a: Record<string, unknown>, b: Record<string, unknown>): number {
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  const n = Math.min(ka.length, kb.length);
+  for (let i = 0; i < n; i++) {
+    const va = a[ka[i]!];
+    const vb = b[kb[i]!];
+    const r = rank(va) - rank(vb);
+    if (r !== 0) return r < 0 ? -1 : 1;
+    const names = compareStrings(ka[i]!, kb[i]!);
+    if (names !== 0) return names;
+    const c = compare(va, vb);
+    if (c !== 0) return c;
+  }
+  return ka.length === kb.length ? 0 : ka.length < kb.length ? -1 : 1;
+}
+
+/** Arrays element by element, a prefix first (as whole values: accumulators, $min/$max, equality order). */
+function compareArrays(a: unknown[], b: unknown[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const c = compare(a[i], b[i]);
+    if (c !== 0) return c;
+  }
+  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
+}
+
+/** Binary data: by length, then subtype, then bytes. */
+function compareBinary(a: { buffer: Uint8Array; sub_type: number }, b: { buffer: Uint8Array; sub_type: number }): number {
+  if (a.buffer.length !== b.buffer.length) return a.buffer.length < b.buffer.length ? -1 : 1;
+  if (a.sub_type !== b.sub_type) return a.sub_type < b.sub_type ? -1 : 1;
+  return Buffer.compare(a.buffer, b.buffer);
 }
 
 /** Sort key of one field: arrays sort by their smallest (ascending) or largest (descending) element. */

@@ -2,13 +2,17 @@
 // lacks), replacement documents and pipeline updates; builds upsert seed documents from filters.
 import { ObjectId } from 'bson';
 import type { Document } from 'bson';
-import { Aggregator, update as mingoUpdate } from 'mingo';
+import { update as mingoUpdate } from 'mingo';
+import { Aggregator } from './mingo.js';
 import { setValue } from 'mingo/util';
 import type { AnyObject } from 'mingo/types';
 import { CommandError } from '../commands/errors.js';
 import { encodeKey } from '../storage/keys.js';
 import { withIdFirst } from '../storage/bsonio.js';
 import { mingoOptions, type QueryExtras } from './options.js';
+import { decimalArithmetic, isDecimal } from './decimal.js';
+import { compare } from './sort.js';
+import { withBsonTypes } from './types.js';
 
 export type UpdateSpec = Document | Document[];
 
@@ -62,6 +66,50 @@ function checkOperators(doc: Document, mod: Document): void {
   }
 }
 
+/**
+ * $min/$max compare in BSON order across types (mingo's updater does not: it puts ObjectIds after dates and
+ * compares strings by UTF-16 code units), so each plain path becomes a $set of the operand when it wins, or
+ * nothing. Positional paths are left to the updater.
+ */
+function minMax(doc: Document, op: '$min' | '$max', args: Document, mod: Document): void {
+  const rest: Document = {};
+  for (const [path, operand] of Object.entries(args)) {
+    if (path.includes('$')) {
+      rest[path] = operand;
+      continue;
+    }
+    const cur = valueAt(doc, path);
+    const c = cur === undefined ? (op === '$min' ? -1 : 1) : compare(operand, cur);
+    if ((op === '$min' && c < 0) || (op === '$max' && c > 0)) mod.$set = { ...(mod.$set as Document | undefined), [path]: operand };
+  }
+  if (Object.keys(rest).length) mod[op] = rest;
+}
+
+function valueAt(doc: Document, path: string): unknown {
+  let cur: unknown = doc;
+  for (const p of path.split('.')) cur = cur !== null && typeof cur === 'object' && !(cur instanceof Date) ? (cur as Document)[p] : undefined;
+  return cur;
+}
+
+/**
+ * $inc/$mul where the field or the operand is a Decimal128: computed here (query/decimal.ts) and set, since
+ * mingo's updater only does JavaScript arithmetic. Other paths (and positional ones) stay with the updater.
+ */
+function decimalOps(doc: Document, op: '$inc' | '$mul', args: Document, mod: Document): void {
+  const rest: Document = {};
+  for (const [path, operand] of Object.entries(args)) {
+    const cur = path.includes('$') ? undefined : valueAt(doc, path);
+    const numeric = cur === undefined || typeof cur === 'number' || isDecimal(cur);
+    if (path.includes('$') || !numeric || !(isDecimal(cur) || isDecimal(operand)) || !(typeof operand === 'number' || isDecimal(operand))) {
+      rest[path] = operand;
+      continue;
+    }
+    const value = cur === undefined ? (op === '$inc' ? decimalArithmetic('$inc', 0, operand) : decimalArithmetic('$mul', 0, operand)) : decimalArithmetic(op, cur, operand);
+    mod.$set = { ...(mod.$set as Document | undefined), [path]: value };
+  }
+  if (Object.keys(rest).length) mod[op] = { ...(mod[op] as Document | undefined), ...rest };
+}
+
 /** The document already matched; mingo re-tests the filter only to find the element a positional `$` names. */
 function positional(mod: Document): boolean {
   return Object.values(mod).some((args) => args && typeof args === 'object' && Object.keys(args as Document).some((k) => /\.\$(\.|$)/.test(k)));
@@ -103,6 +151,8 @@ export function applyUpdate(
         continue;
       }
       if (op === '$set') mod.$set = { ...(mod.$set as Document | undefined), ...(args as Document) };
+      else if ((op === '$min' || op === '$max') && args && typeof args === 'object') minMax(doc, op, args as Document, mod);
+      else if ((op === '$inc' || op === '$mul') && args && typeof args === 'object') decimalOps(doc, op, args as Document, mod);
       else mod[op] = args;
     }
     // MongoDB lets an upsert's insert set `_id` through $set/$setOnInsert; mingo's updater refuses any
@@ -159,8 +209,11 @@ export function seedFromFilter(filter: Document, seed: Document = {}): Document 
   return seed;
 }
 
-/** The document an upsert inserts: seed from the filter (or replacement), update applied, _id first. */
-export function upsertDocument(filter: Document, u: UpdateSpec, arrayFilters?: Document[], extras?: QueryExtras): Document {
+/**
+ * The document an upsert inserts: seed from the filter (or replacement), update applied, _id first. `typed`:
+ * the filter and update as sent (numbers as BSON type objects), so the inserted values keep their types.
+ */
+export function upsertDocument(filter: Document, u: UpdateSpec, arrayFilters?: Document[], extras?: QueryExtras, typed?: { q?: unknown; u?: unknown }): Document {
   let doc: Document;
   if (isOperatorUpdate(u) || Array.isArray(u)) {
     doc = applyUpdate(seedFromFilter(filter), u, { arrayFilters, inserting: true, extras });
@@ -169,5 +222,10 @@ export function upsertDocument(filter: Document, u: UpdateSpec, arrayFilters?: D
     doc = applyUpdate(seed._id !== undefined ? { _id: seed._id } : {}, u, { inserting: true });
   }
   if (doc._id === undefined) doc._id = new ObjectId();
+  if (typed) {
+    const seed = typed.q && typeof typed.q === 'object' ? seedFromFilter(typed.q as Document) : {};
+    const stored = isOperatorUpdate(u) || Array.isArray(u) ? seed : { _id: seed._id };
+    doc = withBsonTypes(doc, stored, typed.u, true);
+  }
   return withIdFirst(doc);
 }

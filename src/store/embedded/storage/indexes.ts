@@ -11,6 +11,7 @@
 // field only while they are zero.
 import { Query } from 'mingo';
 import type { Document } from 'bson';
+import { collationOf, foldValues, type Collation } from '../collation/index.js';
 import { keyRange, keyValueRange, prefixEnd, type StorageEnv, u32 } from './env.js';
 import type { Database } from 'lmdb';
 import { valuesAtPath } from './keys.js';
@@ -24,6 +25,8 @@ export interface IndexSpec {
   sparse?: boolean;
   expireAfterSeconds?: number;
   partialFilterExpression?: Document;
+  /** The index's collation (collation/index.ts normalizeCollation); its string keys are collation keys. */
+  collation?: Document;
 }
 
 /** One concrete key a document contributes: the components (each followed by SEP) and raw field values. */
@@ -115,6 +118,8 @@ export class Index {
   readonly paths: string[][];
   readonly fields: string[];
   private readonly partial?: Query;
+  /** With a collation, strings are indexed by their collation key: equal under the collation = equal keys. */
+  private readonly collation?: Collation;
   private readonly idPrefix: Buffer;
   /** Bumped by every change of the index's entries; counts are cached per prefix until it moves. */
   private version = 0;
@@ -129,6 +134,7 @@ export class Index {
     this.paths = this.fields.map((f) => f.split('.'));
     this.idPrefix = u32(meta.id);
     if (meta.spec.partialFilterExpression) this.partial = new Query(meta.spec.partialFilterExpression, {});
+    this.collation = collationOf(meta.spec.collation);
   }
 
   get spec(): IndexSpec {
@@ -172,7 +178,7 @@ export class Index {
       const next: typeof tuples = [];
       const seen = new Set<string>();
       for (const v of f.values) {
-        const { c, ordered } = component(v);
+        const { c, ordered } = component(this.collation ? foldValues(v, this.collation) : v);
         if (seen.has(c)) continue;
         seen.add(c);
         if (!ordered) unordered[i] = true;

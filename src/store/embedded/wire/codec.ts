@@ -15,6 +15,8 @@ export interface Request {
   opCode: number;
   /** The command document (kind-0 section, or the OP_QUERY query with $query unwrapped). */
   body: Document;
+  /** The OP_MSG body's bytes (a view into the message), for a second, type-preserving decode. */
+  raw?: Buffer;
   /** Kind-1 sequences by identifier (e.g. documents, updates, deletes), as raw BSON slices. */
   sequences: Map<string, Buffer[]>;
   /** OP_MSG moreToCome: the client expects no reply. */
@@ -97,7 +99,8 @@ function decodeOpMsg(msg: Buffer, requestId: number): Request {
     const docs = rawArrayDocuments(msg, bodyAt, 'documents');
     if (docs && docs.length === body.documents.length) sequences.set('documents', docs);
   }
-  return { requestId, opCode: OP_MSG, body, sequences, moreToCome: (flags & MORE_TO_COME) !== 0, error };
+  const raw = error ? undefined : msg.subarray(bodyAt, bodyAt + docLength(msg, bodyAt));
+  return { requestId, opCode: OP_MSG, body, raw, sequences, moreToCome: (flags & MORE_TO_COME) !== 0, error };
 }
 
 /** Raw slices of the sub-documents of the top-level array `field` of the document at `at`, or undefined. */

@@ -62,7 +62,7 @@ export class WireServer {
     if (socket.destroyed) return;
     try {
       const req = decodeRequest(msg);
-      const reply = req.error ? errorReply(req.error) : await dispatch(this.state, { body: req.body, sequences: req.sequences, connectionId }, this.durability);
+      const reply = req.error ? errorReply(req.error) : await dispatch(this.state, { body: req.body, raw: req.raw, sequences: req.sequences, connectionId }, this.durability);
       if (req.moreToCome || socket.destroyed) return;
       socket.cork();
       for (const part of encodeReply(req, reply)) socket.write(part);

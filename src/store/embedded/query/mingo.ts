@@ -1,0 +1,54 @@
+// The engine's mingo: mingo's own operators, except where MongoDB's answer depends on BSON comparison order
+// across types (mingo compares ObjectIds after dates, strings by UTF-16 code units): the $min and $max
+// accumulators (which are also the $min/$max expressions over an array) compare with query/sort.ts's BSON
+// order. mingo's default entry point puts its own operators before any given in options, so the engine's
+// modules import Query and Aggregator from here.
+import type { AnyObject, Options } from 'mingo/types';
+import { Aggregator as BaseAggregator } from 'mingo/aggregator';
+import { Context } from 'mingo/core';
+import { Query as BaseQuery } from 'mingo/query';
+import * as accumulatorOperators from 'mingo/operators/accumulator';
+import * as expressionOperators from 'mingo/operators/expression';
+import * as pipelineOperators from 'mingo/operators/pipeline';
+import * as projectionOperators from 'mingo/operators/projection';
+import * as queryOperators from 'mingo/operators/query';
+import * as windowOperators from 'mingo/operators/window';
+import { compare } from './sort.js';
+
+type Accumulator = (coll: AnyObject[], expr: unknown, options: Options) => unknown;
+const $push = accumulatorOperators.$push as Accumulator;
+
+/** $min/$max in BSON order; null and missing values are ignored (null when nothing else is left), as in MongoDB. */
+function extreme(sign: 1 | -1): Accumulator {
+  return (coll, expr, options) => {
+    let best: unknown = null;
+    for (const v of $push(coll, expr, options) as unknown[]) {
+      if (v === null || v === undefined) continue;
+      if (best === null || compare(v, best) * sign > 0) best = v;
+    }
+    return best;
+  };
+}
+
+export const ENGINE_CONTEXT = Context.init({
+  accumulator: { ...accumulatorOperators, $min: extreme(-1), $max: extreme(1) },
+  expression: expressionOperators,
+  pipeline: pipelineOperators,
+  projection: projectionOperators,
+  query: queryOperators,
+  window: windowOperators,
+} as Parameters<typeof Context.init>[0]);
+
+/** mingo's Query with the engine's operators. */
+export class Query extends BaseQuery {
+  constructor(condition: ConstructorParameters<typeof BaseQuery>[0], options?: Partial<Options>) {
+    super(condition, { ...options, context: ENGINE_CONTEXT });
+  }
+}
+
+/** mingo's Aggregator with the engine's operators. */
+export class Aggregator extends BaseAggregator {
+  constructor(pipeline: ConstructorParameters<typeof BaseAggregator>[0], options?: Partial<Options>) {
+    super(pipeline, { ...options, context: ENGINE_CONTEXT });
+  }
+}
