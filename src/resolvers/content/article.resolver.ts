@@ -51,17 +51,17 @@ export class ArticleResolver {
   }
 
   @FieldResolver(() => Boolean, { description: 'Whether this viewer may read the whole article' })
-  accessAllowed(@Root() article: Article, @Ctx() ctx: Context): Promise<boolean> {
+  accessAllowed(@Root() article: Article, @Ctx() ctx: Context): MaybePromise<boolean> {
     return accessAllowed(ctx, article);
   }
 
   @FieldResolver(() => String, { nullable: true, description: 'Full HTML body; null when access is not allowed' })
-  body(@Root() article: Article, @Ctx() ctx: Context): Promise<string | null> {
+  body(@Root() article: Article, @Ctx() ctx: Context): MaybePromise<string | null> {
     return articleBody(ctx, article);
   }
 
   @FieldResolver(() => String, { description: 'Plain-text teaser; at most `previewLimit` characters when access is not allowed' })
-  preview(@Root() article: Article, @Ctx() ctx: Context): Promise<string> {
+  preview(@Root() article: Article, @Ctx() ctx: Context): MaybePromise<string> {
     return articlePreview(ctx, article);
   }
 }
