@@ -7,6 +7,7 @@ import { cacheControlDirective } from '../graphql/cache-control.js';
 import { noTopicsPubSub } from '../live/pubsub.js';
 import { resolvers } from '../resolvers/index.js';
 import { useDirectResolvers } from './direct-resolvers.js';
+import { shareEmptyArguments } from '../graphql/argument-values.js';
 
 let built: Promise<GraphQLSchema> | undefined;
 
@@ -33,6 +34,7 @@ export function buildGatewaySchema(): Promise<GraphQLSchema> {
     pubSub: noTopicsPubSub,
   }).then((schema) => {
     useDirectResolvers(schema);
+    shareEmptyArguments();
     return schema;
   });
   return built;
