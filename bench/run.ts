@@ -304,7 +304,7 @@ async function main(): Promise<void> {
     const replay = [nestedPost, nestedGet, restGet, categories].map(({ method, url, status, headers, bodyBase64 }) => ({ method, url, status, headers, bodyBase64 }));
     writeFileSync(fixtures, JSON.stringify(replay));
     const ceiling = await startReference('ceiling', ['--fixtures', fixtures]);
-    const minimal = await startReference('minimal', ['--uri', engine.uri, '--db', DB_NAME]);
+    const minimal = await startReference('minimal', ['--uri', engine.uri, '--db', DB_NAME], profile());
     log(`references: ceiling ${ceiling.url} (pid ${ceiling.proc.pid}), minimal handler ${minimal.url} (pid ${minimal.proc.pid})`);
     for (const r of replay) {
       const res = await fetch(`${ceiling.url}${r.url}`, { method: r.method, body: r.method === 'POST' ? '{}' : undefined });

@@ -102,8 +102,8 @@ export async function startService(uri: string, extraEnv: Record<string, string>
   return { proc, url };
 }
 
-export async function startReference(mode: 'ceiling' | 'minimal', args: string[]): Promise<Service> {
-  const proc = nodeProc(mode, referenceMain, [mode, '--port', '0', ...args], {});
+export async function startReference(mode: 'ceiling' | 'minimal', args: string[], nodeFlags: string[] = []): Promise<Service> {
+  const proc = nodeProc(mode, referenceMain, [mode, '--port', '0', ...args], {}, nodeFlags);
   const out = await waitForOutput(proc, (o) => /listening \d+/.test(o), 60_000);
   return { proc, url: `http://127.0.0.1:${/listening (\d+)/.exec(out)![1]}` };
 }

@@ -3,7 +3,7 @@
 // `first`/`limit` arguments; field suggestions hidden by graphql-armor when introspection is off.
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { ApolloServerPlugin } from '@apollo/server';
-import { getVariableValues, GraphQLError, type ValidationRule } from 'graphql';
+import { getVariableValues, GraphQLError, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, type ValidationRule } from 'graphql';
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
 import type { Config } from '../config.js';
 import type { Context } from '../context.js';
@@ -33,6 +33,31 @@ export function armorProtection(limits: Config['graphql']): { plugins: ApolloSer
   return { plugins: plugins as unknown as ApolloServerPlugin[], validationRules: [limitsRule, ...validationRules] };
 }
 
+/** Per parsed document (Apollo's document store reuses them), the cost per operation name and variables. */
+const costs = new WeakMap<DocumentNode, Map<string, number | null>>();
+/** Distinct variable sets remembered per document, and the longest key kept: bounded whatever clients send. */
+const COSTS_PER_DOCUMENT = 64;
+const LONGEST_KEY = 1024;
+
+/** The operation's cost, or null when there is nothing to measure (its variables do not coerce). */
+function operationCost(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, operationName: string | undefined, variables: Record<string, unknown>): number | null {
+  let byKey = costs.get(document);
+  if (!byKey) costs.set(document, (byKey = new Map()));
+  const key = `${operationName ?? ''}\u0000${JSON.stringify(variables)}`;
+  let cost = byKey.get(key);
+  if (cost === undefined) {
+    const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
+    cost = coerced.errors
+      ? null
+      : getComplexity({ schema, query: document, operationName, variables, estimators: [pageSizeEstimator, simpleEstimator({ defaultComplexity: 1 })] });
+    if (key.length <= LONGEST_KEY) {
+      if (byKey.size >= COSTS_PER_DOCUMENT) byKey.clear();
+      byKey.set(key, cost);
+    }
+  }
+  return cost;
+}
+
 export function costLimitPlugin(maxCost: number): ApolloServerPlugin<Context> {
   return {
     async requestDidStart() {
@@ -41,16 +66,8 @@ export function costLimitPlugin(maxCost: number): ApolloServerPlugin<Context> {
           // No such operation (execution answers OPERATION_RESOLUTION_FAILURE), or variables that do not coerce
           // (execution answers BAD_USER_INPUT): nothing to measure. graphql-query-complexity would throw on both.
           if (!operation || operation.operation === 'subscription') return;
-          const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {});
-          if (coerced.errors) return;
-          const cost = getComplexity({
-            schema,
-            query: document,
-            operationName: request.operationName ?? undefined,
-            variables: request.variables ?? {},
-            estimators: [pageSizeEstimator, simpleEstimator({ defaultComplexity: 1 })],
-          });
-          if (cost > maxCost) {
+          const cost = operationCost(schema, document, operation, request.operationName ?? undefined, request.variables ?? {});
+          if (cost !== null && cost > maxCost) {
             throw new GraphQLError(`Query cost ${cost} exceeds the limit of ${maxCost}; ask for fewer items (first/limit) or fewer fields`, {
               extensions: { code: 'BAD_USER_INPUT', cost, maxCost, http: { status: 400 } },
             });

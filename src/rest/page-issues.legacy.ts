@@ -1,5 +1,10 @@
 // The GraphQL answer of the PageIssues operation -> the legacy REST shape: keyed objects where the
 // interface says "keyed by", lower-case status and enum strings (CONTRACT.md §1).
+//
+// The answer is reshaped in place: graphql-js builds a fresh object for every position of its result, nothing
+// else holds them, and a list of 20 issues is about 4 MB of JSON, so copying each object with a spread doubled
+// the allocation of the whole answer. Replacing a property keeps its place, so the keys are written in the
+// order they always were.
 type Json = Record<string, any>;
 
 /** GraphQL enum name -> stored/REST value: PUBLISHED -> published, APPEND_UNSORTED -> append-unsorted. */
@@ -9,58 +14,55 @@ function keyBy<T extends Json>(list: T[], key: string, value: (entry: T) => unkn
   return Object.fromEntries(list.map((entry) => [String(entry[key]), value(entry)]));
 }
 
-const category = (c: Json | null): Json | null => (c ? { ...c, status: enumValue(c.status) } : null);
+function category(c: Json | null): Json | null {
+  if (c) c.status = enumValue(c.status);
+  return c;
+}
 
 function attachment(a: Json): Json {
-  return {
-    ...a,
-    type: enumValue(a.type),
-    additionalUrls: keyBy(a.additionalUrls, 'transform', (u) => u.url),
-    video: a.video ? { ...a.video, status: enumValue(a.video.status) } : null,
-  };
+  a.type = enumValue(a.type);
+  a.additionalUrls = keyBy(a.additionalUrls, 'transform', (u) => u.url);
+  if (a.video) a.video.status = enumValue(a.video.status);
+  return a;
 }
 
 export function legacyArticle(a: Json): Json {
-  return {
-    ...a,
-    categories: a.categories.map(category),
-    category: category(a.category),
-    attachments: a.attachments.map(attachment),
-    inlineAttachments: a.inlineAttachments.map(attachment),
-    files: a.files.map(attachment),
-    videos: a.videos.map(attachment),
-    keywords: a.keywords.map((k: Json) => ({ ...k, translations: keyBy(k.translations, 'language') })),
-    elements: { ...a.elements, quizzes: a.elements.quizzes.map((q: Json) => ({ ...q, status: enumValue(q.status) })) },
-    status: enumValue(a.status),
-  };
+  a.categories.forEach(category);
+  category(a.category);
+  for (const list of [a.attachments, a.inlineAttachments, a.files, a.videos] as Json[][]) list.forEach(attachment);
+  for (const k of a.keywords as Json[]) k.translations = keyBy(k.translations, 'language');
+  for (const q of a.elements.quizzes as Json[]) q.status = enumValue(q.status);
+  a.status = enumValue(a.status);
+  return a;
 }
 
-/** A section carries `articles` or `linkables`, whichever its type holds. */
+/** A section carries `articles` or `linkables`, whichever its type holds (both come after `type`). */
 function section(s: Json, article: (a: Json) => Json): Json {
-  const { articles, linkables, ...rest } = s;
-  const type = enumValue(s.type);
-  return { ...rest, direction: enumValue(s.direction), type, ...(type === 'articles' ? { articles: articles.map(article) } : { linkables }) };
+  s.direction = enumValue(s.direction);
+  s.type = enumValue(s.type);
+  if (s.type === 'articles') {
+    delete s.linkables;
+    s.articles = s.articles.map(article);
+  } else {
+    delete s.articles;
+  }
+  return s;
 }
 
 export function legacyIssue(i: Json): Json {
-  return {
-    ...i,
-    status: enumValue(i.status),
-    contents: keyBy(i.contents, 'categoryId', (c) => ({ category: category(c.category), articles: c.articles.map(legacyArticle) })),
-    pdfFiles: keyBy(i.pdfFiles, 'name', (f) => f.url),
-    dynamicSections: keyBy(i.dynamicSections.map((s: Json) => section(s, legacyArticle)), 'name'),
-    repeatedArticleGroups: i.repeatedArticleGroups.map((g: Json) => ({ name: g.name, articles: g.articles.map(legacyArticle) })),
-    frontPage: i.frontPage
-      ? { categoryId: i.frontPage.categoryId, category: category(i.frontPage.category), articles: i.frontPage.articles.map(legacyArticle) }
-      : null,
-    channel: i.channel
-      ? {
-          ...i.channel,
-          configuration: {
-            linkables: keyBy(i.channel.configuration.linkables, 'key', (l) => l.linkables),
-            dynamicSections: keyBy(i.channel.configuration.dynamicSections.map((s: Json) => section(s, (a) => a)), 'name'),
-          },
-        }
-      : null,
-  };
+  i.status = enumValue(i.status);
+  i.contents = keyBy(i.contents, 'categoryId', (c) => ({ category: category(c.category), articles: c.articles.map(legacyArticle) }));
+  i.pdfFiles = keyBy(i.pdfFiles, 'name', (f) => f.url);
+  i.dynamicSections = keyBy(i.dynamicSections.map((s: Json) => section(s, legacyArticle)), 'name');
+  for (const group of i.repeatedArticleGroups as Json[]) group.articles = group.articles.map(legacyArticle);
+  if (i.frontPage) {
+    category(i.frontPage.category);
+    i.frontPage.articles = i.frontPage.articles.map(legacyArticle);
+  }
+  if (i.channel) {
+    const configuration = i.channel.configuration;
+    configuration.linkables = keyBy(configuration.linkables, 'key', (l) => l.linkables);
+    configuration.dynamicSections = keyBy(configuration.dynamicSections.map((s: Json) => section(s, (a) => a)), 'name');
+  }
+  return i;
 }

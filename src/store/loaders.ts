@@ -53,6 +53,37 @@ export class Loaders implements LoaderRequest {
 }
 
 /**
+ * A loader by id that also tells, without a promise, what its batches have already read: a field resolver whose
+ * documents were loaded beforehand (a list's references, preloaded by the operation that read the list) returns
+ * them at once instead of one promise per id plus the field's own. `prime` and `clear` are not reflected: an id
+ * only primed is simply read through `load` as before.
+ */
+export class IdLoader<T> extends DataLoader<string, T | null> {
+  private readonly read: Map<string, T | null>;
+
+  constructor(batch: (ids: readonly string[]) => Promise<Array<T | null>>, options: DataLoader.Options<string, T | null>) {
+    const read = new Map<string, T | null>();
+    super(async (ids) => {
+      const docs = await batch(ids);
+      ids.forEach((id, i) => read.set(id, docs[i]!));
+      return docs;
+    }, options);
+    this.read = read;
+  }
+
+  /** The documents of `ids` (null for absent ones) when a batch has read every one of them, else undefined. */
+  readAlready(ids: readonly string[]): Array<T | null> | undefined {
+    const docs: Array<T | null> = [];
+    for (const id of ids) {
+      const doc = this.read.get(id);
+      if (doc === undefined) return undefined;
+      docs.push(doc);
+    }
+    return docs;
+  }
+}
+
+/**
  * A loader of documents by `_id`: one `$in` query per batch, results aligned to the keys, null for misses.
  * `filter` narrows what counts as found (e.g. visibility), `projection` trims what is read.
  */
@@ -61,12 +92,12 @@ export function byIdLoader<T extends { _id: string }>(
   name = 'byId',
 ): LoaderFactory<string, T | null> {
   return (store, request) =>
-    new DataLoader<string, T | null>(
+    new IdLoader<T>(
       instrumentBatch(name, async (ids) => {
         const docs = await fetch(store, ids, request);
         const byId = new Map(docs.map((d) => [d._id, d]));
         return ids.map((id) => byId.get(id) ?? null);
-      }),
+      }) as (ids: readonly string[]) => Promise<Array<T | null>>,
       { maxBatchSize: 1000 },
     );
 }

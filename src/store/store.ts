@@ -16,6 +16,9 @@ export interface StoreStatus {
 }
 
 export class Store {
+  /** The driver's collection objects, made once per name (each `db.collection()` resolves options anew). */
+  private readonly collections = new Map<string, Collection<never>>();
+
   private constructor(
     readonly client: MongoClient,
     readonly db: Db,
@@ -98,7 +101,12 @@ export class Store {
   }
 
   collection<N extends CollectionName>(name: N): Collection<DocOf<N>> {
-    return this.db.collection<DocOf<N>>(name);
+    let collection = this.collections.get(name) as Collection<DocOf<N>> | undefined;
+    if (!collection) {
+      collection = this.db.collection<DocOf<N>>(name);
+      this.collections.set(name, collection as unknown as Collection<never>);
+    }
+    return collection;
   }
 
   async ensureIndexes(defs: IndexDef[]): Promise<void> {

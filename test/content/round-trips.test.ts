@@ -80,3 +80,37 @@ test('20 issues of 30 articles cost exactly the store commands of 1 issue of 1 a
   // No loader fell back to one query per object, and no cursor needed a getMore.
   expect(big.sent.filter((c) => c.startsWith('getMore'))).toEqual([]);
 }, 180_000); // 600 fully linked articles through GraphQL: generous on a loaded CI machine
+
+// The benchmark's nested query (bench/scenarios.ts): one command per level and collection, the reads a
+// hand-written handler makes (bench/minimal-nested.ts). Preloading the articles' references for their field
+// resolvers (operations/content/articles.ts) must not add one.
+const NESTED = `query Nested($id: ID!) { page(id: $id) { id name issues(first: 5) { totalCount edges { node {
+  id title date issueNumber contents { categoryId category { id name slug } articles {
+    id title slug firstPublishedDate premium summary authors { id name slug } categories { id name slug } keywords { id name slug }
+  } }
+} } } } }`;
+
+test('the nested query reads each collection once per level', async () => {
+  commands.length = 0;
+  const res = await fetch(`${service.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: NESTED, variables: { id: 'big-page' } }),
+  });
+  const body = (await res.json()) as { data?: any; errors?: unknown };
+  expect(body.errors).toBeUndefined();
+  const articles = body.data.page.issues.edges.flatMap((e: any) => e.node.contents.flatMap((c: any) => c.articles));
+  expect(articles.length).toBeGreaterThan(50);
+  expect(articles.every((a: any) => a.authors.length > 0 && a.keywords.length > 0 && a.categories.length > 0)).toBe(true);
+  const sent = commands.filter((c) => c.databaseName === dbName).map((c) => `${c.commandName}:${String(c.command[c.commandName])}`);
+  expect([...sent].sort()).toEqual([
+    'aggregate:issues', // the page of issues
+    'aggregate:issues', // totalCount
+    'find:articles',
+    'find:authors',
+    'find:contentCategories', // the contents' categories
+    'find:contentCategories', // the articles' categories not read with them
+    'find:keywords',
+    'find:pages',
+  ]);
+});

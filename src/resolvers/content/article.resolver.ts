@@ -11,57 +11,57 @@ import { Keyword } from '../../schema/content/keyword.type.js';
 import { authorById, categoryById, contentTypeById, keywordById, sponsorById } from '../../store/content/loaders.js';
 import { toContentType, toSponsor } from '../../store/content/mappers/article.mapper.js';
 import { toAuthor, toCategory, toKeyword } from '../../store/content/mappers/taxonomy.mapper.js';
-import { loadOne, loadVisible } from './load.js';
+import { loadOne, loadVisible, type MaybePromise } from './load.js';
 
 @Resolver(() => Article)
 export class ArticleResolver {
   @FieldResolver(() => ContentType, { nullable: true })
-  contentType(@Root() article: Article, @Ctx() ctx: Context): Promise<ContentType | null> {
+  contentType(@Root() article: Article, @Ctx() ctx: Context): MaybePromise<ContentType | null> {
     return loadOne(ctx.loaders.get(contentTypeById), article.contentTypeId, toContentType);
   }
 
   @FieldResolver(() => [ContentCategory], { description: 'Every active category the article is filed under' })
-  categories(@Root() article: Article, @Ctx() ctx: Context): Promise<ContentCategory[]> {
+  categories(@Root() article: Article, @Ctx() ctx: Context): MaybePromise<ContentCategory[]> {
     return loadVisible(ctx.loaders.get(categoryById), article.categoryIds, toCategory);
   }
 
   @FieldResolver(() => ContentCategory, { nullable: true, description: 'The primary category' })
-  category(@Root() article: Article, @Ctx() ctx: Context): Promise<ContentCategory | null> {
+  category(@Root() article: Article, @Ctx() ctx: Context): MaybePromise<ContentCategory | null> {
     return loadOne(ctx.loaders.get(categoryById), article.categoryId, toCategory);
   }
 
   @FieldResolver(() => [Author])
-  authors(@Root() article: Article, @Ctx() ctx: Context): Promise<Author[]> {
+  authors(@Root() article: Article, @Ctx() ctx: Context): MaybePromise<Author[]> {
     return loadVisible(ctx.loaders.get(authorById), article.authorIds, toAuthor);
   }
 
   @FieldResolver(() => Author, { nullable: true, description: 'The primary author' })
-  author(@Root() article: Article, @Ctx() ctx: Context): Promise<Author | null> {
+  author(@Root() article: Article, @Ctx() ctx: Context): MaybePromise<Author | null> {
     return loadOne(ctx.loaders.get(authorById), article.authorId, toAuthor);
   }
 
   @FieldResolver(() => Sponsor, { nullable: true })
-  sponsor(@Root() article: Article, @Ctx() ctx: Context): Promise<Sponsor | null> {
+  sponsor(@Root() article: Article, @Ctx() ctx: Context): MaybePromise<Sponsor | null> {
     return loadOne(ctx.loaders.get(sponsorById), article.sponsorId, toSponsor);
   }
 
   @FieldResolver(() => [Keyword])
-  keywords(@Root() article: Article, @Ctx() ctx: Context): Promise<Keyword[]> {
+  keywords(@Root() article: Article, @Ctx() ctx: Context): MaybePromise<Keyword[]> {
     return loadVisible(ctx.loaders.get(keywordById), article.keywordIds, toKeyword);
   }
 
   @FieldResolver(() => Boolean, { description: 'Whether this viewer may read the whole article' })
-  accessAllowed(@Root() article: Article, @Ctx() ctx: Context): Promise<boolean> {
+  accessAllowed(@Root() article: Article, @Ctx() ctx: Context): MaybePromise<boolean> {
     return accessAllowed(ctx, article);
   }
 
   @FieldResolver(() => String, { nullable: true, description: 'Full HTML body; null when access is not allowed' })
-  body(@Root() article: Article, @Ctx() ctx: Context): Promise<string | null> {
+  body(@Root() article: Article, @Ctx() ctx: Context): MaybePromise<string | null> {
     return articleBody(ctx, article);
   }
 
   @FieldResolver(() => String, { description: 'Plain-text teaser; at most `previewLimit` characters when access is not allowed' })
-  preview(@Root() article: Article, @Ctx() ctx: Context): Promise<string> {
+  preview(@Root() article: Article, @Ctx() ctx: Context): MaybePromise<string> {
     return articlePreview(ctx, article);
   }
 }

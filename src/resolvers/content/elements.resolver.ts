@@ -13,22 +13,22 @@ import { previewMessagesOf, voteOf } from '../../store/content/elements.loaders.
 import { liveBlogById, pollById, quizById, videoById } from '../../store/content/loaders.js';
 import { toLiveBlog, toLiveBlogMessage, toPoll, toQuiz } from '../../store/content/mappers/elements.mapper.js';
 import { toVideo } from '../../store/content/mappers/media.mapper.js';
-import { loadOne, loadVisible } from './load.js';
+import { loadOne, loadVisible, type MaybePromise } from './load.js';
 
 @Resolver(() => ArticleElements)
 export class ArticleElementsResolver {
   @FieldResolver(() => [LiveBlog])
-  liveBlogs(@Root() elements: ArticleElements, @Ctx() ctx: Context): Promise<LiveBlog[]> {
+  liveBlogs(@Root() elements: ArticleElements, @Ctx() ctx: Context): MaybePromise<LiveBlog[]> {
     return loadVisible(ctx.loaders.get(liveBlogById), elements.liveBlogIds, toLiveBlog);
   }
 
   @FieldResolver(() => [Poll])
-  polls(@Root() elements: ArticleElements, @Ctx() ctx: Context): Promise<Poll[]> {
+  polls(@Root() elements: ArticleElements, @Ctx() ctx: Context): MaybePromise<Poll[]> {
     return loadVisible(ctx.loaders.get(pollById), elements.pollIds, toPoll);
   }
 
   @FieldResolver(() => [Quiz], { description: 'Open and closed quizzes; drafts are left out' })
-  quizzes(@Root() elements: ArticleElements, @Ctx() ctx: Context): Promise<Quiz[]> {
+  quizzes(@Root() elements: ArticleElements, @Ctx() ctx: Context): MaybePromise<Quiz[]> {
     return loadVisible(ctx.loaders.get(quizById), elements.quizIds, toQuiz);
   }
 }
@@ -76,7 +76,7 @@ function viewerVote(ctx: Context, poll: Poll): Promise<{ choiceId: string } | nu
 @Resolver(() => Attachment)
 export class AttachmentResolver {
   @FieldResolver(() => Video, { nullable: true, description: 'The video of a video attachment, once it is ready' })
-  video(@Root() attachment: Attachment, @Ctx() ctx: Context): Promise<Video | null> {
+  video(@Root() attachment: Attachment, @Ctx() ctx: Context): MaybePromise<Video | null> {
     return loadOne(ctx.loaders.get(videoById), attachment.videoId, toVideo);
   }
 }

@@ -15,7 +15,7 @@ import { DynamicSection } from '../../schema/content/section.type.js';
 import { authorById, categoryById, channelById, pollById } from '../../store/content/loaders.js';
 import { toChannel, toPoll } from '../../store/content/mappers/elements.mapper.js';
 import { toAuthor, toCategory } from '../../store/content/mappers/taxonomy.mapper.js';
-import { loadOne, loadVisible } from './load.js';
+import { loadOne, loadVisible, type MaybePromise } from './load.js';
 
 @Resolver(() => Issue)
 export class IssueResolver {
@@ -32,17 +32,17 @@ export class IssueResolver {
   }
 
   @FieldResolver(() => Poll, { nullable: true })
-  poll(@Root() issue: Issue, @Ctx() ctx: Context): Promise<Poll | null> {
+  poll(@Root() issue: Issue, @Ctx() ctx: Context): MaybePromise<Poll | null> {
     return loadOne(ctx.loaders.get(pollById), issue.pollId, toPoll);
   }
 
   @FieldResolver(() => Channel, { nullable: true })
-  channel(@Root() issue: Issue, @Ctx() ctx: Context): Promise<Channel | null> {
+  channel(@Root() issue: Issue, @Ctx() ctx: Context): MaybePromise<Channel | null> {
     return loadOne(ctx.loaders.get(channelById), issue.channelId, toChannel);
   }
 
   @FieldResolver(() => [Author])
-  authors(@Root() issue: Issue, @Ctx() ctx: Context): Promise<Author[]> {
+  authors(@Root() issue: Issue, @Ctx() ctx: Context): MaybePromise<Author[]> {
     return loadVisible(ctx.loaders.get(authorById), issue.authorIds, toAuthor);
   }
 
@@ -55,8 +55,8 @@ export class IssueResolver {
 @Resolver(() => IssueContent)
 export class IssueContentResolver {
   @FieldResolver(() => ContentCategory)
-  async category(@Root() content: IssueContent, @Ctx() ctx: Context): Promise<ContentCategory | null> {
-    // Already loaded (and cached for the request) by Issue.contents, which dropped inactive ones.
+  category(@Root() content: IssueContent, @Ctx() ctx: Context): MaybePromise<ContentCategory | null> {
+    // Already read by Issue.contents (which dropped inactive ones): returned at once.
     return loadOne(ctx.loaders.get(categoryById), content.categoryId, toCategory);
   }
 
@@ -77,7 +77,7 @@ export class ArticleGroupResolver {
 @Resolver(() => FrontPage)
 export class FrontPageResolver {
   @FieldResolver(() => ContentCategory, { nullable: true })
-  category(@Root() front: FrontPage, @Ctx() ctx: Context): Promise<ContentCategory | null> {
+  category(@Root() front: FrontPage, @Ctx() ctx: Context): MaybePromise<ContentCategory | null> {
     return loadOne(ctx.loaders.get(categoryById), front.categoryId, toCategory);
   }
 

@@ -12,17 +12,17 @@ import { Keyword, KeywordTranslation } from '../../schema/content/keyword.type.j
 import { Page } from '../../schema/content/page.type.js';
 import { authorById, categoryById, categoryTypeById, keywordById } from '../../store/content/loaders.js';
 import { toAuthor, toCategory, toCategoryType, toKeyword } from '../../store/content/mappers/taxonomy.mapper.js';
-import { loadOne } from './load.js';
+import { loadOne, type MaybePromise } from './load.js';
 
 @Resolver(() => ContentCategory)
 export class ContentCategoryResolver {
   @FieldResolver(() => CategoryType, { nullable: true, description: 'The category type object (its id is `typeId`)' })
-  type(@Root() category: ContentCategory, @Ctx() ctx: Context): Promise<CategoryType | null> {
+  type(@Root() category: ContentCategory, @Ctx() ctx: Context): MaybePromise<CategoryType | null> {
     return loadOne(ctx.loaders.get(categoryTypeById), category.typeId, toCategoryType);
   }
 
   @FieldResolver(() => ContentCategory, { nullable: true, description: 'Parent object' })
-  parent(@Root() category: ContentCategory, @Ctx() ctx: Context): Promise<ContentCategory | null> {
+  parent(@Root() category: ContentCategory, @Ctx() ctx: Context): MaybePromise<ContentCategory | null> {
     return loadOne(ctx.loaders.get(categoryById), category.parentCategoryId, toCategory);
   }
 
@@ -40,7 +40,7 @@ export class ContentCategoryResolver {
 @Resolver(() => Author)
 export class AuthorResolver {
   @FieldResolver(() => Author, { nullable: true, description: 'The author that replaced this one' })
-  replacedBy(@Root() author: Author, @Ctx() ctx: Context): Promise<Author | null> {
+  replacedBy(@Root() author: Author, @Ctx() ctx: Context): MaybePromise<Author | null> {
     return loadOne(ctx.loaders.get(authorById), author.replacedById, toAuthor);
   }
 
@@ -53,7 +53,7 @@ export class AuthorResolver {
 @Resolver(() => Keyword)
 export class KeywordResolver {
   @FieldResolver(() => Keyword, { nullable: true, description: 'The keyword that replaced this one' })
-  replacedBy(@Root() keyword: Keyword, @Ctx() ctx: Context): Promise<Keyword | null> {
+  replacedBy(@Root() keyword: Keyword, @Ctx() ctx: Context): MaybePromise<Keyword | null> {
     return loadOne(ctx.loaders.get(keywordById), keyword.replacedById, toKeyword);
   }
 

@@ -1,10 +1,11 @@
 // "Children of a parent" loaders: one page of a connection per parent (issues of a page, articles of
 // a category / author / keyword) and its total count, batched across every parent in the request.
 import DataLoader from 'dataloader';
-import type { Document } from 'mongodb';
+import type { Collection, Document } from 'mongodb';
 import type { CollectionName, DocOf } from '../collections.js';
 import type { LoaderFactory } from '../loaders.js';
 import type { ProjectedType } from '../projection.js';
+import { aggregateAll } from '../read.js';
 import { keysetFilter, skipFor, slice, sortDocument, type PageSlice, type Position, type SortSpec } from './paging.js';
 
 export interface ChildrenSpec<N extends CollectionName> {
@@ -52,7 +53,7 @@ export function childrenPageLoader<N extends CollectionName>(spec: ChildrenSpec<
         const [head, ...rest] = keys.map((k, i) => branch(k, i, projection));
         const pipeline = [...head!, ...rest.map((pipeline) => ({ $unionWith: { coll: spec.collection, pipeline } }))];
         const size = keys.reduce((n, k) => n + k.first + 1, 0);
-        const docs = await store.collection(spec.collection).aggregate<Document>(pipeline, { batchSize: size }).toArray();
+        const docs = await aggregateAll<Document>(store.collection(spec.collection) as unknown as Collection<Document>, pipeline, { batchSize: size });
         const byBranch: DocOf<N>[][] = keys.map(() => []);
         for (const { [BRANCH]: index, ...doc } of docs) byBranch[index as number]!.push(doc as DocOf<N>);
         return keys.map((k, i) => slice(byBranch[i]!, k.first, k.after));

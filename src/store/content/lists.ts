@@ -1,6 +1,7 @@
 // Root lists (pages, articles by filter): one indexed, limited find per page of results, counted on demand.
 import type { Document, Filter } from 'mongodb';
 import type { CollectionName, DocOf } from '../collections.js';
+import { findAll } from '../read.js';
 import type { Store } from '../store.js';
 import { keysetFilter, skipFor, slice, sortDocument, type PageSlice, type Position, type SortSpec } from './paging.js';
 
@@ -11,16 +12,13 @@ export async function findPage<N extends CollectionName>(
 ): Promise<PageSlice<DocOf<N>>> {
   const { skip } = skipFor(query.after);
   const filter = { ...query.filter, ...keysetFilter(query.sort, query.after?.keys) } as Filter<DocOf<N>>;
-  const docs = (await store
-    .collection(name)
-    .find(filter, {
-      sort: sortDocument(query.sort),
-      skip,
-      limit: query.first + 1,
-      batchSize: query.first + 1,
-      projection: query.projection,
-    })
-    .toArray()) as DocOf<N>[];
+  const docs = (await findAll(store.collection(name), filter, {
+    sort: sortDocument(query.sort),
+    skip,
+    limit: query.first + 1,
+    batchSize: query.first + 1,
+    projection: query.projection,
+  })) as DocOf<N>[];
   return slice(docs, query.first, query.after);
 }
 

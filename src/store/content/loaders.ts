@@ -5,6 +5,7 @@ import type { Document, Filter } from 'mongodb';
 import type { CollectionName, DocOf } from '../collections.js';
 import { byIdLoader, type LoaderFactory } from '../loaders.js';
 import type { ProjectedType } from '../projection.js';
+import { findAll } from '../read.js';
 import type { Store } from '../store.js';
 import * as p from './projections.js';
 import { visibleArticle, visibleCategory, visibleIssue, visibleQuiz, visibleVideo } from './visibility.js';
@@ -20,7 +21,7 @@ export function findIn<N extends CollectionName>(
 ): Promise<DocOf<N>[]> {
   const query = { ...filter, [field]: { $in: [...values] } } as Filter<DocOf<N>>;
   const size = Math.max(1, values.length);
-  return store.collection(name).find(query, { projection, limit: size, batchSize: size }).toArray() as Promise<DocOf<N>[]>;
+  return findAll(store.collection(name), query, { projection, limit: size, batchSize: size }) as Promise<DocOf<N>[]>;
 }
 
 /**
