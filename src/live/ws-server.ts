@@ -6,7 +6,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
-import { GraphQLError, parse, specifiedRules, validate, type ExecutionArgs, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Config } from '../config.js';
@@ -45,6 +45,9 @@ export interface LiveServer {
 /** What onConnect learns, kept on graphql-ws's per-connection extra (beside its socket and request). */
 type Extra = { viewer?: Viewer | null; clientIp?: string };
 
+/** Distinct subscription documents kept parsed and validated (most clients send one of a few). */
+const PREPARED_DOCUMENTS = 200;
+
 const TOO_SLOW = 1013;
 const IDLE = 4408;
 
@@ -55,8 +58,31 @@ const format = (e: GraphQLError) =>
 
 export function attachLiveServer(deps: LiveServerDeps): LiveServer {
   const { config, log } = deps;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: config.live.maxMessageBytes });
+  // No per-message compression: a zlib context per socket costs far more memory than the small JSON it saves.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: config.live.maxMessageBytes, perMessageDeflate: false });
   const rules = [...specifiedRules, ...armorProtection(config.graphql).validationRules];
+  // A thousand readers of one live blog send the same query: it is parsed and validated once, and they share
+  // the document (parsing and validating each anew was most of what a subscription allocated).
+  const prepared = new Map<string, DocumentNode>();
+  const prepare = (query: string): DocumentNode | GraphQLError[] => {
+    const known = prepared.get(query);
+    if (known) {
+      prepared.delete(query); // kept in least-recently-used order
+      prepared.set(query, known);
+      return known;
+    }
+    let document: DocumentNode;
+    try {
+      document = parse(query, { maxTokens: config.graphql.maxTokens });
+    } catch (err) {
+      return [new GraphQLError(err instanceof Error ? err.message : 'Syntax Error', { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
+    }
+    const errors = validate(deps.schema, document, rules);
+    if (errors.length) return errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }));
+    if (prepared.size >= PREPARED_DOCUMENTS) prepared.delete(prepared.keys().next().value!);
+    prepared.set(query, document);
+    return document;
+  };
   const idle = new Map<WebSocket, NodeJS.Timeout>();
   const active = new Map<WebSocket, number>();
 
@@ -106,6 +132,8 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
           throw err;
         }
         ctx.extra.clientIp = ctx.extra.request.socket.remoteAddress;
+        // Nothing else of the upgrade request is needed: it is not kept for the life of the connection.
+        Reflect.deleteProperty(ctx.extra, 'request');
         return true;
       },
       onSubscribe: (ctx, _id, payload) => {
@@ -113,14 +141,8 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
         if ((active.get(socket) ?? 0) >= config.live.maxSubscriptions) {
           return [new GraphQLError(`At most ${config.live.maxSubscriptions} subscriptions per connection`, { extensions: { code: 'RATE_LIMITED' } })];
         }
-        let document;
-        try {
-          document = parse(payload.query, { maxTokens: config.graphql.maxTokens });
-        } catch (err) {
-          return [new GraphQLError(err instanceof Error ? err.message : 'Syntax Error', { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
-        }
-        const errors = validate(deps.schema, document, rules);
-        if (errors.length) return errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }));
+        const document = prepare(payload.query);
+        if (Array.isArray(document)) return document;
         const operation = document.definitions.find(
           (d): d is OperationDefinitionNode => d.kind === 'OperationDefinition' && (!payload.operationName || d.name?.value === payload.operationName),
         );
