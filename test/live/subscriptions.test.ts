@@ -3,7 +3,7 @@
 import type { ArticleDoc } from '../../src/store/content/article.doc.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { bearer, tokenFor, type IssuedTokens } from '../helpers/tokens.js';
-import { editorToken, insertLiveFixtures, liveBlog } from './fixtures.js';
+import { editorToken, insertLiveFixtures, liveBlog, openPoll } from './fixtures.js';
 import { collect, settled, wsClient } from './ws.js';
 
 let svc: TestService;
@@ -79,6 +79,31 @@ test('pollResultsChanged: a vote sends the poll with its new counts', async () =
   const [result] = (await sub.until(before + 1)).slice(before);
   expect(result!.data!.pollResultsChanged.results.find((r) => r.choiceId === 'winter')!.votes).toBe(1);
   sub.unsubscribe();
+});
+
+test("pollResultsChanged: each subscriber's voted/votedChoice follows their own vote within the subscription", async () => {
+  await svc.db.collection('polls').insertOne(openPoll('poll-voted') as never);
+  const bob = await tokenFor(svc, { email: 'bob@example.test', scopes: ['openid'] });
+  type Voted = { pollResultsChanged: { voted: boolean; votedChoice: string | null; results: Array<{ choiceId: string; votes: number }> } };
+  const q = 'subscription { pollResultsChanged(pollId: "poll-voted") { voted votedChoice results { choiceId votes } } }';
+  const voter = collect<Voted>(client(bearer(bob.accessToken)), q);
+  const other = collect<Voted>(client(bearer(alice.accessToken)), q);
+  const anonymous = collect<Voted>(client(), q);
+  const polls = svc.db.collection('polls');
+  const touch = () => polls.updateOne({ _id: 'poll-voted' as never }, { $set: { message: `m${Date.now()}` } });
+  for (const sub of [voter, other, anonymous]) await waitRegistered(sub, touch);
+  const seen = [voter, other, anonymous].map((s) => s.results.length);
+  // Before the vote, nobody has voted.
+  await touch();
+  const before = await Promise.all([voter, other, anonymous].map((s, i) => s.until(seen[i]! + 1).then((r) => r.at(-1)!.data!.pollResultsChanged)));
+  expect(before.map((p) => [p.voted, p.votedChoice])).toEqual([[false, null], [false, null], [false, null]]);
+  const vote = await svc.gql('mutation { voteInPoll(pollId: "poll-voted", choiceId: "spring") { voted } }', {}, bearer(bob.accessToken));
+  expect(vote.body.data).toEqual({ voteInPoll: { voted: true } });
+  // The vote's own event: the voter's subscription now shows the vote, the others' do not.
+  const after = await Promise.all([voter, other, anonymous].map((s, i) => s.until(seen[i]! + 2).then((r) => r.at(-1)!.data!.pollResultsChanged)));
+  expect(after.map((p) => [p.voted, p.votedChoice])).toEqual([[true, 'spring'], [false, null], [false, null]]);
+  expect(after[0]!.results.find((r) => r.choiceId === 'spring')!.votes).toBe(1);
+  for (const s of [voter, other, anonymous]) s.unsubscribe();
 });
 
 describe('access', () => {
