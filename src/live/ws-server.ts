@@ -6,7 +6,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
-import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { getVariableValues, GraphQLError, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Config } from '../config.js';
@@ -49,6 +49,7 @@ type Extra = { viewer?: Viewer | null; clientIp?: string };
 const PREPARED_DOCUMENTS = 200;
 
 const TOO_SLOW = 1013;
+const SERVER_ONLY = new Set(['connection_ack', 'next', 'error']);
 const IDLE = 4408;
 
 /** Codes this module gives its own refusals: shown as they are; everything else goes through the masking formatter. */
@@ -122,6 +123,11 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
       schema: deps.schema,
       subscribe: subscribeShared,
       connectionInitWaitTimeout: 10_000,
+      // Messages only a server sends are a client's protocol error (4400), not an internal one (4500).
+      jsonMessageReviver: (key, value: unknown) => {
+        if (key === '' && SERVER_ONLY.has((value as { type?: unknown } | null)?.type as string)) throw new Error('a message type only servers send');
+        return value;
+      },
       onConnect: async (ctx) => {
         const raw = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
         try {
@@ -149,6 +155,10 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
         if (operation?.operation !== 'subscription') {
           return [new GraphQLError('Only subscriptions run over WebSocket; send queries and mutations as HTTP POST /graphql', { extensions: { code: 'BAD_USER_INPUT' } })];
         }
+        // Variables that do not fit their types (objects or operators where an ID goes) are the client's error,
+        // as over HTTP: BAD_USER_INPUT, never reaching a resolver.
+        const coerced = getVariableValues(deps.schema, operation.variableDefinitions ?? [], payload.variables ?? {}, { maxErrors: 10 });
+        if (coerced.errors) return coerced.errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'BAD_USER_INPUT' } }));
         active.set(socket, (active.get(socket) ?? 0) + 1);
         clearTimeout(idle.get(socket));
         const requestId = randomUUID();
