@@ -4,7 +4,7 @@
 // editors' mutation is rate-limited far below this) and measures, per delivered message, the time from
 // the write to its receipt, messages lost, and the service's resident memory per idle subscriber.
 // The subscribers run in this process: on a small machine they share its cores with the service.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,12 +19,18 @@ const log = (line: string): void => void process.stdout.write(`${line}\n`);
 const BLOG = 'bench-live-blog';
 const QUERY = `subscription { liveBlogMessageAdded(liveBlogId: "${BLOG}") { id text } }`;
 
+/** CPU seconds (user + system) a process has used so far, from /proc (clock ticks of 10 ms). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { subscribers: { type: 'string' }, rate: { type: 'string' }, seconds: { type: 'string' } } });
+  const { values } = parseArgs({ options: { subscribers: { type: 'string' }, rate: { type: 'string' }, seconds: { type: 'string' }, profile: { type: 'string' } } });
   const subscribers = Number(values.subscribers ?? 1000);
   const rate = Number(values.rate ?? 10);
   const seconds = Number(values.seconds ?? 30);
@@ -36,7 +42,8 @@ async function main(): Promise<void> {
     const mongo = await MongoClient.connect(engine.uri);
     const db = mongo.db(DB_NAME);
     await db.collection('liveBlogs').insertOne({ _id: BLOG, title: 'Bench', startDate: new Date(), endDate: null, websocketRoomName: 'bench-room', lastSeq: 0 } as never);
-    const service = await startService(engine.uri, { LIVE_MAX_SUBSCRIPTIONS: '5' });
+    // --profile <dir>: the service writes a CPU profile there when it stops.
+    const service = await startService(engine.uri, { LIVE_MAX_SUBSCRIPTIONS: '5' }, values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : []);
     const wsUrl = `${service.url.replace(/^http/, 'ws')}/graphql`;
     await sleep(1000);
     const rssBefore = rssMiB(service.proc.pid)!;
@@ -82,6 +89,8 @@ async function main(): Promise<void> {
     const rssIdle = rssMiB(service.proc.pid)!;
 
     const total = rate * seconds;
+    const serviceCpuBefore = cpuSeconds(service.proc.pid);
+    const benchCpuBefore = process.cpuUsage();
     const start = performance.now();
     for (let i = 0; i < total; i++) {
       const due = start + (i * 1000) / rate;
@@ -93,6 +102,8 @@ async function main(): Promise<void> {
     }
     const rssLoaded = rssMiB(service.proc.pid)!;
     await sleep(5000); // stragglers
+    const serviceCpu = cpuSeconds(service.proc.pid) - serviceCpuBefore;
+    const benchCpu = process.cpuUsage(benchCpuBefore);
     const expected = total * subscribers;
     const got = [...sentAt.keys()].reduce((s, id) => s + Math.min(subscribers, received.get(id) ?? 0), 0);
     delays.sort((a, b) => a - b);
@@ -108,6 +119,8 @@ async function main(): Promise<void> {
     log(`service RSS before (MiB)     ${rssBefore}`);
     log(`service RSS idle subs (MiB)  ${rssIdle}`);
     log(`service RSS under load (MiB) ${rssLoaded}`);
+    log(`service CPU per message (ms) ${((serviceCpu * 1000) / total).toFixed(1)} (fan-out to ${subscribers})`);
+    log(`clients' CPU per message (ms) ${((benchCpu.user + benchCpu.system) / 1000 / total).toFixed(1)} (this process)`);
     log(`memory per idle subscriber   ${(((rssIdle - rssBefore) * 1024) / subscribers).toFixed(1)} KiB`);
     log(`load after: ${currentLoad()}`);
     await mongo.close();

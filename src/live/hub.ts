@@ -86,8 +86,10 @@ export class LiveHub {
     return hub;
   }
 
-  subscribeBlog(liveBlogId: string, connection: Connection): AsyncIterableIterator<LiveBlogUpdate> {
-    return this.subscribe(`blog:${liveBlogId}`, connection) as AsyncIterableIterator<LiveBlogUpdate>;
+  /** A live blog's updates; `kind` narrows them to one kind (only new messages, say). */
+  subscribeBlog(liveBlogId: string, connection: Connection, kind?: LiveBlogUpdate['kind']): AsyncIterableIterator<LiveBlogUpdate> {
+    const accepts = kind && ((update: Payload) => (update as LiveBlogUpdate).kind === kind);
+    return this.subscribe(`blog:${liveBlogId}`, connection, accepts) as AsyncIterableIterator<LiveBlogUpdate>;
   }
 
   subscribePoll(pollId: string, connection: Connection): AsyncIterableIterator<PollDoc> {
@@ -108,7 +110,7 @@ export class LiveHub {
     await this.client.close();
   }
 
-  private subscribe(topic: string, connection: Connection): Subscriber<Payload> {
+  private subscribe(topic: string, connection: Connection, accepts?: (payload: Payload) => boolean): Subscriber<Payload> {
     let set = this.topics.get(topic);
     if (!set) this.topics.set(topic, (set = new Set()));
     if (topic.startsWith('blog:') && !this.delivered.has(topic.slice(5))) this.delivered.set(topic.slice(5), new Delivered());
@@ -118,7 +120,7 @@ export class LiveHub {
         this.topics.delete(topic);
         this.delivered.delete(topic.slice(5));
       }
-    });
+    }, accepts);
     set.add(subscriber);
     return subscriber;
   }
@@ -218,6 +220,7 @@ export class LiveHub {
   private publish(topic: string, payload: Payload): void {
     const set = this.topics.get(topic);
     if (!set) return;
-    for (const subscriber of [...set]) subscriber.push(payload);
+    // A subscriber dropped meanwhile leaves the set; iterating a Set tolerates that.
+    for (const subscriber of set) subscriber.push(payload);
   }
 }

@@ -18,11 +18,13 @@ export class Subscriber<T> implements AsyncIterableIterator<T> {
   constructor(
     private readonly connection: Connection,
     private readonly onEnd: () => void,
+    /** Which of the topic's events this subscriber takes (all when absent). */
+    private readonly accepts?: (value: T) => boolean,
   ) {}
 
   /** Hands an event over without waiting; drops the subscriber instead of queueing without bound. */
   push(value: T): void {
-    if (this.done) return;
+    if (this.done || (this.accepts && !this.accepts(value))) return;
     if (this.waiter) {
       const resolve = this.waiter;
       this.waiter = undefined;

@@ -6,7 +6,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
-import { GraphQLError, parse, specifiedRules, validate, type ExecutionArgs, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { getVariableValues, GraphQLError, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Config } from '../config.js';
@@ -45,7 +45,11 @@ export interface LiveServer {
 /** What onConnect learns, kept on graphql-ws's per-connection extra (beside its socket and request). */
 type Extra = { viewer?: Viewer | null; clientIp?: string };
 
+/** Distinct subscription documents kept parsed and validated (most clients send one of a few). */
+const PREPARED_DOCUMENTS = 200;
+
 const TOO_SLOW = 1013;
+const SERVER_ONLY = new Set(['connection_ack', 'next', 'error']);
 const IDLE = 4408;
 
 /** Codes this module gives its own refusals: shown as they are; everything else goes through the masking formatter. */
@@ -55,8 +59,31 @@ const format = (e: GraphQLError) =>
 
 export function attachLiveServer(deps: LiveServerDeps): LiveServer {
   const { config, log } = deps;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: config.live.maxMessageBytes });
+  // No per-message compression: a zlib context per socket costs far more memory than the small JSON it saves.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: config.live.maxMessageBytes, perMessageDeflate: false });
   const rules = [...specifiedRules, ...armorProtection(config.graphql).validationRules];
+  // A thousand readers of one live blog send the same query: it is parsed and validated once, and they share
+  // the document (parsing and validating each anew was most of what a subscription allocated).
+  const prepared = new Map<string, DocumentNode>();
+  const prepare = (query: string): DocumentNode | GraphQLError[] => {
+    const known = prepared.get(query);
+    if (known) {
+      prepared.delete(query); // kept in least-recently-used order
+      prepared.set(query, known);
+      return known;
+    }
+    let document: DocumentNode;
+    try {
+      document = parse(query, { maxTokens: config.graphql.maxTokens });
+    } catch (err) {
+      return [new GraphQLError(err instanceof Error ? err.message : 'Syntax Error', { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
+    }
+    const errors = validate(deps.schema, document, rules);
+    if (errors.length) return errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }));
+    if (prepared.size >= PREPARED_DOCUMENTS) prepared.delete(prepared.keys().next().value!);
+    prepared.set(query, document);
+    return document;
+  };
   const idle = new Map<WebSocket, NodeJS.Timeout>();
   const active = new Map<WebSocket, number>();
 
@@ -96,6 +123,11 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
       schema: deps.schema,
       subscribe: subscribeShared,
       connectionInitWaitTimeout: 10_000,
+      // Messages only a server sends are a client's protocol error (4400), not an internal one (4500).
+      jsonMessageReviver: (key, value: unknown) => {
+        if (key === '' && SERVER_ONLY.has((value as { type?: unknown } | null)?.type as string)) throw new Error('a message type only servers send');
+        return value;
+      },
       onConnect: async (ctx) => {
         const raw = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
         try {
@@ -106,6 +138,8 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
           throw err;
         }
         ctx.extra.clientIp = ctx.extra.request.socket.remoteAddress;
+        // Nothing else of the upgrade request is needed: it is not kept for the life of the connection.
+        Reflect.deleteProperty(ctx.extra, 'request');
         return true;
       },
       onSubscribe: (ctx, _id, payload) => {
@@ -113,20 +147,18 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
         if ((active.get(socket) ?? 0) >= config.live.maxSubscriptions) {
           return [new GraphQLError(`At most ${config.live.maxSubscriptions} subscriptions per connection`, { extensions: { code: 'RATE_LIMITED' } })];
         }
-        let document;
-        try {
-          document = parse(payload.query, { maxTokens: config.graphql.maxTokens });
-        } catch (err) {
-          return [new GraphQLError(err instanceof Error ? err.message : 'Syntax Error', { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
-        }
-        const errors = validate(deps.schema, document, rules);
-        if (errors.length) return errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }));
+        const document = prepare(payload.query);
+        if (Array.isArray(document)) return document;
         const operation = document.definitions.find(
           (d): d is OperationDefinitionNode => d.kind === 'OperationDefinition' && (!payload.operationName || d.name?.value === payload.operationName),
         );
         if (operation?.operation !== 'subscription') {
           return [new GraphQLError('Only subscriptions run over WebSocket; send queries and mutations as HTTP POST /graphql', { extensions: { code: 'BAD_USER_INPUT' } })];
         }
+        // Variables that do not fit their types (objects or operators where an ID goes) are the client's error,
+        // as over HTTP: BAD_USER_INPUT, never reaching a resolver.
+        const coerced = getVariableValues(deps.schema, operation.variableDefinitions ?? [], payload.variables ?? {}, { maxErrors: 10 });
+        if (coerced.errors) return coerced.errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'BAD_USER_INPUT' } }));
         active.set(socket, (active.get(socket) ?? 0) + 1);
         clearTimeout(idle.get(socket));
         const requestId = randomUUID();

@@ -1,5 +1,5 @@
 // The change source over the storage's oplog on its own: positions increase, reads resume after a position,
-// DDL streams do not report is skipped, records become visible once flushed, the history (epoch, positions)
+// DDL comes as its expanded kinds (streams show them only with showExpandedEvents), records become visible once flushed, the history (epoch, positions)
 // survives reopening the data directory, and retention moves the floor.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,14 +34,16 @@ async function insert(catalog: Catalog, ids: number[]): Promise<void> {
   }
 }
 
-test('positions increase, readAfter resumes after a position, and create is not reported', async () => {
+test('positions increase, readAfter resumes after a position, and DDL comes as its expanded kind', async () => {
   const { catalog, source, close } = open();
   try {
     const start = source.latest();
     await insert(catalog, [1, 2, 3]);
-    const all = source.readAfter(start, 10);
+    const [create, ...all] = source.readAfter(start, 10);
+    expect(create).toMatchObject({ kind: 'create', db: 'd', coll: 'c' });
     expect(all.map((r) => r.kind)).toEqual(['insert', 'insert', 'insert']);
     expect(all[0]!.position < all[1]!.position && all[1]!.position < all[2]!.position).toBe(true);
+    expect(source.readAfter(create!.position, 10)).toHaveLength(3);
     expect(source.readAfter(all[0]!.position, 10)).toHaveLength(2);
     expect(source.readAfter(all[0]!.position, 1)).toHaveLength(1);
     expect(source.readAfter(all[2]!.position, 10)).toEqual([]);
@@ -84,7 +86,7 @@ test('the history survives reopening the data directory, and listeners hear reco
   const first = open(dir);
   await insert(first.catalog, [1, 2]);
   const epoch = first.source.epoch;
-  const [, second] = first.source.readAfter(0n, 10);
+  const [, , second] = first.source.readAfter(0n, 10); // create, insert 1, insert 2
   await first.close();
 
   const again = open(dir);

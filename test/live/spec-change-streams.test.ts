@@ -1,207 +1,117 @@
-// The unified-format change-stream spec tests (mongodb/specifications, source/change-streams/tests/unified)
-// against a private embedded engine, by a small runner that knows just what those files use: entities
-// (clients, databases, collections, change streams), initialData, the CRUD operations and iteration, and
-// the matching rules ($$exists, $$type, $$unsetOrMatches; extra fields allowed). Not vendored (the files
-// are CC BY-NC-SA): set SPEC_CHANGE_STREAMS_DIR to a directory holding the .json files to run them.
-// Skipped: runOnRequirements the engine cannot meet, failPoint/rename/targetedFailPoint operations,
-// expectEvents (the driver's own commands, not the server's behaviour) — each skip says why.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+// The unified-format change-stream spec tests (mongodb/specifications, source/change-streams/tests/unified,
+// vendored unchanged in test/live/spec/change-streams; see its README) against a private embedded engine: a
+// client-wide watch sees every database, so no other test file may write to this engine meanwhile. They run
+// through the engine's unified-format runner (test/engine/spec/unified: results, errors, expectEvents,
+// outcome), to which this file adds the change-stream operations. The engine is a standalone that answers
+// change streams: for these files it stands in for a replica set. Every test that does not run, and every
+// test that runs and fails today, is listed with its reason in test/live/spec/skipped.json and
+// expected-failures.json; the run fails if the skips differ from that list, or if a listed failure passes.
+// To refresh both lists after a change: SPEC_RECORD_LISTS=1 npm test -- test/live/spec-change-streams (writes
+// them, with each new failure's message as its reason: replace it with why).
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EJSON } from 'bson';
-import { MongoClient, type ChangeStream, type Db, type Document } from 'mongodb';
+import type { ChangeStream, ChangeStreamOptions, Document } from 'mongodb';
 import { startEngine, type RunningEngine } from '../../src/store/embedded/index.js';
+import type { Doc } from '../engine/spec/unified/match.js';
+import { addedOperations } from '../engine/spec/unified/operations.js';
+import { parseFile, runTest, SERVER, skipReason, type UnifiedFile, type UnifiedTest } from '../engine/spec/unified/runner.js';
 
-const dir = process.env.SPEC_CHANGE_STREAMS_DIR;
-const files = dir && existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')) : [];
-const SERVER_VERSION = [8, 0, 0];
-const UNSUPPORTED_OPS = new Set(['failPoint', 'targetedFailPoint', 'rename', 'createCollection', 'modifyCollection']);
-/** What the engine does not do (docs/live.md, "Change streams in the embedded engine"): skipped, with the reason. */
-function knownGap(file: string, description: string): string | undefined {
-  if (file.includes('pre_and_post_images')) return 'engine gap: no collMod/changeStreamPreAndPostImages (images are always available)';
-  if (file.includes('showExpandedEvents') && /events are reported/.test(description)) return 'engine gap: no showExpandedEvents DDL events';
-  if (/disambiguatedPaths (is present|returns)/.test(description)) return 'engine gap: no disambiguatedPaths';
+const SPEC_DIR = join(import.meta.dirname, 'spec');
+const FILES_DIR = join(SPEC_DIR, 'change-streams');
+type Listing = Record<string, Record<string, string>>;
+const skipped = JSON.parse(readFileSync(join(SPEC_DIR, 'skipped.json'), 'utf8')) as Listing;
+const expectedFailures = JSON.parse(readFileSync(join(SPEC_DIR, 'expected-failures.json'), 'utf8')) as Listing;
+
+SERVER.topology = 'replicaset';
+
+/** Operations of these files the engine or this runner does not have, with why. */
+const NOT_RUN: Record<string, string> = {
+  rename: 'the engine has no renameCollection',
+};
+
+function reason(file: UnifiedFile, test: UnifiedTest): string | undefined {
+  const why = skipReason(file, test);
+  if (why) return why;
+  const op = test.operations.find((o) => NOT_RUN[o.name]);
+  return op && `${op.name}: ${NOT_RUN[op.name]}`;
+}
+
+const isChangeStream = (v: unknown): v is ChangeStream => !!v && typeof (v as ChangeStream).tryNext === 'function' && 'resumeToken' in (v as object);
+type Watchable = { watch(pipeline: Document[], options: ChangeStreamOptions): ChangeStream };
+
+/** A collection, a database, or a client entity's MongoClient. */
+const watchable = (target: unknown): Watchable | undefined => {
+  const canWatch = (v: unknown): v is Watchable => !!v && typeof (v as Watchable).watch === 'function';
+  if (canWatch(target)) return target;
+  const client = (target as { client?: unknown } | undefined)?.client;
+  return canWatch(client) ? client : undefined;
+};
+
+addedOperations.push((name, target, a) => {
+  const watched = watchable(target);
+  if (name === 'createChangeStream' && watched) return createChangeStream(watched, a);
+  if (!isChangeStream(target)) return undefined;
+  if (name === 'iterateUntilDocumentOrError') return target.next();
+  if (name === 'iterateOnce') return target.tryNext();
+  if (name === 'close') return target.close();
   return undefined;
+});
+
+/** The format's createChangeStream runs the aggregate at once (the driver would wait for the first read). */
+async function createChangeStream(target: Watchable, a: Doc): Promise<ChangeStream> {
+  const { pipeline, ...options } = a;
+  // A short server-side wait keeps iterateOnce (one getMore) quick; iterateUntilDocumentOrError repeats it.
+  const stream = target.watch((pipeline as Document[] | undefined) ?? [], { maxAwaitTimeMS: 200, ...options });
+  await (stream as unknown as { cursor: { cursorInit(): Promise<void> } }).cursor.cursorInit();
+  return stream;
 }
 
-const version = (v: string) => v.split('.').map(Number);
-const cmp = (a: number[], b: number[]) => {
-  for (let i = 0; i < 3; i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) - (b[i] ?? 0);
-  return 0;
-};
-function runnable(reqs: Document[] | undefined): string | undefined {
-  if (!reqs) return undefined;
-  // The engine is a standalone that runs change streams: for these tests it stands in for a replica set.
-  const ok = reqs.some((r) => (!r.topologies || r.topologies.includes('replicaset')) && (!r.minServerVersion || cmp(SERVER_VERSION, version(r.minServerVersion)) >= 0) && (!r.maxServerVersion || cmp(SERVER_VERSION, version(r.maxServerVersion)) <= 0) && !r.auth && !r.serverParameters);
-  return ok ? undefined : `runOnRequirements ${JSON.stringify(reqs)}`;
-}
+const record = process.env.SPEC_RECORD_LISTS === '1';
+const recorded = { skipped: {} as Listing, failures: {} as Listing };
 
-const TYPES: Record<string, (v: unknown) => boolean> = {
-  object: (v) => !!v && typeof v === 'object' && !Array.isArray(v),
-  array: Array.isArray,
-  string: (v) => typeof v === 'string',
-  int: (v) => typeof v === 'number' && Number.isInteger(v),
-  long: (v) => typeof v === 'number' || (!!v && (v as { _bsontype?: string })._bsontype === 'Long'),
-  date: (v) => v instanceof Date,
-  timestamp: (v) => !!v && (v as { _bsontype?: string })._bsontype === 'Timestamp',
-  bool: (v) => typeof v === 'boolean',
-};
-
-/** Unified-format matching: returns a mismatch description or undefined. */
-function match(expected: unknown, actual: unknown, path: string, root: boolean): string | undefined {
-  if (expected && typeof expected === 'object' && !Array.isArray(expected)) {
-    const e = expected as Document;
-    const keys = Object.keys(e);
-    if (keys.length === 1 && keys[0]!.startsWith('$$')) {
-      const op = keys[0]!;
-      if (op === '$$exists') return (actual !== undefined) === e.$$exists ? undefined : `${path}: $$exists ${e.$$exists}`;
-      if (op === '$$type') {
-        const types = ([] as string[]).concat(e.$$type);
-        return types.some((t) => TYPES[t]?.(actual)) ? undefined : `${path}: not of type ${types.join('|')}`;
-      }
-      if (op === '$$unsetOrMatches') return actual === undefined ? undefined : match(e.$$unsetOrMatches, actual, path, false);
-      return `${path}: unsupported operator ${op}`;
-    }
-    if (!actual || typeof actual !== 'object' || Array.isArray(actual)) return `${path}: expected a document, got ${JSON.stringify(actual)}`;
-    for (const k of keys) {
-      const v = e[k];
-      const isExists = v && typeof v === 'object' && '$$exists' in (v as Document);
-      if (!isExists && !(k in (actual as Document)) && !(v && typeof v === 'object' && '$$unsetOrMatches' in (v as Document))) return `${path}.${k}: missing`;
-      const m = match(v, (actual as Document)[k], `${path}.${k}`, false);
-      if (m) return m;
-    }
-    void root;
-    return undefined;
-  }
-  if (Array.isArray(expected)) {
-    if (!Array.isArray(actual) || actual.length !== expected.length) return `${path}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`;
-    for (let i = 0; i < expected.length; i++) {
-      const m = match(expected[i], actual[i], `${path}.${i}`, false);
-      if (m) return m;
-    }
-    return undefined;
-  }
-  if (typeof expected === 'number' && actual && typeof actual === 'object' && 'toNumber' in (actual as object)) return Number(actual) === expected ? undefined : `${path}: ${expected} != ${String(actual)}`;
-  return JSON.stringify(EJSON.serialize({ v: expected })) === JSON.stringify(EJSON.serialize({ v: actual })) ? undefined : `${path}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`;
-}
-
-if (!files.length) test.skip('unified change-stream spec tests: set SPEC_CHANGE_STREAMS_DIR to run them', () => undefined);
-
-if (files.length) describe('unified change-stream spec tests', () => {
-  let engine: RunningEngine;
-  let client: MongoClient;
-  beforeAll(async () => {
-    engine = await startEngine({ port: 0 });
-    client = await MongoClient.connect(engine.uri);
-  });
-  afterAll(async () => {
-    await client?.close();
-    await engine?.close();
-  });
-
-  for (const file of files) {
-    const spec = EJSON.parse(readFileSync(join(dir!, file), 'utf8'), { relaxed: true }) as Document;
-    describe(file, () => {
-      for (const t of spec.tests as Document[]) {
-        const why =
-          runnable(spec.runOnRequirements) ??
-          runnable(t.runOnRequirements) ??
-          (t.skipReason as string | undefined) ??
-          knownGap(file, t.description as string) ??
-          ((t.operations as Document[]).some((o) => UNSUPPORTED_OPS.has(o.name)) ? 'uses an operation this runner does not implement' : undefined);
-        (why ? test.skip : test)(`${t.description}${why ? ` (skipped: ${why})` : ''}`, async () => {
-          await runTest(spec, t);
-        });
-      }
-    });
-  }
-
-  async function runTest(spec: Document, t: Document): Promise<void> {
-    const entities = new Map<string, unknown>();
-    for (const e of spec.createEntities as Document[]) {
-      const [kind, def] = Object.entries(e)[0] as [string, Document];
-      if (kind === 'client') entities.set(def.id, client);
-      else if (kind === 'database') entities.set(def.id, client.db(def.databaseName));
-      else if (kind === 'collection') entities.set(def.id, (entities.get(def.database) as Db).collection(def.collectionName));
-    }
-    for (const data of (spec.initialData ?? []) as Document[]) {
-      const db = client.db(data.databaseName);
-      await db.collection(data.collectionName).drop().catch(() => undefined);
-      await db.createCollection(data.collectionName);
-      if ((data.documents as Document[]).length) await db.collection(data.collectionName).insertMany(data.documents as Document[]);
-    }
-    try {
-      for (const op of t.operations as Document[]) await runOperation(entities, op);
-    } finally {
-      for (const v of entities.values()) if (v && typeof v === 'object' && 'close' in v && (v as { tryNext?: unknown }).tryNext) await (v as ChangeStream).close();
-    }
-  }
-
-  async function runOperation(entities: Map<string, unknown>, op: Document): Promise<void> {
-    const target = entities.get(op.object) as Document;
-    const args = (op.arguments ?? {}) as Document;
-    let result: unknown;
-    let error: unknown;
-    try {
-      switch (op.name) {
-        case 'createChangeStream': {
-          const { pipeline, ...options } = args;
-          const stream = (target as unknown as { watch(p: Document[], o: Document): ChangeStream }).watch(pipeline as Document[], { maxAwaitTimeMS: 100, ...options });
-          await stream.tryNext().catch((e: unknown) => {
-            throw e;
-          });
-          result = stream;
-          break;
-        }
-        case 'iterateUntilDocumentOrError':
-          result = await (target as unknown as ChangeStream).next();
-          break;
-        case 'iterateOnce':
-          result = await (target as unknown as ChangeStream).tryNext();
-          break;
-        case 'close':
-          await (target as unknown as ChangeStream).close();
-          break;
-        case 'insertOne':
-          result = await target.insertOne(args.document);
-          break;
-        case 'insertMany':
-          result = await target.insertMany(args.documents);
-          break;
-        case 'updateOne':
-          result = await target.updateOne(args.filter, args.update, args);
-          break;
-        case 'replaceOne':
-          result = await target.replaceOne(args.filter, args.replacement, args);
-          break;
-        case 'deleteOne':
-          result = await target.deleteOne(args.filter);
-          break;
-        case 'dropCollection':
-          result = await (target as unknown as Db).dropCollection(args.collection).catch(() => false);
-          break;
-        case 'runCommand':
-          result = await (target as unknown as Db).command(args.command as Document);
-          break;
-        case 'dropDatabase':
-          result = await (target as unknown as Db).dropDatabase();
-          break;
-        default:
-          throw new Error(`runner: unsupported operation ${op.name}`);
-      }
-    } catch (e) {
-      error = e;
-    }
-    if (op.expectError) {
-      expect(error).toBeDefined();
-      const ee = op.expectError as Document;
-      if (ee.errorCode !== undefined) expect((error as { code?: number }).code).toBe(ee.errorCode);
-      return;
-    }
-    if (error) throw error;
-    if (op.saveResultAsEntity) entities.set(op.saveResultAsEntity, result);
-    if (op.expectResult !== undefined) {
-      const mismatch = match(op.expectResult, result, 'result', true);
-      expect(mismatch).toBeUndefined();
-    }
+let engine: RunningEngine;
+beforeAll(async () => {
+  engine = await startEngine({ port: 0 });
+});
+afterAll(async () => {
+  await engine?.close();
+  if (!record) return;
+  for (const [list, listing] of Object.entries(recorded)) {
+    const sorted = Object.fromEntries(Object.entries(listing).filter(([, tests]) => Object.keys(tests).length).sort(([a], [b]) => a.localeCompare(b)));
+    writeFileSync(join(SPEC_DIR, `${list === 'skipped' ? 'skipped' : 'expected-failures'}.json`), `${JSON.stringify(sorted, null, 2)}\n`);
   }
 });
+
+for (const name of readdirSync(FILES_DIR).filter((f) => f.endsWith('.json')).sort()) {
+  const file = parseFile(readFileSync(join(FILES_DIR, name), 'utf8'));
+  describe(name, () => {
+    const skips: Record<string, string> = (recorded.skipped[name] = {});
+    const failures: Record<string, string> = (recorded.failures[name] = {});
+    for (const test of file.tests) {
+      const why = reason(file, test);
+      if (why) {
+        skips[test.description] = why;
+        it.skip(`${test.description} [${why}]`, () => undefined);
+        continue;
+      }
+      const expectedFailure = expectedFailures[name]?.[test.description];
+      it(expectedFailure ? `${test.description} [expected failure: ${expectedFailure}]` : test.description, async () => {
+        let error: unknown;
+        try {
+          await runTest(engine.uri, file, test);
+        } catch (e) {
+          error = e;
+        }
+        if (record) {
+          if (error) failures[test.description] = expectedFailure ?? (error instanceof Error ? error.message : String(error)).slice(0, 300);
+          return;
+        }
+        if (expectedFailure && !error) throw new Error('listed in expected-failures.json but now passes: remove it from the list');
+        if (!expectedFailure && error) throw error;
+      });
+    }
+    it('skips exactly what skipped.json lists for this file', () => {
+      if (!record) expect(skips).toEqual(skipped[name] ?? {});
+    });
+  });
+}

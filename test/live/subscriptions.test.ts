@@ -3,7 +3,7 @@
 import type { ArticleDoc } from '../../src/store/content/article.doc.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { bearer, tokenFor, type IssuedTokens } from '../helpers/tokens.js';
-import { editorToken, insertLiveFixtures, liveBlog } from './fixtures.js';
+import { editorToken, insertLiveFixtures, liveBlog, openPoll } from './fixtures.js';
 import { collect, settled, wsClient } from './ws.js';
 
 let svc: TestService;
@@ -79,6 +79,33 @@ test('pollResultsChanged: a vote sends the poll with its new counts', async () =
   const [result] = (await sub.until(before + 1)).slice(before);
   expect(result!.data!.pollResultsChanged.results.find((r) => r.choiceId === 'winter')!.votes).toBe(1);
   sub.unsubscribe();
+});
+
+test("pollResultsChanged: each subscriber's voted/votedChoice follows their own vote within the subscription", async () => {
+  await svc.db.collection('polls').insertOne(openPoll('poll-voted') as never);
+  const bob = await tokenFor(svc, { email: 'bob@example.test', scopes: ['openid'] });
+  type Voted = { pollResultsChanged: { voted: boolean; votedChoice: string | null; results: Array<{ choiceId: string; votes: number }> } };
+  const q = 'subscription { pollResultsChanged(pollId: "poll-voted") { voted votedChoice results { choiceId votes } } }';
+  const voter = collect<Voted>(client(bearer(bob.accessToken)), q);
+  const other = collect<Voted>(client(bearer(alice.accessToken)), q);
+  const anonymous = collect<Voted>(client(), q);
+  const polls = svc.db.collection('polls');
+  const touch = () => polls.updateOne({ _id: 'poll-voted' as never }, { $set: { message: `m${Date.now()}` } });
+  for (const sub of [voter, other, anonymous]) await waitRegistered(sub, touch);
+  const vote = await svc.gql('mutation { voteInPoll(pollId: "poll-voted", choiceId: "spring") { voted } }', {}, bearer(bob.accessToken));
+  expect(vote.body.data).toEqual({ voteInPoll: { voted: true } });
+  // The vote's own event (the first with its count): the voter's subscription shows the vote, the others' do
+  // not; every event before it showed no vote to anyone.
+  const counted = (r: { data?: Voted }) => r.data?.pollResultsChanged.results.find((c) => c.choiceId === 'spring')?.votes === 1;
+  const after = [];
+  for (const sub of [voter, other, anonymous]) {
+    while (!sub.results.some(counted)) await sub.until(sub.results.length + 1);
+    const at = sub.results.findIndex(counted);
+    expect(sub.results.slice(0, at).map((r) => [r.data!.pollResultsChanged.voted, r.data!.pollResultsChanged.votedChoice])).toEqual(Array(at).fill([false, null]));
+    after.push(sub.results[at]!.data!.pollResultsChanged);
+  }
+  expect(after.map((p) => [p.voted, p.votedChoice])).toEqual([[true, 'spring'], [false, null], [false, null]]);
+  for (const s of [voter, other, anonymous]) s.unsubscribe();
 });
 
 describe('access', () => {

@@ -17,7 +17,12 @@ function requireLive(ctx: Context): LiveFeed {
   return ctx.live;
 }
 
-export async function watchLiveBlog(ctx: Context, input: { liveBlogId?: string | null; websocketRoomName?: string | null }): Promise<AsyncIterableIterator<LiveBlogUpdate>> {
+/** A live blog's updates, or only those of one `kind`. */
+export async function watchLiveBlog(
+  ctx: Context,
+  input: { liveBlogId?: string | null; websocketRoomName?: string | null },
+  kind?: LiveBlogUpdate['kind'],
+): Promise<AsyncIterableIterator<LiveBlogUpdate>> {
   const live = requireLive(ctx);
   if ((input.liveBlogId == null) === (input.websocketRoomName == null)) {
     throw badRequest('Give liveBlogId or websocketRoomName', [{ field: 'liveBlogId', message: 'Exactly one of liveBlogId and websocketRoomName is required' }]);
@@ -29,7 +34,7 @@ export async function watchLiveBlog(ctx: Context, input: { liveBlogId?: string |
       : await blogs.findOne({ websocketRoomName: checkId(input.websocketRoomName!, 'websocketRoomName') }, { projection: { _id: 1 } });
   if (!blog) throw liveBlogNotFound();
   if (!(await mayFollowLiveBlog(ctx, blog._id))) throw forbidden('This live blog belongs to premium content the viewer has no access to');
-  return live.hub.subscribeBlog(blog._id, live.connection);
+  return live.hub.subscribeBlog(blog._id, live.connection, kind);
 }
 
 export async function watchPoll(ctx: Context, input: { pollId: string }): Promise<AsyncIterableIterator<PollDoc>> {

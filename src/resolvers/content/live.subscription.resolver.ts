@@ -4,7 +4,6 @@
 import { Arg, ID, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
 import type { Context } from '../../context.js';
 import type { LiveBlogUpdate } from '../../live/hub.js';
-import { filterIterator } from '../../live/iterators.js';
 import { watchLiveBlog, watchPoll } from '../../operations/live/watch.js';
 import { LiveBlogMessage } from '../../schema/content/live-blog.type.js';
 import { LiveBlogEvent, LiveBlogEventKind } from '../../schema/content/live.type.js';
@@ -14,13 +13,11 @@ import { toLiveBlogMessage, toPoll } from '../../store/content/mappers/elements.
 
 type Args<T> = SubscribeResolverData<unknown, T, Context>;
 
-const added = (source: AsyncIterableIterator<LiveBlogUpdate>) => filterIterator(source, (update) => update.kind === 'added');
-
 @Resolver()
 export class LiveSubscriptionResolver {
   @Subscription(() => LiveBlogMessage, {
     description: 'Messages posted to a live blog from now on',
-    subscribe: async ({ args, context }: Args<{ liveBlogId: string }>) => added(await watchLiveBlog(context, { liveBlogId: args.liveBlogId })),
+    subscribe: ({ args, context }: Args<{ liveBlogId: string }>) => watchLiveBlog(context, { liveBlogId: args.liveBlogId }, 'added'),
   })
   liveBlogMessageAdded(@Root() update: LiveBlogUpdate, @Arg('liveBlogId', () => ID) _liveBlogId: string): LiveBlogMessage {
     return toLiveBlogMessage(update.message!);

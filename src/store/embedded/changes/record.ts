@@ -1,6 +1,11 @@
 // One committed change as change streams read it (made from an oplog record, see source.ts): what happened,
 // where, and the document images (raw BSON).
-export type ChangeKind = 'insert' | 'update' | 'replace' | 'delete' | 'drop' | 'dropDatabase';
+import type { Document } from 'bson';
+
+export type ChangeKind = 'insert' | 'update' | 'replace' | 'delete' | 'drop' | 'dropDatabase' | ExpandedKind;
+/** DDL a stream reports only with `showExpandedEvents: true`. */
+export type ExpandedKind = 'create' | 'createIndexes' | 'dropIndexes';
+export const EXPANDED_KINDS: ReadonlySet<ChangeKind> = new Set<ExpandedKind>(['create', 'createIndexes', 'dropIndexes']);
 
 export interface ChangeRecord {
   /** Cluster time of the change (see source.ts); unique and increasing. */
@@ -16,4 +21,6 @@ export interface ChangeRecord {
   after?: Buffer;
   /** Pre-image (update, replace, delete). */
   before?: Buffer;
+  /** The event's operationDescription (createIndexes, dropIndexes). */
+  description?: Document;
 }

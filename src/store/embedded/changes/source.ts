@@ -34,7 +34,7 @@ export const incrementOf = (position: bigint): number => Number(position & 0xfff
 /** Oplog records read per LMDB range read. */
 const SCAN = 256;
 
-/** An oplog record as a change-stream record; undefined for DDL that streams do not report (create, indexes). */
+/** An oplog record as a change-stream record; undefined for what streams never report. */
 export function changeOf(r: OplogRecord): ChangeRecord | undefined {
   const dot = r.ns.indexOf('.');
   const db = r.ns.slice(0, dot);
@@ -51,6 +51,10 @@ export function changeOf(r: OplogRecord): ChangeRecord | undefined {
     case 'c':
       if (typeof r.o?.drop === 'string') return { ...base, kind: 'drop', coll: r.o.drop };
       if (r.o?.dropDatabase !== undefined) return { ...base, kind: 'dropDatabase', coll: '' };
+      // Expanded events (showExpandedEvents). A dropped index's record keeps only its name.
+      if (typeof r.o?.create === 'string') return { ...base, kind: 'create', coll: r.o.create };
+      if (typeof r.o?.createIndexes === 'string') return { ...base, kind: 'createIndexes', coll: r.o.createIndexes, description: { indexes: [r.o.spec] } };
+      if (typeof r.o?.dropIndexes === 'string') return { ...base, kind: 'dropIndexes', coll: r.o.dropIndexes, description: { indexes: [{ name: r.o.index }] } };
       return undefined;
   }
 }

@@ -8,7 +8,7 @@ import { CommandError } from '../commands/errors.js';
 import { mingoOptions } from '../query/options.js';
 import { encode } from '../storage/bsonio.js';
 import { eventOf, invalidateOf, type EventModes } from './events.js';
-import type { ChangeRecord } from './record.js';
+import { EXPANDED_KINDS, type ChangeRecord } from './record.js';
 import type { ChangeSource } from './source.js';
 import { tokenOf } from './token.js';
 
@@ -79,7 +79,7 @@ export class ChangeStream {
   }
 
   private eventsFor(rec: ChangeRecord): Document[] {
-    if (!this.watches(rec)) return [];
+    if (!this.watches(rec) || (!this.modes.expanded && EXPANDED_KINDS.has(rec.kind))) return [];
     const events: Document[] = [];
     if (rec.kind !== 'dropDatabase' || this.target.coll === undefined) events.push(...this.shaped(eventOf(rec, this.modes)));
     // A collection stream ends with its collection's drop; a database stream with its database's drop.
@@ -104,7 +104,9 @@ export class ChangeStream {
     const out = this.pipeline.run([event as AnyObject]) as Document[];
     for (const doc of out) {
       if (!doc._id || !encode({ v: doc._id }).equals(encode({ v: event._id }))) {
-        throw new CommandError('ChangeStreamFatalError', 'Encountered an event whose _id field, which contains the resume token, was modified by the pipeline');
+        throw new CommandError('ChangeStreamFatalError', 'Encountered an event whose _id field, which contains the resume token, was modified by the pipeline', {
+          errorLabels: ['NonResumableChangeStreamError'],
+        });
       }
     }
     return out;

@@ -81,7 +81,7 @@ export class ChangeStreams {
     const start = this.startPosition(spec);
     const id = this.newId(ctx);
     const ns = target.coll !== undefined ? `${ctx.db}.${target.coll}` : `${ctx.db}.$cmd.aggregate`;
-    const modes = { epoch: this.source.epoch, fullDocument: fullDocument as FullDocumentMode, beforeChange: beforeChange as BeforeChangeMode, lookup: this.lookup };
+    const modes = { epoch: this.source.epoch, fullDocument: fullDocument as FullDocumentMode, beforeChange: beforeChange as BeforeChangeMode, lookup: this.lookup, expanded: spec.showExpandedEvents === true };
     const stream = new ChangeStream(id, ns, target, modes, stages, start);
     const batchSize = optInt(cursorOpts.batchSize, 'cursor.batchSize');
     const docs = batchSize === 0 ? [] : stream.read(this.source, batchSize ?? 101, MAX_BATCH_BYTES);

@@ -90,6 +90,9 @@ function validate(op: Operation): void {
   if ('returnDocument' in a && a.returnDocument !== 'Before' && a.returnDocument !== 'After') throw new MatchError(`malformed operation ${op.name}: returnDocument must be Before or After`);
 }
 
+/** Operations another suite adds (change streams: test/live): tried first; undefined means "not mine". */
+export const addedOperations: Array<(name: string, target: unknown, a: Doc) => Promise<unknown> | undefined> = [];
+
 /** Runs one operation; returns what `expectResult` is matched against. */
 export async function execute(op: Operation, ents: Entities): Promise<unknown> {
   validate(op);
@@ -97,6 +100,10 @@ export async function execute(op: Operation, ents: Entities): Promise<unknown> {
   const a: Doc = { ...(op.arguments ?? {}) };
   if (typeof a.session === 'string') a.session = ents.entity(a.session) as ClientSession;
   if ('timeoutMS' in a) throw new Unsupported('client-side timeoutMS');
+  for (const added of addedOperations) {
+    const result = added(op.name, target, a);
+    if (result) return result;
+  }
   if (target && typeof (target as Collection).collectionName === 'string' && typeof (target as Collection).insertOne === 'function') return collectionOp(op.name, target as Collection, a);
   if (target instanceof AbstractCursor) return cursorOp(op.name, target);
   if (target && typeof (target as Db).databaseName === 'string' && typeof (target as Db).collection === 'function') return databaseOp(op.name, target as Db, a);
