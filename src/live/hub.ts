@@ -118,7 +118,8 @@ export class LiveHub {
       set.delete(subscriber);
       if (set.size === 0 && this.topics.get(topic) === set) {
         this.topics.delete(topic);
-        this.delivered.delete(topic.slice(5));
+        // Only a blog's topic owns its delivery record (a poll may share the blog's id).
+        if (topic.startsWith('blog:')) this.delivered.delete(topic.slice(5));
       }
     }, accepts);
     set.add(subscriber);

@@ -38,6 +38,8 @@ export interface LiveServer {
   readonly connections: number;
   /** Subscriptions registered with the hub. */
   readonly subscriptions: number;
+  /** Sockets the server keeps state for (subscription counts, idle timers): never more than the open ones. */
+  readonly trackedSockets: number;
   /** Closes every connection with 1001 (going away) and stops the hub. */
   close(): Promise<void>;
 }
@@ -89,6 +91,8 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
 
   const armIdle = (socket: WebSocket): void => {
     clearTimeout(idle.get(socket));
+    // graphql-ws completes a closed socket's subscriptions after our 'close' handler ran: nothing to arm then.
+    if (socket.readyState !== socket.OPEN) return;
     idle.set(socket, setTimeout(() => socket.close(IDLE, 'Idle: no subscription'), config.live.idleTimeoutMs).unref());
   };
   const connectionOf = (socket: WebSocket): Connection => ({
@@ -122,6 +126,8 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
     {
       schema: deps.schema,
       subscribe: subscribeShared,
+      // Close reasons never carry an internal error's message, whatever NODE_ENV says.
+      isProd: true,
       connectionInitWaitTimeout: 10_000,
       // Messages only a server sends are a client's protocol error (4400), not an internal one (4500).
       jsonMessageReviver: (key, value: unknown) => {
@@ -135,7 +141,9 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
           ctx.extra.viewer = await deps.authenticate(typeof raw === 'string' && raw.trim() !== '' ? raw : undefined);
         } catch (err) {
           if (err instanceof AppError && err.status < 500) return false; // 4403 Forbidden
-          throw err;
+          // Logged here, through the redacting logger; the client only learns that the server failed (4500).
+          log.error({ err }, 'live: authenticating a WebSocket connection failed');
+          throw new Error('Internal server error');
         }
         ctx.extra.clientIp = ctx.extra.request.socket.remoteAddress;
         // Nothing else of the upgrade request is needed: it is not kept for the life of the connection.
@@ -177,6 +185,8 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
       },
       onComplete: (ctx) => {
         const socket = ctx.extra.socket;
+        // After a close (graphql-ws ends the subscriptions once our 'close' handler has forgotten the socket).
+        if (socket.readyState !== socket.OPEN) return;
         const left = Math.max(0, (active.get(socket) ?? 1) - 1);
         active.set(socket, left);
         if (left === 0) armIdle(socket);
@@ -197,6 +207,9 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
     },
     get subscriptions() {
       return deps.hub.subscriberCount;
+    },
+    get trackedSockets() {
+      return new Set([...active.keys(), ...idle.keys()]).size;
     },
     async close() {
       deps.server.off('upgrade', onUpgrade);

@@ -4,8 +4,8 @@ import type { Document } from 'bson';
 
 export type ChangeKind = 'insert' | 'update' | 'replace' | 'delete' | 'drop' | 'dropDatabase' | ExpandedKind;
 /** DDL a stream reports only with `showExpandedEvents: true`. */
-export type ExpandedKind = 'create' | 'createIndexes' | 'dropIndexes';
-export const EXPANDED_KINDS: ReadonlySet<ChangeKind> = new Set<ExpandedKind>(['create', 'createIndexes', 'dropIndexes']);
+export type ExpandedKind = 'create' | 'createIndexes' | 'dropIndexes' | 'modify';
+export const EXPANDED_KINDS: ReadonlySet<ChangeKind> = new Set<ExpandedKind>(['create', 'createIndexes', 'dropIndexes', 'modify']);
 
 export interface ChangeRecord {
   /** Cluster time of the change (see source.ts); unique and increasing. */
@@ -21,6 +21,6 @@ export interface ChangeRecord {
   after?: Buffer;
   /** Pre-image (update, replace, delete). */
   before?: Buffer;
-  /** The event's operationDescription (createIndexes, dropIndexes). */
+  /** The event's operationDescription (createIndexes, dropIndexes, modify). */
   description?: Document;
 }

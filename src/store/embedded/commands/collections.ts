@@ -64,6 +64,9 @@ export const collectionCommands: Record<string, Handler> = {
     }
     coll.meta.options = options;
     ctx.state.catalog.touched(coll);
+    // A 'modify' event for change streams with showExpandedEvents; its description holds what was set.
+    const changes = Object.fromEntries(Object.entries(ctx.body).filter(([k]) => k !== 'collMod' && !GENERIC_FIELDS.has(k)));
+    ctx.state.catalog.oplog.record({ op: 'c', ns: `${ctx.db}.$cmd`, o: { collMod: name, changes } });
     return { ...reply, ok: 1 };
   },
 

@@ -42,7 +42,7 @@ export interface ChangeRecord {
   doc?: Buffer;
   /** Raw BSON of the document before the change (u and d). */
   before?: Buffer;
-  /** The command for 'c': { create }, { drop }, { dropDatabase: 1 }, { createIndexes, spec }, { dropIndexes, index }. */
+  /** The command for 'c': { create }, { drop }, { dropDatabase: 1 }, { createIndexes, spec }, { dropIndexes, index }, { collMod, changes }. */
   o?: Document;
 }
 
