@@ -65,7 +65,12 @@ export class LiveHub {
   /** Starts the process's one watch; a store that cannot watch leaves the hub unavailable (logged). */
   static async start(store: Store, log: Logger): Promise<LiveHub> {
     const client = store.watchClient();
-    await client.connect();
+    try {
+      await client.connect();
+    } catch (err) {
+      await client.close().catch(() => undefined);
+      throw err;
+    }
     const hub = new LiveHub(store, log, client);
     // Real MongoDB keeps pre-images (needed to route a deleted message) only where enabled; best effort.
     await store.db.command({ collMod: 'liveBlogMessages', changeStreamPreAndPostImages: { enabled: true } }).catch(() => undefined);
@@ -105,9 +110,11 @@ export class LiveHub {
   async close(): Promise<void> {
     this.closed = true;
     for (const set of [...this.topics.values()]) for (const s of [...set]) s.end();
+    // The client is closed before the loop is awaited: whatever the stream waits on (a getMore, a server
+    // selection while the store is away) then ends at once instead of holding the shutdown.
     await this.stream?.close().catch(() => undefined);
+    await this.client.close().catch(() => undefined);
     await this.running;
-    await this.client.close();
   }
 
   private subscribe(topic: string, connection: Connection, accepts?: (payload: Payload) => boolean): Subscriber<Payload> {
@@ -164,6 +171,8 @@ export class LiveHub {
           // Seen after the store restarted: this client's monitor never found it again while a new client
           // did at once. A fresh client costs one handshake.
           await this.client.close().catch(() => undefined);
+          // close() may have closed the old client meanwhile: a new one would then never be closed.
+          if (this.closed) return;
           this.client = this.store.watchClient();
         }
         await new Promise((r) => setTimeout(r, RETRY_MS));
