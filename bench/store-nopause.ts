@@ -8,17 +8,17 @@
 // Prints read latency percentiles for both phases, the insert rate and the engine's CPU and memory.
 // The target (issue 13): reads keep p99 <= 50 ms while the articles are inserted.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { cpuMs, rssMb, words } from './store-common.js';
 import { MongoClient, ObjectId, type Collection } from 'mongodb';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ownCli = join(here, '..', 'src', 'store', 'embedded', 'cli.js');
 
-const WORDS = 'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua enim minim veniam quis nostrud'.split(' ');
 const TAGS = Array.from({ length: 50 }, (_, i) => `tag${i}`);
 
 interface Article {
@@ -32,12 +32,6 @@ interface Article {
   author: { name: string; bio: string };
 }
 
-function words(n: number, seed: number): string {
-  const out: string[] = [];
-  for (let i = 0; i < n; i++) out.push(WORDS[(seed * 31 + i * 17) % WORDS.length]!);
-  return out.join(' ');
-}
-
 function article(i: number): Article {
   return {
     _id: new ObjectId(),
@@ -49,17 +43,6 @@ function article(i: number): Article {
     createdAt: new Date(1_600_000_000_000 + i * 60_000),
     author: { name: `Author ${i % 500}`, bio: words(20, i) },
   };
-}
-
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) * 10;
-}
-
-function anonMb(pid: number): number {
-  const m = /RssAnon:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Math.round(Number(m[1]) / 1024) : NaN;
 }
 
 function startEngine(cli: string, dir: string): Promise<{ proc: ChildProcess; uri: string }> {
@@ -202,7 +185,7 @@ async function main(): Promise<void> {
         row('  find by _id', busy.byId),
         row('  newest 20 of a tag', busy.newest),
         row('  count of a tag', busy.count),
-        `insert: ${inserted} articles in ${seconds.toFixed(1)} s (${Math.round(inserted / seconds)} /s); engine CPU ${(busyCpu / 1000).toFixed(1)} s while inserting, ${(idleCpu / 1000).toFixed(1)} s alone; RssAnon ${anonMb(pid)} MiB`,
+        `insert: ${inserted} articles in ${seconds.toFixed(1)} s (${Math.round(inserted / seconds)} /s); engine CPU ${(busyCpu / 1000).toFixed(1)} s while inserting, ${(idleCpu / 1000).toFixed(1)} s alone; RssAnon ${rssMb(pid, 'RssAnon')} MiB`,
         `target (p99 of reads while inserting <= 50 ms): ${pct(all(busy), 99) <= 50 ? 'met' : 'NOT met'}`,
         '',
       ].join('\n'),

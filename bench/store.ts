@@ -7,10 +7,10 @@
 // child's resident memory (VmRSS). Sizes are measured in alternating windows (see main). Prints the sizes
 // side by side with the ratio.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { cpuMs, rssMb, words, WORDS } from './store-common.js';
 import { MongoClient, ObjectId, type Collection } from 'mongodb';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -43,14 +43,6 @@ interface Result {
   inCpuUs: number;
 }
 
-const WORDS = 'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua enim minim veniam quis nostrud exercitation ullamco laboris nisi aliquip commodo consequat'.split(' ');
-
-function words(n: number, seed: number): string {
-  const out: string[] = [];
-  for (let i = 0; i < n; i++) out.push(WORDS[(seed * 31 + i * 17) % WORDS.length]!);
-  return out.join(' ');
-}
-
 function article(i: number): Article {
   return {
     _id: new ObjectId(),
@@ -65,19 +57,6 @@ function article(i: number): Article {
     published: i % 10 !== 0,
     createdAt: new Date(1_600_000_000_000 + i * 60_000),
   };
-}
-
-/** VmRSS (everything resident, mapped data files included) or RssAnon (the process's own memory). */
-function rssMb(pid: number, field: 'VmRSS' | 'RssAnon' = 'VmRSS'): number {
-  const m = new RegExp(`${field}:\\s+(\\d+)\\s+kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Math.round(Number(m[1]) / 1024) : NaN;
-}
-
-/** CPU time (user + system) a process has used, in ms, from /proc/<pid>/stat (clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 function startEngine(cli: string): Promise<{ proc: ChildProcess; uri: string }> {
