@@ -45,7 +45,7 @@ export interface LiveServer {
 }
 
 /** What onConnect learns, kept on graphql-ws's per-connection extra (beside its socket and request). */
-type Extra = { viewer?: Viewer | null; clientIp?: string };
+type Extra = { viewer?: Viewer | null; clientIp?: string; credential?: string };
 
 /** Distinct subscription documents kept parsed and validated (most clients send one of a few). */
 const PREPARED_DOCUMENTS = 200;
@@ -55,7 +55,7 @@ const SERVER_ONLY = new Set(['connection_ack', 'next', 'error']);
 const IDLE = 4408;
 
 /** Codes this module gives its own refusals: shown as they are; everything else goes through the masking formatter. */
-const OWN_CODES = new Set(['RATE_LIMITED', 'GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT']);
+const OWN_CODES = new Set(['RATE_LIMITED', 'GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'UNAUTHENTICATED']);
 const format = (e: GraphQLError) =>
   !e.originalError && OWN_CODES.has(String(e.extensions.code)) ? { message: e.message, locations: e.locations, extensions: { code: e.extensions.code } } : formatGraphQLError(e.toJSON(), e);
 
@@ -136,9 +136,12 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
       },
       onConnect: async (ctx) => {
         const raw = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
+        // An empty value (the playground's blank header) is no credential, as over HTTP.
+        const credential = typeof raw === 'string' && raw.trim() !== '' ? raw : undefined;
         try {
-          // An empty value (the playground's blank header) is no credential, as over HTTP.
-          ctx.extra.viewer = await deps.authenticate(typeof raw === 'string' && raw.trim() !== '' ? raw : undefined);
+          ctx.extra.viewer = await deps.authenticate(credential);
+          // Checked again at every subscribe: a token that expired or was revoked opens nothing more.
+          if (ctx.extra.viewer) ctx.extra.credential = credential;
         } catch (err) {
           if (err instanceof AppError && err.status < 500) return false; // 4403 Forbidden
           // Logged here, through the redacting logger; the client only learns that the server failed (4500).
@@ -150,8 +153,16 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
         Reflect.deleteProperty(ctx.extra, 'request');
         return true;
       },
-      onSubscribe: (ctx, _id, payload) => {
+      onSubscribe: async (ctx, _id, payload) => {
         const socket = ctx.extra.socket;
+        if (ctx.extra.credential !== undefined) {
+          try {
+            await deps.authenticate(ctx.extra.credential);
+          } catch (err) {
+            if (!(err instanceof AppError) || err.status >= 500) throw err;
+            return [new GraphQLError('The access token of this connection is no longer valid: connect again with a new one', { extensions: { code: 'UNAUTHENTICATED' } })];
+          }
+        }
         if ((active.get(socket) ?? 0) >= config.live.maxSubscriptions) {
           return [new GraphQLError(`At most ${config.live.maxSubscriptions} subscriptions per connection`, { extensions: { code: 'RATE_LIMITED' } })];
         }
