@@ -91,6 +91,7 @@ for (let round = 1; round <= rounds; round++) {
       await load(s.url, warmup);
       const c0 = cpuSeconds(s.proc.pid!);
       const r = await load(s.url, duration);
+      if (!r.requests.total) throw new Error(`${b.name}: no answer completed within ${duration} s (try a longer --duration)`);
       if (r.non2xx || r.errors || r.timeouts) throw new Error(`${b.name}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
       const row = { rps: r.requests.total / duration, p50: r.latency.p50, p99: r.latency.p99, cpuMs: ((cpuSeconds(s.proc.pid!) - c0) * 1000) / r.requests.total };
       rows.get(b.name)!.push(row);
