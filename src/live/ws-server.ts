@@ -21,6 +21,7 @@ import type { Store } from '../store/store.js';
 import type { LiveHub } from './hub.js';
 import { subscribeShared } from './shared-execution.js';
 import type { Connection } from './subscriber.js';
+import { FORBIDDEN, TokenLifetimes, type RevocationEvents } from './token-lifetime.js';
 
 export interface LiveServerDeps {
   server: Server;
@@ -30,6 +31,8 @@ export interface LiveServerDeps {
   store: Store;
   mailer: Mailer;
   authenticate: Authenticator;
+  /** The process's revocation list: a connection whose token is revoked is closed (absent: expiry only). */
+  revocations?: RevocationEvents;
   hub: LiveHub;
 }
 
@@ -103,6 +106,12 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
       setTimeout(() => socket.terminate(), 2_000).unref();
     },
   });
+  // A token's connection ends with the token (expiry, revocation): 4403, after which graphql-ws clients reconnect.
+  const lifetimes = new TokenLifetimes(deps.revocations, (socket, reason) => {
+    log.info({ reason }, 'closing a live connection: its access token is no longer valid');
+    socket.close(FORBIDDEN, `Forbidden: ${reason}`);
+    setTimeout(() => socket.terminate(), 2_000).unref();
+  });
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
@@ -119,6 +128,7 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
       clearTimeout(idle.get(socket));
       idle.delete(socket);
       active.delete(socket);
+      lifetimes.forget(socket);
     });
   });
 
@@ -140,8 +150,13 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
         const credential = typeof raw === 'string' && raw.trim() !== '' ? raw : undefined;
         try {
           ctx.extra.viewer = await deps.authenticate(credential);
-          // Checked again at every subscribe: a token that expired or was revoked opens nothing more.
-          if (ctx.extra.viewer) ctx.extra.credential = credential;
+          if (ctx.extra.viewer && credential !== undefined) {
+            // Checked again at every subscribe: a token that expired or was revoked opens nothing more.
+            ctx.extra.credential = credential;
+            const socket = ctx.extra.socket;
+            // Followed until the socket closes (one that closed while the token was checked is not followed).
+            if (socket.readyState === socket.OPEN && !lifetimes.follow(socket, credential.replace(/^Bearer\s+/i, '').trim())) return false;
+          }
         } catch (err) {
           if (err instanceof AppError && err.status < 500) return false; // 4403 Forbidden
           // Logged here, through the redacting logger; the client only learns that the server failed (4500).
@@ -220,10 +235,11 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
       return deps.hub.subscriberCount;
     },
     get trackedSockets() {
-      return new Set([...active.keys(), ...idle.keys()]).size;
+      return new Set([...active.keys(), ...idle.keys(), ...lifetimes.sockets()]).size;
     },
     async close() {
       deps.server.off('upgrade', onUpgrade);
+      lifetimes.close();
       // graphql-ws closes every connection with 1001 (going away); clients that do not answer are cut off.
       const disposed = Promise.resolve(disposable.dispose()).catch(() => undefined);
       await Promise.race([disposed, new Promise((r) => setTimeout(r, 2_000).unref())]);
