@@ -1,7 +1,10 @@
 // A connection authenticated with an access token lives no longer than the token: when it expires, or when it
 // (or its grant) is revoked — through this process, or recorded by another one — the socket is closed with 4403
-// and its subscriptions end; the token opens no new connection; other connections' subscriptions go on.
+// and its subscriptions end; the token opens no new connection; other connections' subscriptions go on; and a
+// graphql-ws client that presents a fresh token on reconnecting carries on by itself.
+import { createClient } from 'graphql-ws';
 import { decodeJwt, importJWK, SignJWT, type CryptoKey, type JWK } from 'jose';
+import WebSocket from 'ws';
 import { recordRevocations } from '../../src/store/oauth/revocations.store.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { bearer, tokenFor, TEST_CLIENT_ID, TEST_CLIENT_SECRET } from '../helpers/tokens.js';
@@ -77,6 +80,39 @@ test('a token that expires while its connection is subscribed ends it with 4403;
   expect(expiring.sub.results.filter((r) => r.data)).toHaveLength(1);
   await Promise.all([signedIn.client.dispose(), anonymous.client.dispose(), expiring.client.dispose()]);
   await settled(() => svc.service.live.trackedSockets === 0);
+});
+
+test('a graphql-ws client whose connectionParams give a fresh token reconnects after 4403 and its subscription goes on', async () => {
+  const refreshed = (await tokenFor(svc)).accessToken;
+  let token = await shortLivedToken(SHORT_LIFETIME_S);
+  const closes: number[] = [];
+  let connections = 0;
+  const client = createClient({
+    url: `${svc.url.replace(/^http/, 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    lazy: false,
+    retryAttempts: 3,
+    retryWait: async () => undefined,
+    onNonLazyError: () => undefined,
+    // Asked again at every connect: after the 4403 the reader's app hands over its refreshed token.
+    connectionParams: () => bearer(token),
+    on: { closed: (event) => void closes.push((event as { code: number }).code), connected: () => void connections++ },
+  });
+  const sub = collect<Added>(client, BLOG, { id: 'blog-1' });
+  await settled(() => connections === 1 && svc.service.live.subscriptions > 0);
+  await deliveredTo([sub], 'before the refresh');
+
+  token = refreshed;
+  await settled(() => closes.includes(FORBIDDEN) && connections === 2);
+  // graphql-ws resubscribes on the new connection by itself; written until the subscription has it.
+  const seen = sub.results.length;
+  while (sub.results.length === seen) {
+    await post('after the refresh');
+    for (let i = 0; i < 20 && sub.results.length === seen; i++) await new Promise((r) => setTimeout(r, 10));
+  }
+  expect(sub.results[seen]).toEqual({ data: { liveBlogMessageAdded: { text: 'after the refresh' } } });
+  expect(sub.results.filter((r) => r.errors)).toEqual([]);
+  await client.dispose();
 });
 
 test('revoking the token (its grant, through this process) ends its connection with 4403, and the token opens no new one', async () => {
