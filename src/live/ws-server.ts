@@ -1,6 +1,7 @@
 // GraphQL subscriptions over WebSocket (the graphql-transport-ws protocol, served by graphql-ws on `ws`)
-// on the HTTP server's own port and path, /graphql. Auth happens once in connection_init (the same bearer
-// check as HTTP); then each subscribe message is parsed and validated with the HTTP limits, and runs with
+// on the HTTP server's own port and path, /graphql. Auth happens in connection_init (the same bearer check as
+// HTTP, repeated at each subscribe), and a token's connection is closed when the token expires or is revoked
+// (src/live/token-lifetime.ts); then each subscribe message is parsed and validated with the HTTP limits, and runs with
 // a per-operation context carrying the hub and this connection. Limits: subscriptions per connection,
 // message size, ping/pong keep-alive, an idle timeout, and slow subscribers dropped (src/live/subscriber.ts).
 import type { IncomingMessage, Server } from 'node:http';
