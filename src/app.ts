@@ -23,6 +23,7 @@ import { createMailer, type Mailer } from './mail/index.js';
 import { registry } from './metrics/metrics.js';
 import { playground } from './playground/index.js';
 import { createOAuthServer } from './oauth/index.js';
+import type { RevocationList } from './oauth/revocations.js';
 import { openApiRoutes } from './openapi/routes.js';
 import { restRouter } from './rest/routes.js';
 
@@ -41,6 +42,8 @@ export interface GatewayApp {
   /** The bearer check and mailer in use (the WebSocket endpoint in src/live shares them). */
   authenticate: Authenticator;
   mailer: Mailer;
+  /** The process's revocation list (the WebSocket endpoint closes connections whose token is revoked). */
+  revocations: RevocationList;
 }
 
 export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
@@ -126,5 +129,5 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
     }
     if (failure !== undefined) throw failure;
   };
-  return { koa, apollo, serveCached: cache ? (req, res) => cache.serve(req, res) || cache.serveShared(req, res) : () => false, stop, authenticate: deps.authenticate, mailer: deps.mailer };
+  return { koa, apollo, serveCached: cache ? (req, res) => cache.serve(req, res) || cache.serveShared(req, res) : () => false, stop, authenticate: deps.authenticate, mailer: deps.mailer, revocations: oauth.revocations };
 }

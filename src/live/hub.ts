@@ -1,13 +1,14 @@
 // The fan-out: one change stream per process on the database (driver watch()), routed to per-topic
 // subscribers (a live blog's messages, a poll's counts). Writes made by any process, or by another system
-// straight into MongoDB, reach every process this way. When the stream fails it is resumed from its token;
-// when that history is gone (ChangeStreamHistoryLost, e.g. after an in-memory engine restarted), a new
-// stream starts and the gap is filled from the store: messages past the last sequence number delivered,
-// and each watched poll as it is now.
-import type { ChangeStream, ChangeStreamDocument, Document, ResumeToken } from 'mongodb';
-import { MongoServerError, MongoServerSelectionError, type MongoClient } from 'mongodb';
+// straight into MongoDB, reach every process this way. When the stream fails it is reopened
+// (src/store/resumable-watch.ts): from its token, or without one when that history is gone
+// (ChangeStreamHistoryLost, e.g. after an in-memory engine restarted); either way the gap is filled from the
+// store: messages past the last sequence number delivered, and each watched poll as it is now.
+import type { ChangeStreamDocument, Document } from 'mongodb';
+import { MongoServerError } from 'mongodb';
 import type { Logger } from '../logger.js';
 import type { LiveBlogMessageDoc, PollDoc } from '../store/content/elements.doc.js';
+import { ResumableWatch } from '../store/resumable-watch.js';
 import type { Store } from '../store/store.js';
 import { Subscriber, type Connection } from './subscriber.js';
 
@@ -22,9 +23,6 @@ const WATCHED = ['liveBlogMessages', 'polls'];
 const PIPELINE = [{ $match: { 'ns.coll': { $in: WATCHED }, operationType: { $in: ['insert', 'update', 'replace', 'delete'] } } }];
 /** Codes after which the old token is useless: start over and fill the gap from the store. */
 const HISTORY_GONE = new Set([286, 260, 280, 136]);
-/** A server that cannot run change streams (a standalone mongod). */
-const NOT_SUPPORTED = new Set([40573, 115]);
-const RETRY_MS = 500;
 const REORDER_MARGIN = 50;
 
 /** Since when a blog is watched, the ids of its messages recently published (bounded), the highest sequence number. */
@@ -51,43 +49,29 @@ export class LiveHub {
   private readonly topics = new Map<string, Set<Subscriber<Payload>>>();
   /** What was published per live blog, so a gap fill repeats nothing and misses nothing. */
   private readonly delivered = new Map<string, Delivered>();
-  private stream: ChangeStream<Document> | undefined;
-  private closed = false;
-  private running: Promise<void> | undefined;
+  private watch: ResumableWatch | undefined;
 
-  private constructor(
-    private readonly store: Store,
-    private readonly log: Logger,
-    /** The hub's own connection (Store.watchClient), closed with it. */
-    private client: MongoClient,
-  ) {}
+  private constructor(private readonly store: Store) {}
 
   /** Starts the process's one watch; a store that cannot watch leaves the hub unavailable (logged). */
   static async start(store: Store, log: Logger): Promise<LiveHub> {
-    const client = store.watchClient();
-    try {
-      await client.connect();
-    } catch (err) {
-      await client.close().catch(() => undefined);
-      throw err;
-    }
-    const hub = new LiveHub(store, log, client);
+    const hub = new LiveHub(store);
     // Real MongoDB keeps pre-images (needed to route a deleted message) only where enabled; best effort.
     await store.db.command({ collMod: 'liveBlogMessages', changeStreamPreAndPostImages: { enabled: true } }).catch(() => undefined);
-    const stream = hub.open(undefined);
-    try {
-      await stream.tryNext().then((c) => c && hub.route(c));
-    } catch (err) {
-      await stream.close().catch(() => undefined);
-      await client.close().catch(() => undefined);
-      if (err instanceof MongoServerError && NOT_SUPPORTED.has(Number(err.code))) {
+    hub.watch = await ResumableWatch.start(store, log, {
+      name: 'live change stream',
+      pipeline: PIPELINE,
+      options: { fullDocument: 'updateLookup', fullDocumentBeforeChange: 'whenAvailable', maxAwaitTimeMS: 1000 },
+      forgetsToken: (err) => err instanceof MongoServerError && HISTORY_GONE.has(Number(err.code)),
+      onChange: (change) => hub.route(change),
+      // Whatever failed, what the new stream does not replay is filled from the store (the fill repeats
+      // nothing already published).
+      onReopened: () => hub.fillGap(),
+      onUnsupported: (err) => {
         hub.available = false;
         log.warn({ code: err.code }, 'live updates are unavailable: the store cannot run change streams (MongoDB needs a replica set; compose.yaml runs one)');
-        return hub;
-      }
-      throw err;
-    }
-    hub.running = hub.run(stream);
+      },
+    });
     return hub;
   }
 
@@ -108,13 +92,8 @@ export class LiveHub {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
     for (const set of [...this.topics.values()]) for (const s of [...set]) s.end();
-    // The client is closed before the loop is awaited: whatever the stream waits on (a getMore, a server
-    // selection while the store is away) then ends at once instead of holding the shutdown.
-    await this.stream?.close().catch(() => undefined);
-    await this.client.close().catch(() => undefined);
-    await this.running;
+    await this.watch?.close();
   }
 
   private subscribe(topic: string, connection: Connection, accepts?: (payload: Payload) => boolean): Subscriber<Payload> {
@@ -131,55 +110,6 @@ export class LiveHub {
     }, accepts);
     set.add(subscriber);
     return subscriber;
-  }
-
-  private open(resumeAfter: ResumeToken | undefined): ChangeStream<Document> {
-    this.stream = this.client.db(this.store.db.databaseName).watch(PIPELINE, {
-      fullDocument: 'updateLookup',
-      fullDocumentBeforeChange: 'whenAvailable',
-      maxAwaitTimeMS: 1000,
-      ...(resumeAfter ? { resumeAfter } : {}),
-    });
-    return this.stream;
-  }
-
-  private async run(first: ChangeStream<Document>): Promise<void> {
-    let stream = first;
-    let token: ResumeToken | undefined;
-    // Set after a failure; cleared once a new stream is established and the gap is filled.
-    let gap = false;
-    while (!this.closed) {
-      try {
-        if (gap) {
-          const change = await stream.tryNext(); // throws while the store is still away
-          await this.fillGap();
-          gap = false;
-          if (change) this.route(change);
-        }
-        for await (const change of stream) this.route(change);
-        token = stream.resumeToken ?? token;
-      } catch (err) {
-        if (this.closed) return;
-        token = stream.resumeToken ?? token;
-        // Whatever failed, what the new stream does not replay is filled from the store (the fill repeats
-        // nothing already published); a token whose history is gone is dropped.
-        gap = true;
-        if (err instanceof MongoServerError && HISTORY_GONE.has(Number(err.code))) token = undefined;
-        this.log.warn({ err, gap }, 'live change stream failed; reopening');
-        await stream.close().catch(() => undefined);
-        if (err instanceof MongoServerSelectionError) {
-          // Seen after the store restarted: this client's monitor never found it again while a new client
-          // did at once. A fresh client costs one handshake.
-          await this.client.close().catch(() => undefined);
-          // close() may have closed the old client meanwhile: a new one would then never be closed.
-          if (this.closed) return;
-          this.client = this.store.watchClient();
-        }
-        await new Promise((r) => setTimeout(r, RETRY_MS));
-      }
-      if (this.closed) return;
-      stream = this.open(token);
-    }
   }
 
   private async fillGap(): Promise<void> {

@@ -1,6 +1,7 @@
 // GraphQL subscriptions over WebSocket (the graphql-transport-ws protocol, served by graphql-ws on `ws`)
-// on the HTTP server's own port and path, /graphql. Auth happens once in connection_init (the same bearer
-// check as HTTP); then each subscribe message is parsed and validated with the HTTP limits, and runs with
+// on the HTTP server's own port and path, /graphql. Auth happens in connection_init (the same bearer check as
+// HTTP, repeated at each subscribe), and a token's connection is closed when the token expires or is revoked
+// (src/live/token-lifetime.ts); then each subscribe message is parsed and validated with the HTTP limits, and runs with
 // a per-operation context carrying the hub and this connection. Limits: subscriptions per connection,
 // message size, ping/pong keep-alive, an idle timeout, and slow subscribers dropped (src/live/subscriber.ts).
 import type { IncomingMessage, Server } from 'node:http';
@@ -21,6 +22,7 @@ import type { Store } from '../store/store.js';
 import type { LiveHub } from './hub.js';
 import { subscribeShared } from './shared-execution.js';
 import type { Connection } from './subscriber.js';
+import { FORBIDDEN, TokenLifetimes, type RevocationEvents } from './token-lifetime.js';
 
 export interface LiveServerDeps {
   server: Server;
@@ -30,6 +32,8 @@ export interface LiveServerDeps {
   store: Store;
   mailer: Mailer;
   authenticate: Authenticator;
+  /** The process's revocation list: a connection whose token is revoked is closed (absent: expiry only). */
+  revocations?: RevocationEvents;
   hub: LiveHub;
 }
 
@@ -103,6 +107,12 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
       setTimeout(() => socket.terminate(), 2_000).unref();
     },
   });
+  // A token's connection ends with the token (expiry, revocation): 4403, after which graphql-ws clients reconnect.
+  const lifetimes = new TokenLifetimes(deps.revocations, (socket, reason) => {
+    log.info({ reason }, 'closing a live connection: its access token is no longer valid');
+    socket.close(FORBIDDEN, `Forbidden: ${reason}`);
+    setTimeout(() => socket.terminate(), 2_000).unref();
+  });
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
@@ -119,6 +129,7 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
       clearTimeout(idle.get(socket));
       idle.delete(socket);
       active.delete(socket);
+      lifetimes.forget(socket);
     });
   });
 
@@ -140,8 +151,13 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
         const credential = typeof raw === 'string' && raw.trim() !== '' ? raw : undefined;
         try {
           ctx.extra.viewer = await deps.authenticate(credential);
-          // Checked again at every subscribe: a token that expired or was revoked opens nothing more.
-          if (ctx.extra.viewer) ctx.extra.credential = credential;
+          if (ctx.extra.viewer && credential !== undefined) {
+            // Checked again at every subscribe: a token that expired or was revoked opens nothing more.
+            ctx.extra.credential = credential;
+            const socket = ctx.extra.socket;
+            // Followed until the socket closes (one that closed while the token was checked is not followed).
+            if (socket.readyState === socket.OPEN && !lifetimes.follow(socket, credential.replace(/^Bearer\s+/i, '').trim())) return false;
+          }
         } catch (err) {
           if (err instanceof AppError && err.status < 500) return false; // 4403 Forbidden
           // Logged here, through the redacting logger; the client only learns that the server failed (4500).
@@ -220,10 +236,11 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
       return deps.hub.subscriberCount;
     },
     get trackedSockets() {
-      return new Set([...active.keys(), ...idle.keys()]).size;
+      return new Set([...active.keys(), ...idle.keys(), ...lifetimes.sockets()]).size;
     },
     async close() {
       deps.server.off('upgrade', onUpgrade);
+      lifetimes.close();
       // graphql-ws closes every connection with 1001 (going away); clients that do not answer are cut off.
       const disposed = Promise.resolve(disposable.dispose()).catch(() => undefined);
       await Promise.race([disposed, new Promise((r) => setTimeout(r, 2_000).unref())]);

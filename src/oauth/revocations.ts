@@ -45,9 +45,13 @@ export class PollingRevocationFeed implements RevocationFeed {
   }
 }
 
+/** Told of each revocation a process learns (its own at once, another process's within a poll period). */
+export type RevocationListener = (entries: readonly Revocation[]) => void;
+
 export class RevocationList {
   /** `grant:<id>` / `token:<jti>` -> when the entry stops mattering (ms). */
   private readonly revoked = new Map<string, number>();
+  private readonly listeners = new Set<RevocationListener>();
   private sweeps = 0;
 
   constructor(
@@ -59,9 +63,17 @@ export class RevocationList {
 
   start(): Promise<void> {
     return this.feed.start((entries) => {
+      const learnt = entries.filter((e) => !this.revoked.has(`${e.kind}:${e.value}`));
       for (const e of entries) this.revoked.set(`${e.kind}:${e.value}`, e.expiresAt.getTime());
       this.sweep();
+      this.tell(learnt);
     });
+  }
+
+  /** Calls `listener` with every revocation learnt from now on (live connections end theirs); returns the unsubscribe. */
+  onRevoked(listener: RevocationListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   stop(): void {
@@ -78,6 +90,7 @@ export class RevocationList {
     if (entries.length === 0) return;
     const until = Date.now() + this.keepSeconds * 1000;
     for (const e of entries) this.revoked.set(`${e.kind}:${e.value}`, until);
+    this.tell(entries);
     await recordRevocations(this.store, entries, this.keepSeconds);
   }
 
@@ -87,6 +100,11 @@ export class RevocationList {
 
   revokeToken(jti: string): Promise<void> {
     return this.revoke([{ kind: 'token', value: jti }]);
+  }
+
+  private tell(entries: readonly Revocation[]): void {
+    if (entries.length === 0) return;
+    for (const listener of this.listeners) listener(entries);
   }
 
   /** Drops entries whose tokens have all expired (every 100 updates; the store's TTL index does the same). */

@@ -1,0 +1,130 @@
+// One database change stream kept open for the life of a process (the live hub's fan-out, the response
+// cache's invalidation): on a client of its own (Store.watchClient), reopened after any failure — from its
+// resume token while the history still has it, without one otherwise (events in between are then lost: a
+// "gap" its owner has to make good) — with the client replaced when server selection fails (after an engine
+// restart the old client's monitor was seen never to find the store again, while a new client did at once).
+import type { ChangeStream, ChangeStreamDocument, ChangeStreamOptions, Document, MongoClient, ResumeToken } from 'mongodb';
+import { MongoServerError, MongoServerSelectionError } from 'mongodb';
+import type { Logger } from '../logger.js';
+import type { Store } from './store.js';
+
+/** A server that cannot run change streams (a standalone mongod). */
+const NOT_SUPPORTED = new Set([40573, 115]);
+const RETRY_MS = 500;
+
+export interface WatchSpec {
+  /** Names the stream in the log ("<name> failed; reopening"). */
+  name: string;
+  pipeline: Document[];
+  options: Omit<ChangeStreamOptions, 'resumeAfter' | 'startAfter' | 'startAtOperationTime'>;
+  /** True when, after `err`, the resume token can no longer be used: the next stream starts without one. */
+  forgetsToken(err: unknown): boolean;
+  onChange(change: ChangeStreamDocument<Document>): void;
+  /** A stream failed (it is reopened after a short wait). */
+  onFailure?(err: unknown): void;
+  /**
+   * A stream that replaced an ended one is established, before any of its changes is handed over; `gap`: it
+   * started without a resume token, so changes made meanwhile were not seen.
+   */
+  onReopened?(reopened: { gap: boolean }): Promise<void> | void;
+  /** The store cannot run change streams: nothing is watched (start resolves, `watching` is false). */
+  onUnsupported?(err: MongoServerError): void;
+}
+
+export class ResumableWatch {
+  private stream: ChangeStream<Document> | undefined;
+  private running: Promise<void> | undefined;
+  private closed = false;
+
+  private constructor(
+    private readonly store: Store,
+    private readonly log: Logger,
+    private readonly spec: WatchSpec,
+    private client: MongoClient,
+  ) {}
+
+  /**
+   * Connects, opens the stream and waits until the server has accepted it (its first change, if any, is
+   * handed over). Throws what connecting or opening throws, except the store's not supporting change streams.
+   */
+  static async start(store: Store, log: Logger, spec: WatchSpec): Promise<ResumableWatch> {
+    const client = store.watchClient();
+    try {
+      await client.connect();
+    } catch (err) {
+      await client.close().catch(() => undefined);
+      throw err;
+    }
+    const watch = new ResumableWatch(store, log, spec, client);
+    const stream = watch.open(undefined);
+    try {
+      const first = await stream.tryNext();
+      if (first) spec.onChange(first);
+    } catch (err) {
+      watch.closed = true;
+      await stream.close().catch(() => undefined);
+      await client.close().catch(() => undefined);
+      if (err instanceof MongoServerError && NOT_SUPPORTED.has(Number(err.code))) {
+        spec.onUnsupported?.(err);
+        return watch;
+      }
+      throw err;
+    }
+    watch.running = watch.run(stream);
+    return watch;
+  }
+
+  /** False when the store cannot run change streams, and once closed. */
+  get watching(): boolean {
+    return !this.closed;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    // The client is closed before the loop is awaited: whatever the stream waits on (a getMore, a server
+    // selection while the store is away) then ends at once instead of holding the shutdown.
+    await this.stream?.close().catch(() => undefined);
+    await this.client.close().catch(() => undefined);
+    await this.running;
+  }
+
+  private open(resumeAfter: ResumeToken | undefined): ChangeStream<Document> {
+    this.stream = this.client.db(this.store.db.databaseName).watch(this.spec.pipeline, { ...this.spec.options, ...(resumeAfter ? { resumeAfter } : {}) });
+    return this.stream;
+  }
+
+  private async run(first: ChangeStream<Document>): Promise<void> {
+    const { spec } = this;
+    let stream = first;
+    let token: ResumeToken | undefined;
+    let reopened = false;
+    while (!this.closed) {
+      try {
+        if (reopened) {
+          const change = await stream.tryNext(); // throws while the store is still away
+          await spec.onReopened?.({ gap: token === undefined });
+          reopened = false;
+          if (change) spec.onChange(change);
+        }
+        for await (const change of stream) spec.onChange(change);
+        token = stream.resumeToken ?? token;
+      } catch (err) {
+        if (this.closed) return;
+        token = spec.forgetsToken(err) ? undefined : (stream.resumeToken ?? token);
+        spec.onFailure?.(err);
+        this.log.warn({ err, gap: token === undefined }, `${spec.name} failed; reopening`);
+        await stream.close().catch(() => undefined);
+        if (err instanceof MongoServerSelectionError) {
+          await this.client.close().catch(() => undefined);
+          // close() may have closed the old client meanwhile: a new one would then never be closed.
+          if (this.closed) return;
+          this.client = this.store.watchClient();
+        }
+        await new Promise((r) => setTimeout(r, RETRY_MS));
+      }
+      if (this.closed) return;
+      reopened = true;
+      stream = this.open(token);
+    }
+  }
+}
