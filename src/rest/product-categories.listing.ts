@@ -53,16 +53,21 @@ export async function productCategoriesJson(ctx: Context, query: CategoryListQue
   }
   const [breadcrumbs, products] = await Promise.all([Promise.all(categories.map((c) => breadcrumbsOf(ctx, c))), readProducts(ctx, categories)]);
   const lang = categories[0]?.lang ?? null;
-  let listing: Listing | undefined;
-  let items: Map<string, RawItem[]> | undefined;
+  const listing = unlessUnusual(ctx, () => listProducts(categories, products));
+  const productIds = listing ? listing.productIds : [...new Set(products.map((bytes) => (deserialize(bytes) as ProductDoc)._id))];
+  const rawItems = await readRawItems(ctx, productIds);
+  const bytes = listing && unlessUnusual(ctx, () => writeAnswer(categories, breadcrumbs, listing, itemsByProduct(productIds, rawItems), lang));
+  return bytes ?? Buffer.from(JSON.stringify(mappedAnswer(categories, breadcrumbs, products, rawItems, lang)));
+}
+
+/** `write()`, or undefined when a document needs the mapper (the same store reads serve both). */
+function unlessUnusual<T>(ctx: Context, write: () => T): T | undefined {
   try {
-    listing = listProducts(categories, products);
-    items = await readItems(ctx, listing.productIds);
-    return writeAnswer(categories, breadcrumbs, listing, items, lang);
+    return write();
   } catch (error) {
     if (!(error instanceof Unusual)) throw error;
     ctx.log.debug({ reason: error.message }, 'category list written through the mapper');
-    return Buffer.from(JSON.stringify(await mappedAnswer(ctx, categories, breadcrumbs, products, lang)));
+    return undefined;
   }
 }
 
@@ -83,9 +88,9 @@ function readRawItems(ctx: Context, productIds: string[]): Promise<Buffer[]> {
 }
 
 /** The items of each product in item order (`order`, then `_id`, as the catalogue loader sorts them). */
-async function readItems(ctx: Context, productIds: string[]): Promise<Map<string, RawItem[]>> {
+function itemsByProduct(productIds: string[], docs: Buffer[]): Map<string, RawItem[]> {
   const byProduct = new Map<string, RawItem[]>(productIds.map((id) => [id, []]));
-  for (const bytes of await readRawItems(ctx, productIds)) {
+  for (const bytes of docs) {
     const fields = ITEM.index(bytes);
     const productId = stringAt(bytes, fields[I.productId]!);
     const id = stringAt(bytes, fields[I._id]!);
@@ -100,8 +105,6 @@ async function readItems(ctx: Context, productIds: string[]): Promise<Map<string
 interface Listing {
   /** Per category (in answer order), indexes into the products read, in listing order. */
   lists: number[][];
-  /** Per category, its listed products counted as the count pipeline does (once per listing of the id). */
-  counts: number[];
   productIds: string[];
   products: Buffer[];
   fields: Element[][];
@@ -111,7 +114,6 @@ interface Listing {
 function listProducts(categories: ProductCategory[], products: Buffer[]): Listing {
   const position = new Map(categories.map((c, i) => [c.id, i]));
   const lists: number[][] = categories.map(() => []);
-  const counts = categories.map(() => 0);
   const fields = products.map((bytes) => PRODUCT.index(bytes));
   const productIds: string[] = [];
   products.forEach((bytes, p) => {
@@ -122,12 +124,11 @@ function listProducts(categories: ProductCategory[], products: Buffer[]): Listin
     eachItem(bytes, categoryIds, (e) => {
       const at = isString(e) ? position.get(stringAt(bytes, e)!) : undefined;
       if (at === undefined) return;
-      counts[at]!++;
       const list = lists[at]!;
       if (list[list.length - 1] !== p) list.push(p);
     });
   });
-  return { lists, counts, productIds: [...new Set(productIds)], products, fields };
+  return { lists, productIds: [...new Set(productIds)], products, fields };
 }
 
 // ---- The byte writer -------------------------------------------------------------------------------
@@ -185,7 +186,7 @@ function writeAnswer(categories: ProductCategory[], breadcrumbs: Breadcrumb[][],
   out.byte(0x5b);
   categories.forEach((category, c) => {
     if (c) out.byte(0x2c);
-    const fields = JSON.stringify(restCategory(category, { breadcrumbs: breadcrumbs[c]!, totalProductsCount: listing.counts[c]! }));
+    const fields = JSON.stringify(restCategory(category, { breadcrumbs: breadcrumbs[c]!, totalProductsCount: listing.lists[c]!.length }));
     out.text(fields.slice(0, -1));
     out.bytes(PRODUCTS_OPEN);
     listing.lists[c]!.forEach((p, n) => {
@@ -377,22 +378,18 @@ function translations(out: JsonOut, buf: Buffer, e: Element, fields: string[]): 
 
 // ---- The same answer through the mapper's objects (for documents the byte writer does not vouch for) --
 
-async function mappedAnswer(ctx: Context, categories: ProductCategory[], breadcrumbs: Breadcrumb[][], products: Buffer[], lang: string | null) {
+function mappedAnswer(categories: ProductCategory[], breadcrumbs: Breadcrumb[][], products: Buffer[], rawItems: Buffer[], lang: string | null) {
   const docs = products.map((bytes) => deserialize(bytes) as ProductDoc);
   const itemDocs = new Map<string, ProductItemDoc[]>(docs.map((d) => [d._id, []]));
-  for (const bytes of await readRawItems(ctx, [...itemDocs.keys()])) {
+  for (const bytes of rawItems) {
     const item = deserialize(bytes) as ProductItemDoc;
     itemDocs.get(item.productId)?.push(item);
   }
   const itemOrder = (a: ProductItemDoc, b: ProductItemDoc) => a.order - b.order || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
   const rendered = docs.map((d) => restProduct(toProduct(d, lang), (itemDocs.get(d._id) ?? []).sort(itemOrder).map((i) => toProductItem(i, lang))));
   const has = (d: ProductDoc, id: string) => (Array.isArray(d.categoryIds) ? d.categoryIds.includes(id) : d.categoryIds === id);
-  const occurrences = (d: ProductDoc, id: string) => (Array.isArray(d.categoryIds) ? d.categoryIds.filter((c) => c === id).length : d.categoryIds === id ? 1 : 0);
-  return categories.map((category, c) =>
-    restCategory(category, {
-      breadcrumbs: breadcrumbs[c]!,
-      totalProductsCount: docs.reduce((n, d) => n + occurrences(d, category.id), 0),
-      products: docs.flatMap((d, p) => (has(d, category.id) ? [rendered[p]!] : [])),
-    }),
-  );
+  return categories.map((category, c) => {
+    const listed = docs.flatMap((d, p) => (has(d, category.id) ? [rendered[p]!] : []));
+    return restCategory(category, { breadcrumbs: breadcrumbs[c]!, totalProductsCount: listed.length, products: listed });
+  });
 }
