@@ -227,6 +227,41 @@ export class FieldSet<K extends string> {
   }
 }
 
+const FIRST_BATCH = Buffer.from('firstBatch');
+const NEXT_BATCH = Buffer.from('nextBatch');
+const CURSOR_ID = Buffer.from('id');
+
+/**
+ * The documents of a raw `find` / `getMore` reply's cursor (`{ firstBatch | nextBatch, id, ns }`), appended to
+ * `docs` each as its own buffer (sharing the reply's memory); returns the cursor id, 0n once exhausted.
+ */
+export function cursorBatch(cursor: Buffer, docs: Buffer[]): bigint {
+  const end = cursor.readInt32LE(0) - 1;
+  let i = 4;
+  let id = 0n;
+  while (i < end) {
+    const type = cursor[i]!;
+    const k = i + 1;
+    const ke = cstringEnd(cursor, k);
+    const value = ke + 1;
+    if (type === T_ARRAY && (sameBytes(cursor, k, ke, FIRST_BATCH) || sameBytes(cursor, k, ke, NEXT_BATCH))) {
+      const listEnd = value + cursor.readInt32LE(value) - 1;
+      let j = value + 4;
+      while (j < listEnd) {
+        if (cursor[j] !== T_DOCUMENT) throw new Error('a cursor batch entry that is not a document');
+        const doc = cstringEnd(cursor, j + 1) + 1;
+        const docEnd = doc + cursor.readInt32LE(doc);
+        docs.push(cursor.subarray(doc, docEnd));
+        j = docEnd;
+      }
+    } else if (type === T_INT64 && sameBytes(cursor, k, ke, CURSOR_ID)) {
+      id = cursor.readBigInt64LE(value);
+    }
+    i = valueEnd(cursor, type, value);
+  }
+  return id;
+}
+
 /** A string value's JavaScript string (for small values: ids, currency codes, languages). */
 export function stringAt(buf: Buffer, e: Element): string | undefined {
   if (typeOf(e) !== T_STRING) return undefined;

@@ -8,7 +8,8 @@
 //
 // Store reads: the categories, their ancestors (breadcrumbs), the listed products and their items; the
 // product counts come from the products read, not from a count of their own.
-import { deserialize } from 'bson';
+import { deserialize, Long } from 'bson';
+import type { Document } from 'mongodb';
 import type { Context } from '../context.js';
 import { breadcrumbsOf, totalProductsCountOf } from '../operations/catalogue/catalogue.relations.js';
 import { listProductCategories } from '../operations/catalogue/list-product-categories.js';
@@ -19,7 +20,7 @@ import { productOrder } from '../store/catalogue/catalogue.loaders.js';
 import { toProduct, toProductItem, DEFAULT_LANGUAGE } from '../store/catalogue/catalogue.mapper.js';
 import { productItemProjection, productProjection } from '../store/catalogue/catalogue.projections.js';
 import {
-  eachItem, eachMember, FieldSet, isAbsent, isArray, isDocument, isNonEmptyString, isNullish, isString, JsonOut, keyBytes, keyIs, memberOf, numberAt,
+  cursorBatch, eachItem, eachMember, FieldSet, isAbsent, isArray, isDocument, isNonEmptyString, isNullish, isString, JsonOut, keyBytes, keyIs, memberOf, numberAt,
   stringAt, Unusual, writeDocument, writeSpread, writeValue, type Element,
 } from './bson-json.js';
 import { restCategory, restProduct } from './product-categories.present.js';
@@ -73,18 +74,32 @@ function unlessUnusual<T>(ctx: Context, write: () => T): T | undefined {
 
 function readProducts(ctx: Context, categories: ProductCategory[]): Promise<Buffer[]> {
   if (!categories.length) return Promise.resolve([]);
-  return ctx.store
-    .collection('products')
-    .find({ ...listed, categoryIds: { $in: categories.map((c) => c.id) } }, { projection: productProjection, sort: Object.fromEntries(productOrder), batchSize: BATCH, raw: true })
-    .toArray() as unknown as Promise<Buffer[]>;
+  return rawFind(ctx, 'products', {
+    filter: { ...listed, categoryIds: { $in: categories.map((c) => c.id) } },
+    projection: productProjection,
+    sort: Object.fromEntries(productOrder),
+  });
 }
 
 function readRawItems(ctx: Context, productIds: string[]): Promise<Buffer[]> {
   if (!productIds.length) return Promise.resolve([]);
-  return ctx.store
-    .collection('productItems')
-    .find({ productId: { $in: productIds } }, { projection: productItemProjection, batchSize: BATCH, raw: true })
-    .toArray() as unknown as Promise<Buffer[]>;
+  return rawFind(ctx, 'productItems', { filter: { productId: { $in: productIds } }, projection: productItemProjection });
+}
+
+/**
+ * Every document a `find` returns, each as its own BSON bytes: the `find` and `getMore` commands run with the
+ * driver's `raw` option, which hands back the reply's cursor as one buffer, and the batch is cut into documents
+ * here. (A raw cursor's `toArray` parses each document of the reply into an object of offsets first: for the
+ * whole catalogue's 58,000 documents that was a fifth of the answer's CPU.)
+ */
+async function rawFind(ctx: Context, collection: string, find: { filter: Document; projection: Document; sort?: Document }): Promise<Buffer[]> {
+  const docs: Buffer[] = [];
+  let reply = (await ctx.store.db.command({ find: collection, ...find, batchSize: BATCH }, { raw: true })) as { cursor: Buffer };
+  for (;;) {
+    const id = cursorBatch(reply.cursor, docs);
+    if (id === 0n) return docs;
+    reply = (await ctx.store.db.command({ getMore: Long.fromBigInt(id), collection, batchSize: BATCH }, { raw: true })) as { cursor: Buffer };
+  }
 }
 
 /** The items of each product in item order (`order`, then `_id`, as the catalogue loader sorts them). */
