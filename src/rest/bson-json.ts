@@ -169,12 +169,18 @@ function checkKey(buf: Buffer, start: number, end: number): void {
   if (sameBytes(buf, start, end, PROTO)) throw new Unusual('a __proto__ key');
 }
 
-/** Throws on a key seen before in the same document (`starts` / `ends` of the keys so far). */
-function checkUnique(buf: Buffer, start: number, end: number, starts: number[], ends: number[]): void {
+/**
+ * Key offsets of the documents being walked, innermost last, as [start, end] pairs: one array for every walk
+ * (a walk remembers where its keys begin and cuts the array back when done), so checking keys allocates nothing.
+ */
+const seenKeys: number[] = [];
+
+/** Throws on a key seen before in the same document (its keys so far are `seenKeys` from `base` on). */
+function checkUnique(buf: Buffer, start: number, end: number, base: number): void {
   const len = end - start;
-  for (let j = 0; j < starts.length; j++) {
-    const s = starts[j]!;
-    if (ends[j]! - s !== len) continue;
+  for (let j = base; j < seenKeys.length; j += 2) {
+    const s = seenKeys[j]!;
+    if (seenKeys[j + 1]! - s !== len) continue;
     let same = true;
     for (let i = 0; i < len; i++) {
       if (buf[s + i] !== buf[start + i]) {
@@ -184,8 +190,7 @@ function checkUnique(buf: Buffer, start: number, end: number, starts: number[], 
     }
     if (same) throw new Unusual('a duplicate key');
   }
-  starts.push(start);
-  ends.push(end);
+  seenKeys.push(start, end);
 }
 
 /** The top-level fields a writer reads, by slot: their names as bytes, looked up without decoding keys. */
@@ -344,19 +349,22 @@ export function writeDocument(out: JsonOut, buf: Buffer, e: Element, replace?: (
   const end = from + buf.readInt32LE(from) - 1;
   let i = from + 4;
   out.byte(0x7b);
-  const starts: number[] = [];
-  const ends: number[] = [];
-  while (i < end) {
-    const type = buf[i]!;
-    const k = i + 1;
-    const ke = cstringEnd(buf, k);
-    checkKey(buf, k, ke);
-    checkUnique(buf, k, ke, starts, ends);
-    if (starts.length > 1) out.byte(COMMA);
-    writeKey(out, buf, k, ke);
-    const value = ke + 1;
-    if (!replace?.(k, ke, element(type, value))) writeValueOf(out, buf, type, value);
-    i = valueEnd(buf, type, value);
+  const base = seenKeys.length;
+  try {
+    while (i < end) {
+      const type = buf[i]!;
+      const k = i + 1;
+      const ke = cstringEnd(buf, k);
+      checkKey(buf, k, ke);
+      if (seenKeys.length > base) out.byte(COMMA);
+      checkUnique(buf, k, ke, base);
+      writeKey(out, buf, k, ke);
+      const value = ke + 1;
+      if (!replace?.(k, ke, element(type, value))) writeValueOf(out, buf, type, value);
+      i = valueEnd(buf, type, value);
+    }
+  } finally {
+    seenKeys.length = base;
   }
   out.byte(0x7d);
 }
@@ -440,18 +448,21 @@ export function eachMember(buf: Buffer, doc: Element, each: (key: string, member
   const from = at(doc);
   const end = from + buf.readInt32LE(from) - 1;
   let i = from + 4;
-  const starts: number[] = [];
-  const ends: number[] = [];
-  while (i < end) {
-    const type = buf[i]!;
-    const k = i + 1;
-    const ke = cstringEnd(buf, k);
-    checkKey(buf, k, ke);
-    checkUnique(buf, k, ke, starts, ends);
-    if (!isUtf8(buf.subarray(k, ke))) throw new Unusual('a key that is not UTF-8');
-    const value = ke + 1;
-    each(buf.toString('utf8', k, ke), element(type, value));
-    i = valueEnd(buf, type, value);
+  const base = seenKeys.length;
+  try {
+    while (i < end) {
+      const type = buf[i]!;
+      const k = i + 1;
+      const ke = cstringEnd(buf, k);
+      checkKey(buf, k, ke);
+      checkUnique(buf, k, ke, base);
+      if (!isUtf8(buf.subarray(k, ke))) throw new Unusual('a key that is not UTF-8');
+      const value = ke + 1;
+      each(buf.toString('utf8', k, ke), element(type, value));
+      i = valueEnd(buf, type, value);
+    }
+  } finally {
+    seenKeys.length = base;
   }
 }
 
