@@ -66,8 +66,8 @@ beforeAll(async () => {
     prefix: 'rbytes',
     beforeStart: async (_store, db) => {
       await db.collection<ProductCategoryDoc>('productCategories').insertMany([...fixtureCategories, tricky, trickyChild, odd]);
-      await db.collection('products').insertMany([...fixtureProducts, ...awkwardProducts]);
-      await db.collection('productItems').insertMany([...fixtureItems, ...awkwardItems]);
+      await db.collection<Document>('products').insertMany([...fixtureProducts, ...awkwardProducts] as Document[]);
+      await db.collection<Document>('productItems').insertMany([...fixtureItems, ...awkwardItems] as Document[]);
     },
   });
 });
