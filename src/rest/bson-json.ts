@@ -107,9 +107,13 @@ export class JsonOut {
     this.pos = p;
   }
 
-  /** The bytes written so far (a view: copy it if this output is written again). */
+  /**
+   * The bytes written so far: a view when the buffer is nearly full, else a copy of just those bytes, so an
+   * answer kept by the response cache does not hold on to much more memory than its length says.
+   */
   result(): Buffer {
-    return this.buf.subarray(0, this.pos);
+    const view = this.buf.subarray(0, this.pos);
+    return this.buf.length - this.pos > this.pos / 8 ? Buffer.from(view) : view;
   }
 }
 
