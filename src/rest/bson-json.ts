@@ -108,12 +108,12 @@ export class JsonOut {
   }
 
   /**
-   * The bytes written so far: a view when the buffer is nearly full, else a copy of just those bytes, so an
-   * answer kept by the response cache does not hold on to much more memory than its length says.
+   * The bytes written so far: a view when the buffer is at least four-fifths full, else a copy of just those
+   * bytes, so an answer kept by the response cache does not hold on to much more memory than its length says.
    */
   result(): Buffer {
     const view = this.buf.subarray(0, this.pos);
-    return this.buf.length - this.pos > this.pos / 8 ? Buffer.from(view) : view;
+    return this.buf.length - this.pos > this.pos / 4 ? Buffer.from(view) : view;
   }
 }
 
