@@ -9,7 +9,7 @@ export interface CacheableOptions {
   maxAgeSeconds?: number;
 }
 
-export function strongEtag(bytes: string): string {
+export function strongEtag(bytes: string | Uint8Array): string {
   return `"${createHash('sha256').update(bytes).digest('base64url')}"`;
 }
 
@@ -24,7 +24,11 @@ export function ifNoneMatchMatches(header: string, etag: string): boolean {
 
 /** Sends `body` as JSON with validators and caching headers, or a bodiless 304 when the client has it. */
 export function sendCacheable(ctx: Koa.Context, body: unknown, opts: CacheableOptions): void {
-  const json = JSON.stringify(body);
+  sendCacheableJson(ctx, Buffer.from(JSON.stringify(body)), opts);
+}
+
+/** The same for an answer already encoded as JSON bytes: hashed and sent as they are, never encoded twice. */
+export function sendCacheableJson(ctx: Koa.Context, json: Buffer, opts: CacheableOptions): void {
   const etag = strongEtag(json);
   const maxAge = opts.maxAgeSeconds ?? 60;
   ctx.set('ETag', etag);

@@ -1,10 +1,11 @@
 // REST shapes of catalogue and cart objects: translations keyed by language (CONTRACT.md §1), nested
 // objects assembled through the same loader-backed relations GraphQL uses, internal fields left out.
+// These are also the reference the byte writer of the category list (product-categories.listing.ts) follows.
 import type { Context } from '../context.js';
 import { cartItemsOf } from '../operations/cart/cart.relations.js';
-import { allProductsOf, breadcrumbsOf, itemsOf, productNameOf, totalProductsCountOf } from '../operations/catalogue/catalogue.relations.js';
+import { productNameOf } from '../operations/catalogue/catalogue.relations.js';
 import type { Cart } from '../schema/catalogue/cart.type.js';
-import type { ProductCategory } from '../schema/catalogue/product-category.type.js';
+import type { Breadcrumb, ProductCategory } from '../schema/catalogue/product-category.type.js';
 import type { ProductItem } from '../schema/catalogue/product-item.type.js';
 import type { Product } from '../schema/catalogue/product.type.js';
 
@@ -12,30 +13,25 @@ function keyed<T extends { language: string }>(list: T[]): Record<string, Omit<T
   return Object.fromEntries(list.map(({ language, ...rest }) => [language, rest]));
 }
 
-function restItem(item: ProductItem, productName: string | null) {
+export function restItem(item: ProductItem, productName: string | null) {
   const { lang: _lang, relatedItems, translations, ...fields } = item;
   return { ...fields, productName, relatedItems: { itemIds: relatedItems.itemIds }, translations: keyed(translations) };
 }
 
-async function restProduct(ctx: Context, product: Product) {
+export function restProduct(product: Product, items: ProductItem[]) {
   const { lang: _lang, translatedTexts, ...fields } = product;
-  const items = await itemsOf(ctx, product);
   return { ...fields, translatedTexts: keyed(translatedTexts), productItems: items.map((i) => restItem(i, product.name)) };
 }
 
-export async function restCategory(ctx: Context, category: ProductCategory, opts: { includeProducts: boolean }) {
+/** A category's REST fields; `products` (last) only when the caller asked for them. */
+export function restCategory(category: ProductCategory, related: { breadcrumbs: Breadcrumb[]; totalProductsCount: number; products?: unknown[] }) {
   const { lang: _lang, ancestorIds: _ancestors, translations, ...fields } = category;
-  const [breadcrumbs, totalProductsCount, products] = await Promise.all([
-    breadcrumbsOf(ctx, category),
-    totalProductsCountOf(ctx, category),
-    opts.includeProducts ? allProductsOf(ctx, category) : undefined,
-  ]);
   return {
     ...fields,
-    totalProductsCount,
-    breadcrumbs,
+    totalProductsCount: related.totalProductsCount,
+    breadcrumbs: related.breadcrumbs,
     translations: keyed(translations),
-    ...(products ? { products: await Promise.all(products.map((p) => restProduct(ctx, p))) } : {}),
+    ...(related.products ? { products: related.products } : {}),
   };
 }
 
