@@ -36,6 +36,7 @@ import {
   type GraphQLObjectType,
   type GraphQLOutputType,
   type GraphQLResolveInfo,
+  type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
 import { buildExecutionContext, defaultTypeResolver, getFieldDef, type ExecutionContext } from 'graphql/execution/execute.js';
@@ -48,10 +49,13 @@ import { inspect } from 'graphql/jsutils/inspect.js';
 interface Fields {
   names: string[];
   nodes: ReadonlyArray<FieldNode>[];
+  /** Each field's definition in the parent type (undefined for a name the type does not have). */
+  defs: Array<Field | undefined>;
 }
 
-function fieldsOf(collected: Map<string, ReadonlyArray<FieldNode>>): Fields {
-  return { names: [...collected.keys()], nodes: [...collected.values()] };
+function fieldsOf(schema: GraphQLSchema, parentType: GraphQLObjectType, collected: Map<string, ReadonlyArray<FieldNode>>): Fields {
+  const nodes = [...collected.values()];
+  return { names: [...collected.keys()], nodes, defs: nodes.map((n) => getFieldDef(schema, parentType, n[0]!) ?? undefined) };
 }
 type Field = GraphQLField<unknown, unknown>;
 type Result = Record<string, unknown>;
@@ -113,7 +117,7 @@ function subfieldsOf(ctx: Context, returnType: GraphQLObjectType, fieldNodes: Re
   let fields = byType.get(returnType);
   if (!fields) {
     const { schema, fragments, variableValues } = ctx.exe;
-    byType.set(returnType, (fields = fieldsOf(collectSubfields(schema, fragments, variableValues, returnType, fieldNodes))));
+    byType.set(returnType, (fields = fieldsOf(schema, returnType, collectSubfields(schema, fragments, variableValues, returnType, fieldNodes))));
   }
   return fields;
 }
@@ -135,7 +139,7 @@ export function executeQuery(args: ExecutionArgs): ExecutionResult | Promise<Exe
     if (rootType == null) throw new GraphQLError(`Schema is not configured to execute ${operation.operation} operation.`, { nodes: operation });
     let rootFields = dynamic ? undefined : rootFieldsCache.get(operation);
     if (!rootFields) {
-      rootFields = fieldsOf(collectFields(schema, exe.fragments, exe.variableValues, rootType, operation.selectionSet));
+      rootFields = fieldsOf(schema, rootType, collectFields(schema, exe.fragments, exe.variableValues, rootType, operation.selectionSet));
       if (!dynamic) rootFieldsCache.set(operation, rootFields);
     }
     const result = executeFields(ctx, rootType, exe.rootValue, undefined, rootFields);
@@ -159,10 +163,11 @@ function executeFields(ctx: Context, parentType: GraphQLObjectType, source: unkn
   const results: Result = {};
   let containsPromise = false;
   try {
-    const { names, nodes } = fields;
+    const { names, nodes, defs } = fields;
     for (let i = 0; i < names.length; i++) {
       const responseName = names[i]!;
-      const result = executeField(ctx, parentType, source, nodes[i]!, path, responseName);
+      const field = defs[i];
+      const result = field && executeField(ctx, field, parentType, source, nodes[i]!, path, responseName);
       if (result !== undefined) {
         setKey(results, responseName, result);
         if (isPromise(result)) containsPromise = true;
@@ -210,9 +215,15 @@ function infoOf(ctx: Context, at: FieldAt, fieldNodes: ReadonlyArray<FieldNode>)
   return resolveInfo(ctx, at.parentType.getFields()[at.fieldName]!, fieldNodes, at.parentType, at.path);
 }
 
-function executeField(ctx: Context, parentType: GraphQLObjectType, source: unknown, fieldNodes: ReadonlyArray<FieldNode>, parentPath: Path | undefined, responseName: string): Completed {
-  const field = getFieldDef(ctx.exe.schema, parentType, fieldNodes[0]!);
-  if (!field) return undefined;
+function executeField(
+  ctx: Context,
+  field: Field,
+  parentType: GraphQLObjectType,
+  source: unknown,
+  fieldNodes: ReadonlyArray<FieldNode>,
+  parentPath: Path | undefined,
+  responseName: string,
+): Completed {
   const returnType = field.type;
   // The field's path is made when something needs it (the resolve info, an error, a value to complete further).
   let path: Path | undefined;
@@ -247,19 +258,11 @@ function executeField(ctx: Context, parentType: GraphQLObjectType, source: unkno
   return completeField(ctx, returnType, fieldNodes, info ?? { fieldName: field.name, parentType, path }, path, result);
 }
 
-/** The rest of graphql-js's executeField (kept apart: its closures would cost every field an allocation). */
+/** The rest of graphql-js's executeField (apart, so that a scalar read from its parent costs no more). */
 function completeField(ctx: Context, returnType: GraphQLOutputType, fieldNodes: ReadonlyArray<FieldNode>, at: FieldAt, path: Path, result: unknown): Completed {
   try {
-    let completed: Completed;
-    if (isPromise(result)) {
-      completed = result.then((resolved) => completeValue(ctx, returnType, fieldNodes, at, path, resolved));
-    } else {
-      completed = completeValue(ctx, returnType, fieldNodes, at, path, result);
-    }
-    if (isPromise(completed)) {
-      return completed.then(undefined, (rawError: unknown) => handleFieldError(ctx, locatedError(rawError, fieldNodes, pathToArray(path)), returnType, path));
-    }
-    return completed;
+    const completed = isPromise(result) ? completeWhenResolved(ctx, returnType, fieldNodes, at, path, result) : completeValue(ctx, returnType, fieldNodes, at, path, result);
+    return isPromise(completed) ? handleLaterError(ctx, returnType, fieldNodes, path, completed) : completed;
   } catch (rawError) {
     return handleFieldError(ctx, locatedError(rawError, fieldNodes, pathToArray(path)), returnType, path);
   }
@@ -292,26 +295,40 @@ function completeListValue(ctx: Context, returnType: GraphQLList<GraphQLOutputTy
     throw new GraphQLError(`Expected Iterable, but did not find one for field "${at.parentType.name}.${at.fieldName}".`);
   }
   const itemType = returnType.ofType;
+  const items = Array.isArray(result) ? result : Array.from(result);
+  const completedResults: Completed[] = [];
   let containsPromise = false;
-  const completedResults = Array.from(result, (item, index) => {
-    const itemPath = addPath(path, index, undefined);
-    try {
-      let completedItem: Completed;
-      if (isPromise(item)) {
-        completedItem = item.then((resolved) => completeValue(ctx, itemType, fieldNodes, at, itemPath, resolved));
-      } else {
-        completedItem = completeValue(ctx, itemType, fieldNodes, at, itemPath, item);
-      }
-      if (isPromise(completedItem)) {
-        containsPromise = true;
-        return completedItem.then(undefined, (rawError: unknown) => handleFieldError(ctx, locatedError(rawError, fieldNodes, pathToArray(itemPath)), itemType, itemPath));
-      }
-      return completedItem;
-    } catch (rawError) {
-      return handleFieldError(ctx, locatedError(rawError, fieldNodes, pathToArray(itemPath)), itemType, itemPath);
-    }
-  });
+  for (let index = 0; index < items.length; index++) {
+    const completedItem = completeListItem(ctx, itemType, fieldNodes, at, path, index, items[index]);
+    if (isPromise(completedItem)) containsPromise = true;
+    completedResults.push(completedItem);
+  }
   return containsPromise ? Promise.all(completedResults) : completedResults;
+}
+
+/** One item of a list, as graphql-js's completeListValue completes it; a scalar item needs no path of its own. */
+function completeListItem(ctx: Context, itemType: GraphQLOutputType, fieldNodes: ReadonlyArray<FieldNode>, at: FieldAt, listPath: Path, index: number, item: unknown): Completed {
+  let itemPath: Path | undefined;
+  try {
+    if (!isPromise(item)) {
+      const named = isNonNullType(itemType) ? itemType.ofType : itemType;
+      if (item != null && isLeafType(named) && !(item instanceof Error)) return completeLeafValue(named, item);
+    }
+    itemPath = addPath(listPath, index, undefined);
+    const completedItem = isPromise(item) ? completeWhenResolved(ctx, itemType, fieldNodes, at, itemPath, item) : completeValue(ctx, itemType, fieldNodes, at, itemPath, item);
+    return isPromise(completedItem) ? handleLaterError(ctx, itemType, fieldNodes, itemPath, completedItem) : completedItem;
+  } catch (rawError) {
+    itemPath ??= addPath(listPath, index, undefined);
+    return handleFieldError(ctx, locatedError(rawError, fieldNodes, pathToArray(itemPath)), itemType, itemPath);
+  }
+}
+
+function completeWhenResolved(ctx: Context, returnType: GraphQLOutputType, fieldNodes: ReadonlyArray<FieldNode>, at: FieldAt, path: Path, result: Promise<unknown>): Promise<Completed> {
+  return result.then((resolved) => completeValue(ctx, returnType, fieldNodes, at, path, resolved));
+}
+
+function handleLaterError(ctx: Context, returnType: GraphQLOutputType, fieldNodes: ReadonlyArray<FieldNode>, path: Path, completed: Promise<Completed>): Promise<Completed> {
+  return completed.then(undefined, (rawError: unknown) => handleFieldError(ctx, locatedError(rawError, fieldNodes, pathToArray(path)), returnType, path));
 }
 
 function completeLeafValue(returnType: GraphQLLeafType, result: unknown): unknown {
