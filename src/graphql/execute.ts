@@ -39,7 +39,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import { buildExecutionContext, defaultTypeResolver, getFieldDef, type ExecutionContext } from 'graphql/execution/execute.js';
+import { assertValidExecutionArguments, buildExecutionContext, defaultTypeResolver, getFieldDef, type ExecutionContext } from 'graphql/execution/execute.js';
 import { collectFields, collectSubfields } from 'graphql/execution/collectFields.js';
 import values from 'graphql/execution/values.js';
 import { addPath, pathToArray, type Path } from 'graphql/jsutils/Path.js';
@@ -124,6 +124,7 @@ function subfieldsOf(ctx: Context, returnType: GraphQLObjectType, fieldNodes: Re
 
 /** Executes a query as graphql-js would (see the top of this file); other operations through graphql-js itself. */
 export function executeQuery(args: ExecutionArgs): ExecutionResult | Promise<ExecutionResult> {
+  assertValidExecutionArguments(args.schema, args.document, args.variableValues);
   const exe = buildExecutionContext(args);
   if (!('schema' in exe)) return { errors: exe };
   const { operation, schema } = exe;
