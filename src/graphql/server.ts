@@ -1,5 +1,6 @@
 // Apollo Server 5 over the type-graphql schema: masking, request ids on errors, 503 when the store is down.
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import type { GatewayInterface } from '@apollo/server-gateway-interface';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Config } from '../config.js';
 import type { Context } from '../context.js';
@@ -11,6 +12,7 @@ import { armorProtection, costLimitPlugin } from './limits.js';
 import { cacheControlPlugins } from './cache-control.js';
 import { selectedFields } from './selection.js';
 import { operationLabel } from '../metrics/metrics.js';
+import { executeQuery } from './execute.js';
 
 /** Attaches the request id to every error and turns a store outage into 503 + Retry-After. */
 const requestIdPlugin: ApolloServerPlugin<Context> = {
@@ -66,10 +68,38 @@ const requestIdPlugin: ApolloServerPlugin<Context> = {
   },
 };
 
+/**
+ * The schema with our executor (src/graphql/execute.ts) in place of graphql-js's `execute`. Apollo Server takes a
+ * custom executor only through its gateway interface: a gateway whose schema never changes and whose executor runs
+ * the operation in this process. Everything before execution (parsing, validation, the document store, plugins)
+ * and after it (error formatting, status codes, headers) stays Apollo's.
+ */
+function localExecution(schema: GraphQLSchema): GatewayInterface {
+  return {
+    onSchemaLoadOrUpdate(callback) {
+      callback({ apiSchema: schema, coreSupergraphSdl: '' });
+      return () => {};
+    },
+    async load() {
+      return {
+        executor: async (request) =>
+          executeQuery({
+            schema,
+            document: request.document,
+            contextValue: request.context,
+            variableValues: request.request.variables,
+            operationName: request.request.operationName,
+          }),
+      };
+    },
+    async stop() {},
+  };
+}
+
 export function createApolloServer(schema: GraphQLSchema, config: Config, plugins: ApolloServerPlugin<Context>[] = []): ApolloServer<Context> {
   const armor = armorProtection(config.graphql);
   return new ApolloServer<Context>({
-    schema,
+    gateway: localExecution(schema),
     validationRules: armor.validationRules,
     parseOptions: { maxTokens: config.graphql.maxTokens },
     allowBatchedHttpRequests: false,

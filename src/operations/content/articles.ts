@@ -8,7 +8,7 @@ import type { ArticlesFilter } from '../../schema/content/articles-filter.input.
 import type { ConnectionShape } from '../../schema/content/connection.type.js';
 import * as c from '../../store/content/connections.js';
 import { countOf, findPage } from '../../store/content/lists.js';
-import type { LoaderFactory } from '../../store/loaders.js';
+import { IdLoader, type LoaderFactory } from '../../store/loaders.js';
 import { articleById, articleBySlug, authorById, categoryById, keywordById } from '../../store/content/loaders.js';
 import { toArticle } from '../../store/content/mappers/article.mapper.js';
 import { articleProjection, articleType } from '../../store/content/projections.js';
@@ -107,7 +107,8 @@ async function preloadReferences(ctx: Context, articles: readonly Article[]): Pr
     const ids = new Set<string>();
     for (const article of articles) for (const id of reference.ids(article) ?? []) ids.add(id);
     const loader = ctx.loaders.get(reference.loader);
-    for (const id of ids) loads.push(loader.load(id));
+    if (loader instanceof IdLoader) loader.preload(ids, loads);
+    else for (const id of ids) loads.push(loader.load(id));
   }
   await Promise.all(loads).catch(() => undefined);
 }
