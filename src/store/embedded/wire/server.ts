@@ -64,9 +64,7 @@ export class WireServer {
       const req = decodeRequest(msg);
       const reply = req.error ? errorReply(req.error) : await dispatch(this.state, { body: req.body, raw: req.raw, sequences: req.sequences, connectionId }, this.durability);
       if (req.moreToCome || socket.destroyed) return;
-      socket.cork();
-      for (const part of encodeReply(req, reply)) socket.write(part);
-      socket.uncork();
+      socket.write(encodeReply(req, reply));
     } catch (e) {
       this.state.log('failed to handle message, closing connection', { connectionId, error: String(e) });
       socket.destroy();
