@@ -3,6 +3,7 @@
 import type { Document } from 'bson';
 import { CommandError } from '../commands/errors.js';
 import { decode, docLength, encode, valueSize } from '../storage/bsonio.js';
+import { FRAME_BYTES, withFrameSpace } from './rawbson.js';
 
 export const OP_REPLY = 1;
 export const OP_QUERY = 2004;
@@ -153,10 +154,16 @@ function header(out: Buffer, total: number, responseTo: number, opCode: number):
 export type ReplyBody = Document | Buffer;
 
 /**
- * The whole reply message in one buffer (one socket write, one syscall; small replies come from Node's
- * buffer pool rather than an allocation per part).
+ * The whole reply message in one buffer (one socket write; small replies come from Node's buffer pool rather
+ * than an allocation per part). A hand-built cursor reply is framed in place, without a copy.
  */
 export function encodeReply(req: Request, reply: ReplyBody): Buffer {
+  const framed = req.opCode === OP_MSG && Buffer.isBuffer(reply) ? withFrameSpace(reply) : undefined;
+  if (framed) {
+    header(framed, framed.length, req.requestId, OP_MSG);
+    framed.fill(0, 16, FRAME_BYTES);
+    return framed;
+  }
   const bytes = Buffer.isBuffer(reply) ? reply : encode(reply);
   // OP_REPLY: responseFlags, cursorId, startingFrom, numberReturned (1). OP_MSG: flagBits 0, section kind 0.
   const pre = req.opCode === OP_QUERY ? 20 : 5;
