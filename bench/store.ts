@@ -170,6 +170,8 @@ async function measure(l: Loaded, seconds: number, concurrency: number): Promise
   });
 }
 
+const fmtSize = (n: number): string => n.toLocaleString('en-US');
+
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
@@ -240,7 +242,13 @@ async function main(): Promise<void> {
     }));
     process.stdout.write(`\n${table(results)}\n(throughput: median of ${rounds} alternating windows of ${(seconds / rounds).toFixed(1)} s, ${concurrency} requests in flight)\n`);
     const [first, last] = [results[0]!, results[results.length - 1]!];
-    if (results.length > 1) {
+    if (values.reference) {
+      // Issue 13: at least the reference engine's throughput for both operations, at every size.
+      const pairs = sizes.map((_, i) => [results[2 * i]!, results[2 * i + 1]!] as const);
+      const ok = pairs.every(([ref, own]) => own.byIdOps >= ref.byIdOps && own.inOps >= ref.inOps);
+      const cpu = pairs.map(([ref, own]) => `${fmtSize(own.size)}: by _id ${(own.byIdCpuUs / ref.byIdCpuUs).toFixed(2)}, $in ${(own.inCpuUs / ref.inCpuUs).toFixed(2)}`).join('; ');
+      process.stdout.write(`target (this build's throughput >= the reference's for both ops): ${ok ? 'met' : 'NOT met'}; engine CPU per op, this build / reference: ${cpu}\n`);
+    } else if (results.length > 1) {
       const ok = last.byIdOps >= (2 / 3) * first.byIdOps && last.inOps >= (2 / 3) * first.inOps && last.rssAfterRunMb < 5 * 1024;
       process.stdout.write(`targets (throughput ratio >= 0.67 for both ops, RSS < 5 GB at the largest size): ${ok ? 'met' : 'NOT met'}\n`);
     }

@@ -52,28 +52,48 @@ export interface Invocation {
   connectionId: number;
 }
 
-export async function dispatch(state: EngineState, inv: Invocation, durability?: Durability): Promise<ReplyBody> {
+/**
+ * Runs one command. The reply is returned directly when the command completes at once (every read, every
+ * write not asking to wait for the disk), so the wire layer can answer it in the same turn; a promise when it
+ * has to wait (a chunked insert, a journaled write concern, a change stream).
+ */
+export function dispatch(state: EngineState, inv: Invocation, durability?: Durability): ReplyBody | Promise<ReplyBody> {
   const name = Object.keys(inv.body)[0] ?? '';
   const handler = Object.hasOwn(handlers, name) ? handlers[name] : undefined;
   const streamed = changeStreamCommand(state, inv, name);
   if (streamed) return streamed;
   const writes = isWrite(name, inv.body);
+  const env = state.catalog.env;
   let reply: ReplyBody;
   try {
     const chunked = chunkedInsertSize(name, inv);
-    const env = state.catalog.env;
-    if (chunked !== undefined) reply = await insertInChunks(inv, chunked, (fn) => env.write(fn), (part) => run(state, part, name, handler));
-    else reply = writes ? env.write(() => run(state, inv, name, handler)) : run(state, inv, name, handler);
+    if (chunked !== undefined) {
+      return insertInChunks(inv, chunked, (fn) => env.write(fn), (part) => run(state, part, name, handler)).then(
+        (r) => afterWrite(state, inv, r, durability),
+        (e: unknown) => failed(state, name, e),
+      );
+    }
+    reply = writes ? env.write(() => run(state, inv, name, handler)) : run(state, inv, name, handler);
   } catch (e) {
-    // The transaction could not commit (storage failure): nothing of the command was kept.
-    state.log('write transaction failed', { command: name, error: String(e) });
-    return errorReply(e);
+    return failed(state, name, e);
   }
-  // Even a failed command may have written (e.g. an ordered insert up to its first error). Committed is
-  // kept through a crash of the engine's process (the pages are in the file); a write concern with
-  // `j: true` (or `fsync: true`) also waits until it is on the disk, as MongoDB waits for its journal.
-  if (writes && journaled(inv.body)) await (durability ? durability.commit() : state.catalog.env.flushed());
-  return reply;
+  return writes ? afterWrite(state, inv, reply, durability) : reply;
+}
+
+/** The transaction could not commit (storage failure): nothing of the command was kept. */
+function failed(state: EngineState, name: string, e: unknown): ReplyBody {
+  state.log('write transaction failed', { command: name, error: String(e) });
+  return errorReply(e);
+}
+
+/**
+ * Even a failed command may have written (e.g. an ordered insert up to its first error). Committed is kept
+ * through a crash of the engine's process (the pages are in the file); a write concern with `j: true` (or
+ * `fsync: true`) also waits until it is on the disk, as MongoDB waits for its journal.
+ */
+function afterWrite(state: EngineState, inv: Invocation, reply: ReplyBody, durability?: Durability): ReplyBody | Promise<ReplyBody> {
+  if (!journaled(inv.body)) return reply;
+  return (durability ? durability.commit() : state.catalog.env.flushed()).then(() => reply);
 }
 
 /** Whether the command's write concern asks for the write to be on disk before it is acknowledged. */

@@ -10,6 +10,8 @@ import { CommandError } from './errors.js';
 import { pipelineDocuments } from './aggregate.js';
 import { viewOf } from './views.js';
 import { encode } from '../storage/bsonio.js';
+import type { Collection } from '../storage/collection.js';
+import { exactKey } from '../storage/indexes.js';
 
 export function toBigInt(v: unknown): bigint {
   if (typeof v === 'bigint') return v;
@@ -48,6 +50,32 @@ function findOnView(ctx: CommandContext, name: string, skip: number, limit: numb
   return firstBatchReply(ctx, `${ctx.db}.${name}`, encoded(), optInt(b.batchSize, 'batchSize'), singleBatch);
 }
 
+const isEmpty = (d: Document | undefined): boolean => !d || Object.keys(d).length === 0;
+
+/**
+ * `find {_id: <scalar>}` with no sort, projection, skip or collation (what findOne by id sends): at most one
+ * document, answered from one `_id_` index get and one document get, the stored bytes copied straight into
+ * the reply, without the planner, the lazy result chain or the cursor registry. The same answer the general
+ * path gives (an exact plan on the `_id_` index); undefined when the request is anything else.
+ */
+function findById(ctx: CommandContext, coll: Collection, ns: string, skip: number): Buffer | undefined {
+  const b = ctx.body;
+  const filter = optDoc(b.filter, 'filter');
+  if (!filter || skip !== 0 || !isEmpty(optDoc(b.sort, 'sort')) || !isEmpty(optDoc(b.projection, 'projection'))) return undefined;
+  if (b.collation !== undefined && b.collation !== null) return undefined;
+  const batchSize = optInt(b.batchSize, 'batchSize');
+  if (batchSize !== undefined && batchSize <= 0) return undefined;
+  let id: unknown;
+  let fields = 0;
+  for (const k in filter) {
+    if (k !== '_id' || ++fields > 1) return undefined;
+    id = filter[k];
+  }
+  if (fields !== 1 || !exactKey(id) || coll.idIndex.spec.collation) return undefined;
+  const doc = coll.peekById(id);
+  return cursorReply(ns, 0n, 'firstBatch', doc ? [doc] : []);
+}
+
 export const findCommands: Record<string, Handler> = {
   find: (ctx) => {
     const b = ctx.body;
@@ -64,6 +92,8 @@ export const findCommands: Record<string, Handler> = {
     const coll = ctx.state.catalog.get(ctx.db, name);
     checkHint(coll, b.hint);
     checkProjection(optDoc(b.projection, 'projection'));
+    const byId = coll && findById(ctx, coll, `${ctx.db}.${name}`, skip);
+    if (byId) return byId;
     const source = findRaw(coll, {
       filter: optDoc(b.filter, 'filter'),
       sort: optDoc(b.sort, 'sort'),

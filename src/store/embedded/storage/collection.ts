@@ -88,6 +88,21 @@ export class Collection {
     return bytes ? copyOut(bytes) : undefined;
   }
 
+  /**
+   * The stored bytes of the document whose `_id` is `id` (one get in the unique `_id_` index, one in `docs`),
+   * as a view into lmdb's reused read buffer: valid only until the next storage read, so the caller copies it
+   * (into a reply) before anything else reads. `id` must be a value whose key equality is MongoDB equality
+   * (indexes.ts exactKey).
+   */
+  peekById(id: unknown): Buffer | undefined {
+    const slot = this.slotById(id);
+    if (slot === undefined) return undefined;
+    readStats.documents++;
+    const bytes = this.env.docs.getBinaryFast(docReadKey(this.id, slot));
+    // lmdb's buffer reports the value's size as `length` over a larger array: a view of exactly the value.
+    return bytes?.subarray(0, bytes.length);
+  }
+
   /** Documents in natural order, lazily, read in chunks (a consumer may pause between chunks while writes happen). */
   *scan(): Generator<[number, Buffer]> {
     let from = docKey(this.id, 0);

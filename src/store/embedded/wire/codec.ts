@@ -3,6 +3,7 @@
 import type { Document } from 'bson';
 import { CommandError } from '../commands/errors.js';
 import { decode, docLength, encode, valueSize } from '../storage/bsonio.js';
+import { FRAME_BYTES, withFrameSpace } from './rawbson.js';
 
 export const OP_REPLY = 1;
 export const OP_QUERY = 2004;
@@ -140,26 +141,36 @@ function decodeOpQuery(msg: Buffer, requestId: number): Request {
 
 let nextId = 1;
 
-function header(total: number, responseTo: number, opCode: number): Buffer {
-  const h = Buffer.allocUnsafe(16);
-  h.writeInt32LE(total, 0);
-  h.writeInt32LE(nextId, 4);
+/** Writes a message header at the start of `out`. */
+function header(out: Buffer, total: number, responseTo: number, opCode: number): void {
+  out.writeInt32LE(total, 0);
+  out.writeInt32LE(nextId, 4);
   nextId = (nextId + 1) & 0x7fffffff;
-  h.writeInt32LE(responseTo, 8);
-  h.writeInt32LE(opCode, 12);
-  return h;
+  out.writeInt32LE(responseTo, 8);
+  out.writeInt32LE(opCode, 12);
 }
 
 /** A reply body: a document to serialise, or already-encoded BSON bytes. */
 export type ReplyBody = Document | Buffer;
 
-export function encodeReply(req: Request, reply: ReplyBody): Buffer[] {
-  const bytes = Buffer.isBuffer(reply) ? reply : encode(reply);
-  if (req.opCode === OP_QUERY) {
-    const pre = Buffer.alloc(20);
-    pre.writeInt32LE(1, 16); // numberReturned; flags, cursorId and startingFrom stay 0
-    return [header(16 + 20 + bytes.length, req.requestId, OP_REPLY), pre, bytes];
+/**
+ * The whole reply message in one buffer (one socket write; small replies come from Node's buffer pool rather
+ * than an allocation per part). A hand-built cursor reply is framed in place, without a copy.
+ */
+export function encodeReply(req: Request, reply: ReplyBody): Buffer {
+  const framed = req.opCode === OP_MSG && Buffer.isBuffer(reply) ? withFrameSpace(reply) : undefined;
+  if (framed) {
+    header(framed, framed.length, req.requestId, OP_MSG);
+    framed.fill(0, 16, FRAME_BYTES);
+    return framed;
   }
-  const pre = Buffer.alloc(5); // flagBits 0 + section kind 0
-  return [header(16 + 5 + bytes.length, req.requestId, OP_MSG), pre, bytes];
+  const bytes = Buffer.isBuffer(reply) ? reply : encode(reply);
+  // OP_REPLY: responseFlags, cursorId, startingFrom, numberReturned (1). OP_MSG: flagBits 0, section kind 0.
+  const pre = req.opCode === OP_QUERY ? 20 : 5;
+  const out = Buffer.allocUnsafe(16 + pre + bytes.length);
+  header(out, out.length, req.requestId, req.opCode === OP_QUERY ? OP_REPLY : OP_MSG);
+  out.fill(0, 16, 16 + pre);
+  if (req.opCode === OP_QUERY) out.writeInt32LE(1, 32);
+  bytes.copy(out, 16 + pre);
+  return out;
 }

@@ -5,7 +5,7 @@ import type { Durability } from '../commands/dispatch.js';
 import { dispatch } from '../commands/dispatch.js';
 import { errorReply } from '../commands/errors.js';
 import type { EngineState } from '../commands/context.js';
-import { decodeRequest, encodeReply } from './codec.js';
+import { decodeRequest, encodeReply, type ReplyBody, type Request } from './codec.js';
 import { MessageFramer } from './framing.js';
 
 export class WireServer {
@@ -41,7 +41,9 @@ export class WireServer {
     this.sockets.add(socket);
     socket.setNoDelay(true);
     const framer = new MessageFramer();
-    let queue = Promise.resolve();
+    // Requests on a connection are answered in order: a message waits behind the one still being answered
+    // (a command that waits for the disk or for changes); otherwise it is answered at once, in this turn.
+    let queue: Promise<void> | undefined;
     socket.on('data', (chunk: Buffer) => {
       let msgs: Buffer[];
       try {
@@ -51,25 +53,61 @@ export class WireServer {
         socket.destroy();
         return;
       }
-      for (const msg of msgs) queue = queue.then(() => this.handle(socket, msg, connectionId));
+      for (const msg of msgs) {
+        if (queue) {
+          const next: Promise<void> = queue.then(() => this.handle(socket, msg, connectionId)).then(() => {
+            if (queue === next) queue = undefined;
+          });
+          queue = next;
+          continue;
+        }
+        const waiting = this.handle(socket, msg, connectionId);
+        if (waiting) {
+          const next: Promise<void> = waiting.then(() => {
+            if (queue === next) queue = undefined;
+          });
+          queue = next;
+        }
+      }
     });
     socket.on('error', () => socket.destroy());
     socket.on('close', () => this.sockets.delete(socket));
   }
 
-  private async handle(socket: net.Socket, msg: Buffer, connectionId: number): Promise<void> {
+  /** Answers one message: at once, or (undefined returned) through the promise it returns. Never rejects. */
+  private handle(socket: net.Socket, msg: Buffer, connectionId: number): Promise<void> | undefined {
     // Requests queued behind a connection that has gone (or an engine that is closing) are dropped.
-    if (socket.destroyed) return;
+    if (socket.destroyed) return undefined;
+    let req: Request;
+    let reply: ReplyBody | Promise<ReplyBody>;
     try {
-      const req = decodeRequest(msg);
-      const reply = req.error ? errorReply(req.error) : await dispatch(this.state, { body: req.body, raw: req.raw, sequences: req.sequences, connectionId }, this.durability);
-      if (req.moreToCome || socket.destroyed) return;
-      socket.cork();
-      for (const part of encodeReply(req, reply)) socket.write(part);
-      socket.uncork();
+      req = decodeRequest(msg);
+      reply = req.error ? errorReply(req.error) : dispatch(this.state, { body: req.body, raw: req.raw, sequences: req.sequences, connectionId }, this.durability);
     } catch (e) {
-      this.state.log('failed to handle message, closing connection', { connectionId, error: String(e) });
-      socket.destroy();
+      this.failed(socket, connectionId, e);
+      return undefined;
     }
+    if (!(reply instanceof Promise)) {
+      this.send(socket, req, reply, connectionId);
+      return undefined;
+    }
+    return reply.then(
+      (r) => this.send(socket, req, r, connectionId),
+      (e: unknown) => this.failed(socket, connectionId, e),
+    );
+  }
+
+  private send(socket: net.Socket, req: Request, reply: ReplyBody, connectionId: number): void {
+    if (req.moreToCome || socket.destroyed) return;
+    try {
+      socket.write(encodeReply(req, reply));
+    } catch (e) {
+      this.failed(socket, connectionId, e);
+    }
+  }
+
+  private failed(socket: net.Socket, connectionId: number, e: unknown): void {
+    this.state.log('failed to handle message, closing connection', { connectionId, error: String(e) });
+    socket.destroy();
   }
 }

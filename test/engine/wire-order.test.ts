@@ -1,0 +1,77 @@
+// Replies on one connection come in request order (wire/server.ts): a command that completes at once is
+// answered in the same turn, but one sent behind a command that waits (a chunked insert, a journaled write)
+// waits for it. Checked over a raw socket with several OP_MSG requests written at once, as a pipelining
+// client would send them: each reply answers its request, in order, and sees the writes before it.
+import net from 'node:net';
+import { deserialize, serialize, type Document } from 'bson';
+import { testMongoUri, uniqueDbName } from '../helpers/db.js';
+
+const OP_MSG = 2013;
+
+function opMsg(requestId: number, body: Document): Buffer {
+  const doc = serialize(body);
+  const out = Buffer.alloc(16 + 4 + 1 + doc.length);
+  out.writeInt32LE(out.length, 0);
+  out.writeInt32LE(requestId, 4);
+  out.writeInt32LE(0, 8);
+  out.writeInt32LE(OP_MSG, 12);
+  out.writeUInt32LE(0, 16);
+  out[20] = 0;
+  doc.copy(out, 21);
+  return out;
+}
+
+/** Sends the messages in one write and collects `count` replies as [responseTo, body]. */
+function exchange(messages: Buffer[], count: number): Promise<Array<[number, Document]>> {
+  const { hostname, port } = new URL(testMongoUri());
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => socket.write(Buffer.concat(messages)));
+    let buffered = Buffer.alloc(0);
+    const replies: Array<[number, Document]> = [];
+    socket.on('data', (chunk: Buffer) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      while (buffered.length >= 4 && buffered.length >= buffered.readInt32LE(0)) {
+        const len = buffered.readInt32LE(0);
+        replies.push([buffered.readInt32LE(8), deserialize(buffered.subarray(21, len))]);
+        buffered = buffered.subarray(len);
+      }
+      if (replies.length >= count) {
+        socket.end();
+        resolve(replies);
+      }
+    });
+    socket.on('error', reject);
+  });
+}
+
+describe('reply order on one connection', () => {
+  const db = uniqueDbName('wire_order');
+  afterAll(async () => {
+    await exchange([opMsg(99, { dropDatabase: 1, $db: db })], 1);
+  });
+
+  it('answers pipelined requests in order, each after the writes sent before it', async () => {
+    const documents = Array.from({ length: 300 }, (_, i) => ({ _id: i, n: i }));
+    const replies = await exchange(
+      [
+        // 300 documents: a chunked insert, answered after several transactions (a later turn).
+        opMsg(1, { insert: 'c', documents, $db: db }),
+        opMsg(2, { count: 'c', $db: db }),
+        opMsg(3, { find: 'c', filter: { _id: 250 }, limit: 1, singleBatch: true, $db: db }),
+        // A journaled write waits for the disk (or at least a later turn) before its reply.
+        opMsg(4, { insert: 'c', documents: [{ _id: 1000, n: 1000 }], writeConcern: { j: true }, $db: db }),
+        opMsg(5, { find: 'c', filter: { _id: 1000 }, limit: 1, singleBatch: true, $db: db }),
+        opMsg(6, { count: 'c', $db: db }),
+      ],
+      6,
+    );
+    expect(replies.map(([to]) => to)).toEqual([1, 2, 3, 4, 5, 6]);
+    const [insert, count, found, journaled, foundLater, countLater] = replies.map(([, body]) => body);
+    expect(insert).toMatchObject({ ok: 1, n: 300 });
+    expect(count).toMatchObject({ ok: 1, n: 300 });
+    expect(found!.cursor.firstBatch).toEqual([{ _id: 250, n: 250 }]);
+    expect(journaled).toMatchObject({ ok: 1, n: 1 });
+    expect(foundLater!.cursor.firstBatch).toEqual([{ _id: 1000, n: 1000 }]);
+    expect(countLater).toMatchObject({ ok: 1, n: 301 });
+  });
+});
