@@ -39,24 +39,24 @@ const lookups: unknown[] = [oid, 'slug-a', 7, new Double(7), new Long(7), 9, new
 
 describe('find by _id', () => {
   it.each(lookups.map((v) => [String(v), v]))('answers _id %s as the planner does, with the stored bytes', async (_, v) => {
-    const short = await c.find({ _id: v }, raw).toArray();
-    const general = await c.find({ $and: [{ _id: v }] }, raw).toArray();
+    const short = await c.find({ _id: v } as Document, raw).toArray();
+    const general = await c.find({ $and: [{ _id: v } as Document] }, raw).toArray();
     expect(short).toEqual(general);
     expect(await c.findOne({ _id: v } as Document, raw)).toEqual(general[0] ?? null);
   });
 
   it('finds the stored documents, numeric types preserved', async () => {
-    expect(await c.findOne({ _id: oid }, raw)).toEqual({ _id: oid, kind: 'objectId', n: new Long(5), x: new Double(1) });
+    expect(await c.findOne({ _id: oid } as Document, raw)).toEqual({ _id: oid, kind: 'objectId', n: new Long(5), x: new Double(1) });
     expect((await c.findOne({ _id: new Double(9) }))?.kind).toBe('int64');
-    expect((await c.findOne({ _id: 'slug-a' }))?.nested).toEqual({ a: [1, 2, { b: 'c' }] });
+    expect((await c.findOne({ _id: 'slug-a' } as Document))?.nested).toEqual({ a: [1, 2, { b: 'c' }] });
     expect(await c.findOne({ _id: new ObjectId() })).toBeNull();
   });
 
   it('still applies a projection, a skip, a sort, a limit and a batch size of 0', async () => {
-    expect(await c.findOne({ _id: 'slug-a' }, { projection: { kind: 1, _id: 0 } })).toEqual({ kind: 'string' });
-    expect(await c.find({ _id: 'slug-a' }).skip(1).toArray()).toEqual([]);
-    expect(await c.find({ _id: 'slug-a' }).sort({ kind: -1 }).limit(1).toArray()).toHaveLength(1);
-    const cursor = c.find({ _id: 'slug-a' }).batchSize(0);
+    expect(await c.findOne({ _id: 'slug-a' } as Document, { projection: { kind: 1, _id: 0 } })).toEqual({ kind: 'string' });
+    expect(await c.find({ _id: 'slug-a' } as Document).skip(1).toArray()).toEqual([]);
+    expect(await c.find({ _id: 'slug-a' } as Document).sort({ kind: -1 }).limit(1).toArray()).toHaveLength(1);
+    const cursor = c.find({ _id: 'slug-a' } as Document).batchSize(0);
     expect((await cursor.toArray()).map((d) => d.kind)).toEqual(['string']);
   });
 

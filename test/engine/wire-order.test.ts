@@ -17,7 +17,7 @@ function opMsg(requestId: number, body: Document): Buffer {
   out.writeInt32LE(OP_MSG, 12);
   out.writeUInt32LE(0, 16);
   out[20] = 0;
-  doc.copy(out, 21);
+  out.set(doc, 21);
   return out;
 }
 
