@@ -2,9 +2,10 @@
 // gateway schema with the request's context, so REST and GraphQL share one implementation.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execute, parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { Context } from '../context.js';
 import { AppError, notFound } from '../errors.js';
+import { executeQuery } from '../graphql/execute.js';
 import { selectedFields } from '../graphql/selection.js';
 import { connections } from '../operations/connections.js';
 import { projectRoot } from '../version.js';
@@ -38,7 +39,7 @@ export async function runPageIssues(
 ): Promise<PageIssuesResult['page']> {
   const document = documentFor(schema);
   ctx.operation.fields = selectedFields(schema, document, 'PageIssues');
-  const result = await execute({
+  const result = await executeQuery({
     schema,
     document,
     operationName: 'PageIssues',
