@@ -51,7 +51,8 @@ export interface Target {
   name: string;
   goal: string;
   reached: string;
-  met: boolean;
+  /** null: a figure reported beside the targets, whose goal is measured by another bench. */
+  met: boolean | null;
 }
 
 export interface Report {
@@ -214,7 +215,7 @@ export function generatedSection(report: Report): string {
     );
   }
   lines.push('### Targets', '', '| target | goal | reached | met |', '| --- | --- | --- | --- |');
-  for (const t of report.targets) lines.push(`| ${t.name} | ${t.goal} | ${t.reached} | ${t.met ? 'yes' : '**no**'} |`);
+  for (const t of report.targets) lines.push(`| ${t.name} | ${t.goal} | ${t.reached} | ${t.met === null ? '–' : t.met ? 'yes' : '**no**'} |`);
   lines.push('');
   if (report.checks.length) lines.push('### Checks', '', ...report.checks.map((c) => `- ${c}`), '');
   lines.push(END);

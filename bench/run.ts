@@ -600,10 +600,12 @@ async function main(): Promise<void> {
     if (start && inLoop && inLoop.result.rps > 0) {
       const x = start.result.rps / inLoop.result.rps;
       targets.push({
-        name: '`npm start`, uncached nested query',
-        goal: '>= 3x the engine in the event loop (same run)',
+        name: '`npm start`, uncached nested query: the engine on its thread against the engine in the event loop (same run)',
+        // Issue 16's goal (>= 3x) is against `npm start` of the build the issue was filed on, whose storage and
+        // data format differ: `npm run bench:start-compare` runs both builds in alternating rounds.
+        goal: 'reported; issue 16\'s >= 3x the build it was filed on is measured by `npm run bench:start-compare`',
         reached: `${x.toFixed(2)}x (${start.result.rps.toFixed(1)} vs ${inLoop.result.rps.toFixed(1)} req/s; CPU per answer ${ms(cpuOf(start))} vs ${ms(cpuOf(inLoop))})${scale === 'medium' ? '' : `, ${scale} scale`}`,
-        met: x >= 3 && scale === 'medium',
+        met: null,
       });
     }
     const at50 = rows.filter((r) => r.server === 'gateway' && r.result.connections === opts.connections);
@@ -659,7 +661,7 @@ async function main(): Promise<void> {
     log('');
     log(consoleTable(rows));
     log('');
-    for (const target of targets) log(`target ${target.met ? 'MET    ' : 'MISSED '} ${target.name}: ${target.reached} (goal ${target.goal})`);
+    for (const target of targets) log(`target ${target.met === null ? 'INFO   ' : target.met ? 'MET    ' : 'MISSED '} ${target.name}: ${target.reached} (goal ${target.goal})`);
     writeFileSync(join(projectRoot, 'dist/bench-last.json'), JSON.stringify(report, null, 2));
     if (opts.write) {
       writeReport(opts.out, report);
