@@ -4,12 +4,14 @@
 // contract's entry points on random ids of the seeded scale and checks every answer (HTTP 200, no GraphQL
 // `errors`). Samples the process's anonymous memory (RssAnon, not the mapped data file) every 5 s and its
 // CPU. Prints a Markdown table and exits 1 if any answer was wrong or the service died (an OOM shows here).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
+import { Rand } from '../src/seed/content-random.js';
+import { cpuMs, rssMb, startEngineCli, stopped } from './store-common.js';
 
 const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -27,30 +29,8 @@ const clients = Number(values.clients);
 const port = Number(values.port);
 const base = `http://127.0.0.1:${port}`;
 
-function status(pid: number, field: string): number {
-  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) * 1024 : NaN;
-}
-
-function cpuSeconds(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const mib = (b: number) => `${(b / 1048576).toFixed(0)} MiB`;
-
-/** mulberry32: the same request sequence for the same --seed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const mib = (mb: number) => `${mb} MiB`;
 
 interface Sizes {
   pages: number;
@@ -63,15 +43,7 @@ interface Sizes {
 
 /** The seeded counts, read from the data directory through the engine alone before the service starts. */
 async function sizes(): Promise<Sizes> {
-  const proc = spawn(process.execPath, [join(distRoot, 'src/store/embedded/cli.js'), '--port', '0', '--dbpath', values.data!], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const uri = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    proc.stdout!.on('data', (b: Buffer) => {
-      out += b.toString();
-      if (out.includes('\n')) resolve(out.split('\n')[0]!.trim());
-    });
-    proc.once('exit', (c) => reject(new Error(`engine exited ${c}`)));
-  });
+  const { proc, uri } = await startEngineCli(values.data!);
   const client = new MongoClient(uri);
   try {
     const db = client.db(process.env.MONGODB_DB ?? 'gateway');
@@ -88,13 +60,6 @@ async function sizes(): Promise<Sizes> {
     await client.close();
     await stopped(proc);
   }
-}
-
-async function stopped(proc: ChildProcess): Promise<void> {
-  if (proc.exitCode !== null || proc.signalCode !== null) return;
-  const done = new Promise((r) => proc.once('exit', r));
-  proc.kill('SIGTERM');
-  await done;
 }
 
 async function until(fn: () => Promise<boolean>, timeoutMs: number): Promise<void> {
@@ -163,12 +128,13 @@ async function main(): Promise<number> {
     const anon: number[] = [];
     const end = Date.now() + minutes * 60_000;
     const sampler = setInterval(() => {
-      if (!died) anon.push(status(proc.pid!, 'RssAnon'));
+      if (!died) anon.push(rssMb(proc.pid!, 'RssAnon'));
     }, 5_000);
-    const cpu0 = cpuSeconds(proc.pid!);
+    const cpu0 = cpuMs(proc.pid!);
     const t0 = performance.now();
     const client = async (i: number): Promise<void> => {
-      const r = rng(Number(values.seed) + i);
+      const rand = new Rand(Number(values.seed) + i);
+      const r = () => rand.next();
       while (Date.now() < end && !died) {
         let w = r() * totalWeight;
         const [name, , make] = kinds.find(([, weight]) => (w -= weight) < 0) ?? kinds[0]!;
@@ -182,11 +148,11 @@ async function main(): Promise<number> {
     clearInterval(sampler);
     const wallS = (performance.now() - t0) / 1000;
     const answers = [...times.values()].reduce((t, x) => t + x.length, 0);
-    const cpuMs = died ? NaN : ((cpuSeconds(proc.pid!) - cpu0) * 1000) / answers;
+    const cpuPerAnswer = died ? NaN : (cpuMs(proc.pid!) - cpu0) / answers;
     console.log('\n| request | answers | p50 ms | p99 ms | max ms |\n|---|---:|---:|---:|---:|');
     for (const [name, xs] of times) console.log(`| ${name} | ${xs.length} | ${pct(xs, 50).toFixed(1)} | ${pct(xs, 99).toFixed(1)} | ${Math.max(...xs).toFixed(1)} |`);
     console.log(`\n- ${answers} answers in ${wallS.toFixed(0)} s (${(answers / wallS).toFixed(1)} per second), ${wrong.length} wrong`);
-    console.log(`- service CPU per answer (engine thread included): ${cpuMs.toFixed(2)} ms`);
+    console.log(`- service CPU per answer (engine thread included): ${cpuPerAnswer.toFixed(2)} ms`);
     console.log(`- RssAnon every 5 s: min ${mib(Math.min(...anon))}, max ${mib(Math.max(...anon))}, last ${mib(anon.at(-1) ?? NaN)} (${anon.length} samples)`);
     console.log(`- load average at the end: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
     if (died) console.log(`- ${died}`);

@@ -1,5 +1,9 @@
-// What the store benchmarks share: article-like filler text, and a child process's CPU time and memory from /proc.
+// What the store benchmarks share: article-like filler text, a child process's CPU time and memory from /proc, and
+// the engine alone (`cli.js`) opened on a data directory.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const WORDS = 'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua enim minim veniam quis nostrud exercitation ullamco laboris nisi aliquip commodo consequat'.split(' ');
 
@@ -21,4 +25,28 @@ export function cpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The embedded engine as its own process on `dataDir`, on a free port; resolves with its connection string. */
+export async function startEngineCli(dataDir: string): Promise<{ proc: ChildProcess; uri: string }> {
+  const proc = spawn(process.execPath, [join(distRoot, 'src/store/embedded/cli.js'), '--port', '0', '--dbpath', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const uri = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    proc.stdout!.on('data', (b: Buffer) => {
+      out += b.toString();
+      if (out.includes('\n')) resolve(out.split('\n')[0]!.trim());
+    });
+    proc.once('exit', (c) => reject(new Error(`engine exited ${c}`)));
+  });
+  return { proc, uri };
+}
+
+/** SIGTERM, resolved once the process has exited (at once if it already has). */
+export async function stopped(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const done = new Promise((r) => proc.once('exit', r));
+  proc.kill('SIGTERM');
+  await done;
 }

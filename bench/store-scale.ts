@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
+import { startEngineCli, stopped } from './store-common.js';
 
 const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: { data: { type: 'string' }, runs: { type: 'string', default: '15' }, port: { type: 'string', default: '4123' } } });
@@ -81,13 +82,6 @@ function pct(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 }
 
-async function stopped(proc: ChildProcess): Promise<void> {
-  if (proc.exitCode !== null) return;
-  const done = new Promise((r) => proc.once('exit', r));
-  proc.kill('SIGTERM');
-  await done;
-}
-
 async function service(): Promise<void> {
   const t0 = performance.now();
   const env = { ...process.env, DATA_DIR: values.data!, PORT: String(port), HOST: '127.0.0.1', SEED: 'none', RESPONSE_CACHE_MB: '0', LOG_LEVEL: 'warn', STORE: 'disk' };
@@ -121,15 +115,7 @@ async function service(): Promise<void> {
 }
 
 async function engineCounts(): Promise<void> {
-  const proc = spawn(process.execPath, [join(distRoot, 'src/store/embedded/cli.js'), '--port', '0', '--dbpath', values.data!], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const uri = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    proc.stdout!.on('data', (b: Buffer) => {
-      out += b.toString();
-      if (out.includes('\n')) resolve(out.split('\n')[0]!.trim());
-    });
-    proc.once('exit', (c) => reject(new Error(`engine exited ${c}`)));
-  });
+  const { proc, uri } = await startEngineCli(values.data!);
   const client = new MongoClient(uri);
   try {
     const db = client.db(process.env.MONGODB_DB ?? 'gateway');
