@@ -124,7 +124,17 @@ export async function runTest(uri: string, file: UnifiedFile, test: UnifiedTest)
   const [major, minor] = file.schemaVersion.split('.').map(Number);
   if (major !== SUPPORTED_SCHEMA[0] || minor! > SUPPORTED_SCHEMA[1]!) throw new MatchError(`schemaVersion ${file.schemaVersion} is not supported (1.0 to 1.${SUPPORTED_SCHEMA[1]})`);
   const internal = new MongoClient(uri, { serverSelectionTimeoutMS: 5000 });
-  await internal.connect();
+  // The internal client closes however the test ends: left open after a failing test, its monitor and
+  // pool timers keep the Jest process alive.
+  try {
+    await internal.connect();
+    await runWith(internal, uri, file, test);
+  } finally {
+    await internal.close();
+  }
+}
+
+async function runWith(internal: MongoClient, uri: string, file: UnifiedFile, test: UnifiedTest): Promise<void> {
   const ents = new Entities(uri, (n) => n);
   try {
     await seed(internal, file);
@@ -170,9 +180,5 @@ export async function runTest(uri: string, file: UnifiedFile, test: UnifiedTest)
   } finally {
     await ents.close();
   }
-  try {
-    await checkOutcome(internal, test, ents);
-  } finally {
-    await internal.close();
-  }
+  await checkOutcome(internal, test, ents);
 }
