@@ -62,7 +62,7 @@ it('then the smallest candidate set; a tiny set (unique key) beats any walk', ()
   expect(plan(c, { status: 'published', kind: 'rare' }).index).toBe('kind'); // 4 candidates
   const p = plan(c, { slug: 's42', status: 'published' }, { date: -1, _id: -1 });
   expect(p.index).toBe('u_slug');
-  expect(p.slots).toHaveLength(1);
+  expect(p.rids).toHaveLength(1);
 });
 
 it('range predicates on the first walked field narrow the walk; keyset $or branches too', () => {

@@ -168,9 +168,15 @@ function collectionOf(docs: Buffer[]): Collection {
 }
 
 /** What find returned before: every document decoded, the filter and projection through mingo. */
+/** The documents in natural order: `_id` order (BSON comparison order), as the storage keeps them. */
+function natural(docs: Buffer[]): Buffer[] {
+  const byId = parseSort({ _id: 1 });
+  return docs.map((b) => ({ b, k: sortKey(decode(b), byId) })).sort((x, y) => compareKeys(x.k, y.k, byId)).map((x) => x.b);
+}
+
 function reference(docs: Buffer[], filter: Document, projection?: Document, sort?: Document, limit = 0): Buffer[] {
   const q = new Query(filter, mingoOptions());
-  let hits = docs.filter((b) => q.test(decode(b)));
+  let hits = natural(docs).filter((b) => q.test(decode(b)));
   if (sort) {
     const fields = parseSort(sort);
     const keyed = hits.map((b, i) => ({ b, i, k: sortKey(decode(b), fields) }));

@@ -1,19 +1,13 @@
-// Unique indexes (`_id_` included) keep the slot as the value of their key (storage/indexes.ts): a whole-key
-// lookup is one LMDB get instead of a cursor probe. Checked from storage: `_id` lookups and `$in` lists open
-// no cursor over the index, prefix lookups and ordered walks of a unique index still find every document in
-// order, unique constraints still hold, and a data directory written with the former layout (slot as a key
-// suffix) is converted when it is opened.
+// Unique indexes keep the record id as the value of their key (storage/indexes.ts), and documents are keyed by
+// their `_id` (storage/collection.ts): a whole-key lookup is one LMDB get instead of a cursor probe, and an `_id`
+// lookup is the document's own get. Checked from storage: `_id` lookups and `$in` lists read one document each
+// and touch no index entry, prefix lookups and ordered walks of a unique index still find every document in
+// order, and unique constraints still hold.
 import { jest } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Document } from 'bson';
 import { decode, encode } from '../../src/store/embedded/storage/bsonio.js';
-import { Catalog } from '../../src/store/embedded/storage/catalog.js';
 import { DuplicateKeyError } from '../../src/store/embedded/storage/dupkey.js';
-import { keyRange, prefixEnd, StorageEnv, u32 } from '../../src/store/embedded/storage/env.js';
 import { findRaw } from '../../src/store/embedded/query/exec.js';
-import { slotSuffix } from '../../src/store/embedded/storage/order.js';
 import { scratchStore } from './scratch-store.js';
 
 const doc = (i: number): Document => ({ _id: `a${String(i).padStart(4, '0')}`, slug: `s${i}`, page: `p${i % 3}`, n: i });
@@ -27,20 +21,24 @@ describe('unique index lookups (engine internals)', () => {
     c.addIndex({ v: 2, key: { page: 1, slug: 1 }, name: 'page_slug', unique: true });
     for (let i = 0; i < 300; i++) c.insert(encode(doc(i)), doc(i));
   });
-  const keys = store.catalog.env.keys;
+  const { keys, docs } = store.catalog.env;
   afterEach(() => jest.restoreAllMocks());
 
-  it('answers _id equality and a 50-id $in with one get per id and no cursor over the index', () => {
+  it('answers _id equality and a 50-id $in with one document get per id and no index read', () => {
     const ranges = jest.spyOn(keys, 'getRange');
     const keyWalks = jest.spyOn(keys, 'getKeys');
     const counts = jest.spyOn(keys, 'getKeysCount');
-    const gets = jest.spyOn(keys, 'getBinaryFast');
+    const keyGets = jest.spyOn(keys, 'getBinaryFast');
+    const docRanges = jest.spyOn(docs, 'getRange');
+    const gets = jest.spyOn(docs, 'getBinaryFast');
     expect(ids(findRaw(c, { filter: { _id: 'a0007' } }))).toEqual(['a0007']);
     const wanted = Array.from({ length: 50 }, (_, i) => `a${String((i * 37) % 300).padStart(4, '0')}`);
     expect(ids(findRaw(c, { filter: { _id: { $in: [...wanted, 'missing'] } } }))).toEqual([...wanted].sort());
     expect(ranges).not.toHaveBeenCalled();
     expect(keyWalks).not.toHaveBeenCalled();
     expect(counts).not.toHaveBeenCalled();
+    expect(keyGets).not.toHaveBeenCalled();
+    expect(docRanges).not.toHaveBeenCalled();
     expect(gets).toHaveBeenCalledTimes(1 + 51);
   });
 
@@ -71,57 +69,12 @@ describe('unique index lookups (engine internals)', () => {
     expect(() => store.write(() => c.insert(encode({ ...doc(3), n: -1 }), { ...doc(3), n: -1 }))).toThrow(DuplicateKeyError);
     const clash = { _id: 'new', slug: 's4', page: 'p1' };
     expect(() => store.write(() => c.insert(encode(clash), clash))).toThrow(DuplicateKeyError);
-    const slot = c.slotById('a0004')!;
-    store.write(() => c.update(slot, doc(4), encode({ ...doc(4), slug: 'moved' }), { ...doc(4), slug: 'moved' }));
+    const rid = c.ridById('a0004')!;
+    store.write(() => c.update(rid, doc(4), encode({ ...doc(4), slug: 'moved' }), { ...doc(4), slug: 'moved' }));
     store.write(() => c.insert(encode(clash), clash)); // s4 is free now
     expect(ids(findRaw(c, { filter: { page: 'p1', slug: 's4' } }))).toEqual(['new']);
-    store.write(() => c.remove(c.slotById('new')!));
-    expect(c.slotById('new')).toBeUndefined();
+    store.write(() => c.remove(c.ridById('new')!));
+    expect(c.ridById('new')).toBeUndefined();
     expect(ids(findRaw(c, { filter: { page: 'p1', slug: 'moved' } }))).toEqual(['a0004']);
-  });
-});
-
-describe('a data directory with the former unique-index layout', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'engine-layout1-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-  it('is converted when opened: lookups, walks and unique checks work on it', async () => {
-    let env = StorageEnv.open({ dir });
-    let catalog = new Catalog(env);
-    env.write(() => {
-      const c = catalog.ensure('db', 'articles');
-      c.addIndex({ v: 2, key: { slug: 1 }, name: 'slug', unique: true });
-      c.addIndex({ v: 2, key: { page: 1 }, name: 'page' });
-      for (let i = 0; i < 700; i++) c.insert(encode(doc(i)), doc(i));
-    });
-    // Rewrite it as the former layout wrote it: every entry is components | slot -> empty, no format record.
-    env.write(() => {
-      for (const idx of catalog.get('db', 'articles')!.indexes.values()) {
-        if (!idx.unique) continue;
-        const prefix = u32(idx.id);
-        for (const k of [...keyRange(env.keys, prefix, prefixEnd(prefix))]) {
-          const slot = env.keys.getBinary(k)!.readUIntBE(0, 6);
-          env.keys.removeSync(k);
-          env.keys.putSync(Buffer.concat([k, Buffer.from(slotSuffix(slot))]), Buffer.alloc(0));
-        }
-      }
-      env.meta.removeSync('format');
-    });
-    await env.close();
-
-    env = StorageEnv.open({ dir });
-    catalog = new Catalog(env);
-    try {
-      const c = catalog.get('db', 'articles')!;
-      expect(decode(env.meta.getBinary('format')!).version).toBe(2);
-      expect(c.slotById('a0650')).toBeDefined();
-      expect(ids(findRaw(c, { filter: { slug: { $in: ['s1', 's650', 'nope'] } } }))).toEqual(['a0001', 'a0650']);
-      expect(ids(findRaw(c, { filter: {}, sort: { _id: -1 }, limit: 2 }))).toEqual(['a0699', 'a0698']);
-      expect(ids(findRaw(c, { filter: { page: 'p2', _id: { $lt: 'a0010' } } }))).toEqual(['a0002', 'a0005', 'a0008']);
-      expect(() => env.write(() => c.insert(encode({ _id: 'x', slug: 's10' }), { _id: 'x', slug: 's10' }))).toThrow(DuplicateKeyError);
-      expect(() => env.write(() => c.insert(encode(doc(20)), doc(20)))).toThrow(DuplicateKeyError);
-    } finally {
-      await env.close();
-    }
   });
 });

@@ -61,7 +61,7 @@ test('updates keep pre- and post-images and say whether they replaced; deletes k
     await insert(catalog, [1]);
     const start = source.latest();
     const coll = catalog.get('d', 'c')!;
-    const slot = coll.slotById(1)!;
+    const slot = coll.ridById(1)!;
     catalog.env.write(() => coll.update(slot, { _id: 1 }, encode({ _id: 1, a: 1 }), { _id: 1, a: 1 }));
     catalog.env.write(() => coll.update(slot, { _id: 1, a: 1 }, encode({ _id: 1, b: 2 }), { _id: 1, b: 2 }, { replacement: true }));
     catalog.env.write(() => coll.remove(slot));

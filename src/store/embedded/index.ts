@@ -50,7 +50,15 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
     unlock();
     throw e;
   }
-  const catalog = new Catalog(env, { maxChanges: opts.maxChanges });
+  let catalog: Catalog;
+  try {
+    catalog = new Catalog(env, { maxChanges: opts.maxChanges });
+  } catch (e) {
+    // An earlier layout (OldLayoutError names the --migrate command) or unreadable metadata: release the directory.
+    await env.close();
+    unlock();
+    throw e;
+  }
   log('storage opened', { dbPath: opts.dbPath ?? null, collections: [...catalog.all()].length, ms: Date.now() - started });
   const state: EngineState = { catalog, cursors: new CursorRegistry(), changes: changeStreams(catalog), startedAt: Date.now(), log };
   const server = new WireServer(state, { commit: () => env.flushed() });

@@ -28,8 +28,8 @@ export class TtlSweeper {
           for (const idx of [...coll.indexes.values()]) {
             if (!idx.ttl) continue;
             const due = new Set(idx.expired(now));
-            for (const slot of due) {
-              coll.remove(slot);
+            for (const rid of due) {
+              coll.remove(rid);
               n++;
             }
           }

@@ -12,8 +12,8 @@ export type { ChangeSource } from './source.js';
 export function catalogLookup(catalog: Catalog): Lookup {
   return (db, coll, id) => {
     const c = catalog.get(db, coll);
-    const slot = c?.slotById(id);
-    const bytes = slot === undefined ? undefined : c!.get(slot);
+    const rid = c?.ridById(id);
+    const bytes = rid === undefined ? undefined : c!.get(rid);
     return bytes ? decode(bytes) : null;
   };
 }

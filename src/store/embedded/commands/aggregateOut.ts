@@ -25,15 +25,15 @@ function target(ctx: CommandContext, spec: unknown, stage: string): { db: string
 export function runOut(ctx: CommandContext, spec: unknown, docs: Document[]): void {
   const t = target(ctx, spec, '$out');
   const coll = ctx.state.catalog.ensure(t.db, t.coll);
-  const old = [...matches(coll, {})].map((m) => ({ slot: m.slot, bytes: Buffer.from(m.bytes), doc: m.doc }));
-  for (const o of old) coll.remove(o.slot, o.doc);
+  const old = [...matches(coll, {})].map((m) => ({ rid: m.rid, bytes: Buffer.from(m.bytes), doc: m.doc }));
+  for (const o of old) coll.remove(o.rid, o.doc);
   try {
     for (const d of docs) {
       const { bytes, doc } = prepareInsert(undefined, d);
       storeNew(ctx, coll, bytes, doc);
     }
   } catch (e) {
-    for (const m of [...matches(coll, {})]) coll.remove(m.slot, m.doc);
+    for (const m of [...matches(coll, {})]) coll.remove(m.rid, m.doc);
     for (const o of old) coll.insert(o.bytes, o.doc);
     throw e;
   }
@@ -92,6 +92,6 @@ export function runMerge(ctx: CommandContext, raw: unknown, docs: Document[]): v
     }
     const bytes = encode(next);
     checkValidation(ctx, coll, next, { before: found.doc, bytes });
-    coll.update(found.slot, found.doc, bytes, next);
+    coll.update(found.rid, found.doc, bytes, next);
   }
 }

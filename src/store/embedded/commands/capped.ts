@@ -1,6 +1,7 @@
 // Capped collections (create with capped/size/max): a size- and count-bounded collection in insertion
 // order. After each insert the oldest documents are deleted until the collection is within its cap, as
-// mongod does. Storage keeps documents in insertion (slot) order, so the oldest are the first of a scan.
+// mongod does. A capped collection keeps its documents in insertion (slot) order (storage/collection.ts), so the
+// oldest are the first of a scan.
 import type { Document } from 'bson';
 import type { Collection } from '../storage/collection.js';
 import { CommandError } from './errors.js';

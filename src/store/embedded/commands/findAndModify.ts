@@ -57,7 +57,7 @@ function run(ctx: CommandContext): Document {
   if (remove) {
     if (!found) return { lastErrorObject: { n: 0 }, value: null, ok: 1 };
     const value = project(found.doc, fields, extras, found.bytes); // before the stored bytes go
-    coll!.remove(found.slot, found.doc);
+    coll!.remove(found.rid, found.doc);
     return { lastErrorObject: { n: 1 }, value, ok: 1 };
   }
   if (!found) {
@@ -74,7 +74,7 @@ function run(ctx: CommandContext): Document {
     };
   }
   const before = returnNew ? undefined : project(found.doc, fields, extras, found.bytes);
-  const res = updateOne(ctx, coll!, found.slot, found.doc, found.bytes, u!, filter, arrayFilters, extras, typedBody(ctx)?.update);
+  const res = updateOne(ctx, coll!, found.rid, found.doc, found.bytes, u!, filter, arrayFilters, extras, typedBody(ctx)?.update);
   return {
     lastErrorObject: { n: 1, updatedExisting: true },
     value: returnNew ? project(res.doc, fields, extras, res.bytes) : before,

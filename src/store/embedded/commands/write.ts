@@ -8,6 +8,7 @@ import { typedDecode, withBsonTypes } from '../query/types.js';
 import { applyUpdate, isOperatorUpdate, upsertDocument, type UpdateSpec } from '../query/update.js';
 import { decode, encode, idIsFirst, leadingId, withIdFirst } from '../storage/bsonio.js';
 import type { Collection } from '../storage/collection.js';
+import type { Rid } from '../storage/indexes.js';
 import { MAX_BSON_OBJECT_SIZE } from './admin.js';
 import { collName, letVariables, optDoc, statements, typedStatements, type CommandContext, type Handler } from './context.js';
 import { selectOne } from './findAndModify.js';
@@ -57,13 +58,13 @@ function withErrors(reply: Document, errors: Document[]): Document {
 
 /** Applies `u` to one matched document; returns whether it changed. */
 /** `typedU`: the update as sent, numbers as BSON type objects (context.ts typedBody), for the stored types. */
-export function updateOne(ctx: CommandContext, coll: Collection, slot: number, doc: Document, bytes: Buffer, u: UpdateSpec, filter: Document, arrayFilters?: Document[], extras?: QueryExtras, typedU?: unknown): { changed: boolean; doc: Document; bytes: Buffer } {
+export function updateOne(ctx: CommandContext, coll: Collection, rid: Rid, doc: Document, bytes: Buffer, u: UpdateSpec, filter: Document, arrayFilters?: Document[], extras?: QueryExtras, typedU?: unknown): { changed: boolean; doc: Document; bytes: Buffer } {
   const next = applyUpdate(decode(bytes), u, { filter, arrayFilters, extras });
   const nextBytes = encode(withBsonTypes(next, typedDecode(bytes), typedU));
   if (nextBytes.equals(bytes)) return { changed: false, doc: next, bytes };
   if (nextBytes.length > MAX_BSON_OBJECT_SIZE) throw new CommandError('BadValue', 'Resulting document after update is larger than 16777216');
   checkValidation(ctx, coll, next, { before: doc, bytes: nextBytes });
-  coll.update(slot, doc, nextBytes, next, { replacement: !Array.isArray(u) && !isOperatorUpdate(u) });
+  coll.update(rid, doc, nextBytes, next, { replacement: !Array.isArray(u) && !isOperatorUpdate(u) });
   return { changed: true, doc: next, bytes: nextBytes };
 }
 
@@ -134,7 +135,7 @@ export const writeCommands: Record<string, Handler> = {
         }
         for (const m of found) {
           n++;
-          const res = updateOne(ctx, coll!, m.slot, m.doc, m.bytes, u, filter, arrayFilters, extras, typed?.u);
+          const res = updateOne(ctx, coll!, m.rid, m.doc, m.bytes, u, filter, arrayFilters, extras, typed?.u);
           if (!res.changed) continue;
           nModified++;
         }
@@ -167,7 +168,7 @@ export const writeCommands: Record<string, Handler> = {
         if (!coll) continue;
         const found = [...take(matches(coll, filter, { collation: optDoc(st.collation, 'collation'), variables }), limit === 1 ? 1 : Infinity)];
         for (const m of found) {
-          coll.remove(m.slot, m.doc);
+          coll.remove(m.rid, m.doc);
           n++;
         }
       } catch (e) {

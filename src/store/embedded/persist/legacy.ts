@@ -40,8 +40,8 @@ function applyEntry(catalog: Catalog, e: Entry): void {
       return;
     case EntryKind.Delete: {
       const coll = catalog.get(e.db, e.coll);
-      const slot = coll?.slotById(decode(e.body)._id);
-      if (slot !== undefined) coll!.remove(slot);
+      const rid = coll?.ridById(decode(e.body)._id);
+      if (rid !== undefined) coll!.remove(rid);
       return;
     }
     case EntryKind.CreateCollection:

@@ -2,7 +2,7 @@
 // is counted as key ranges of an index whose leading fields are exactly those fields, without reading a
 // single document. Exact because key equality is MongoDB equality for these values (exactKey), and because every document has one entry under a prefix fixing the leading fields when the index's
 // other fields hold one value per document (Index.singleFrom). When a document can match several values of
-// a list (a multikey field constrained by $in), the matching slots are collected and counted once each.
+// a list (a multikey field constrained by $in), the matching record ids are collected and counted once each.
 // Anything else returns undefined and the caller counts matching documents as before.
 import type { Document } from 'bson';
 import type { Collection } from '../storage/collection.js';
@@ -57,9 +57,9 @@ export function countFromIndex(coll: Collection, filter: Document, collated = fa
     if (prefixes.length > MAX_COMBINATIONS) return undefined;
   }
   if (!overlap) return prefixes.reduce((n, p) => n + idx.count(p), 0);
-  const slots = new Set<number>();
-  for (const p of prefixes) for (const s of idx.lookup(p)) slots.add(s);
-  return slots.size;
+  const rids = new Set<string>();
+  for (const p of prefixes) for (const r of idx.lookup(p)) rids.add(r);
+  return rids.size;
 }
 
 const isObj = (v: unknown): v is Document => !!v && typeof v === 'object' && !Array.isArray(v);

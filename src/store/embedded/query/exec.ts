@@ -1,4 +1,4 @@
-// Query execution over a collection: candidate slots from the planner (or an ordered index walk), the full
+// Query execution over a collection: candidate record ids from the planner (or an ordered index walk), the full
 // filter through mingo, then sort/skip/limit/projection. Results are produced lazily as raw BSON, reusing stored bytes
 // whenever the output document is the stored one (no projection). The filter and sort keys see only the
 // top-level fields they reference, decoded from the stored bytes (query/fields.ts), and a top-level
@@ -13,12 +13,13 @@ import { collationOf, foldFilter, foldValues } from '../collation/index.js';
 import { filterFields, inclusionFields } from './fields.js';
 import { numericTypesMatch, splitNumericTypes } from './types.js';
 import { mingoOptions, type QueryExtras } from './options.js';
-import { leadingComponents, slotOf } from '../storage/order.js';
+import { leadingComponents, naturalOrder, ridOf } from '../storage/order.js';
+import type { Rid } from '../storage/indexes.js';
 import { planQuery, type Plan, type Walk } from './plan.js';
 import { KeySorter, parseSort, sortKey, type SortFields } from './sort.js';
 
 export interface Match {
-  slot: number;
+  rid: Rid;
   doc: Document;
   bytes: Buffer;
 }
@@ -26,7 +27,7 @@ export interface Match {
 /** A matching stored document, decoded whole the first time `doc` is read. */
 export class StoredMatch implements Match {
   constructor(
-    readonly slot: number,
+    readonly rid: Rid,
     readonly bytes: Buffer,
     private decoded?: Document,
   ) {}
@@ -76,24 +77,24 @@ export function* matches(
   const test = collation ? (d: Document) => q!.test(foldValues(d, collation) as Document) : (d: Document) => q!.test(d);
   const needs = q && filterFields(rest);
   // A walk may meet a document twice (multikey prefix fields, or a key moved by a write between batches).
-  const seen = plan.walk ? new Set<number>() : undefined;
-  for (const [slot, bytes] of candidates(coll, plan)) {
+  const seen = plan.walk ? new Set<Rid>() : undefined;
+  for (const [rid, bytes] of candidates(coll, plan)) {
     if (seen) {
-      if (seen.has(slot)) continue;
-      seen.add(slot);
+      if (seen.has(rid)) continue;
+      seen.add(rid);
     }
     if (checks.length && !numericTypesMatch(bytes, checks)) continue;
     if (!q) {
-      yield new StoredMatch(slot, bytes);
+      yield new StoredMatch(rid, bytes);
       continue;
     }
     const part = needs && decodeFields(bytes, needs);
     if (part) {
-      if (test(part)) yield new StoredMatch(slot, bytes);
+      if (test(part)) yield new StoredMatch(rid, bytes);
       continue;
     }
     const doc = decode(bytes);
-    if (test(doc)) yield new StoredMatch(slot, bytes, doc);
+    if (test(doc)) yield new StoredMatch(rid, bytes, doc);
   }
 }
 
@@ -116,33 +117,34 @@ export function checkFilter(filter: Document | undefined, extras?: QueryExtras):
   if (!isEmpty(filter)) new Query(filter!, mingoOptions(extras));
 }
 
-/** Candidate documents of a plan: its slots, its walk, or the whole collection in natural order. */
-function* candidates(coll: Collection, plan: Plan): Generator<[number, Buffer]> {
-  if (!plan.walk && !plan.slots) {
+/** Candidate documents of a plan: its record ids, its walk, or the whole collection in natural order. */
+function* candidates(coll: Collection, plan: Plan): Generator<[Rid, Buffer]> {
+  if (!plan.walk && !plan.rids) {
     yield* coll.scan();
     return;
   }
-  for (const slot of plan.walk ? walkSlots(plan.walk) : plan.slots!) {
-    const bytes = coll.get(slot);
-    if (bytes) yield [slot, bytes];
+  for (const rid of plan.walk ? walkRids(plan.walk) : plan.rids!) {
+    const bytes = coll.get(rid);
+    if (bytes) yield [rid, bytes];
   }
 }
 
-/** Slots of an ordered walk; each run of equal sort keys in slot order, as a stable sort leaves ties. */
-function* walkSlots(w: Walk): Generator<number> {
-  let run: number[] = [];
+/** Record ids of an ordered walk; each run of equal sort keys in natural order, as a stable sort leaves ties. */
+function* walkRids(w: Walk): Generator<Rid> {
+  const n = w.index.fields.length;
+  let run: Rid[] = [];
   let runKey: string | undefined;
   for (const key of w.index.range(w.lo, w.hi, w.backward)) {
     const part = leadingComponents(key, w.sortComponents);
     if (part !== runKey) {
-      if (run.length > 1) run.sort((a, b) => a - b);
+      if (run.length > 1) run.sort(naturalOrder);
       yield* run;
       run = [];
       runKey = part;
     }
-    run.push(slotOf(key));
+    run.push(ridOf(key, n));
   }
-  if (run.length > 1) run.sort((a, b) => a - b);
+  if (run.length > 1) run.sort(naturalOrder);
   yield* run;
 }
 
@@ -165,10 +167,10 @@ export function* sortedMatches(
     return;
   }
   // The sorter holds stored bytes only (a sort without a limit keeps every match); kept ones are decoded again.
-  const sorter = new KeySorter<[number, Buffer]>(fields, limit ? skip + limit : Infinity);
+  const sorter = new KeySorter<[Rid, Buffer]>(fields, limit ? skip + limit : Infinity);
   const names = new NameSet(fields.flatMap(([f]) => [f, f.split('.')[0]!]));
-  for (const m of matches(coll, filter, extras, plan)) sorter.add(sortKey(m.fields(names), fields), [m.slot, m.bytes]);
-  for (const [slot, bytes] of window(sorter.sorted(), skip, limit)) yield new StoredMatch(slot, bytes);
+  for (const m of matches(coll, filter, extras, plan)) sorter.add(sortKey(m.fields(names), fields), [m.rid, m.bytes]);
+  for (const [rid, bytes] of window(sorter.sorted(), skip, limit)) yield new StoredMatch(rid, bytes);
 }
 
 /** Raw stored bytes of matching documents without decoding when the plan allows it. */
@@ -178,9 +180,9 @@ function* rawMatches(coll: Collection, filter: Document, extras: QueryExtras): G
     return;
   }
   const plan = planQuery(coll, filter, extras.collation);
-  if (plan.exact && plan.slots) {
-    for (const slot of plan.slots) {
-      const bytes = coll.get(slot);
+  if (plan.exact && plan.rids) {
+    for (const rid of plan.rids) {
+      const bytes = coll.get(rid);
       if (bytes) yield bytes;
     }
     return;

@@ -1,6 +1,6 @@
 // Query planning. Two kinds of index plans:
-// - candidate slots: an index whose leading fields the filter constrains by equality or $in; the
-//   constraint becomes a set of slots in natural order (sorted afterwards if the query sorts);
+// - candidate record ids: an index whose leading fields the filter constrains by equality or $in; the
+//   constraint becomes a set of record ids in natural order (sorted afterwards if the query sorts);
 // - an ordered walk: the leading fields are fixed by single-value equality and the next fields are the
 //   requested sort (in either direction), so a key range scan of the index (storage/indexes.ts) yields candidates
 //   already in sort order, narrowed by range predicates on the first walked field, and a limit stops early.
@@ -9,13 +9,13 @@
 // and nothing when the lookup settled every condition (the plan is "exact").
 import type { Document } from 'bson';
 import type { Collection } from '../storage/collection.js';
-import { exactKey, type Index, prefixKey } from '../storage/indexes.js';
-import { orderComponent, SEP, TOP, typeRange } from '../storage/order.js';
+import { exactKey, type Index, prefixKey, type Rid } from '../storage/indexes.js';
+import { naturalOrder, orderComponent, SEP, TOP, typeRange } from '../storage/order.js';
 import type { SortFields } from './sort.js';
 import { collationFree, collationId, collationOf, foldValues } from '../collation/index.js';
 
 /** Keys of an index to visit, in sort order; ties (equal first `sortComponents` components) must be
- *  re-ordered by slot, which is the natural order a stable sort keeps. */
+ *  re-ordered by record id, which is the natural order a stable sort keeps. */
 export interface Walk {
   index: Index;
   lo: string;
@@ -25,8 +25,9 @@ export interface Walk {
 }
 
 export interface Plan {
-  /** Candidate slots in natural order, or undefined for a collection scan (or a walk). */
-  slots?: number[];
+  /** Candidate record ids in natural order, or undefined for a collection scan (or a walk). May name
+   *  documents that do not exist (an `_id` list of a clustered collection is not checked before reading). */
+  rids?: Rid[];
   /** Candidates need no further filtering. */
   exact: boolean;
   index?: string;
@@ -277,19 +278,19 @@ export function planQuery(coll: Collection, filter: Document, collation?: Docume
       else best.count = lookupCount(idx, cons, len, best.keys);
       continue;
     }
-    const found = new Set<number>();
-    for (const key of combos(idx, cons, len)) for (const s of idx.lookup(key)) found.add(s);
-    const slots = [...found].sort((a, b) => a - b);
+    const found = new Set<Rid>();
+    for (const key of combos(idx, cons, len)) for (const r of idx.lookup(key, Infinity, true)) found.add(r);
+    const rids = [...found].sort(naturalOrder);
     // A top-level field whose whole condition is an equality/$in of plain scalars is settled by the lookup
     // (key equality is MongoDB equality for them, storage/indexes.ts exactKey): only the rest is left to test.
     const settled = idx.fields.slice(0, len).filter((f) => {
       const c = cons.get(f)!;
       return !f.includes('.') && c.from === filter && c.pure && c.values.every(exactKey);
     });
-    if (settled.length === 0) return { slots, exact: false, index: idx.name };
+    if (settled.length === 0) return { rids, exact: false, index: idx.name };
     const residual: Document = { ...filter };
     for (const f of settled) delete residual[f];
     const exact = Object.keys(residual).length === 0;
-    return { slots, exact, index: idx.name, ...(exact ? {} : { residual }) };
+    return { rids, exact, index: idx.name, ...(exact ? {} : { residual }) };
   }
 }

@@ -12,9 +12,10 @@ import { Oplog } from './oplog.js';
 
 const COLL_PREFIX = 'catalog:';
 const IDS_KEY = 'ids';
-/** Layout version of the environment: 2 = unique indexes keep the slot as the value (indexes.ts). */
-const FORMAT_KEY = 'format';
-const FORMAT = 2;
+/** Layout version of the environment: 2 = unique indexes keep the slot as the value; 3 = documents keyed by
+ *  `_id` in every collection but capped ones, index entries ending with (or holding) record ids (indexes.ts). */
+export const FORMAT_KEY = 'format';
+export const FORMAT = 3;
 /** Zero-padded so collections load in creation order. */
 const collKey = (id: number): string => COLL_PREFIX + String(id).padStart(10, '0');
 
@@ -29,27 +30,19 @@ export class Catalog {
   private nextId = 1;
   private readonly dirty = new Set<Collection>();
 
+  /** Throws OldLayoutError for an environment written by an earlier layout (persist/layout.ts converts it). */
   constructor(
     readonly env: StorageEnv,
     opts: CatalogOptions = {},
   ) {
+    const version = storedFormat(env);
+    if (version < FORMAT) throw new OldLayoutError(env.dir, version);
+    if (version > FORMAT) throw new Error(`the data directory ${env.dir} was written by a newer version of the engine (format ${version}; this one reads ${FORMAT})`);
     this.load();
     this.oplog = new Oplog(env, opts.maxChanges);
     env.onBeforeCommit(() => this.flush());
     env.onAbort(() => this.load());
-    this.upgrade();
-  }
-
-  /** Brings an environment written by an earlier layout up to FORMAT, in one transaction (once). */
-  private upgrade(): void {
-    const stored = this.env.meta.getBinary(FORMAT_KEY);
-    const version = stored ? Number(decode(stored).version) : 1;
-    if (version >= FORMAT) return;
-    this.env.write(() => {
-      // 1 -> 2: unique index entries lose their slot suffix, which becomes the value.
-      for (const c of this.all()) for (const idx of c.indexes.values()) if (idx.unique) idx.moveSlotsToValues();
-      this.env.meta.putSync(FORMAT_KEY, encode({ version: FORMAT }));
-    });
+    if (!env.meta.getBinary(FORMAT_KEY)) env.write(() => env.meta.putSync(FORMAT_KEY, encode({ version: FORMAT })));
   }
 
   /** (Re)reads the catalog from `meta`. */
@@ -66,6 +59,7 @@ export class Catalog {
         name: d.name as string,
         options: (d.options as Document) ?? {},
         uuid: d.uuid as Binary,
+        clustered: d.clustered === true,
         nextSlot: Number(d.nextSlot),
         count: Number(d.count),
         bytes: Number(d.bytes),
@@ -116,7 +110,9 @@ export class Catalog {
     assertWriting(this.env);
     const id = this.newId();
     const idIndex: IndexMeta = { id: this.newId(), spec: ID_INDEX, multi: [0], unordered: [0] };
-    const coll = new Collection(this, { id, db, name, options, uuid: new UUID(), nextSlot: 1, count: 0, bytes: 0, indexes: [idIndex] });
+    // Capped collections drop their oldest documents, so they keep insertion order (collection.ts).
+    const clustered = options.capped !== true;
+    const coll = new Collection(this, { id, db, name, options, uuid: new UUID(), clustered, nextSlot: 1, count: 0, bytes: 0, indexes: [idIndex] });
     this.attach(coll);
     this.touched(coll);
     this.oplog.record({ op: 'c', ns: `${db}.$cmd`, o: { create: name } });
@@ -149,5 +145,29 @@ export class Catalog {
 
   *all(): Iterable<Collection> {
     for (const colls of this.dbs.values()) yield* colls.values();
+  }
+}
+
+/**
+ * The layout version of an environment's data: FORMAT_KEY's, else 1 when it holds collections (the first
+ * layout kept no version), else FORMAT (an empty environment takes the current layout).
+ */
+export function storedFormat(env: StorageEnv): number {
+  const stored = env.meta.getBinary(FORMAT_KEY);
+  if (stored) return Number(decode(stored).version);
+  for (const _ of env.meta.getKeys({ start: COLL_PREFIX, end: COLL_PREFIX + '\uffff', limit: 1 })) return 1;
+  return FORMAT;
+}
+
+/** A data directory written by an earlier LMDB layout: refused with the command that converts it. */
+export class OldLayoutError extends Error {
+  constructor(
+    readonly dir: string,
+    readonly version: number,
+  ) {
+    super(
+      `the data directory ${dir} is in an earlier layout of the engine's storage (format ${version}; this version ` +
+        `reads format ${FORMAT}, documents keyed by _id); convert it once with: npm run engine -- --migrate ${dir}`,
+    );
   }
 }

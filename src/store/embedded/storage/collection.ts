@@ -1,15 +1,20 @@
-// A collection: documents as their raw BSON bytes in LMDB's `docs` database under (collection id, slot).
-// Slots grow and are never reused, so slot order is insertion (natural) order and an update keeps its place,
-// like MongoDB's record ids. Every mutation is all-or-nothing per document: key sizes and unique constraints
-// are checked on all indexes before any index entry or the document is written. Changes are reported to
-// the oplog (oplog.ts). All mutations run inside a write transaction (StorageEnv.write).
+// A collection: documents as their raw BSON bytes in LMDB's `docs` database under (collection id, record id).
+// In a clustered collection (every collection but capped ones) the record id is the `_id`'s order-preserving
+// component (order.ts) and '\0': documents are in `_id` order (BSON order, like MongoDB's clustered
+// collections), a find by `_id` is one get, and the `_id_` index needs no entries of its own. A capped
+// collection keeps insertion order, which it needs to drop its oldest documents: its record id is a slot
+// (12 hex digits) that grows and is never reused, and its `_id_` index maps `_id` to it. Every mutation is
+// all-or-nothing per document: key sizes and unique constraints are checked on all indexes before any index
+// entry or the document is written. Changes are reported to the oplog (oplog.ts). All mutations run inside a
+// write transaction (StorageEnv.write).
 import { Binary } from 'bson';
 import type { Document } from 'bson';
 import { decode, leadingId } from './bsonio.js';
 import type { Catalog } from './catalog.js';
 import { DuplicateKeyError } from './dupkey.js';
-import { assertWriting, copyOut, docKey, docReadKey, keyRange, readStats, slotOfDocKey, type StorageEnv } from './env.js';
-import { Index, prefixKey, type DocKeys, type IndexMeta, type IndexSpec } from './indexes.js';
+import { assertWriting, copyOut, keyRange, prefixEnd, readStats, u32, type StorageEnv } from './env.js';
+import { Index, prefixKey, type DocKeys, type IndexMeta, type IndexSpec, type Rid } from './indexes.js';
+import { slotSuffix } from './order.js';
 
 export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
 
@@ -20,6 +25,9 @@ export interface CollMeta {
   name: string;
   options: Document;
   uuid: Binary;
+  /** Documents keyed by `_id` (every collection created since format 3 but capped ones). */
+  clustered: boolean;
+  /** The next slot (record ids of a collection that is not clustered). */
   nextSlot: number;
   count: number;
   /** Total BSON bytes of the documents. */
@@ -28,6 +36,25 @@ export interface CollMeta {
 }
 
 const SCAN_CHUNK = 256;
+const ZERO = Buffer.from([0]);
+
+/** The key of a document in `docs`: collection id (u32 BE), then its record id (UTF-8). */
+export function docKey(coll: number, rid: Rid): Buffer {
+  const b = Buffer.allocUnsafe(4 + Buffer.byteLength(rid));
+  b.writeUInt32BE(coll, 0);
+  b.write(rid, 4, 'utf8');
+  return b;
+}
+
+/** docKey into one scratch buffer, for reads only (lmdb copies a key it reads with; a later call overwrites it).
+ *  Record ids are at most 1,024 bytes (MAX_ID_BYTES) for `_id`s, 12 for slots; longer ones get a buffer of their own. */
+const readKey = Buffer.alloc(4 + 4096);
+function docReadKey(coll: number, rid: Rid): Buffer {
+  if (rid.length * 3 > readKey.length - 4) return docKey(coll, rid);
+  readKey.writeUInt32BE(coll, 0);
+  const n = readKey.write(rid, 4, 'utf8');
+  return readKey.subarray(0, 4 + n);
+}
 
 export class Collection {
   readonly indexes = new Map<string, Index>();
@@ -36,7 +63,7 @@ export class Collection {
     private readonly catalog: Catalog,
     readonly meta: CollMeta,
   ) {
-    for (const im of meta.indexes) this.indexes.set(im.spec.name, new Index(this.env, im));
+    for (const im of meta.indexes) this.indexes.set(im.spec.name, new Index(this.env, im, meta.clustered && im.spec.name === '_id_' ? meta.id : undefined));
   }
 
   private get env(): StorageEnv {
@@ -82,55 +109,60 @@ export class Collection {
   }
 
   /** The stored bytes of a document (a copy the caller may keep; not to be written to). */
-  get(slot: number): Buffer | undefined {
+  get(rid: Rid): Buffer | undefined {
     readStats.documents++;
-    const bytes = this.env.docs.getBinaryFast(docReadKey(this.id, slot));
+    const bytes = this.env.docs.getBinaryFast(docReadKey(this.id, rid));
     return bytes ? copyOut(bytes) : undefined;
   }
 
   /**
-   * The stored bytes of the document whose `_id` is `id` (one get in the unique `_id_` index, one in `docs`),
-   * as a view into lmdb's reused read buffer: valid only until the next storage read, so the caller copies it
-   * (into a reply) before anything else reads. `id` must be a value whose key equality is MongoDB equality
-   * (indexes.ts exactKey).
+   * The stored bytes of the document whose `_id` is `id` (in a clustered collection one get, in a capped one a
+   * get in the `_id_` index first), as a view into lmdb's reused read buffer: valid only until the next
+   * storage read, so the caller copies it (into a reply) before anything else reads. `id` must be a value
+   * whose key equality is MongoDB equality (indexes.ts exactKey).
    */
   peekById(id: unknown): Buffer | undefined {
-    const slot = this.slotById(id);
-    if (slot === undefined) return undefined;
+    const rid = this.meta.clustered ? prefixKey([id]) : this.ridById(id);
+    if (rid === undefined) return undefined;
     readStats.documents++;
-    const bytes = this.env.docs.getBinaryFast(docReadKey(this.id, slot));
+    const bytes = this.env.docs.getBinaryFast(docReadKey(this.id, rid));
     // lmdb's buffer reports the value's size as `length` over a larger array: a view of exactly the value.
     return bytes?.subarray(0, bytes.length);
   }
 
-  /** Documents in natural order, lazily, read in chunks (a consumer may pause between chunks while writes happen). */
-  *scan(): Generator<[number, Buffer]> {
-    let from = docKey(this.id, 0);
-    const end = docKey(this.id + 1, 0);
+  /** Documents in natural order (`_id` order, or insertion order in a capped collection), lazily, read in
+   *  chunks (a consumer may pause between chunks while writes happen). */
+  *scan(): Generator<[Rid, Buffer]> {
+    let from = u32(this.id);
+    const end = prefixEnd(from);
     for (;;) {
       // Materialised per chunk: no LMDB cursor stays open while the consumer runs (it may write).
       const chunk = [...this.env.docs.getRange({ start: from, end, limit: SCAN_CHUNK })];
-      let last = -1;
       readStats.documents += chunk.length;
-      for (const { key, value } of chunk) {
-        last = slotOfDocKey(key as Buffer);
-        yield [last, value as Buffer];
-      }
+      for (const { key, value } of chunk) yield [(key as Buffer).toString('utf8', 4), value as Buffer];
       if (chunk.length < SCAN_CHUNK) return;
-      from = docKey(this.id, last + 1);
+      from = Buffer.concat([chunk[chunk.length - 1]!.key as Buffer, ZERO]);
     }
   }
 
-  slotById(id: unknown): number | undefined {
+  /** The record id of the document whose `_id` is `id`, if there is one. */
+  ridById(id: unknown): Rid | undefined {
     return this.idIndex.get(prefixKey([id]));
   }
 
-  private check(doc: Document, self: number | undefined): Map<Index, DocKeys> {
+  /** The record id a new document gets. */
+  private newRid(doc: Document): Rid {
+    return this.meta.clustered ? prefixKey([doc._id]) : slotSuffix(this.meta.nextSlot++);
+  }
+
+  /** Every index's keys for `doc` (to be stored as `rid`), checked for size and, unless `trusted`, unique
+   *  constraints (`stored`: the document is already there as `rid`, an update). */
+  private check(doc: Document, rid: Rid, stored: boolean, trusted = false): Map<Index, DocKeys> {
     const all = new Map<Index, DocKeys>();
     for (const idx of this.indexes.values()) {
       const keys = idx.keys(doc);
-      idx.checkSize(keys, this.ns);
-      const clash = idx.conflict(keys, self);
+      idx.checkSize(keys, this.ns, rid);
+      const clash = trusted ? undefined : idx.conflict(keys, stored ? rid : undefined);
       if (clash) throw duplicate(this.ns, idx, clash.values);
       all.set(idx, keys);
     }
@@ -141,29 +173,29 @@ export class Collection {
    * Inserts a document (bytes must already have _id first; they are copied, so they may be a view into a
    * network buffer). Throws DuplicateKeyError or KeyTooLongError, changing nothing.
    */
-  insert(bytes: Uint8Array, doc: Document, trusted = false): number {
+  insert(bytes: Uint8Array, doc: Document, trusted = false): Rid {
     assertWriting(this.env);
-    const keys = trusted ? this.keysOf(doc) : this.check(doc, undefined);
-    const slot = this.meta.nextSlot++;
-    for (const [idx, k] of keys) idx.add(slot, k);
-    this.env.docs.putSync(docKey(this.id, slot), bytes as Buffer);
+    const rid = this.newRid(doc);
+    const keys = this.check(doc, rid, false, trusted);
+    for (const [idx, k] of keys) idx.add(rid, k);
+    this.env.docs.putSync(docKey(this.id, rid), bytes as Buffer);
     this.meta.count++;
     this.meta.bytes += bytes.length;
     this.catalog.touched(this);
     this.catalog.oplog.record({ op: 'i', ns: this.ns, documentKey: { _id: doc._id }, doc: bytes });
-    return slot;
+    return rid;
   }
 
   /**
-   * Replaces the document in `slot` (same _id). Throws DuplicateKeyError or KeyTooLongError, changing nothing.
+   * Replaces the document `rid` (same _id). Throws DuplicateKeyError or KeyTooLongError, changing nothing.
    * `replacement`: the update was a whole replacement document (the oplog record says so; change streams
    * report it as `replace`).
    */
-  update(slot: number, oldDoc: Document, bytes: Uint8Array, doc: Document, opts: { trusted?: boolean; replacement?: boolean } = {}): void {
+  update(rid: Rid, oldDoc: Document, bytes: Uint8Array, doc: Document, opts: { trusted?: boolean; replacement?: boolean } = {}): void {
     assertWriting(this.env);
-    const next = opts.trusted ? this.keysOf(doc) : this.check(doc, slot);
-    for (const [idx, k] of next) idx.change(slot, idx.keys(oldDoc), k);
-    const key = docKey(this.id, slot);
+    const next = this.check(doc, rid, true, opts.trusted);
+    for (const [idx, k] of next) idx.change(rid, idx.keys(oldDoc), k);
+    const key = docKey(this.id, rid);
     // A copy: the oplog record keeps it as the pre-image until the transaction commits.
     const before = this.env.docs.getBinary(key);
     this.env.docs.putSync(key, bytes as Buffer);
@@ -172,13 +204,13 @@ export class Collection {
     this.catalog.oplog.record({ op: 'u', ns: this.ns, documentKey: { _id: doc._id }, doc: bytes, before, replace: opts.replacement === true || undefined });
   }
 
-  remove(slot: number, oldDoc?: Document): void {
+  remove(rid: Rid, oldDoc?: Document): void {
     assertWriting(this.env);
-    const key = docKey(this.id, slot);
+    const key = docKey(this.id, rid);
     const bytes = this.env.docs.getBinary(key);
     if (!bytes) return;
     const doc = oldDoc ?? this.indexedFields(bytes);
-    for (const idx of this.indexes.values()) idx.remove(slot, idx.keys(doc));
+    for (const idx of this.indexes.values()) idx.remove(rid, idx.keys(doc));
     this.env.docs.removeSync(key);
     this.meta.count--;
     this.meta.bytes -= bytes.length;
@@ -189,20 +221,14 @@ export class Collection {
   /** Migration path: upsert by _id without unique checks (the old log only holds writes that succeeded). */
   putTrusted(bytes: Uint8Array): void {
     const doc = this.indexedFields(bytes);
-    const slot = this.slotById(doc._id);
-    if (slot === undefined) this.insert(bytes, doc, true);
-    else this.update(slot, this.indexedFields(this.get(slot)!), bytes, doc, { trusted: true });
+    const rid = this.ridById(doc._id);
+    if (rid === undefined) this.insert(bytes, doc, true);
+    else this.update(rid, this.indexedFields(this.get(rid)!), bytes, doc, { trusted: true });
   }
 
   /** Enough of a stored document to compute its index keys (just _id when that is the only index). */
   private indexedFields(bytes: Uint8Array): Document {
     return (this.indexes.size === 1 && leadingId(bytes)) || decode(bytes);
-  }
-
-  private keysOf(doc: Document): Map<Index, DocKeys> {
-    const all = new Map<Index, DocKeys>();
-    for (const idx of this.indexes.values()) all.set(idx, idx.keys(doc));
-    return all;
   }
 
   /** Builds a new index over existing documents; a unique violation or an oversized key aborts without attaching it. */
@@ -211,12 +237,12 @@ export class Collection {
     const meta: IndexMeta = { id: this.catalog.newId(), spec, multi: Object.keys(spec.key).map(() => 0), unordered: Object.keys(spec.key).map(() => 0) };
     const idx = new Index(this.env, meta);
     try {
-      for (const [slot, bytes] of this.scan()) {
+      for (const [rid, bytes] of this.scan()) {
         const keys = idx.keys(decode(bytes));
-        idx.checkSize(keys, this.ns);
-        const clash = trusted ? undefined : idx.conflict(keys, slot);
+        idx.checkSize(keys, this.ns, rid);
+        const clash = trusted ? undefined : idx.conflict(keys, rid);
         if (clash) throw duplicate(this.ns, idx, clash.values);
-        idx.add(slot, keys);
+        idx.add(rid, keys);
       }
     } catch (e) {
       idx.clear();
@@ -243,7 +269,8 @@ export class Collection {
   clear(): void {
     assertWriting(this.env);
     for (const idx of this.indexes.values()) idx.clear();
-    for (const k of keyRange(this.env.docs, docKey(this.id, 0), docKey(this.id + 1, 0))) this.env.docs.removeSync(k);
+    const start = u32(this.id);
+    for (const k of keyRange(this.env.docs, start, prefixEnd(start))) this.env.docs.removeSync(k);
   }
 }
 

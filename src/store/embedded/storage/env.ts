@@ -1,6 +1,6 @@
 // The engine's LMDB environment (the `lmdb` package: memory-mapped copy-on-write B+trees, ACID, readers
 // that never block). One environment per data directory, with four databases:
-//   docs   collection id (u32) | slot (u48)      -> the document's BSON bytes
+//   docs   collection id (u32) | record id        -> the document's BSON bytes   see collection.ts
 //   keys   index id (u32) | order-preserving key  -> (empty)   see indexes.ts / order.ts
 //   meta   'catalog:<id>', 'ids', 'oplog'         -> BSON: the catalog, id counters, oplog position
 //   oplog  ts (u64)                               -> BSON change record      see changes.ts
@@ -128,22 +128,6 @@ export function assertWriting(env: StorageEnv): void {
   if (!env.inWrite) throw new Error('storage change outside a write transaction');
 }
 
-/** Key of a document: collection id (u32 BE) then slot (u48 BE), so a collection's documents are one range in slot order. */
-export function docKey(coll: number, slot: number): Buffer {
-  const k = Buffer.allocUnsafe(10);
-  k.writeUInt32BE(coll, 0);
-  k.writeUIntBE(slot, 4, 6);
-  return k;
-}
-
-/** docKey into one scratch buffer, for reads only (lmdb copies a key it reads with; a later call overwrites it). */
-const readKey = Buffer.alloc(10);
-export function docReadKey(coll: number, slot: number): Buffer {
-  readKey.writeUInt32BE(coll, 0);
-  readKey.writeUIntBE(slot, 4, 6);
-  return readKey;
-}
-
 /**
  * Stored values copied out of lmdb's reused read buffer (getBinaryFast) into large shared chunks: one copy and
  * no allocation per document, where getBinary allocates a new ArrayBuffer for each (the garbage collector's
@@ -166,10 +150,6 @@ export function copyOut(src: Buffer): Buffer {
   const out = chunk.subarray(used, used + n);
   used += (n + 7) & ~7;
   return out;
-}
-
-export function slotOfDocKey(key: Buffer): number {
-  return key.readUIntBE(4, 6);
 }
 
 export function u32(n: number): Buffer {

@@ -1,11 +1,14 @@
 // One index of a collection: its spec, key extraction from documents, and its entries in LMDB's `keys`
-// database: index id (u32) | one component per field, each followed by '\0' (order.ts) | slot (12 hex
-// digits) -> empty. A unique index (`_id_` included) holds at most one document per key, so its entries
-// are index id | components -> slot (u48 BE) instead: looking up a whole key is one `get`, not a cursor
-// probe (a range scan costs ~5 µs in lmdb-js, a get ~1 µs), which is what `_id` lookups and `$in` lists
-// do. `range` appends the slot to such keys, so walks see the same key strings either way. Equality on
-// leading fields, ranges, ordered walks and counts are all key range scans; nothing per document lives
-// in the heap. Per field the index keeps two counters (persisted with the catalog):
+// database: index id (u32) | one component per field, each followed by '\0' (order.ts) | the document's record
+// id -> empty. A record id (collection.ts) is the key of the document in `docs` after the collection id: in a
+// clustered collection (every one but capped ones) the document's `_id` component followed by '\0', in a
+// capped one its insertion slot (12 hex digits). A unique index holds at most one document per key, so its
+// entries are index id | components -> record id instead: looking up a whole key is one `get`, not a cursor
+// probe (a range scan costs ~5 µs in lmdb-js, a get ~1 µs). The `_id_` index of a clustered collection has no
+// entries of its own: the documents, keyed by their `_id` component, are its entries, so an `_id` lookup is the
+// document's own get. `range` yields components then record id for every kind, so walks see one format.
+// Equality on leading fields, ranges, ordered walks and counts are all key range scans; nothing per document
+// lives in the heap. Per field the index keeps two counters (persisted with the catalog):
 // documents holding several distinct values there (multikey: a sort then uses the min/max element, which no
 // key order gives) and documents holding a value without an order component there; the planner walks a
 // field only while they are zero.
@@ -15,7 +18,7 @@ import { collationOf, foldValues, type Collation } from '../collation/index.js';
 import { keyRange, keyValueRange, prefixEnd, type StorageEnv, u32 } from './env.js';
 import type { Database } from 'lmdb';
 import { valuesAtPath } from './keys.js';
-import { keyComponent, orderComponent, SEP, slotOf, slotSuffix, typeRange } from './order.js';
+import { keyComponent, orderComponent, ridOf, SEP, typeRange } from './order.js';
 
 export interface IndexSpec {
   v: number;
@@ -50,15 +53,21 @@ export interface IndexMeta {
   unordered: number[];
 }
 
-/** LMDB's key size limit (1978 bytes) less the index id and the slot. */
-const MAX_KEY_BYTES = 1978 - 4 - 12;
+/** A record id (the document's key in `docs` after the collection id). */
+export type Rid = string;
+
+/** LMDB's key size limit (1978 bytes) less the index id. */
+const MAX_KEY_BYTES = 1978 - 4;
+/** An `_id`'s component in a clustered collection: it is also the suffix of every secondary index entry, so it
+ *  is held to MongoDB's former index key limit (1024 bytes), leaving at least 950 bytes to the other indexes. */
+export const MAX_ID_BYTES = 1024;
 
 /** An index key longer than LMDB allows (MongoDB before 4.2 refused these the same way, code 17280). */
 export class KeyTooLongError extends Error {
   readonly code = 17280;
   readonly codeName = 'KeyTooLong';
-  constructor(ns: string, index: string, bytes: number) {
-    super(`key too large to index, failing: ${ns} index: ${index} (${bytes} bytes, at most ${MAX_KEY_BYTES})`);
+  constructor(ns: string, index: string, bytes: number, max: number) {
+    super(`key too large to index, failing: ${ns} index: ${index} (${bytes} bytes, at most ${max})`);
   }
 }
 
@@ -120,19 +129,28 @@ export class Index {
   private readonly partial?: Query;
   /** With a collation, strings are indexed by their collation key: equal under the collation = equal keys. */
   private readonly collation?: Collation;
+  /** The table holding the entries and their common prefix: `keys` under the index id, or for the `_id_`
+   *  index of a clustered collection `docs` under the collection id (the documents are the entries). */
+  private readonly table: Database<Buffer, Buffer>;
   private readonly idPrefix: Buffer;
+  /** The `_id_` index of a clustered collection: no entries of its own. */
+  readonly clustered: boolean;
   /** Bumped by every change of the index's entries; counts are cached per prefix until it moves. */
   private version = 0;
   private readonly counts = new Map<string, number>();
   private countsVersion = 0;
 
+  /** `clusteredIn`: the collection id, when this is the `_id_` index of a clustered collection. */
   constructor(
     private readonly env: StorageEnv,
     readonly meta: IndexMeta,
+    clusteredIn?: number,
   ) {
     this.fields = Object.keys(meta.spec.key);
     this.paths = this.fields.map((f) => f.split('.'));
-    this.idPrefix = u32(meta.id);
+    this.clustered = clusteredIn !== undefined;
+    this.table = this.clustered ? env.docs : env.keys;
+    this.idPrefix = u32(clusteredIn ?? meta.id);
     if (meta.spec.partialFilterExpression) this.partial = new Query(meta.spec.partialFilterExpression, {});
     this.collation = collationOf(meta.spec.collation);
   }
@@ -191,27 +209,28 @@ export class Index {
     return { entries, multi, unordered };
   }
 
-  /** Throws KeyTooLongError when an entry cannot be stored. */
-  checkSize(keys: DocKeys, ns: string): void {
+  /** Throws KeyTooLongError when an entry cannot be stored (`rid`: the record id a non-unique entry ends with). */
+  checkSize(keys: DocKeys, ns: string, rid: Rid): void {
+    const max = this.clustered ? MAX_ID_BYTES : this.unique ? MAX_KEY_BYTES : MAX_KEY_BYTES - Buffer.byteLength(rid);
     for (const e of keys.entries) {
       const bytes = Buffer.byteLength(e.key);
-      if (bytes > MAX_KEY_BYTES) throw new KeyTooLongError(ns, this.name, bytes);
+      if (bytes > max) throw new KeyTooLongError(ns, this.name, bytes, max);
     }
   }
 
-  /** The entry of `keys` that collides with another slot in a unique index, if any. */
-  conflict(keys: DocKeys, self: number | undefined): KeyEntry | undefined {
+  /** The entry of `keys` that collides with another record in a unique index, if any. */
+  conflict(keys: DocKeys, self: Rid | undefined): KeyEntry | undefined {
     if (!this.unique) return undefined;
     for (const e of keys.entries) {
-      const s = this.get(e.key);
-      if (s !== undefined && s !== self) return e;
+      const r = this.get(e.key);
+      if (r !== undefined && r !== self) return e;
     }
     return undefined;
   }
 
-  /** The stored key of an entry: with the slot appended, except in a unique index (the slot is the value). */
-  private keyBuffer(key: string, slot: number): Buffer {
-    return this.unique ? this.prefixBuffer(key) : this.prefixBuffer(key + slotSuffix(slot));
+  /** The stored key of an entry: with the record id appended, except in a unique index (it is the value). */
+  private keyBuffer(key: string, rid: Rid): Buffer {
+    return this.unique ? this.prefixBuffer(key) : this.prefixBuffer(key + rid);
   }
 
   private prefixBuffer(key: string): Buffer {
@@ -222,29 +241,31 @@ export class Index {
     return b;
   }
 
-  private put(key: string, slot: number): void {
-    this.env.keys.putSync(this.keyBuffer(key, slot), this.unique ? slotValue(slot) : NONE);
+  private put(key: string, rid: Rid): void {
+    this.env.keys.putSync(this.keyBuffer(key, rid), this.unique ? Buffer.from(rid, 'utf8') : NONE);
   }
 
-  add(slot: number, keys: DocKeys): void {
+  add(rid: Rid, keys: DocKeys): void {
     this.version++;
-    for (const e of keys.entries) this.put(e.key, slot);
+    if (!this.clustered) for (const e of keys.entries) this.put(e.key, rid);
     this.track(keys, 1);
   }
 
-  remove(slot: number, keys: DocKeys): void {
+  remove(rid: Rid, keys: DocKeys): void {
     this.version++;
-    for (const e of keys.entries) this.env.keys.removeSync(this.keyBuffer(e.key, slot));
+    if (!this.clustered) for (const e of keys.entries) this.env.keys.removeSync(this.keyBuffer(e.key, rid));
     this.track(keys, -1);
   }
 
   /** Moves a document from `old` to `next` keys, touching only the entries that differ. */
-  change(slot: number, old: DocKeys, next: DocKeys): void {
+  change(rid: Rid, old: DocKeys, next: DocKeys): void {
     this.version++;
-    const before = new Set(old.entries.map((e) => e.key));
-    const after = new Set(next.entries.map((e) => e.key));
-    for (const k of before) if (!after.has(k)) this.env.keys.removeSync(this.keyBuffer(k, slot));
-    for (const k of after) if (!before.has(k)) this.put(k, slot);
+    if (!this.clustered) {
+      const before = new Set(old.entries.map((e) => e.key));
+      const after = new Set(next.entries.map((e) => e.key));
+      for (const k of before) if (!after.has(k)) this.env.keys.removeSync(this.keyBuffer(k, rid));
+      for (const k of after) if (!before.has(k)) this.put(k, rid);
+    }
     this.track(old, -1);
     this.track(next, 1);
   }
@@ -256,22 +277,10 @@ export class Index {
     }
   }
 
-  /** Layout upgrade (catalog.ts): entries stored as components | slot (12 hex digits) -> empty become
-   *  components -> slot. Converted keys end with SEP and are skipped; each lands before the key it came
-   *  from, i.e. behind the chunked walk. */
-  moveSlotsToValues(): void {
-    this.version++;
-    const end = prefixEnd(this.idPrefix);
-    for (const k of keyRange(this.env.keys, this.idPrefix, end)) {
-      if (k[k.length - 1] === 0) continue;
-      this.env.keys.putSync(k.subarray(0, k.length - 12), slotValue(slotOfKey(k)));
-      this.env.keys.removeSync(k);
-    }
-  }
-
-  /** Deletes every entry (dropping the index or its collection). */
+  /** Deletes every entry (dropping the index or its collection; a clustered `_id_` index's are the documents). */
   clear(): void {
     this.version++;
+    if (this.clustered) return;
     const end = prefixEnd(this.idPrefix);
     for (const k of keyRange(this.env.keys, this.idPrefix, end)) this.env.keys.removeSync(k);
   }
@@ -294,7 +303,7 @@ export class Index {
     let n = this.counts.get(prefix);
     if (n === undefined) {
       const [start, end] = this.bounds(prefix);
-      n = this.env.keys.getKeysCount({ start, end });
+      n = this.table.getKeysCount({ start, end });
       if (this.counts.size >= MAX_CACHED_COUNTS) this.counts.clear();
       this.counts.set(prefix, n);
     }
@@ -306,15 +315,16 @@ export class Index {
   countUpTo(prefix: string, cap: number): number {
     const [start, end] = this.bounds(prefix);
     let n = 0;
-    for (const _ of this.env.keys.getKeys({ start, end, limit: cap + 1 })) n++;
+    for (const _ of this.table.getKeys({ start, end, limit: cap + 1 })) n++;
     return n;
   }
 
-  /** The slot of a whole key (every field's component) in a unique index: one LMDB get. */
-  get(key: string): number | undefined {
+  /** The record id of a whole key (every field's component) in a unique index: one LMDB get. */
+  get(key: string): Rid | undefined {
     if (!this.unique) throw new Error(`index ${this.name} is not unique`);
+    if (this.clustered) return this.env.docs.doesExist(this.prefixBuffer(key)) ? key : undefined;
     const v = this.env.keys.getBinaryFast(this.prefixBuffer(key));
-    return v ? v.readUIntBE(0, 6) : undefined;
+    return v ? v.toString('utf8', 0, v.length) : undefined;
   }
 
   /** Whether every field is part of a lookup of `fields` leading fields: a unique index then holds one
@@ -323,35 +333,54 @@ export class Index {
     return this.unique && fields === this.fields.length;
   }
 
-  /** Slots of the entries under a key prefix (whole components), in key order. */
-  *lookup(prefix: string, limit = Infinity): Generator<number> {
-    if (this.unique && this.whole(countComponents(prefix))) {
-      const s = this.get(prefix);
-      if (s !== undefined && limit > 0) yield s;
+  /**
+   * Record ids of the entries under a key prefix (whole components), in key order. `unchecked`: a whole key
+   * of the clustered `_id_` index is its record id, yielded without reading whether the document exists
+   * (the caller reads the document anyway and skips a missing one).
+   */
+  *lookup(prefix: string, limit = Infinity, unchecked = false): Generator<Rid> {
+    if (limit <= 0) return;
+    if (this.whole(countComponents(prefix))) {
+      const r = unchecked && this.clustered ? prefix : this.get(prefix);
+      if (r !== undefined) yield r;
       return;
     }
     const [start, end] = this.bounds(prefix);
     let n = 0;
-    if (this.unique) {
-      for (const v of rangeValues(this.env.keys, start, end)) {
+    if (this.clustered) {
+      for (const k of keyRange(this.env.docs, start, end)) {
         if (n++ >= limit) return;
-        yield v.readUIntBE(0, 6);
+        yield k.toString('utf8', 4);
+      }
+      return;
+    }
+    if (this.unique) {
+      for (const [, v] of keyValueRange(this.env.keys, start, end, false)) {
+        if (n++ >= limit) return;
+        yield v.toString('utf8');
       }
       return;
     }
     for (const k of keyRange(this.env.keys, start, end)) {
       if (n++ >= limit) return;
-      yield slotOfKey(k);
+      yield ridOf(k.toString('utf8', 4), this.fields.length);
     }
   }
 
-  /** Key strings (components, then the slot) k with lo <= k < hi, ascending or descending. */
+  /** Key strings (components, then the record id) k with lo <= k < hi, ascending or descending. */
   *range(lo: string, hi: string, backward: boolean): Generator<string> {
     if (lo >= hi) return;
     const start = Buffer.concat([this.idPrefix, Buffer.from(lo, 'utf8')]);
     const end = Buffer.concat([this.idPrefix, Buffer.from(hi, 'utf8')]);
+    if (this.clustered) {
+      for (const k of keyRange(this.env.docs, start, end, backward)) {
+        const rid = k.toString('utf8', 4);
+        yield rid + rid;
+      }
+      return;
+    }
     if (this.unique) {
-      for (const [k, v] of keyValueRange(this.env.keys, start, end, backward)) yield k.toString('utf8', 4) + slotSuffix(v.readUIntBE(0, 6));
+      for (const [k, v] of keyValueRange(this.env.keys, start, end, backward)) yield k.toString('utf8', 4) + v.toString('utf8');
       return;
     }
     for (const k of keyRange(this.env.keys, start, end, backward)) yield k.toString('utf8', 4);
@@ -362,16 +391,16 @@ export class Index {
     if (lo >= hi) return 0;
     const start = Buffer.concat([this.idPrefix, Buffer.from(lo, 'utf8')]);
     const end = Buffer.concat([this.idPrefix, Buffer.from(hi, 'utf8')]);
-    return this.env.keys.getKeysCount({ start, end });
+    return this.table.getKeysCount({ start, end });
   }
 
-  /** TTL: slots whose earliest date in the field plus expireAfterSeconds is at or before `now`
+  /** TTL: record ids whose earliest date in the field plus expireAfterSeconds is at or before `now`
    *  (any date entry at or before the cutoff; non-dates never expire). */
-  *expired(now: number): Generator<number> {
+  *expired(now: number): Generator<Rid> {
     const cutoff = orderComponent(new Date(now - (this.spec.expireAfterSeconds ?? 0) * 1000));
     if (cutoff === undefined) return;
     const [lo] = typeRange(cutoff);
-    for (const k of this.range(lo, cutoff + '\x01', false)) yield slotOf(k);
+    for (const k of this.range(lo, cutoff + '\x01', false)) yield ridOf(k, this.fields.length);
   }
 
   /**
@@ -389,26 +418,9 @@ export class Index {
   }
 }
 
-/** The value of a unique index's entry: its slot (u48 BE). */
-export function slotValue(slot: number): Buffer {
-  const b = Buffer.allocUnsafe(6);
-  b.writeUIntBE(slot, 0, 6);
-  return b;
-}
-
 /** Number of whole components in a key prefix. */
 function countComponents(prefix: string): number {
   let n = 0;
   for (let at = prefix.indexOf(SEP); at >= 0; at = prefix.indexOf(SEP, at + 1)) n++;
   return n;
-}
-
-/** Values of the entries in [start, end), in key order, read in chunks (see keyRange). */
-function* rangeValues(db: Database<Buffer, Buffer>, start: Buffer, end: Buffer): Generator<Buffer> {
-  for (const [, v] of keyValueRange(db, start, end, false)) yield v;
-}
-
-/** The slot at the end of a stored index key (12 ASCII hex digits). */
-export function slotOfKey(k: Buffer): number {
-  return slotOf(k.toString('latin1', k.length - 12));
 }

@@ -1,8 +1,8 @@
 // Order-preserving index keys. A key is one string per index entry: each field's component followed by
-// '\0', then the slot as 12 hex digits. Stored in LMDB as UTF-8 (after the index id), whose byte order is
+// '\0', then the document's record id (indexes.ts: its `_id` component and '\0', or a capped collection's slot). Stored in LMDB as UTF-8 (after the index id), whose byte order is
 // the strings' code-point order; components never hold surrogates, so that is also the order of plain
 // string comparison (`<`, used by the planner for bounds). Keys therefore order entries by the fields in
-// BSON comparison order and ties by slot (= natural order).
+// BSON comparison order and ties by record id (= natural order).
 //
 // Only the types whose BSON order is easy to encode get a component: MinKey, null/missing, numbers, strings
 // without surrogates (so code-unit order is code-point order is MongoDB's UTF-8 byte order), ObjectId,
@@ -81,8 +81,11 @@ export function slotSuffix(slot: number): string {
   return slot.toString(16).padStart(12, '0');
 }
 
-export function slotOf(key: string): number {
-  return parseInt(key.slice(-12), 16);
+/** The record id at the end of an index key string of `n` components (whatever follows the n-th separator). */
+export function ridOf(key: string, n: number): string {
+  let at = -1;
+  for (let i = 0; i < n; i++) at = key.indexOf(SEP, at + 1);
+  return key.slice(at + 1);
 }
 
 /** The part of a key covering its first `n` components (separators included). */
@@ -103,4 +106,14 @@ export function keyComponent(v: unknown): { c: string; ordered: boolean } {
   if (c !== undefined) return { c, ordered: true };
   const e = encodeKey(v);
   return { c: UNORDERED + (ESCAPE.test(e) ? e.replace(UNORDERED_ESCAPES, (x) => (x === '\0' ? '\x01\x01' : '\x01\x02')) : e), ordered: false };
+}
+
+/**
+ * Natural order of record ids: their stored byte order (UTF-8), i.e. code-point order. Plain string comparison
+ * (code units) differs from it only between a surrogate and a character from U+E000, which only the equality
+ * encodings of two unordered components ('~…', order.ts) can hold at the same position.
+ */
+export function naturalOrder(a: string, b: string): number {
+  if (a.charCodeAt(0) === 0x7e && b.charCodeAt(0) === 0x7e) return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  return a < b ? -1 : a > b ? 1 : 0;
 }
