@@ -1,9 +1,11 @@
 // Command-line runner: `node dist/src/store/embedded/cli.js --port 27017 --dbpath ./data [--host 127.0.0.1]`.
 // Prints one line with the URI once listening; on SIGTERM/SIGINT closes cleanly and exits 0.
-// `--migrate <dir>` converts a data directory of the former format (snapshot + log) to LMDB and exits.
+// `--migrate <dir>` converts a data directory of the former format (snapshot + log) or of an earlier LMDB layout
+// to the current one and exits.
 import { parseArgs } from 'node:util';
 import { startEngine } from './index.js';
-import { BACKUP_DIR, migrateLegacy } from './persist/legacy.js';
+import { BACKUP_DIR, isLegacyDir, migrateLegacy } from './persist/legacy.js';
+import { LAYOUT_BACKUP_DIR, migrateLayout } from './persist/layout.js';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -18,10 +20,13 @@ async function main(): Promise<void> {
     },
   });
   if (values.migrate !== undefined) {
-    const res = await migrateLegacy(values.migrate, (msg, f) => process.stderr.write(`${JSON.stringify({ msg, ...f })}\n`));
+    const dir = values.migrate;
+    const progress = (msg: string, f?: Record<string, unknown>): boolean => process.stderr.write(`${JSON.stringify({ msg, ...f })}\n`);
+    const legacy = isLegacyDir(dir);
+    const res = legacy ? await migrateLegacy(dir, progress) : await migrateLayout(dir, progress);
     process.stdout.write(
-      `migrated ${values.migrate}: ${res.collections} collections, ${res.documents} documents in ${(res.ms / 1000).toFixed(1)} s; ` +
-        `the former files are in ${values.migrate}/${BACKUP_DIR}/ (delete it once satisfied)\n`,
+      `migrated ${dir}: ${res.collections} collections, ${res.documents} documents in ${(res.ms / 1000).toFixed(1)} s; ` +
+        `the former files are in ${dir}/${legacy ? BACKUP_DIR : LAYOUT_BACKUP_DIR}/ (delete it once satisfied)\n`,
     );
     return;
   }
