@@ -1,8 +1,9 @@
-// `find {_id: <scalar>}` (what findOne by id sends) has a path of its own in the find command (one `_id_`
-// get, the stored bytes copied into the reply, no planner and no cursor). Its answers must be the general
-// path's: the same filter written as `{$and: [{_id: v}]}` takes the planner, and both must return the same
-// documents, byte for byte as stored, for every kind of _id value, found or not; and the options the short path
-// does not serve (projection, sort, skip, batchSize 0, collation, views) must still be honoured.
+// `find {_id: <scalar>}` (what findOne by id sends) and `find {_id: {$in: [...]}}` of up to 101 ids have paths of
+// their own in the find command (one get per id, the stored bytes copied into the reply, no planner and no
+// cursor). Their answers must be the general path's: the same filter written as `{$and: [...]}` takes the
+// planner, and both must return the same documents, byte for byte as stored and in the same order, for every
+// kind of _id value, found or not; and the options the short paths do not serve (projection, sort, skip, limit,
+// batch sizes, collation, views, longer lists) must still be honoured.
 import { Double, Int32, Long, ObjectId, type Collection, type Db, type Document } from 'mongodb';
 import { openTestDb } from '../helpers/db.js';
 
@@ -73,8 +74,34 @@ describe('find by _id', () => {
     expect(await db.collection('nothing_here').findOne({ _id: oid })).toBeNull();
   });
 
+  it('answers _id $in lists as the planner does: order, duplicates, numeric types, missing ids', async () => {
+    const lists: unknown[][] = [lookups, [...lookups].reverse(), [7, new Long(7), 7.0, 'slug-a', 'slug-a'], [], [new ObjectId()], [when, oid, true]];
+    for (const list of lists) {
+      const short = await c.find({ _id: { $in: list } } as Document, raw).toArray();
+      const general = await c.find({ $and: [{ _id: { $in: list } } as Document] }, raw).toArray();
+      expect(short).toEqual(general);
+    }
+    // The order is natural (_id) order whatever the list's: numbers, strings, ObjectIds, booleans, dates.
+    const kinds = (await c.find({ _id: { $in: [when, true, oid, 'slug-a', 2.5, 7] } } as Document).toArray()).map((d) => d.kind);
+    expect(kinds).toEqual(['double', 'int32', 'string', 'objectId', 'boolean', 'date']);
+  });
+
+  it('answers longer _id lists, small batch sizes, limits and skips through cursors as before', async () => {
+    const many = await db.collection('many');
+    await many.insertMany(Array.from({ length: 300 }, (_, i) => ({ _id: i as unknown as ObjectId, n: i })));
+    const ids = Array.from({ length: 150 }, (_, i) => 299 - 2 * i);
+    const all = await many.find({ _id: { $in: ids } } as Document).toArray();
+    expect(all.map((d) => d.n)).toEqual([...ids].sort((a, b) => a - b));
+    const batched = many.find({ _id: { $in: ids.slice(0, 20) } } as Document).batchSize(3);
+    expect((await batched.toArray()).map((d) => d.n)).toEqual(ids.slice(0, 20).sort((a, b) => a - b));
+    expect((await many.find({ _id: { $in: ids.slice(0, 20) } } as Document).limit(2).toArray()).map((d) => d.n)).toEqual([261, 263]);
+    expect((await many.find({ _id: { $in: ids.slice(0, 20) } } as Document).skip(18).toArray()).map((d) => d.n)).toEqual([297, 299]);
+    expect(await many.find({ _id: { $in: [1, 2] } } as Document, { projection: { _id: 0 } }).toArray()).toEqual([{ n: 1 }, { n: 2 }]);
+  });
+
   it('refuses a bad option as before (negative batch size, filter of the wrong type)', async () => {
     await expect(db.command({ find: 'things', filter: { _id: 'slug-a' }, batchSize: -1 })).rejects.toThrow(/BatchSize/);
     await expect(db.command({ find: 'things', filter: 'slug-a' })).rejects.toThrow(/filter/);
+    await expect(db.command({ find: 'things', filter: { _id: { $in: ['slug-a'] } }, batchSize: -1 })).rejects.toThrow(/BatchSize/);
   });
 });

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { batchEntryBytes } from './wire/rawbson.js';
 
 /** Leave headroom under the 16 MiB reply limit for the envelope around the batch. */
-const MAX_BATCH_BYTES = 16 * 1024 * 1024 - 64 * 1024;
+export const MAX_BATCH_BYTES = 16 * 1024 * 1024 - 64 * 1024;
 export const DEFAULT_FIRST_BATCH = 101;
 
 export interface OpenCursor {

@@ -11,7 +11,10 @@ import { pipelineDocuments } from './aggregate.js';
 import { viewOf } from './views.js';
 import { encode } from '../storage/bsonio.js';
 import type { Collection } from '../storage/collection.js';
-import { exactKey } from '../storage/indexes.js';
+import { exactKey, prefixKey } from '../storage/indexes.js';
+import { naturalOrder } from '../storage/order.js';
+import { DEFAULT_FIRST_BATCH, MAX_BATCH_BYTES } from '../cursors.js';
+import { batchEntryBytes } from '../wire/rawbson.js';
 
 export function toBigInt(v: unknown): bigint {
   if (typeof v === 'bigint') return v;
@@ -76,6 +79,65 @@ function findById(ctx: CommandContext, coll: Collection, ns: string, skip: numbe
   return cursorReply(ns, 0n, 'firstBatch', doc ? [doc] : []);
 }
 
+/** Scratch space for the documents of one `_id` list reply (they are copied into the reply at once). */
+let scratch = Buffer.allocUnsafeSlow(1 << 20);
+
+/**
+ * `find {_id: {$in: [<scalars>]}}` on a clustered collection (documents keyed by `_id`, storage/collection.ts)
+ * with no sort, projection, skip, limit, hint or collation and an answer that fits the first batch (at most 101
+ * ids and no batch size below their number; what the service's batched reads by id send): the ids' keys in
+ * natural order, one get each, the stored bytes gathered in a reused buffer and copied into the reply, without
+ * the planner, the lazy result chain or the cursor registry. The same answer the general path gives (an exact
+ * plan on `_id_`: distinct keys in natural order, missing ids skipped); undefined when the request is anything
+ * else or the batch would pass the reply's byte limit.
+ */
+function findByIds(ctx: CommandContext, coll: Collection, ns: string, skip: number, limit: number): Buffer | undefined {
+  const b = ctx.body;
+  const filter = optDoc(b.filter, 'filter');
+  if (!filter || skip !== 0 || limit !== 0 || !coll.meta.clustered || b.hint !== undefined) return undefined;
+  if (!isEmpty(optDoc(b.sort, 'sort')) || !isEmpty(optDoc(b.projection, 'projection'))) return undefined;
+  if (b.collation !== undefined && b.collation !== null) return undefined;
+  let cond: unknown;
+  let fields = 0;
+  for (const k in filter) {
+    if (k !== '_id' || ++fields > 1) return undefined;
+    cond = filter[k];
+  }
+  if (fields !== 1 || cond === null || typeof cond !== 'object' || Array.isArray(cond) || (cond as { _bsontype?: string })._bsontype) return undefined;
+  let ops = 0;
+  for (const k in cond as Document) if (k !== '$in' || ++ops > 1) return undefined;
+  const ids = (cond as Document).$in as unknown;
+  if (ops !== 1 || !Array.isArray(ids) || ids.length > DEFAULT_FIRST_BATCH) return undefined;
+  const batchSize = optInt(b.batchSize, 'batchSize');
+  if (batchSize !== undefined && batchSize < ids.length) return undefined;
+  const keys = new Set<string>();
+  for (const id of ids) {
+    if (!exactKey(id)) return undefined;
+    keys.add(prefixKey([id]));
+  }
+  const sorted = [...keys].sort(naturalOrder);
+  const at: number[] = [];
+  let used = 0;
+  let bytes = 0;
+  for (const rid of sorted) {
+    const doc = coll.peek(rid);
+    if (!doc) continue;
+    bytes += batchEntryBytes(at.length / 2, doc);
+    if (bytes > MAX_BATCH_BYTES) return undefined;
+    if (used + doc.length > scratch.length) {
+      const bigger = Buffer.allocUnsafeSlow(Math.max(scratch.length * 2, used + doc.length));
+      scratch.copy(bigger, 0, 0, used);
+      scratch = bigger;
+    }
+    doc.copy(scratch, used);
+    at.push(used, doc.length);
+    used += doc.length;
+  }
+  const docs: Buffer[] = [];
+  for (let i = 0; i < at.length; i += 2) docs.push(scratch.subarray(at[i]!, at[i]! + at[i + 1]!));
+  return cursorReply(ns, 0n, 'firstBatch', docs);
+}
+
 export const findCommands: Record<string, Handler> = {
   find: (ctx) => {
     const b = ctx.body;
@@ -92,7 +154,7 @@ export const findCommands: Record<string, Handler> = {
     const coll = ctx.state.catalog.get(ctx.db, name);
     checkHint(coll, b.hint);
     checkProjection(optDoc(b.projection, 'projection'));
-    const byId = coll && findById(ctx, coll, `${ctx.db}.${name}`, skip);
+    const byId = coll && (findById(ctx, coll, `${ctx.db}.${name}`, skip) ?? findByIds(ctx, coll, `${ctx.db}.${name}`, skip, limit));
     if (byId) return byId;
     const source = findRaw(coll, {
       filter: optDoc(b.filter, 'filter'),

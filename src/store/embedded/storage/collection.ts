@@ -123,7 +123,12 @@ export class Collection {
    */
   peekById(id: unknown): Buffer | undefined {
     const rid = this.meta.clustered ? prefixKey([id]) : this.ridById(id);
-    if (rid === undefined) return undefined;
+    return rid === undefined ? undefined : this.peek(rid);
+  }
+
+  /** The stored bytes of a document as a view into lmdb's reused read buffer (valid until the next storage
+   *  read; see peekById). */
+  peek(rid: Rid): Buffer | undefined {
     readStats.documents++;
     const bytes = this.env.docs.getBinaryFast(docReadKey(this.id, rid));
     // lmdb's buffer reports the value's size as `length` over a larger array: a view of exactly the value.
