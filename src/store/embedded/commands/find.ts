@@ -9,12 +9,8 @@ import { collName, letVariables, optDoc, optInt, type CommandContext, type Handl
 import { CommandError } from './errors.js';
 import { pipelineDocuments } from './aggregate.js';
 import { viewOf } from './views.js';
+import { findById, findByIds } from './findById.js';
 import { encode } from '../storage/bsonio.js';
-import type { Collection } from '../storage/collection.js';
-import { exactKey, prefixKey } from '../storage/indexes.js';
-import { naturalOrder } from '../storage/order.js';
-import { DEFAULT_FIRST_BATCH, MAX_BATCH_BYTES } from '../cursors.js';
-import { batchEntryBytes } from '../wire/rawbson.js';
 
 export function toBigInt(v: unknown): bigint {
   if (typeof v === 'bigint') return v;
@@ -51,91 +47,6 @@ function findOnView(ctx: CommandContext, name: string, skip: number, limit: numb
     for (const d of docs) yield encode(d);
   }
   return firstBatchReply(ctx, `${ctx.db}.${name}`, encoded(), optInt(b.batchSize, 'batchSize'), singleBatch);
-}
-
-const isEmpty = (d: Document | undefined): boolean => !d || Object.keys(d).length === 0;
-
-/**
- * `find {_id: <scalar>}` with no sort, projection, skip or collation (what findOne by id sends): at most one
- * document, answered from one `_id_` index get and one document get, the stored bytes copied straight into
- * the reply, without the planner, the lazy result chain or the cursor registry. The same answer the general
- * path gives (an exact plan on the `_id_` index); undefined when the request is anything else.
- */
-function findById(ctx: CommandContext, coll: Collection, ns: string, skip: number): Buffer | undefined {
-  const b = ctx.body;
-  const filter = optDoc(b.filter, 'filter');
-  if (!filter || skip !== 0 || !isEmpty(optDoc(b.sort, 'sort')) || !isEmpty(optDoc(b.projection, 'projection'))) return undefined;
-  if (b.collation !== undefined && b.collation !== null) return undefined;
-  const batchSize = optInt(b.batchSize, 'batchSize');
-  if (batchSize !== undefined && batchSize <= 0) return undefined;
-  let id: unknown;
-  let fields = 0;
-  for (const k in filter) {
-    if (k !== '_id' || ++fields > 1) return undefined;
-    id = filter[k];
-  }
-  if (fields !== 1 || !exactKey(id) || coll.idIndex.spec.collation) return undefined;
-  const doc = coll.peekById(id);
-  return cursorReply(ns, 0n, 'firstBatch', doc ? [doc] : []);
-}
-
-/** Scratch space for the documents of one `_id` list reply (they are copied into the reply at once). */
-let scratch = Buffer.allocUnsafeSlow(1 << 20);
-
-/**
- * `find {_id: {$in: [<scalars>]}}` on a clustered collection (documents keyed by `_id`, storage/collection.ts)
- * with no sort, projection, skip, limit, hint or collation and an answer that fits the first batch (at most 101
- * ids and no batch size below their number; what the service's batched reads by id send): the ids' keys in
- * natural order, one get each, the stored bytes gathered in a reused buffer and copied into the reply, without
- * the planner, the lazy result chain or the cursor registry. The same answer the general path gives (an exact
- * plan on `_id_`: distinct keys in natural order, missing ids skipped); undefined when the request is anything
- * else or the batch would pass the reply's byte limit.
- */
-function findByIds(ctx: CommandContext, coll: Collection, ns: string, skip: number, limit: number): Buffer | undefined {
-  const b = ctx.body;
-  const filter = optDoc(b.filter, 'filter');
-  if (!filter || skip !== 0 || limit !== 0 || !coll.meta.clustered || b.hint !== undefined) return undefined;
-  if (!isEmpty(optDoc(b.sort, 'sort')) || !isEmpty(optDoc(b.projection, 'projection'))) return undefined;
-  if (b.collation !== undefined && b.collation !== null) return undefined;
-  let cond: unknown;
-  let fields = 0;
-  for (const k in filter) {
-    if (k !== '_id' || ++fields > 1) return undefined;
-    cond = filter[k];
-  }
-  if (fields !== 1 || cond === null || typeof cond !== 'object' || Array.isArray(cond) || (cond as { _bsontype?: string })._bsontype) return undefined;
-  let ops = 0;
-  for (const k in cond as Document) if (k !== '$in' || ++ops > 1) return undefined;
-  const ids = (cond as Document).$in as unknown;
-  if (ops !== 1 || !Array.isArray(ids) || ids.length > DEFAULT_FIRST_BATCH) return undefined;
-  const batchSize = optInt(b.batchSize, 'batchSize');
-  if (batchSize !== undefined && batchSize < ids.length) return undefined;
-  const keys = new Set<string>();
-  for (const id of ids) {
-    if (!exactKey(id)) return undefined;
-    keys.add(prefixKey([id]));
-  }
-  const sorted = [...keys].sort(naturalOrder);
-  const at: number[] = [];
-  let used = 0;
-  let bytes = 0;
-  for (const rid of sorted) {
-    const doc = coll.peek(rid);
-    if (!doc) continue;
-    bytes += batchEntryBytes(at.length / 2, doc);
-    if (bytes > MAX_BATCH_BYTES) return undefined;
-    if (used + doc.length > scratch.length) {
-      const bigger = Buffer.allocUnsafeSlow(Math.max(scratch.length * 2, used + doc.length));
-      scratch.copy(bigger, 0, 0, used);
-      scratch = bigger;
-    }
-    doc.copy(scratch, used);
-    at.push(used, doc.length);
-    used += doc.length;
-  }
-  const docs: Buffer[] = [];
-  for (let i = 0; i < at.length; i += 2) docs.push(scratch.subarray(at[i]!, at[i]! + at[i + 1]!));
-  return cursorReply(ns, 0n, 'firstBatch', docs);
 }
 
 export const findCommands: Record<string, Handler> = {
