@@ -99,6 +99,25 @@ describe('MongoDB error codes', () => {
     expect((await c.findOne({ _id: 1 }))!.s).toBe('text');
   });
 
+  it('$in, $nin and $all with an argument that is not an array are BadValue (2), on _id, indexed and other fields, and in counts', async () => {
+    await c.createIndex({ n: 1 });
+    const cases: Array<[Doc, string]> = [
+      [{ _id: { $in: 'x' } }, '$in'],
+      [{ _id: { $in: 1 } }, '$in'],
+      [{ n: { $in: 'x' } }, '$in'],
+      [{ name: { $in: { $gt: 1 } } }, '$in'],
+      [{ n: { $nin: 'x' } }, '$nin'],
+      [{ a: { $all: 'x' } }, '$all'],
+      [{ arr: { $elemMatch: { $in: 3 } } }, '$in'],
+    ];
+    for (const [filter, op] of cases) {
+      for (const p of [c.find(filter).toArray(), c.countDocuments(filter), c.aggregate([{ $match: filter }]).toArray()]) {
+        const e = await serverError(p);
+        expect([e.code, e.codeName, e.message]).toEqual([2, 'BadValue', `${op} needs an array`]);
+      }
+    }
+  });
+
   it('$set through a scalar is PathNotViable (28) and changes nothing', async () => {
     const e = await serverError(c.updateOne({ _id: 1 }, { $set: { 'a.b': 1 } }));
     expect(e.code).toBe(28);

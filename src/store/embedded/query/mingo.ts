@@ -2,7 +2,8 @@
 // across types (mingo compares ObjectIds after dates, strings by UTF-16 code units): the $min and $max
 // accumulators (which are also the $min/$max expressions over an array) compare with query/sort.ts's BSON
 // order. mingo's default entry point puts its own operators before any given in options, so the engine's
-// modules import Query and Aggregator from here.
+// modules import Query and Aggregator from here. $in, $nin and $all refuse an argument that is not an array
+// (MongoDB: BadValue "$in needs an array") where mingo would fail on it with a TypeError.
 import type { AnyObject, Options } from 'mingo/types';
 import { Aggregator as BaseAggregator } from 'mingo/aggregator';
 import { Context } from 'mingo/core';
@@ -13,6 +14,7 @@ import * as pipelineOperators from 'mingo/operators/pipeline';
 import * as projectionOperators from 'mingo/operators/projection';
 import * as queryOperators from 'mingo/operators/query';
 import * as windowOperators from 'mingo/operators/window';
+import { CommandError } from '../commands/errors.js';
 import { compare } from './sort.js';
 
 type Accumulator = (coll: AnyObject[], expr: unknown, options: Options) => unknown;
@@ -30,12 +32,27 @@ function extreme(sign: 1 | -1): Accumulator {
   };
 }
 
+type QueryOperator = (selector: string, value: unknown, options: Options) => unknown;
+
+/** A query operator whose argument must be an array, checked when the filter is compiled. */
+function needsArray(name: string, op: QueryOperator): QueryOperator {
+  return (selector, value, options) => {
+    if (!Array.isArray(value)) throw new CommandError('BadValue', `${name} needs an array`);
+    return op(selector, value, options);
+  };
+}
+
 export const ENGINE_CONTEXT = Context.init({
   accumulator: { ...accumulatorOperators, $min: extreme(-1), $max: extreme(1) },
   expression: expressionOperators,
   pipeline: pipelineOperators,
   projection: projectionOperators,
-  query: queryOperators,
+  query: {
+    ...queryOperators,
+    $in: needsArray('$in', queryOperators.$in as QueryOperator),
+    $nin: needsArray('$nin', queryOperators.$nin as QueryOperator),
+    $all: needsArray('$all', queryOperators.$all as QueryOperator),
+  },
   window: windowOperators,
 } as Parameters<typeof Context.init>[0]);
 
