@@ -5,7 +5,7 @@
 // minimal handler; the services are asked in turn, the order reversed every round, and each round's CPU
 // (user + system from /proc, GC threads included) is divided by its answers. Prints every round and the
 // medians. On a shared machine the rounds spread by 10–20%: compare medians of the same run only.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { nestedPostBody, smallPostBody } from './scenarios.js';
@@ -21,6 +21,8 @@ const { values } = parseArgs({
     answers: { type: 'string' },
     connections: { type: 'string', default: '4' },
     flags: { type: 'string', multiple: true, default: [] },
+    /** Writes each process's stdout to DIR/<name>.out at the end (e.g. with `--flags name=--trace-gc`). */
+    out: { type: 'string' },
   },
 });
 if (!values.builds || !values.data) throw new Error('--builds name=distDir,... and --data DIR (a seeded bench data directory) are required');
@@ -47,7 +49,7 @@ async function main(): Promise<void> {
     await waitForHttp(proc, `${url}/readyz`, 120_000);
     targets.push({ name, url, proc });
   }
-  const minimal = await startReference('minimal', ['--uri', engine.uri, '--db', DB_NAME]);
+  const minimal = await startReference('minimal', ['--uri', engine.uri, '--db', DB_NAME], flagsOf.get('minimal')?.split(' ').filter(Boolean) ?? []);
   targets.push({ name: 'minimal', url: minimal.url, proc: minimal.proc });
 
   const body = small ? smallPostBody(await sampleArticleId(engine.uri)) : nestedPostBody;
@@ -86,6 +88,7 @@ async function main(): Promise<void> {
   for (const t of targets) {
     const m = median(perRound.get(t.name)!);
     process.stdout.write(`${t.name}: median ${m.toFixed(3)} ms CPU per answer${t.name === 'minimal' ? '' : `, ${(m / min).toFixed(2)}x the minimal handler's`}\n`);
+    if (values.out) writeFileSync(join(values.out, `${t.name}.out`), t.proc.out());
   }
 }
 

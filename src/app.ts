@@ -46,6 +46,16 @@ export interface GatewayApp {
   revocations: RevocationList;
 }
 
+/**
+ * The integration sets the answer's body before Apollo's headers, and Koa guesses the type of a string body
+ * without a Content-Type with a regular expression over the whole answer (a copy of it, on every answer).
+ * Apollo's own Content-Type header replaces this one on every answer it gives.
+ */
+const typedAnswer: Koa.Middleware = (ctx, next) => {
+  ctx.set('Content-Type', 'application/json; charset=utf-8');
+  return next();
+};
+
 export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   const deps: AppDeps = {
     ...appDeps,
@@ -100,7 +110,7 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   const graphql = new Router<AppState>();
   const handler = koaMiddleware<Context, AppState>(apollo, { context: async ({ ctx }) => ctx.state.context! });
   const shared = cache ? [cache.sharedAnswers()] : [];
-  graphql.all('/graphql', graphqlHttpErrors(), jsonBody(), withContext(deps), ...shared, handler);
+  graphql.all('/graphql', graphqlHttpErrors(), jsonBody(), withContext(deps), ...shared, typedAnswer, handler);
   koa.use(graphql.routes());
 
   const rest = restRouter(deps);

@@ -80,3 +80,22 @@ test('a GET query without a CSRF-safe header is refused (Apollo CSRF prevention)
   const res = await fetch(`${svc.url}/graphql?query=${encodeURIComponent('{ service { name } }')}`, { headers: { 'content-type': 'text/plain' } });
   expect(res.status).toBe(400);
 });
+
+test('a GraphQL answer carries Apollo\'s content type, its exact length and a query string read as Apollo reads it', async () => {
+  const post = await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ service { name } }' }) });
+  const bytes = Buffer.from(await post.arrayBuffer());
+  expect(post.status).toBe(200);
+  expect(post.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  expect(Number(post.headers.get('content-length'))).toBe(bytes.length);
+  expect(JSON.parse(bytes.toString('utf8'))).toEqual({ data: { service: { name: expect.any(String) } } });
+  // A GET whose query has characters url.parse escapes (spaces, braces) answers the same.
+  const get = await fetch(`${svc.url}/graphql?query={ service { name } }`, { headers: { 'apollo-require-preflight': 'true' } });
+  expect(get.status).toBe(200);
+  expect(Buffer.from(await get.arrayBuffer())).toEqual(bytes);
+  const graphqlResponse = await fetch(`${svc.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+    body: JSON.stringify({ query: '{ service { name } }' }),
+  });
+  expect(graphqlResponse.headers.get('content-type')).toBe('application/graphql-response+json; charset=utf-8');
+});
