@@ -1,6 +1,8 @@
 // A large insert runs as several write transactions, each holding the event loop for a few milliseconds at
-// most, with a turn of the loop between them: reads from other connections are answered while it proceeds
-// instead of waiting for one transaction of the whole batch (issue 13: no pause while articles arrive).
+// most; the next starts once the previous has committed (on lmdb's write thread, while the loop answers
+// other connections), so reads are answered while it proceeds instead of waiting for one transaction of the
+// whole batch (issue 13: no pause while articles arrive). Concurrent inserts' transactions run in turn and
+// share commits.
 // A transaction takes slices of SLICE documents (each slice is the insert command over those documents)
 // until TURN_MS have passed; the slices' replies are merged (n summed, write error indexes shifted back), an
 // ordered insert stops at its first error as it would in one piece, and the command is acknowledged once
@@ -30,19 +32,6 @@ function slice(inv: Invocation, from: number, to: number): Invocation {
   return { ...inv, body: { ...inv.body, documents: (inv.body.documents as unknown[]).slice(from, to) } };
 }
 
-let turns: Promise<void> = Promise.resolve();
-
-/**
- * Resolves in a later turn of the event loop than any transaction before it (of any connection): concurrent
- * inserts take turns, one transaction per loop iteration with the sockets served between them, rather than
- * all running back to back in the same check phase.
- */
-function nextTurn(): Promise<void> {
-  const turn = turns.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
-  turns = turn;
-  return turn;
-}
-
 /**
  * Runs the insert transaction by transaction: `write` runs a function in one write transaction, `runSlice`
  * executes the insert over some of the documents (its reply is the command's reply for those).
@@ -50,7 +39,7 @@ function nextTurn(): Promise<void> {
 export async function insertInChunks(
   inv: Invocation,
   total: number,
-  write: <T>(fn: () => T) => T,
+  write: <T>(fn: () => T) => Promise<T>,
   runSlice: (part: Invocation) => ReplyBody,
 ): Promise<ReplyBody> {
   const ordered = inv.body.ordered !== false;
@@ -58,10 +47,9 @@ export async function insertInChunks(
   const writeErrors: Document[] = [];
   let from = 0;
   while (from < total) {
-    if (from > 0) await nextTurn();
     const started = performance.now();
     // A command-level error (ok: 0, e.g. a bad namespace) is the same for every slice: the first says it.
-    const failed = write((): ReplyBody | undefined => {
+    const failed = await write((): ReplyBody | undefined => {
       do {
         const to = Math.min(total, from + SLICE);
         const reply = runSlice(slice(inv, from, to));
