@@ -88,7 +88,7 @@ export function dispatch(state: EngineState, inv: Invocation, durability?: Durab
   const chunked = chunkedInsertSize(name, inv);
   const committed =
     chunked !== undefined
-      ? insertInChunks(inv, chunked, (fn) => env.writeAsync(fn), (part) => run(state, part, name, handler))
+      ? insertInChunks(inv, chunked, (fn, ran) => env.writeAsync(fn, ran), (part) => run(state, part, name, handler))
       : env.writeAsync(() => run(state, inv, name, handler));
   const reply = committed.then(
     (r) => afterWrite(state, inv, r, durability),

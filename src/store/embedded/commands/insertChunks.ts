@@ -1,12 +1,12 @@
 // A large insert runs as several write transactions, each holding the event loop for a few milliseconds at
-// most; the next starts once the previous has committed (on lmdb's write thread, while the loop answers
-// other connections), so reads are answered while it proceeds instead of waiting for one transaction of the
-// whole batch (issue 13: no pause while articles arrive). Concurrent inserts' transactions run in turn and
-// share commits.
+// most; lmdb's write thread commits them (one commit for the transactions queued together, concurrent
+// inserts' included) while the loop answers other connections, so reads are answered while it proceeds
+// instead of waiting for one transaction of the whole batch (issue 13: no pause while articles arrive).
 // A transaction takes slices of SLICE documents (each slice is the insert command over those documents)
 // until TURN_MS have passed; the slices' replies are merged (n summed, write error indexes shifted back), an
 // ordered insert stops at its first error as it would in one piece, and the command is acknowledged once
-// every transaction has committed. Documents were never inserted atomically as a group (an ordered insert
+// every transaction has committed (should one commit fail, the command fails; transactions queued after it may
+// have committed, so an unacknowledged insert can keep a part of the batch). Documents were never inserted atomically as a group (an ordered insert
 // failing at document 5 keeps 0–4), so readers seeing a prefix of the batch, or a crash keeping a prefix of
 // an unacknowledged one, is what MongoDB allows too.
 import type { Document } from 'bson';
@@ -39,30 +39,43 @@ function slice(inv: Invocation, from: number, to: number): Invocation {
 export async function insertInChunks(
   inv: Invocation,
   total: number,
-  write: <T>(fn: () => T) => Promise<T>,
+  write: <T>(fn: () => T, ran: () => void) => Promise<T>,
   runSlice: (part: Invocation) => ReplyBody,
 ): Promise<ReplyBody> {
   const ordered = inv.body.ordered !== false;
   let n = 0;
   const writeErrors: Document[] = [];
   let from = 0;
-  while (from < total) {
-    const started = performance.now();
-    // A command-level error (ok: 0, e.g. a bad namespace) is the same for every slice: the first says it.
-    const failed = await write((): ReplyBody | undefined => {
+  /** A command-level error (ok: 0, e.g. a bad namespace) is the same for every slice: the first says it. */
+  let failed: ReplyBody | undefined;
+  const commits: Array<Promise<void>> = [];
+  while (from < total && !failed) {
+    // The next transaction is queued as soon as this one has run (not committed): it joins lmdb's next commit,
+    // so the insert takes part in every commit while the event loop serves reads between them.
+    let ran!: () => void;
+    const hasRun = new Promise<void>((resolve) => (ran = resolve));
+    const committed = write(() => {
+      const started = performance.now();
       do {
         const to = Math.min(total, from + SLICE);
         const reply = runSlice(slice(inv, from, to));
-        if (Buffer.isBuffer(reply) || reply.ok !== 1) return reply;
+        if (Buffer.isBuffer(reply) || reply.ok !== 1) {
+          failed = reply;
+          return;
+        }
         n += Number(reply.n ?? 0);
         for (const e of (reply.writeErrors as Document[] | undefined) ?? []) writeErrors.push({ ...e, index: Number(e.index) + from });
         from = to;
         if (ordered && writeErrors.length) from = total;
       } while (from < total && performance.now() - started < TURN_MS);
-      return undefined;
-    });
-    if (failed) return failed;
+    }, ran);
+    committed.catch(() => undefined); // observed below, by Promise.all
+    commits.push(committed);
+    await Promise.race([hasRun, committed]);
   }
+  // Acknowledged once every transaction has committed; a failed commit fails the command.
+  await Promise.all(commits);
+  if (failed) return failed;
   const merged: Document = { n };
   if (writeErrors.length) merged.writeErrors = writeErrors;
   merged.ok = 1;
