@@ -126,7 +126,31 @@ export class StorageEnv {
    * as soon as `fn` has run, before the commit.
    */
   writeAsync<T>(fn: () => T, ran?: () => void): Promise<T> {
-    const outcome = this.root.transaction((): { value: T } | { error: unknown } => {
+    let outcome: Promise<{ value: T } | { error: unknown }>;
+    try {
+      outcome = this.queueAsync(fn, ran);
+    } catch (e) {
+      return Promise.reject(e instanceof Error ? e : new Error(String(e))); // e.g. the environment is closed
+    }
+    // Promise.resolve: a promise of this realm (lmdb's may come from another, e.g. under a test runner's VM).
+    return Promise.resolve(outcome).then(
+      (r) => {
+        for (const h of this.afterCommitHooks) h();
+        if ('error' in r) throw r.error;
+        return r.value;
+      },
+      (e: unknown) => {
+        // The commit itself failed (disk full, I/O error): nothing of the batch is stored; the in-heap state
+        // follows the storage again.
+        for (const h of this.abortHooks) h();
+        throw e;
+      },
+    );
+  }
+
+  /** Queues `fn` for lmdb's next asynchronous commit; its outcome says whether it ran to the end. */
+  private queueAsync<T>(fn: () => T, ran?: () => void): Promise<{ value: T } | { error: unknown }> {
+    return this.root.transaction((): { value: T } | { error: unknown } => {
       this.writing = true;
       try {
         const value = this.root.transactionSync(() => {
@@ -143,20 +167,6 @@ export class StorageEnv {
         ran?.();
       }
     });
-    // Promise.resolve: a promise of this realm (lmdb's may come from another, e.g. under a test runner's VM).
-    return Promise.resolve(outcome).then(
-      (r) => {
-        for (const h of this.afterCommitHooks) h();
-        if ('error' in r) throw r.error;
-        return r.value;
-      },
-      (e: unknown) => {
-        // The commit itself failed (disk full, I/O error): nothing of the batch is stored; the in-heap state
-        // follows the storage again.
-        for (const h of this.abortHooks) h();
-        throw e;
-      },
-    );
   }
 
   /** Resolves once every committed transaction is on disk (immediately for a temporary environment). */
