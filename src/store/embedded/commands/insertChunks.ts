@@ -5,10 +5,10 @@
 // A transaction takes slices of SLICE documents (each slice is the insert command over those documents)
 // until TURN_MS have passed; the slices' replies are merged (n summed, write error indexes shifted back), an
 // ordered insert stops at its first error as it would in one piece, and the command is acknowledged once
-// every transaction has committed (should one commit fail, the command fails; transactions queued after it may
-// have committed, so an unacknowledged insert can keep a part of the batch). Documents were never inserted atomically as a group (an ordered insert
-// failing at document 5 keeps 0–4), so readers seeing a prefix of the batch, or a crash keeping a prefix of
-// an unacknowledged one, is what MongoDB allows too.
+// every transaction has committed (should one commit fail, the command fails; transactions queued after it
+// may have committed, so an unacknowledged insert can keep a part of the batch). Documents were never
+// inserted atomically as a group (an ordered insert failing at document 5 keeps 0–4), so readers seeing a
+// prefix of the batch, or a crash keeping a prefix of an unacknowledged one, is what MongoDB allows too.
 import type { Document } from 'bson';
 import type { ReplyBody } from '../wire/codec.js';
 import type { Invocation } from './dispatch.js';

@@ -153,6 +153,7 @@ export class StorageEnv {
     return this.root.transaction((): { value: T } | { error: unknown } => {
       this.writing = true;
       try {
+        // Inside lmdb's batch transaction, transactionSync opens a nested transaction (committed into the batch).
         const value = this.root.transactionSync(() => {
           const v = fn();
           for (const h of this.commitHooks) h();
