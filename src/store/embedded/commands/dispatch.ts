@@ -56,12 +56,12 @@ export interface Invocation {
 const CATALOG_COMMANDS = new Set(['create', 'collMod', 'drop', 'dropDatabase', 'createIndexes', 'dropIndexes']);
 
 /**
- * A catalog change waiting for its commit. The in-heap catalog changes when the command runs, its storage when
+ * A catalog change waiting for its commit, per engine. The in-heap catalog changes when the command runs, its storage when
  * the transaction commits (a few milliseconds later, off the event loop): a read planned in between could walk
  * a new index that has no keys yet. Every command that arrives meanwhile waits for that commit (catalog
  * changes are rare; documents written by a pending command are simply not visible yet, as in any engine).
  */
-let catalogPending: Promise<unknown> | undefined;
+const catalogPending = new WeakMap<EngineState, Promise<unknown>>();
 
 /**
  * Runs one command. The reply is returned directly when the command completes at once (every read), so the
@@ -69,9 +69,10 @@ let catalogPending: Promise<unknown> | undefined;
  * change stream; any command behind a pending catalog change).
  */
 export function dispatch(state: EngineState, inv: Invocation, durability?: Durability): ReplyBody | Promise<ReplyBody> {
-  if (catalogPending) {
+  const pendingChange = catalogPending.get(state);
+  if (pendingChange) {
     const after = (): ReplyBody | Promise<ReplyBody> => dispatch(state, inv, durability);
-    return catalogPending.then(after, after);
+    return pendingChange.then(after, after);
   }
   const name = Object.keys(inv.body)[0] ?? '';
   const handler = Object.hasOwn(handlers, name) ? handlers[name] : undefined;
@@ -96,9 +97,9 @@ export function dispatch(state: EngineState, inv: Invocation, durability?: Durab
   );
   if (CATALOG_COMMANDS.has(name) || name === 'aggregate') {
     const pending = reply.finally(() => {
-      if (catalogPending === pending) catalogPending = undefined;
+      if (catalogPending.get(state) === pending) catalogPending.delete(state);
     });
-    catalogPending = pending;
+    catalogPending.set(state, pending);
   }
   return reply;
 }
