@@ -149,7 +149,9 @@ async function main(): Promise<void> {
     ]);
     const ids: ObjectId[] = [];
     process.stderr.write(`loading ${base} articles...\n`);
+    const load0 = performance.now();
     await insert(coll, 0, base, batch, writers, ids);
+    const loadSeconds = (performance.now() - load0) / 1000;
     const pid = engine.proc.pid!;
 
     process.stderr.write(`reads alone for ${values['idle-seconds']} s...\n`);
@@ -186,6 +188,7 @@ async function main(): Promise<void> {
         row('  newest 20 of a tag', busy.newest),
         row('  count of a tag', busy.count),
         `insert: ${inserted} articles in ${seconds.toFixed(1)} s (${Math.round(inserted / seconds)} /s); engine CPU ${(busyCpu / 1000).toFixed(1)} s while inserting, ${(idleCpu / 1000).toFixed(1)} s alone; RssAnon ${rssMb(pid, 'RssAnon')} MiB`,
+        `load (no readers, same process): ${base} articles in ${loadSeconds.toFixed(1)} s (${Math.round(base / loadSeconds)} /s)`,
         `target (p99 of reads while inserting <= 50 ms): ${pct(all(busy), 99) <= 50 ? 'met' : 'NOT met'}`,
         '',
       ].join('\n'),

@@ -1,7 +1,8 @@
 // TTL sweeper: periodically deletes documents whose TTL-indexed date plus expireAfterSeconds has passed.
 // MongoDB's monitor runs every 60 s; the interval here is an option (default 1 s) so tests stay fast.
 // Expired documents are a key range of the TTL index (dates up to now - expireAfterSeconds), so a pass
-// reads only what it deletes. A pass is one write transaction, made durable like a write command's.
+// reads only what it deletes. A pass is one write transaction, committed and flushed off the event loop
+// like a write command's.
 import type { Catalog } from './storage/catalog.js';
 
 export class TtlSweeper {
@@ -22,7 +23,7 @@ export class TtlSweeper {
     this.running = true;
     let removed = 0;
     try {
-      removed = this.catalog.env.write(() => {
+      removed = await this.catalog.env.writeAsync(() => {
         let n = 0;
         for (const coll of [...this.catalog.all()]) {
           for (const idx of [...coll.indexes.values()]) {

@@ -66,10 +66,11 @@ export class OAuthModelStore {
     const grantId = doc.grantId ? { grantId: doc.grantId } : {};
     const grace = this.opts.graceSeconds ?? 0;
     if (grace > 0 && doc.consumedAt && now.getTime() - doc.consumedAt.getTime() < grace * 1000) {
-      // No successor yet: the first use is still being answered. One that exists must be unused.
+      // No successor yet, or one claimed but not yet saved: the first use is still being answered. One that
+      // exists must be unused.
       if (!doc.successorId) return { outcome: 'replay', ...grantId };
       const successor = await this.coll.findOne({ _id: this.key(doc.successorId) }, { projection: { consumedAt: 1 } });
-      if (successor && !successor.consumedAt) return { outcome: 'replay', ...grantId };
+      if (!successor || !successor.consumedAt) return { outcome: 'replay', ...grantId };
     }
     return { outcome: 'reused', ...grantId };
   }

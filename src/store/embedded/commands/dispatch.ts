@@ -1,7 +1,7 @@
 // Command dispatch: finds the handler for the command named by the body's first field, turns thrown
 // errors into MongoDB error replies, runs a writing command in one storage write transaction (a large
-// insert in several, insertChunks.ts), and waits for that transaction to be on disk before the reply is
-// released.
+// insert in several, insertChunks.ts) that lmdb's write thread commits and flushes, and releases the reply
+// once that transaction has committed (on the disk too for a journaled write concern).
 import type { Document } from 'bson';
 import type { ReplyBody } from '../wire/codec.js';
 import { adminCommands } from './admin.js';
@@ -52,32 +52,56 @@ export interface Invocation {
   connectionId: number;
 }
 
+/** Commands that change the catalog (collections, indexes), which the heap mirrors ahead of the commit. */
+const CATALOG_COMMANDS = new Set(['create', 'collMod', 'drop', 'dropDatabase', 'createIndexes', 'dropIndexes']);
+
 /**
- * Runs one command. The reply is returned directly when the command completes at once (every read, every
- * write not asking to wait for the disk), so the wire layer can answer it in the same turn; a promise when it
- * has to wait (a chunked insert, a journaled write concern, a change stream).
+ * A catalog change waiting for its commit, per engine. The in-heap catalog changes when the command runs, its storage when
+ * the transaction commits (a few milliseconds later, off the event loop): a read planned in between could walk
+ * a new index that has no keys yet. Every command that arrives meanwhile waits for that commit (catalog
+ * changes are rare; documents written by a pending command are simply not visible yet, as in any engine).
+ */
+const catalogPending = new WeakMap<EngineState, Promise<unknown>>();
+
+/**
+ * Runs one command. The reply is returned directly when the command completes at once (every read), so the
+ * wire layer can answer it in the same turn; a promise when it has to wait (every write, for its commit; a
+ * change stream; any command behind a pending catalog change).
  */
 export function dispatch(state: EngineState, inv: Invocation, durability?: Durability): ReplyBody | Promise<ReplyBody> {
+  const pendingChange = catalogPending.get(state);
+  if (pendingChange) {
+    const after = (): ReplyBody | Promise<ReplyBody> => dispatch(state, inv, durability);
+    return pendingChange.then(after, after);
+  }
   const name = Object.keys(inv.body)[0] ?? '';
   const handler = Object.hasOwn(handlers, name) ? handlers[name] : undefined;
   const streamed = changeStreamCommand(state, inv, name);
   if (streamed) return streamed;
-  const writes = isWrite(name, inv.body);
-  const env = state.catalog.env;
-  let reply: ReplyBody;
-  try {
-    const chunked = chunkedInsertSize(name, inv);
-    if (chunked !== undefined) {
-      return insertInChunks(inv, chunked, (fn) => env.write(fn), (part) => run(state, part, name, handler)).then(
-        (r) => afterWrite(state, inv, r, durability),
-        (e: unknown) => failed(state, name, e),
-      );
+  if (!isWrite(name, inv.body)) {
+    try {
+      return run(state, inv, name, handler);
+    } catch (e) {
+      return errorReply(e);
     }
-    reply = writes ? env.write(() => run(state, inv, name, handler)) : run(state, inv, name, handler);
-  } catch (e) {
-    return failed(state, name, e);
   }
-  return writes ? afterWrite(state, inv, reply, durability) : reply;
+  const env = state.catalog.env;
+  const chunked = chunkedInsertSize(name, inv);
+  const committed =
+    chunked !== undefined
+      ? insertInChunks(inv, chunked, (fn, ran) => env.writeAsync(fn, ran), (part) => run(state, part, name, handler))
+      : env.writeAsync(() => run(state, inv, name, handler));
+  const reply = committed.then(
+    (r) => afterWrite(state, inv, r, durability),
+    (e: unknown) => failed(state, name, e),
+  );
+  if (CATALOG_COMMANDS.has(name) || name === 'aggregate') {
+    const pending = reply.finally(() => {
+      if (catalogPending.get(state) === pending) catalogPending.delete(state);
+    });
+    catalogPending.set(state, pending);
+  }
+  return reply;
 }
 
 /** The transaction could not commit (storage failure): nothing of the command was kept. */

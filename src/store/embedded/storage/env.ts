@@ -4,11 +4,14 @@
 //   keys   index id (u32) | order-preserving key  -> (empty)   see indexes.ts / order.ts
 //   meta   'catalog:<id>', 'ids', 'oplog'         -> BSON: the catalog, id counters, oplog position
 //   oplog  ts (u64)                               -> BSON change record      see changes.ts
-// Every change happens inside write(): one synchronous LMDB write transaction, committed when the callback
-// returns (a command's writes are one transaction). With overlappingSync (lmdb's default on Linux) the
-// commit does not wait for the disk; `flushed()` does, and the wire layer awaits it before replying, so
-// every acknowledged write is durable. Reads outside write() use lmdb's shared read transaction, renewed
-// every event-loop turn and after each commit, so a command sees one consistent state.
+// Every change happens inside a write transaction. While serving, writeAsync(): the command's function runs
+// on the event loop inside lmdb's asynchronous write transaction, and lmdb's write thread commits it and
+// flushes it to the disk (overlappingSync, lmdb's default on Linux), so the event loop never waits for
+// `fdatasync`; the promise resolves once the transaction has committed (its pages are in the data file, kept
+// through a crash of the process), and `flushed()` once it is on the disk. Commands queued in the same turn
+// share one commit and one flush. write() (synchronous, the flush on the calling thread) is for opening and
+// migrating, before any asynchronous write. Reads outside a transaction use lmdb's shared read transaction,
+// renewed every event-loop turn and after each commit, so a command sees one consistent state.
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -88,8 +91,10 @@ export class StorageEnv {
   }
 
   /**
-   * Runs `fn` in one write transaction (or in the enclosing one). An exception aborts the transaction:
-   * nothing of it is stored, and the abort hooks restore the in-heap catalog.
+   * Runs `fn` in one synchronous write transaction (or in the enclosing one). An exception aborts the
+   * transaction: nothing of it is stored, and the abort hooks restore the in-heap catalog. The commit flushes
+   * to the disk on the calling thread: for opening, upgrading and migrating a data directory, before the engine
+   * serves (once lmdb's write thread exists, a synchronous transaction has to borrow its transaction).
    */
   write<T>(fn: () => T): T {
     if (this.writing) return fn();
@@ -110,6 +115,59 @@ export class StorageEnv {
     }
     for (const h of this.afterCommitHooks) h();
     return result;
+  }
+
+  /**
+   * Runs `fn` in a write transaction that lmdb's write thread commits and flushes: `fn` itself runs on the event
+   * loop (in a later turn, when the write thread has opened the transaction), in a nested transaction of its
+   * own, so an exception discards exactly its writes (the abort hooks then restore the in-heap catalog from the
+   * state that will commit) and rejects the promise. Resolves with `fn`'s result once committed; functions
+   * queued in the same turn run one after the other, in order, and commit together. `ran` (optional) is called
+   * as soon as `fn` has run, before the commit.
+   */
+  writeAsync<T>(fn: () => T, ran?: () => void): Promise<T> {
+    let outcome: Promise<{ value: T } | { error: unknown }>;
+    try {
+      outcome = this.queueAsync(fn, ran);
+    } catch (e) {
+      return Promise.reject(e instanceof Error ? e : new Error(String(e))); // e.g. the environment is closed
+    }
+    // Promise.resolve: a promise of this realm (lmdb's may come from another, e.g. under a test runner's VM).
+    return Promise.resolve(outcome).then(
+      (r) => {
+        for (const h of this.afterCommitHooks) h();
+        if ('error' in r) throw r.error;
+        return r.value;
+      },
+      (e: unknown) => {
+        // The commit itself failed (disk full, I/O error): nothing of the batch is stored; the in-heap state
+        // follows the storage again.
+        for (const h of this.abortHooks) h();
+        throw e;
+      },
+    );
+  }
+
+  /** Queues `fn` for lmdb's next asynchronous commit; its outcome says whether it ran to the end. */
+  private queueAsync<T>(fn: () => T, ran?: () => void): Promise<{ value: T } | { error: unknown }> {
+    return this.root.transaction((): { value: T } | { error: unknown } => {
+      this.writing = true;
+      try {
+        // Inside lmdb's batch transaction, transactionSync opens a nested transaction (committed into the batch).
+        const value = this.root.transactionSync(() => {
+          const v = fn();
+          for (const h of this.commitHooks) h();
+          return v;
+        });
+        return { value };
+      } catch (error) {
+        for (const h of this.abortHooks) h();
+        return { error };
+      } finally {
+        this.writing = false;
+        ran?.();
+      }
+    });
   }
 
   /** Resolves once every committed transaction is on disk (immediately for a temporary environment). */

@@ -120,8 +120,10 @@ export class Oplog {
     env.onAfterCommit(() => this.notify());
     env.onAbort(() => {
       this.pending = [];
-      this.sealed = [];
       this.load();
+      // Records sealed by transactions that still commit (earlier ones of the same lmdb commit, whose state
+      // load() read) are yet to be announced; those of the aborted one are gone.
+      this.sealed = this.sealed.filter((r) => r.ts <= this.last);
     });
   }
 
