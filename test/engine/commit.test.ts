@@ -3,10 +3,9 @@
 // readable from any connection once acknowledged, a unique index admits each key once however writers race,
 // a refused write leaves nothing behind, replies on one connection come in request order with each seeing the
 // writes sent before it, and a read sent while an index is being created sees every document.
-import net from 'node:net';
-import { deserialize, serialize, type Document } from 'bson';
 import { MongoClient, type Collection } from 'mongodb';
 import { testMongoUri, uniqueDbName } from '../helpers/db.js';
+import { exchange, opMsg } from '../helpers/raw-wire.js';
 
 const dbName = uniqueDbName('commit');
 const WRITERS = 4;
@@ -141,41 +140,6 @@ it('sees every document in reads sent while an index is being created', async ()
   expect(counts.length).toBeGreaterThanOrEqual(6);
 });
 
-const OP_MSG = 2013;
-
-function opMsg(requestId: number, body: Document): Buffer {
-  const doc = serialize(body);
-  const out = Buffer.alloc(21 + doc.length);
-  out.writeInt32LE(out.length, 0);
-  out.writeInt32LE(requestId, 4);
-  out.writeInt32LE(OP_MSG, 12);
-  out.set(doc, 21);
-  return out;
-}
-
-/** Writes every message at once on one socket and collects the replies as [responseTo, body]. */
-function pipeline(messages: Buffer[]): Promise<Array<[number, Document]>> {
-  const { hostname, port } = new URL(testMongoUri());
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(Number(port), hostname, () => socket.write(Buffer.concat(messages)));
-    let buffered = Buffer.alloc(0);
-    const replies: Array<[number, Document]> = [];
-    socket.on('data', (chunk: Buffer) => {
-      buffered = Buffer.concat([buffered, chunk]);
-      while (buffered.length >= 4 && buffered.length >= buffered.readInt32LE(0)) {
-        const len = buffered.readInt32LE(0);
-        replies.push([buffered.readInt32LE(8), deserialize(buffered.subarray(21, len))]);
-        buffered = buffered.subarray(len);
-      }
-      if (replies.length >= messages.length) {
-        socket.end();
-        resolve(replies);
-      }
-    });
-    socket.on('error', reject);
-  });
-}
-
 it('answers writes and reads pipelined on one connection in order, each read seeing the writes before it', async () => {
   const $db = dbName;
   const messages: Buffer[] = [opMsg(1, { insert: 'piped', documents: [{ _id: 1, n: 0 }], $db })];
@@ -186,7 +150,7 @@ it('answers writes and reads pipelined on one connection in order, each read see
   messages.push(opMsg(2, { findAndModify: 'piped', query: { _id: 1 }, update: { $set: { done: true } }, new: true, $db }));
   messages.push(opMsg(3, { delete: 'piped', deletes: [{ q: { _id: 1 }, limit: 1 }], $db }));
   messages.push(opMsg(4, { count: 'piped', $db }));
-  const replies = await pipeline(messages);
+  const replies = await exchange(messages);
   expect(replies.map(([to]) => to)).toEqual(messages.map((m) => m.readInt32LE(4)));
   const bodies = replies.map(([, b]) => b);
   expect(bodies[0]).toMatchObject({ ok: 1, n: 1 });

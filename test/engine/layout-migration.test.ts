@@ -4,11 +4,9 @@
 // answers for every document), unique constraints, a capped collection's insertion order, the collections'
 // uuids and the change history all survive. The previous layout is written here from a current environment by
 // re-keying it the way format 2 stored it. Engine internals, so only registered against the embedded engine.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { ObjectId, type Document } from 'bson';
 import { MongoClient } from 'mongodb';
 import { startEngine, type ChangeRecord } from '../../src/store/embedded/index.js';
@@ -16,21 +14,11 @@ import { encode } from '../../src/store/embedded/storage/bsonio.js';
 import { Catalog } from '../../src/store/embedded/storage/catalog.js';
 import { keyRange, prefixEnd, StorageEnv, u32 } from '../../src/store/embedded/storage/env.js';
 import { slotSuffix } from '../../src/store/embedded/storage/order.js';
+import { runEngineCli } from '../helpers/engine-cli.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const cli = join(root, 'dist', 'src', 'store', 'embedded', 'cli.js');
 
 const register = process.env.MONGODB_URI ? () => undefined : () => defineTests();
 register();
-
-function runCli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  const proc = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  proc.stdout.on('data', (b: Buffer) => (out += b.toString()));
-  proc.stderr.on('data', (b: Buffer) => (err += b.toString()));
-  return new Promise((resolve) => proc.once('exit', (code) => resolve({ code, out, err })));
-}
 
 /** Articles with `_id`s of several types, inserted out of `_id` order. */
 function articles(): Document[] {
@@ -115,13 +103,13 @@ function defineTests(): void {
     await expect(startEngine({ port: 0, dbPath: former.dir })).rejects.toThrow(`npm run engine -- --migrate ${former.dir}`);
     // The refused start released the directory: a second attempt says the same, not "in use".
     await expect(startEngine({ port: 0, dbPath: former.dir })).rejects.toThrow('format 2');
-    const res = await runCli(['--port', '0', '--dbpath', former.dir]);
+    const res = await runEngineCli(['--port', '0', '--dbpath', former.dir]);
     expect(res.code).toBe(1);
     expect(res.err).toContain('--migrate');
   });
 
   it('is moved to the current layout by --migrate, with every document, index entry and change kept', async () => {
-    const res = await runCli(['--migrate', former.dir]);
+    const res = await runEngineCli(['--migrate', former.dir]);
     expect(res).toMatchObject({ code: 0 });
     expect(res.out).toContain('2 collections, 1540 documents');
     expect(existsSync(join(former.dir, 'pre-format3', 'engine.mdb'))).toBe(true);
@@ -172,7 +160,7 @@ function defineTests(): void {
       await client.close(true);
       await engine.close();
     }
-    const again = await runCli(['--migrate', former.dir]);
+    const again = await runEngineCli(['--migrate', former.dir]);
     expect(again.code).toBe(1);
     expect(again.err).toContain('already holds LMDB data');
   });

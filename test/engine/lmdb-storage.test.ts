@@ -2,31 +2,19 @@
 // ts across restarts, retention, listeners after commit), the clear refusal of a data directory in the
 // former format, and the one-shot migration from it (`cli.js --migrate <dir>`). Engine internals, so only
 // registered against the embedded engine (MONGODB_URI unset).
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { serialize, type Document } from 'bson';
 import { MongoClient } from 'mongodb';
 import { startEngine, type ChangeRecord, type RunningEngine } from '../../src/store/embedded/index.js';
 import { decode } from '../../src/store/embedded/storage/bsonio.js';
 import { encodeEntry, END_KIND, EntryKind, frameRecord, HEADER_KIND } from '../../src/store/embedded/persist/records.js';
+import { runEngineCli } from '../helpers/engine-cli.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const cli = join(root, 'dist', 'src', 'store', 'embedded', 'cli.js');
 
 const register = process.env.MONGODB_URI ? () => undefined : () => defineTests();
 register();
-
-function runCli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  const proc = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  proc.stdout.on('data', (b: Buffer) => (out += b.toString()));
-  proc.stderr.on('data', (b: Buffer) => (err += b.toString()));
-  return new Promise((resolve) => proc.once('exit', (code) => resolve({ code, out, err })));
-}
 
 async function withClient<T>(engine: RunningEngine, fn: (c: MongoClient) => Promise<T>): Promise<T> {
   const client = new MongoClient(engine.uri, { serverSelectionTimeoutMS: 5000 });
@@ -146,14 +134,14 @@ function defineTests(): void {
     it('is refused with a message naming the migration command', async () => {
       const dir = legacyDir();
       await expect(startEngine({ port: 0, dbPath: dir })).rejects.toThrow(`npm run engine -- --migrate ${dir}`);
-      const res = await runCli(['--port', '0', '--dbpath', dir]);
+      const res = await runEngineCli(['--port', '0', '--dbpath', dir]);
       expect(res.code).toBe(1);
       expect(res.err).toContain('--migrate');
     });
 
     it('is converted once by --migrate, keeping documents, indexes and unique constraints', async () => {
       const dir = legacyDir();
-      const res = await runCli(['--migrate', dir]);
+      const res = await runEngineCli(['--migrate', dir]);
       expect(res).toMatchObject({ code: 0 });
       expect(res.out).toContain('1 collections, 49 documents');
       expect(existsSync(join(dir, 'pre-lmdb', 'snapshot.bin'))).toBe(true);
@@ -174,7 +162,7 @@ function defineTests(): void {
         await engine.close();
       }
       // A second run has nothing to do and says so.
-      const again = await runCli(['--migrate', dir]);
+      const again = await runEngineCli(['--migrate', dir]);
       expect(again.code).toBe(1);
       expect(again.err).toContain('already holds LMDB data');
     });

@@ -2,47 +2,8 @@
 // answered in the same turn, but one sent behind a command that waits (a chunked insert, a journaled write)
 // waits for it. Checked over a raw socket with several OP_MSG requests written at once, as a pipelining
 // client would send them: each reply answers its request, in order, and sees the writes before it.
-import net from 'node:net';
-import { deserialize, serialize, type Document } from 'bson';
-import { testMongoUri, uniqueDbName } from '../helpers/db.js';
-
-const OP_MSG = 2013;
-
-function opMsg(requestId: number, body: Document): Buffer {
-  const doc = serialize(body);
-  const out = Buffer.alloc(16 + 4 + 1 + doc.length);
-  out.writeInt32LE(out.length, 0);
-  out.writeInt32LE(requestId, 4);
-  out.writeInt32LE(0, 8);
-  out.writeInt32LE(OP_MSG, 12);
-  out.writeUInt32LE(0, 16);
-  out[20] = 0;
-  out.set(doc, 21);
-  return out;
-}
-
-/** Sends the messages in one write and collects `count` replies as [responseTo, body]. */
-function exchange(messages: Buffer[], count: number): Promise<Array<[number, Document]>> {
-  const { hostname, port } = new URL(testMongoUri());
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(Number(port), hostname, () => socket.write(Buffer.concat(messages)));
-    let buffered = Buffer.alloc(0);
-    const replies: Array<[number, Document]> = [];
-    socket.on('data', (chunk: Buffer) => {
-      buffered = Buffer.concat([buffered, chunk]);
-      while (buffered.length >= 4 && buffered.length >= buffered.readInt32LE(0)) {
-        const len = buffered.readInt32LE(0);
-        replies.push([buffered.readInt32LE(8), deserialize(buffered.subarray(21, len))]);
-        buffered = buffered.subarray(len);
-      }
-      if (replies.length >= count) {
-        socket.end();
-        resolve(replies);
-      }
-    });
-    socket.on('error', reject);
-  });
-}
+import { uniqueDbName } from '../helpers/db.js';
+import { exchange, opMsg } from '../helpers/raw-wire.js';
 
 describe('reply order on one connection', () => {
   const db = uniqueDbName('wire_order');
