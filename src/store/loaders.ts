@@ -46,6 +46,21 @@ export class Loaders implements LoaderRequest {
     return loader as DataLoader<K, V>;
   }
 
+  /**
+   * Forgets what the loaders read, once the request is answered (later loads read again). Whatever of a request
+   * outlived a young-generation collection sits in the old generation until the next full one, dead or not, and the
+   * scavenger keeps every young object it still points to: loader maps promoted mid-answer held the documents read
+   * after, so those were copied and promoted in turn. Deleting each entry overwrites those pointers (docs/PERFORMANCE.md,
+   * fifth round: half of what each scavenge promoted).
+   */
+  release(): void {
+    for (const [factory, loader] of this.instances) {
+      if (loader instanceof IdLoader) loader.release();
+      else loader.clearAll();
+      this.instances.delete(factory);
+    }
+  }
+
   projection(full: Document, type: ProjectedType, always: readonly string[] = []): Document {
     // A type the operation never selects may still be read for a check (does this category exist?): in full.
     return narrowProjection(full, type, this.operation.fields?.get(type.graphqlType), always);
@@ -82,6 +97,15 @@ export class IdLoader<T> extends DataLoader<string, T | null> {
   override clear(id: string): this {
     this.asked.delete(id);
     return super.clear(id);
+  }
+
+  /** Forgets every key, one entry at a time (see `Loaders.release`). */
+  release(): void {
+    for (const id of this.asked.keys()) {
+      this.asked.delete(id);
+      super.clear(id);
+    }
+    for (const id of this.read.keys()) this.read.delete(id);
   }
 
   override clearAll(): this {
