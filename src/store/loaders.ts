@@ -47,18 +47,14 @@ export class Loaders implements LoaderRequest {
   }
 
   /**
-   * Forgets what the loaders read, once the request is answered (later loads read again). Whatever of a request
-   * outlived a young-generation collection sits in the old generation until the next full one, dead or not, and the
-   * scavenger keeps every young object it still points to: loader maps promoted mid-answer held the documents read
-   * after, so those were copied and promoted in turn. Deleting each entry overwrites those pointers (docs/PERFORMANCE.md,
-   * fifth round: half of what each scavenge promoted).
+   * Forgets what the loaders read, once the request is answered (later loads read again). What a finished request
+   * leaves in the old generation stays there, dead or not, until the next full collection, and the scavenger keeps
+   * every young object it points to: loader maps reached from there held every document read after, which were then
+   * promoted in turn (docs/PERFORMANCE.md, fifth round: half of what each scavenge promoted).
    */
   release(): void {
-    for (const [factory, loader] of this.instances) {
-      if (loader instanceof IdLoader) loader.release();
-      else loader.clearAll();
-      this.instances.delete(factory);
-    }
+    for (const loader of this.instances.values()) loader.clearAll();
+    this.instances.clear();
   }
 
   projection(full: Document, type: ProjectedType, always: readonly string[] = []): Document {
@@ -70,8 +66,8 @@ export class Loaders implements LoaderRequest {
 /**
  * A loader by id that also tells, without a promise, what its batches have already read: a field resolver whose
  * documents were loaded beforehand (a list's references, preloaded by the operation that read the list) returns
- * them at once instead of one promise per id plus the field's own. `prime` and `clear` are not reflected: an id
- * only primed is simply read through `load` as before.
+ * them at once instead of one promise per id plus the field's own. `prime` and `clear` are not reflected (`clearAll`
+ * is): an id only primed is simply read through `load` as before.
  */
 export class IdLoader<T> extends DataLoader<string, T | null> {
   private readonly read: Map<string, T | null>;
@@ -99,17 +95,9 @@ export class IdLoader<T> extends DataLoader<string, T | null> {
     return super.clear(id);
   }
 
-  /** Forgets every key, one entry at a time (see `Loaders.release`). */
-  release(): void {
-    for (const id of this.asked.keys()) {
-      this.asked.delete(id);
-      super.clear(id);
-    }
-    for (const id of this.read.keys()) this.read.delete(id);
-  }
-
   override clearAll(): this {
     this.asked.clear();
+    this.read.clear();
     return super.clearAll();
   }
 

@@ -1,6 +1,6 @@
 // IdLoader (src/store/loaders.ts): preloading reads each id once, in one batch with what is asked at the same time,
 // without asking again for ids already read or on their way; `clear` makes the next load read the store again, and so
-// does `release` (what a request's loaders hold is dropped once it is answered).
+// do `clearAll` and `Loaders.release` (what a request's loaders hold is dropped once it is answered).
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { Db, MongoClient } from 'mongodb';
 import { byIdLoader, IdLoader, Loaders, outsideAnOperation } from '../../src/store/loaders.js';
@@ -59,12 +59,12 @@ test('after clear, a load reads the store again', async () => {
   expect(batches).toEqual([['a'], ['a'], ['a']]);
 });
 
-test('after release, nothing read is kept: the loader answers nothing at once and a load reads the store again', async () => {
+test('after clearAll, nothing read is kept: the loader answers nothing at once and a load reads the store again', async () => {
   const batches: string[][] = [];
   const loader = countingLoader(batches);
   expect((await loader.loadMany(['b', 'c'])).map((d) => (d as { n: number } | null)?.n)).toEqual([1, 2]);
   expect(loader.readAlready(['b', 'c'])).toHaveLength(2);
-  loader.release();
+  loader.clearAll();
   expect(loader.readAlready(['b'])).toBeUndefined();
   const loads: Array<Promise<unknown>> = [];
   loader.preload(['b'], loads);
