@@ -60,6 +60,11 @@ export function withContext(deps: AppDeps): Koa.Middleware<AppState> {
   return async (ctx, next) => {
     const viewer = await authenticate(ctx.get('authorization') || undefined);
     ctx.state.context = createContext({ requestId: ctx.state.requestId, log: ctx.state.log, config: deps.config, store: deps.store, mailer: deps.mailer, viewer, cursors: deps.cursors, clientIp: ctx.ip });
-    await next();
+    try {
+      await next();
+    } finally {
+      // The answer is made: drop the documents the loaders hold (src/store/loaders.ts, `release`).
+      ctx.state.context.loaders.release();
+    }
   };
 }

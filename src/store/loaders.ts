@@ -46,6 +46,17 @@ export class Loaders implements LoaderRequest {
     return loader as DataLoader<K, V>;
   }
 
+  /**
+   * Forgets what the loaders read, once the request is answered (later loads read again). What a finished request
+   * leaves in the old generation stays there, dead or not, until the next full collection, and the scavenger keeps
+   * every young object it points to: loader maps reached from there held every document read after, which were then
+   * promoted in turn (docs/PERFORMANCE.md, fifth round: half of what each scavenge promoted).
+   */
+  release(): void {
+    for (const loader of this.instances.values()) loader.clearAll();
+    this.instances.clear();
+  }
+
   projection(full: Document, type: ProjectedType, always: readonly string[] = []): Document {
     // A type the operation never selects may still be read for a check (does this category exist?): in full.
     return narrowProjection(full, type, this.operation.fields?.get(type.graphqlType), always);
@@ -55,8 +66,8 @@ export class Loaders implements LoaderRequest {
 /**
  * A loader by id that also tells, without a promise, what its batches have already read: a field resolver whose
  * documents were loaded beforehand (a list's references, preloaded by the operation that read the list) returns
- * them at once instead of one promise per id plus the field's own. `prime` and `clear` are not reflected: an id
- * only primed is simply read through `load` as before.
+ * them at once instead of one promise per id plus the field's own. `prime` and `clear` are not reflected (`clearAll`
+ * is): an id only primed is simply read through `load` as before.
  */
 export class IdLoader<T> extends DataLoader<string, T | null> {
   private readonly read: Map<string, T | null>;
@@ -86,6 +97,7 @@ export class IdLoader<T> extends DataLoader<string, T | null> {
 
   override clearAll(): this {
     this.asked.clear();
+    this.read.clear();
     return super.clearAll();
   }
 

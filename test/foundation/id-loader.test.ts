@@ -1,8 +1,9 @@
 // IdLoader (src/store/loaders.ts): preloading reads each id once, in one batch with what is asked at the same time,
-// without asking again for ids already read or on their way; `clear` makes the next load read the store again.
+// without asking again for ids already read or on their way; `clear` makes the next load read the store again, and so
+// do `clearAll` and `Loaders.release` (what a request's loaders hold is dropped once it is answered).
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { Db, MongoClient } from 'mongodb';
-import { byIdLoader, IdLoader, outsideAnOperation } from '../../src/store/loaders.js';
+import { byIdLoader, IdLoader, Loaders, outsideAnOperation } from '../../src/store/loaders.js';
 import { Store } from '../../src/store/store.js';
 import { openTestDb } from '../helpers/db.js';
 
@@ -56,4 +57,33 @@ test('after clear, a load reads the store again', async () => {
   loader.clearAll();
   await loader.load('a');
   expect(batches).toEqual([['a'], ['a'], ['a']]);
+});
+
+test('after clearAll, nothing read is kept: the loader answers nothing at once and a load reads the store again', async () => {
+  const batches: string[][] = [];
+  const loader = countingLoader(batches);
+  expect((await loader.loadMany(['b', 'c'])).map((d) => (d as { n: number } | null)?.n)).toEqual([1, 2]);
+  expect(loader.readAlready(['b', 'c'])).toHaveLength(2);
+  loader.clearAll();
+  expect(loader.readAlready(['b'])).toBeUndefined();
+  const loads: Array<Promise<unknown>> = [];
+  loader.preload(['b'], loads);
+  await Promise.all(loads);
+  expect(batches).toEqual([['b', 'c'], ['b']]);
+});
+
+test("a request's Loaders build fresh loaders after release", async () => {
+  const batches: string[][] = [];
+  const factory = byIdLoader<{ _id: string; n: number }>(async (_store, ids) => {
+    batches.push([...ids]);
+    return db.collection<{ _id: string; n: number }>('things').find({ _id: { $in: [...ids] } }).toArray();
+  });
+  const loaders = new Loaders(store);
+  const first = loaders.get(factory);
+  await first.load('d');
+  loaders.release();
+  const second = loaders.get(factory);
+  expect(second).not.toBe(first);
+  expect(await second.load('d')).toMatchObject({ n: 3 });
+  expect(batches).toEqual([['d'], ['d']]);
 });
