@@ -63,6 +63,27 @@ class ReplyBuffers {
 
 export const replyBuffers = new ReplyBuffers();
 
+const bytesOf = (...parts: Array<number | string>): Buffer =>
+  Buffer.concat(parts.map((x) => (typeof x === 'number' ? Buffer.from([x]) : Buffer.from(x, 'latin1'))));
+// The reply's fixed parts, written with one set() each rather than a string encode per name.
+const CURSOR_NAME = bytesOf(0x03, 'cursor', 0);
+const BATCH_NAME = { firstBatch: bytesOf(0x04, 'firstBatch', 0), nextBatch: bytesOf(0x04, 'nextBatch', 0) };
+const ID_NAME = bytesOf(0x12, 'id', 0);
+const NS_NAME = bytesOf(0x02, 'ns', 0);
+const ONE = Buffer.alloc(8);
+ONE.writeDoubleLE(1);
+const OK_TAIL = Buffer.concat([bytesOf(0, 0x01, 'ok', 0), ONE, bytesOf(0)]); // end of cursor, ok: 1.0, end of reply
+/** Namespaces as BSON string bytes (utf8 and a terminating 0); a few dozen in practice. */
+const nsBytes = new Map<string, Buffer>();
+function nsCString(ns: string): Buffer {
+  let b = nsBytes.get(ns);
+  if (!b) {
+    if (nsBytes.size >= 1024) nsBytes.clear();
+    nsBytes.set(ns, (b = Buffer.from(`${ns}\0`, 'utf8')));
+  }
+  return b;
+}
+
 /**
  * Writes a cursor reply document in place: the documents appended one by one (copied straight from wherever
  * they are, e.g. lmdb's reused read buffer), then finish() fills in the lengths and the tail.
@@ -72,16 +93,16 @@ export class CursorReplyWriter {
   private p: number;
   private count = 0;
   private readonly arrayAt: number;
-  private readonly nsBytes: number;
+  private readonly ns: Buffer;
 
   /** `expected`: the documents' batchEntryBytes, when known, so the buffer is taken at its final size. */
   constructor(
-    private readonly ns: string,
+    ns: string,
     private readonly batchKey: 'firstBatch' | 'nextBatch',
     expected = 0,
   ) {
-    this.nsBytes = Buffer.byteLength(ns);
-    const head = FRAME_BYTES + 4 + (1 + 7 + 4) + (2 + batchKey.length);
+    this.ns = nsCString(ns);
+    const head = FRAME_BYTES + 4 + CURSOR_NAME.length + 4 + BATCH_NAME[batchKey].length;
     this.out = replyBuffers.take(head + 4 + expected + 1 + this.tailBytes());
     this.arrayAt = head;
     this.p = head + 4;
@@ -93,18 +114,23 @@ export class CursorReplyWriter {
   }
 
   add(doc: Buffer): void {
-    const key = String(this.count++);
-    const need = this.p + 2 + key.length + doc.length + 1 + this.tailBytes();
+    const i = this.count++;
+    const digits = i < 10 ? 1 : i < 100 ? 2 : String(i).length;
+    const need = this.p + 2 + digits + doc.length + 1 + this.tailBytes();
     if (need > this.out.length) {
       const bigger = replyBuffers.take(Math.max(need, this.out.length * 2));
       this.out.copy(bigger, 0, 0, this.p);
       replyBuffers.release(this.out);
       this.out = bigger;
     }
-    this.out[this.p++] = 0x03;
-    this.p += this.out.write(key, this.p, 'latin1');
-    this.out[this.p++] = 0;
-    this.p += doc.copy(this.out, this.p);
+    const out = this.out;
+    let p = this.p;
+    out[p++] = 0x03;
+    for (let d = digits - 1, n = i; d >= 0; d--, n = Math.floor(n / 10)) out[p + d] = 0x30 + (n % 10);
+    p += digits;
+    out[p++] = 0;
+    out.set(doc, p);
+    this.p = p + doc.length;
   }
 
   /** Gives the memory back without building a reply. */
@@ -114,35 +140,24 @@ export class CursorReplyWriter {
 
   finish(id: bigint): Buffer {
     const { out, ns, batchKey } = this;
-    let p = FRAME_BYTES;
     const total = this.p + 1 + this.tailBytes() - FRAME_BYTES;
-    const name = (type: number, key: string): void => {
-      out[p++] = type;
-      p += out.write(key, p, 'latin1');
-      out[p++] = 0;
-    };
+    let p = FRAME_BYTES;
     out.writeInt32LE(total, p);
-    p += 4;
-    name(0x03, 'cursor');
-    out.writeInt32LE(total - (p - FRAME_BYTES) - (1 + 3 + 8) - 1, p);
-    p += 4;
-    name(0x04, batchKey);
+    out.set(CURSOR_NAME, (p += 4));
+    p += CURSOR_NAME.length;
+    out.writeInt32LE(total - (p - FRAME_BYTES) - (OK_TAIL.length - 1), p);
+    out.set(BATCH_NAME[batchKey], (p += 4));
+    p += BATCH_NAME[batchKey].length;
     out.writeInt32LE(this.p + 1 - this.arrayAt, p);
     p = this.p;
-    out[p++] = 0;
-    name(0x12, 'id');
-    out.writeBigInt64LE(id, p);
-    p += 8;
-    name(0x02, 'ns');
-    out.writeInt32LE(this.nsBytes + 1, p);
-    p += 4;
-    p += out.write(ns, p, 'utf8');
-    out[p++] = 0;
-    out[p++] = 0; // end of cursor
-    name(0x01, 'ok');
-    out.writeDoubleLE(1, p);
-    p += 8;
-    out[p++] = 0;
+    out[p++] = 0; // end of the array
+    out.set(ID_NAME, p);
+    out.writeBigInt64LE(id, (p += ID_NAME.length));
+    out.set(NS_NAME, (p += 8));
+    out.writeInt32LE(ns.length, (p += NS_NAME.length));
+    out.set(ns, (p += 4));
+    out.set(OK_TAIL, (p += ns.length));
+    p += OK_TAIL.length;
     if (p - FRAME_BYTES !== total) throw new Error(`cursor reply size mismatch ${p - FRAME_BYTES} != ${total}`);
     const reply = out.subarray(FRAME_BYTES, p);
     framable.add(reply);
@@ -151,7 +166,7 @@ export class CursorReplyWriter {
 
   /** Bytes after the array: its id and ns elements, the end of the cursor document, the ok element, the end. */
   private tailBytes(): number {
-    return 1 + 3 + 8 + (1 + 3 + 4 + this.nsBytes + 1) + 1 + (1 + 3 + 8) + 1;
+    return ID_NAME.length + 8 + NS_NAME.length + 4 + this.ns.length + OK_TAIL.length;
   }
 }
 
