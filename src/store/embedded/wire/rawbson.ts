@@ -24,8 +24,9 @@ export function withFrameSpace(reply: Buffer): Buffer | undefined {
 /** Replies below this size come from Node's allocator (small ones from its shared pool); at or above it, from replyBuffers. */
 const POOLED_FROM = 16 * 1024;
 const POOLED_UP_TO = 32 * 1024 * 1024;
-/** Free buffers kept per size class: enough for the answers of a few connections in flight. */
+/** Free buffers kept per size class (enough for the answers of a few connections in flight), and idle bytes at most. */
 const FREE_PER_CLASS = 8;
+const MAX_IDLE_BYTES = 32 * 1024 * 1024;
 
 /**
  * Reusable reply memory in power-of-two size classes. A buffer is lent by take() and comes back only through
@@ -36,11 +37,14 @@ const FREE_PER_CLASS = 8;
 class ReplyBuffers {
   private readonly free = new Map<number, ArrayBufferLike[]>();
   private readonly lent = new WeakSet<ArrayBufferLike>();
+  private idle = 0;
 
   take(bytes: number): Buffer {
     if (bytes < POOLED_FROM || bytes > POOLED_UP_TO) return Buffer.allocUnsafe(bytes);
     const size = 2 ** Math.ceil(Math.log2(bytes));
-    const memory = this.free.get(size)?.pop() ?? Buffer.allocUnsafeSlow(size).buffer;
+    const reused = this.free.get(size)?.pop();
+    if (reused) this.idle -= size;
+    const memory = reused ?? Buffer.allocUnsafeSlow(size).buffer;
     this.lent.add(memory);
     return Buffer.from(memory, 0, size);
   }
@@ -57,7 +61,9 @@ class ReplyBuffers {
     this.lent.delete(memory);
     let list = this.free.get(memory.byteLength);
     if (!list) this.free.set(memory.byteLength, (list = []));
-    if (list.length < FREE_PER_CLASS) list.push(memory);
+    if (list.length >= FREE_PER_CLASS || this.idle + memory.byteLength > MAX_IDLE_BYTES) return;
+    list.push(memory);
+    this.idle += memory.byteLength;
   }
 }
 
