@@ -1,5 +1,5 @@
 // Store benchmark (not a test): `npm run bench:store [-- --sizes 10000,1000000 --seconds 5 --concurrency 12]
-// [--reference <another build's dist/src/store/embedded/cli.js>]`. With --reference, every size is loaded
+// [--reference <another build's dist/src/store/embedded/cli.js>] [--profile DIR]`. With --reference, every size is loaded
 // into both engines (the reference first) and all of them are measured in the same alternating windows.
 // For each size, starts the embedded engine in its own child process (in-memory, so the benchmark's own
 // memory does not pollute the measurement), loads ~2 KB article-like documents through the driver in
@@ -59,8 +59,12 @@ function article(i: number): Article {
   };
 }
 
+/** `--profile DIR`: this build's engine runs with V8's CPU profiler, its profile written to DIR when it exits. */
+let profileDir: string | undefined;
+
 function startEngine(cli: string): Promise<{ proc: ChildProcess; uri: string }> {
-  const proc = spawn(process.execPath, [cli, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const flags = profileDir && cli === ownCli ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
+  const proc = spawn(process.execPath, [...flags, cli, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     proc.stdout!.on('data', (b: Buffer) => {
@@ -212,8 +216,10 @@ async function main(): Promise<void> {
       rounds: { type: 'string', default: '5' },
       concurrency: { type: 'string', default: '12' },
       reference: { type: 'string' },
+      profile: { type: 'string' },
     },
   });
+  profileDir = values.profile;
   const sizes = values.sizes.split(',').map((s) => Number(s.trim()));
   const seconds = Number(values.seconds);
   const rounds = Math.max(1, Number(values.rounds));

@@ -7,7 +7,7 @@ import { DEFAULT_FIRST_BATCH, MAX_BATCH_BYTES } from '../cursors.js';
 import type { Collection } from '../storage/collection.js';
 import { exactKey, prefixKey } from '../storage/indexes.js';
 import { naturalOrder } from '../storage/order.js';
-import { batchEntryBytes, cursorReply } from '../wire/rawbson.js';
+import { CursorReplyWriter, cursorReply } from '../wire/rawbson.js';
 import { optDoc, optInt, type CommandContext } from './context.js';
 
 const isEmpty = (d: Document | undefined): boolean => !d || Object.keys(d).length === 0;
@@ -36,14 +36,11 @@ export function findById(ctx: CommandContext, coll: Collection, ns: string, skip
   return cursorReply(ns, 0n, 'firstBatch', doc ? [doc] : []);
 }
 
-/** Scratch space for the documents of one `_id` list reply (they are copied into the reply at once). */
-let scratch = Buffer.allocUnsafeSlow(1 << 20);
-
 /**
  * `find {_id: {$in: [<scalars>]}}` on a clustered collection (documents keyed by `_id`, storage/collection.ts)
  * with no sort, projection, skip, limit, hint or collation and an answer that fits the first batch (at most 101
  * ids and no batch size below their number; what the service's batched reads by id send): the ids' keys in
- * natural order, one get each, the stored bytes gathered in a reused buffer and copied into the reply, without
+ * natural order, one get each, each document's stored bytes copied straight into the reply, without
  * the planner, the lazy result chain or the cursor registry. The same answer the general path gives (an exact
  * plan on `_id_`: distinct keys in natural order, missing ids skipped); undefined when the request is anything
  * else or the batch would pass the reply's byte limit.
@@ -73,24 +70,16 @@ export function findByIds(ctx: CommandContext, coll: Collection, ns: string, ski
     keys.add(prefixKey([id]));
   }
   const sorted = [...keys].sort(naturalOrder);
-  const at: number[] = [];
-  let used = 0;
-  let bytes = 0;
+  // Each document is copied from lmdb's read buffer (reused by the next get) straight into the reply.
+  const writer = new CursorReplyWriter(ns, 'firstBatch');
   for (const rid of sorted) {
     const doc = coll.peek(rid);
     if (!doc) continue;
-    bytes += batchEntryBytes(at.length / 2, doc);
-    if (bytes > MAX_BATCH_BYTES) return undefined;
-    if (used + doc.length > scratch.length) {
-      const bigger = Buffer.allocUnsafeSlow(Math.max(scratch.length * 2, used + doc.length));
-      scratch.copy(bigger, 0, 0, used);
-      scratch = bigger;
+    writer.add(doc);
+    if (writer.batchBytes > MAX_BATCH_BYTES) {
+      writer.discard();
+      return undefined;
     }
-    doc.copy(scratch, used);
-    at.push(used, doc.length);
-    used += doc.length;
   }
-  const docs: Buffer[] = [];
-  for (let i = 0; i < at.length; i += 2) docs.push(scratch.subarray(at[i]!, at[i]! + at[i + 1]!));
-  return cursorReply(ns, 0n, 'firstBatch', docs);
+  return writer.finish(0n);
 }

@@ -7,6 +7,7 @@ import { errorReply } from '../commands/errors.js';
 import type { EngineState } from '../commands/context.js';
 import { decodeRequest, encodeReply, type ReplyBody, type Request } from './codec.js';
 import { MessageFramer } from './framing.js';
+import { replyBuffers } from './rawbson.js';
 
 export class WireServer {
   private readonly server: net.Server;
@@ -100,7 +101,11 @@ export class WireServer {
   private send(socket: net.Socket, req: Request, reply: ReplyBody, connectionId: number): void {
     if (req.moreToCome || socket.destroyed) return;
     try {
-      socket.write(encodeReply(req, reply));
+      const out = encodeReply(req, reply);
+      if (Buffer.isBuffer(reply) && out.buffer !== reply.buffer) replyBuffers.release(reply); // copied (OP_REPLY framing)
+      // Lent reply memory goes back only once the socket has written it (or never, if the write failed).
+      if (replyBuffers.lends(out)) socket.write(out, (e) => e || replyBuffers.release(out));
+      else socket.write(out);
     } catch (e) {
       this.failed(socket, connectionId, e);
     }
