@@ -114,6 +114,33 @@ it('leaves a refused update without any trace when writers race for one unique v
   expect(await setup.findOne({ email: `w${winner}@x.io` })).toBeNull();
 });
 
+it('counts every acknowledged write, however other connections were counting while it waited for its commit', async () => {
+  // Counts on an index are kept between writes. A count sent by another connection after a write ran but before
+  // it committed sees the entries before it; that count must not be served for after the commit.
+  const w = coll(clients[0]!, 'counted');
+  await w.createIndex({ k: 1 });
+  await w.insertOne({ _id: 0, k: 7, writer: 0 });
+  let stop = false;
+  const counting = clients.slice(1).map(async (client) => {
+    const c = coll(client, 'counted');
+    while (!stop) await c.countDocuments({ k: 7 });
+  });
+  const wrong: string[] = [];
+  try {
+    for (let i = 1; i <= 150; i++) {
+      await w.insertOne({ _id: i, k: 7, writer: 0 });
+      const n = await coll(reader, 'counted').countDocuments({ k: 7 });
+      if (n !== i + 1) wrong.push(`after insert ${i}: ${n}, not ${i + 1}`);
+    }
+  } finally {
+    stop = true;
+    await Promise.all(counting);
+  }
+  expect(wrong).toEqual([]);
+  const viaCommand = await reader.db(dbName).command({ count: 'counted', query: { k: 7 } });
+  expect(viaCommand.n).toBe(151);
+});
+
 it('sees every document in reads sent while an index is being created', async () => {
   const name = 'indexing';
   const N = 2000;

@@ -49,6 +49,30 @@ describe('errors a client can make', () => {
     expect(await c.countDocuments({})).toBe(1);
   });
 
+  it('a query value longer than any stored key (kilobytes) matches nothing: finds, counts, updates and deletes answer, never InternalError', async () => {
+    const k = db.collection<Doc>('longvalues');
+    await k.insertOne({ _id: 1, t: 'a', u: 'b' });
+    await k.createIndex({ t: 1 });
+    await k.createIndex({ u: 1 }, { unique: true });
+    // Typed as the documents' _id (a number) so the driver's filter types accept them; sent as they are.
+    const bigs = ['z'.repeat(2000), 'z'.repeat(5000), 'é'.repeat(1400), { a: 'q'.repeat(5000) }] as unknown as number[];
+    for (const big of bigs) {
+      expect(await k.findOne({ _id: big })).toBeNull();
+      expect(await k.find({ _id: { $in: [big, 1] } }).toArray()).toEqual([{ _id: 1, t: 'a', u: 'b' }]);
+      expect(await k.find({ _id: big, t: 'a' }).toArray()).toEqual([]);
+      expect(await k.find({ t: big }).toArray()).toEqual([]);
+      expect(await k.find({ u: { $in: [big] } }).toArray()).toEqual([]);
+      expect(await k.countDocuments({ t: big })).toBe(0);
+      expect(await k.countDocuments({ t: { $gte: big } })).toBe(0);
+      expect((await k.updateOne({ _id: big }, { $set: { x: 1 } })).matchedCount).toBe(0);
+      expect((await k.deleteMany({ u: big })).deletedCount).toBe(0);
+    }
+    // Storing such a key is refused as MongoDB before 4.2 refused it, with nothing written.
+    const e = await serverError(k.insertOne({ _id: 'y'.repeat(5000) as unknown as number }));
+    expect(e.code).toBe(17280);
+    expect(await k.countDocuments({})).toBe(1);
+  });
+
   it('a poison command beside concurrent innocent ones on the same client: none of those fail', async () => {
     const { BSONRegExp } = await import('bson');
     // One connection, so the poison and the innocent requests are queued on the same socket.

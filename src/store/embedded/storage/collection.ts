@@ -13,7 +13,7 @@ import { decode, leadingId } from './bsonio.js';
 import type { Catalog } from './catalog.js';
 import { DuplicateKeyError } from './dupkey.js';
 import { assertWriting, copyOut, keyRange, prefixEnd, readStats, u32, type StorageEnv } from './env.js';
-import { Index, prefixKey, type DocKeys, type IndexMeta, type IndexSpec, type Rid } from './indexes.js';
+import { Index, LMDB_MAX_KEY, prefixKey, type DocKeys, type IndexMeta, type IndexSpec, type Rid } from './indexes.js';
 import { slotSuffix } from './order.js';
 
 export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
@@ -49,11 +49,15 @@ export function docKey(coll: number, rid: Rid): Buffer {
 /** docKey into one scratch buffer, for reads only (lmdb copies a key it reads with; a later call overwrites it).
  *  Record ids are at most 1,024 bytes (MAX_ID_BYTES) for `_id`s, 12 for slots; longer ones get a buffer of their own. */
 const readKey = Buffer.alloc(4 + 4096);
-function docReadKey(coll: number, rid: Rid): Buffer {
-  if (rid.length * 3 > readKey.length - 4) return docKey(coll, rid);
+function docReadKey(coll: number, rid: Rid): Buffer | undefined {
+  // A key longer than any stored one (a query value of kilobytes) names no document: undefined, not an lmdb error.
+  if (rid.length * 3 > readKey.length - 4) {
+    const key = docKey(coll, rid);
+    return key.length > LMDB_MAX_KEY ? undefined : key;
+  }
   readKey.writeUInt32BE(coll, 0);
   const n = readKey.write(rid, 4, 'utf8');
-  return readKey.subarray(0, 4 + n);
+  return 4 + n > LMDB_MAX_KEY ? undefined : readKey.subarray(0, 4 + n);
 }
 
 export class Collection {
@@ -111,7 +115,8 @@ export class Collection {
   /** The stored bytes of a document (a copy the caller may keep; not to be written to). */
   get(rid: Rid): Buffer | undefined {
     readStats.documents++;
-    const bytes = this.env.docs.getBinaryFast(docReadKey(this.id, rid));
+    const key = docReadKey(this.id, rid);
+    const bytes = key && this.env.docs.getBinaryFast(key);
     return bytes ? copyOut(bytes) : undefined;
   }
 
@@ -130,7 +135,8 @@ export class Collection {
    *  read; see peekById). */
   peek(rid: Rid): Buffer | undefined {
     readStats.documents++;
-    const bytes = this.env.docs.getBinaryFast(docReadKey(this.id, rid));
+    const key = docReadKey(this.id, rid);
+    const bytes = key && this.env.docs.getBinaryFast(key);
     // lmdb's buffer reports the value's size as `length` over a larger array: a view of exactly the value.
     return bytes?.subarray(0, bytes.length);
   }

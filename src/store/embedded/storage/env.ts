@@ -34,6 +34,12 @@ export class StorageEnv {
   readonly meta: Database<Buffer, string>;
   readonly oplog: Database<Buffer, Buffer>;
   private writing = false;
+  /** Write transactions are numbered as they run; `committed` is the highest whose commit has completed
+   *  (committed or abandoned). Lets in-heap caches of stored state tell a change still waiting for its commit
+   *  (reads do not see it yet) from one that readers see. */
+  private ticketSeq = 0;
+  private runningTicket = 0;
+  private committedTicket = 0;
   private readonly commitHooks: Array<() => void> = [];
   private readonly afterCommitHooks: Array<() => void> = [];
   private readonly abortHooks: Array<() => void> = [];
@@ -75,6 +81,20 @@ export class StorageEnv {
     return this.writing;
   }
 
+  /** The number of the write transaction running now (call inside one). */
+  get writeTicket(): number {
+    return this.runningTicket;
+  }
+
+  /** Whether the write transaction numbered `ticket` has finished its commit, so readers see its changes. */
+  isCommitted(ticket: number): boolean {
+    return ticket <= this.committedTicket;
+  }
+
+  private settled(ticket: number): void {
+    if (ticket > this.committedTicket) this.committedTicket = ticket;
+  }
+
   /** Hooks run inside each write transaction just before it commits (flushing catalog metadata, oplog). */
   onBeforeCommit(fn: () => void): void {
     this.commitHooks.push(fn);
@@ -99,9 +119,11 @@ export class StorageEnv {
   write<T>(fn: () => T): T {
     if (this.writing) return fn();
     let result!: T;
+    const ticket = ++this.ticketSeq;
     try {
       this.root.transactionSync(() => {
         this.writing = true;
+        this.runningTicket = ticket;
         try {
           result = fn();
           for (const h of this.commitHooks) h();
@@ -110,9 +132,11 @@ export class StorageEnv {
         }
       });
     } catch (e) {
+      this.settled(ticket);
       for (const h of this.abortHooks) h();
       throw e;
     }
+    this.settled(ticket);
     for (const h of this.afterCommitHooks) h();
     return result;
   }
@@ -127,14 +151,16 @@ export class StorageEnv {
    */
   writeAsync<T>(fn: () => T, ran?: () => void): Promise<T> {
     let outcome: Promise<{ value: T } | { error: unknown }>;
+    const ticket = ++this.ticketSeq;
     try {
-      outcome = this.queueAsync(fn, ran);
+      outcome = this.queueAsync(fn, ticket, ran);
     } catch (e) {
       return Promise.reject(e instanceof Error ? e : new Error(String(e))); // e.g. the environment is closed
     }
     // Promise.resolve: a promise of this realm (lmdb's may come from another, e.g. under a test runner's VM).
     return Promise.resolve(outcome).then(
       (r) => {
+        this.settled(ticket);
         for (const h of this.afterCommitHooks) h();
         if ('error' in r) throw r.error;
         return r.value;
@@ -142,6 +168,7 @@ export class StorageEnv {
       (e: unknown) => {
         // The commit itself failed (disk full, I/O error): nothing of the batch is stored; the in-heap state
         // follows the storage again.
+        this.settled(ticket);
         for (const h of this.abortHooks) h();
         throw e;
       },
@@ -149,9 +176,10 @@ export class StorageEnv {
   }
 
   /** Queues `fn` for lmdb's next asynchronous commit; its outcome says whether it ran to the end. */
-  private queueAsync<T>(fn: () => T, ran?: () => void): Promise<{ value: T } | { error: unknown }> {
+  private queueAsync<T>(fn: () => T, ticket: number, ran?: () => void): Promise<{ value: T } | { error: unknown }> {
     return this.root.transaction((): { value: T } | { error: unknown } => {
       this.writing = true;
+      this.runningTicket = ticket;
       try {
         // Inside lmdb's batch transaction, transactionSync opens a nested transaction (committed into the batch).
         const value = this.root.transactionSync(() => {

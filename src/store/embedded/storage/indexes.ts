@@ -56,8 +56,11 @@ export interface IndexMeta {
 /** A record id (the document's key in `docs` after the collection id). */
 export type Rid = string;
 
-/** LMDB's key size limit (1978 bytes) less the index id. */
-const MAX_KEY_BYTES = 1978 - 4;
+/** LMDB's key size limit: no stored key is longer, so a lookup by a longer one finds nothing (lmdb itself would
+ *  throw on it). */
+export const LMDB_MAX_KEY = 1978;
+/** LMDB's key size limit less the index id. */
+const MAX_KEY_BYTES = LMDB_MAX_KEY - 4;
 /** An `_id`'s component in a clustered collection: it is also the suffix of every secondary index entry, so it
  *  is held to MongoDB's former index key limit (1024 bytes), leaving at least 950 bytes to the other indexes. */
 export const MAX_ID_BYTES = 1024;
@@ -139,6 +142,9 @@ export class Index {
   private version = 0;
   private readonly counts = new Map<string, number>();
   private countsVersion = 0;
+  /** The write transaction that last changed the entries: until its commit completes, readers (and so counts)
+   *  still see the entries before it, and a count taken then must not be kept for after it. */
+  private changedIn = 0;
 
   /** `clusteredIn`: the collection id, when this is the `_id_` index of a clustered collection. */
   constructor(
@@ -246,20 +252,20 @@ export class Index {
   }
 
   add(rid: Rid, keys: DocKeys): void {
-    this.version++;
+    this.changed();
     if (!this.clustered) for (const e of keys.entries) this.put(e.key, rid);
     this.track(keys, 1);
   }
 
   remove(rid: Rid, keys: DocKeys): void {
-    this.version++;
+    this.changed();
     if (!this.clustered) for (const e of keys.entries) this.env.keys.removeSync(this.keyBuffer(e.key, rid));
     this.track(keys, -1);
   }
 
   /** Moves a document from `old` to `next` keys, touching only the entries that differ. */
   change(rid: Rid, old: DocKeys, next: DocKeys): void {
-    this.version++;
+    this.changed();
     if (!this.clustered) {
       const before = new Set(old.entries.map((e) => e.key));
       const after = new Set(next.entries.map((e) => e.key));
@@ -279,14 +285,21 @@ export class Index {
 
   /** Deletes every entry (dropping the index or its collection; a clustered `_id_` index's are the documents). */
   clear(): void {
-    this.version++;
+    this.changed();
     if (this.clustered) return;
     const end = prefixEnd(this.idPrefix);
     for (const k of keyRange(this.env.keys, this.idPrefix, end)) this.env.keys.removeSync(k);
   }
 
+  private changed(): void {
+    this.version++;
+    this.changedIn = this.env.writeTicket;
+  }
+
   private bounds(prefix: string): [Buffer, Buffer] {
     const start = Buffer.concat([this.idPrefix, Buffer.from(prefix, 'utf8')]);
+    // A prefix longer than any stored key (a query value of kilobytes) starts no entry: an empty range.
+    if (start.length > LMDB_MAX_KEY) return [this.idPrefix, this.idPrefix];
     return [start, prefixEnd(start)];
   }
 
@@ -304,6 +317,7 @@ export class Index {
     if (n === undefined) {
       const [start, end] = this.bounds(prefix);
       n = this.table.getKeysCount({ start, end });
+      if (!this.env.isCommitted(this.changedIn)) return n; // counted before a pending commit: not for after it
       if (this.counts.size >= MAX_CACHED_COUNTS) this.counts.clear();
       this.counts.set(prefix, n);
     }
@@ -322,8 +336,10 @@ export class Index {
   /** The record id of a whole key (every field's component) in a unique index: one LMDB get. */
   get(key: string): Rid | undefined {
     if (!this.unique) throw new Error(`index ${this.name} is not unique`);
-    if (this.clustered) return this.env.docs.doesExist(this.prefixBuffer(key)) ? key : undefined;
-    const v = this.env.keys.getBinaryFast(this.prefixBuffer(key));
+    const k = this.prefixBuffer(key);
+    if (k.length > LMDB_MAX_KEY) return undefined;
+    if (this.clustered) return this.env.docs.doesExist(k) ? key : undefined;
+    const v = this.env.keys.getBinaryFast(k);
     return v ? v.toString('utf8', 0, v.length) : undefined;
   }
 
