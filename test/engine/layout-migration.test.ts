@@ -92,6 +92,31 @@ async function formerDir(): Promise<Former> {
   return { dir, docs, capped, uuid, history };
 }
 
+/** A format-2 directory holding keys format 2 accepted but the current layout does not: a 1,100-byte string
+ *  `_id` (a clustered `_id` is at most 1,024 bytes) and a 1,957-byte secondary key beside an ObjectId `_id`. */
+async function tooLongDir(): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'engine-format2-long-'));
+  const env = StorageEnv.open({ dir });
+  const catalog = new Catalog(env);
+  const longTitle = new ObjectId();
+  const docs = [{ _id: 'k'.repeat(1100), title: 'a' }, { _id: 2, title: 'short' }, { _id: longTitle, title: 't'.repeat(1955) }];
+  env.write(() => catalog.ensure('news', 'articles').addIndex({ v: 2, key: { title: 1 }, name: 'title_1' }));
+  const coll = catalog.get('news', 'articles')!;
+  env.write(() => {
+    docs.forEach((d, i) => {
+      const key = Buffer.alloc(10);
+      key.writeUInt32BE(coll.id, 0);
+      key.writeUIntBE(i + 1, 4, 6);
+      env.docs.putSync(key, encode(d));
+    });
+    const { clustered: _, ...meta } = coll.meta;
+    env.meta.putSync(`catalog:${String(coll.id).padStart(10, '0')}`, encode({ ...meta, count: docs.length, nextSlot: docs.length + 1 }));
+    env.meta.putSync('format', encode({ version: 2 }));
+  });
+  await env.close();
+  return dir;
+}
+
 function defineTests(): void {
   let former: Former;
   beforeAll(async () => {
@@ -106,6 +131,24 @@ function defineTests(): void {
     const res = await runEngineCli(['--port', '0', '--dbpath', former.dir]);
     expect(res.code).toBe(1);
     expect(res.err).toContain('--migrate');
+  });
+
+  it('is not migrated while it holds keys longer than the current layout stores: every such document is named, the directory left as it was', async () => {
+    const dir = await tooLongDir();
+    try {
+      const res = await runEngineCli(['--migrate', dir]);
+      expect(res.code).toBe(1);
+      expect(res.err).toMatch(/^migration failed: 2 document\(s\) have/);
+      expect(res.err).toContain('2 document(s) have a key longer than this version of the engine stores');
+      expect(res.err).toContain(`news.articles _id "${'k'.repeat(76)}...`);
+      expect(res.err).toContain('index: _id_ (1102 bytes, at most 1024)');
+      expect(res.err).toContain('index: title_1 (1957 bytes');
+      expect(existsSync(join(dir, 'pre-format3'))).toBe(false);
+      expect(existsSync(join(dir, '.migrating'))).toBe(false);
+      await expect(startEngine({ port: 0, dbPath: dir })).rejects.toThrow(/--migrate/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('is moved to the current layout by --migrate, with every document, index entry and change kept', async () => {

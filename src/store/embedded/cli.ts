@@ -61,6 +61,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  process.stderr.write(`engine failed to start: ${e instanceof Error ? e.message : String(e)}\n`);
+  const what = process.argv.includes('--migrate') ? 'migration failed' : 'engine failed to start';
+  process.stderr.write(`${what}: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exit(1);
 });

@@ -11,11 +11,11 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database } from 'lmdb';
-import type { Binary, Document } from 'bson';
+import { EJSON, type Binary, type Document } from 'bson';
 import { decode } from '../storage/bsonio.js';
 import { Catalog, FORMAT, FORMAT_KEY } from '../storage/catalog.js';
 import { DATA_FILE, prefixEnd, StorageEnv, u32 } from '../storage/env.js';
-import type { IndexSpec } from '../storage/indexes.js';
+import { KeyTooLongError, type IndexSpec } from '../storage/indexes.js';
 
 const STAGING = '.migrating';
 export const LAYOUT_BACKUP_DIR = 'pre-format3';
@@ -23,6 +23,8 @@ const COLL_PREFIX = 'catalog:';
 const OPLOG_META = 'oplog';
 /** Documents per write transaction while migrating. */
 const MIGRATE_BATCH = 1000;
+/** Documents with keys too long for the current layout named in the error (all of them are counted). */
+const TOO_LONG_SHOWN = 20;
 
 /** The layout version of an LMDB data directory (without opening it as the engine would), or undefined when
  *  the directory holds no LMDB data. */
@@ -66,6 +68,11 @@ export async function migrateLayout(dir: string, log: (msg: string, f?: Record<s
   // copied at the end).
   const catalog = new Catalog(env, { maxChanges: 1 });
   const res: LayoutMigrated = { from, collections: 0, documents: 0, indexes: 0, ms: 0 };
+  // The current layout holds keys to tighter limits than the earlier ones (a clustered `_id` at most 1,024 bytes,
+  // a secondary key at most 1,974 bytes with the `_id` appended): every document that does not fit is listed in
+  // one pass, and nothing is migrated.
+  const tooLong: string[] = [];
+  let tooLongCount = 0;
   try {
     for (const { value } of oldMeta.getRange({ start: COLL_PREFIX, end: COLL_PREFIX + '\uffff' })) {
       const d = decode(value as Buffer);
@@ -85,7 +92,14 @@ export async function migrateLayout(dir: string, log: (msg: string, f?: Record<s
         const docs = batch;
         batch = [];
         env.write(() => {
-          for (const bytes of docs) coll.putTrusted(bytes);
+          for (const bytes of docs) {
+            try {
+              coll.putTrusted(bytes); // changes nothing when it throws
+            } catch (e) {
+              if (!(e instanceof KeyTooLongError)) throw e;
+              if (++tooLongCount <= TOO_LONG_SHOWN) tooLong.push(`  ${db}.${name} _id ${idText(bytes)}: ${e.message}`);
+            }
+          }
         });
       };
       for (const { value: bytes } of oldDocs.getRange({ start, end: prefixEnd(start) })) {
@@ -94,11 +108,19 @@ export async function migrateLayout(dir: string, log: (msg: string, f?: Record<s
       }
       if (batch.length) flush();
       const expected = Number(d.count);
+      if (tooLongCount > 0) continue; // not migrating: go on only to list every such document
       if (coll.size !== expected) throw new Error(`${db}.${name}: ${coll.size} documents migrated, the former catalog counts ${expected}; not migrating`);
       res.collections++;
       res.documents += coll.size;
       res.indexes += specs.length + 1;
       log('migrated collection', { ns: `${db}.${name}`, documents: coll.size, indexes: specs.length + 1 });
+    }
+    if (tooLongCount > 0) {
+      throw new Error(
+        `${tooLongCount} document(s) have a key longer than this version of the engine stores; nothing was migrated and ` +
+          `${dir} is unchanged (format ${from}, which the previous version opens). Shorten or remove them there (or move ` +
+          `the data to MongoDB), then migrate again:\n${tooLong.join('\n')}${tooLongCount > TOO_LONG_SHOWN ? `\n  … and ${tooLongCount - TOO_LONG_SHOWN} more` : ''}`,
+      );
     }
     copyHistory(env, oldOplog, oldMeta.getBinary(OPLOG_META));
     await env.flushed();
@@ -118,6 +140,12 @@ export async function migrateLayout(dir: string, log: (msg: string, f?: Record<s
   res.ms = Date.now() - started;
   log('migrated', { dir, ...res });
   return res;
+}
+
+/** A document's `_id` for a message: extended JSON, cut short. */
+function idText(bytes: Uint8Array): string {
+  const text = EJSON.stringify(decode(bytes)._id, { relaxed: false });
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
 /** Replaces the new environment's change history with the former one (records and position, as stored). */
