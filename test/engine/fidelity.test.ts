@@ -73,6 +73,16 @@ describe('errors a client can make', () => {
     expect(await k.countDocuments({})).toBe(1);
   });
 
+  it('an upsert whose filter matches _id by a pattern seeds no _id from it: the inserted document gets an ObjectId', async () => {
+    const u = db.collection<Doc>('upsertpattern');
+    const r = await u.updateOne({ _id: /abc/ as unknown as number }, { $set: { r: 1 } }, { upsert: true });
+    expect(r.upsertedId?.constructor.name).toBe('ObjectId');
+    const { BSONRegExp } = await import('bson');
+    await u.updateOne({ name: new BSONRegExp('^x') as unknown as string, k: { $in: [/y/] } }, { $set: { r: 2 } }, { upsert: true });
+    const docs = await u.find({}, { projection: { _id: 0 } }).toArray();
+    expect(docs).toEqual([{ r: 1 }, { r: 2 }]);
+  });
+
   it('a poison command beside concurrent innocent ones on the same client: none of those fail', async () => {
     const { BSONRegExp } = await import('bson');
     // One connection, so the poison and the innocent requests are queued on the same socket.

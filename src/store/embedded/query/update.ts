@@ -201,12 +201,18 @@ export function seedFromFilter(filter: Document, seed: Document = {}): Document 
       continue;
     }
     if (k.startsWith('$')) continue;
+    if (isRegex(v)) continue; // a pattern is not an equality: nothing to seed
     const isOps = v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date) && Object.keys(v).some((x) => x.startsWith('$'));
     if (!isOps) setValue(seed, k, v);
     else if ('$eq' in (v as Document)) setValue(seed, k, (v as Document).$eq);
-    else if (Array.isArray((v as Document).$in) && ((v as Document).$in as unknown[]).length === 1) setValue(seed, k, ((v as Document).$in as unknown[])[0]);
+    else if (Array.isArray((v as Document).$in) && ((v as Document).$in as unknown[]).length === 1 && !isRegex(((v as Document).$in as unknown[])[0]))
+      setValue(seed, k, ((v as Document).$in as unknown[])[0]);
   }
   return seed;
+}
+
+function isRegex(v: unknown): boolean {
+  return v instanceof RegExp || (typeof v === 'object' && v !== null && (v as { _bsontype?: string })._bsontype === 'BSONRegExp');
 }
 
 /**
