@@ -359,6 +359,45 @@ describe('numeric types survive updates', () => {
   });
 });
 
+describe('numbers as keys: equal by value across Int32, Long, Double and Decimal128', () => {
+  it('an _id or unique value equal to a stored one of another numeric type is a duplicate; distinct Longs past 2^53 are distinct', async () => {
+    const { Decimal128, Long, Int32 } = await import('bson');
+    let c = db.collection<{ _id: unknown; [k: string]: unknown }>('numkeys');
+    const dup = async (doc: { _id: unknown; [k: string]: unknown }): Promise<number | undefined> =>
+      c.insertOne(doc).then(
+        () => undefined,
+        (e: MongoServerError) => Number(e.code),
+      );
+    await c.insertOne({ _id: 5 });
+    expect(await dup({ _id: Decimal128.fromString('5') })).toBe(11000);
+    expect(await dup({ _id: Decimal128.fromString('5.000') })).toBe(11000);
+    expect(await dup({ _id: new Int32(5) })).toBe(11000);
+    expect(await dup({ _id: Long.fromNumber(5) })).toBe(11000);
+    await c.insertOne({ _id: 2 ** 53 + 2 });
+    expect(await dup({ _id: Long.fromString('9007199254740994') })).toBe(11000);
+    // Long(2^53+4) and Long(2^53+5) are distinct values (no double holds 2^53+5).
+    await c.insertOne({ _id: Long.fromString('9007199254740996') });
+    expect(await dup({ _id: Long.fromString('9007199254740997') })).toBeUndefined();
+    expect(await dup({ _id: Decimal128.fromString('9007199254740997') })).toBe(11000);
+    // Decimal128 0.1 is not the double 0.1 (0.1000000000000000055…), but equals Decimal128 0.10.
+    await c.insertOne({ _id: 0.1 });
+    expect(await dup({ _id: Decimal128.fromString('0.1') })).toBeUndefined();
+    expect(await dup({ _id: Decimal128.fromString('0.10') })).toBe(11000);
+    expect(await dup({ _id: Decimal128.fromString('0.5') })).toBeUndefined();
+    expect(await dup({ _id: 0.5 })).toBe(11000);
+    expect(await c.countDocuments({})).toBe(7);
+    expect((await c.findOne({ _id: Long.fromString('9007199254740997') }))?._id).toEqual(Long.fromString('9007199254740997'));
+    // The same in a unique secondary index.
+    c = db.collection('numkeys-unique');
+    await c.createIndex({ n: 1 }, { unique: true });
+    await c.insertOne({ _id: 'a', n: 7 });
+    expect(await dup({ _id: 'b', n: Decimal128.fromString('7.0') })).toBe(11000);
+    expect(await dup({ _id: 'c', n: Long.fromString('9007199254740997') })).toBeUndefined();
+    expect(await dup({ _id: 'd', n: Long.fromString('9007199254740996') })).toBeUndefined();
+    expect(await dup({ _id: 'e', n: 2 ** 53 + 4 })).toBe(11000);
+  });
+});
+
 describe('views', () => {
   it('reads run the view pipeline over its source; writes are refused with 166', async () => {
     const src = db.collection<Doc>('viewsrc');

@@ -2,7 +2,7 @@
 // MongoDB considers equal for matching purposes map to the same string, and unequal ones never collide.
 // Only equality is needed (indexes serve equality and $in lookups), so the encoding need not preserve order.
 
-type Bsonish = { _bsontype?: string; toString(): string; toHexString?: () => string };
+type Bsonish = { _bsontype?: string; toString(): string; valueOf(): unknown; toHexString?: () => string };
 
 /** Length-prefixes a component so concatenations are unambiguous. */
 function comp(s: string): string {
@@ -12,6 +12,90 @@ function comp(s: string): string {
 function encodeNumber(n: number): string {
   // int32, int64 (promoted) and double are all JS numbers here; -0 equals 0 in MongoDB.
   return 'd' + (Object.is(n, -0) ? '0' : String(n));
+}
+
+// MongoDB compares numbers by value across Int32, Long, Double and Decimal128: 5, Long(5) and Decimal128('5.0')
+// are one `_id`, Long(2^53+4) and Long(2^53+5) are two. A number object equal to some double is keyed as that
+// double (and ordered with the other numbers, order.ts); one no double equals (a Long past 2^53 that is not a
+// double, a Decimal128 such as 0.1 or one of 34 digits) by its exact value in canonical decimal form.
+
+const NUMBER_TEXT = /^(-)?(?:(Infinity)|(\d+)(?:\.(\d*))?(?:E([+-]?\d+))?)$/i;
+
+/** A finite decimal value: sign, significant digits without leading or trailing zeros ('' for zero), and the
+ *  power of ten of the last digit. */
+interface Exact {
+  neg: boolean;
+  digits: string;
+  exp: number;
+}
+
+function normalize(neg: boolean, digits: string, exp: number): Exact {
+  digits = digits.replace(/^0+/, '');
+  let end = digits.length;
+  while (end > 0 && digits.charCodeAt(end - 1) === 48) end--;
+  exp += digits.length - end;
+  digits = digits.slice(0, end);
+  return digits === '' ? { neg: false, digits: '', exp: 0 } : { neg, digits, exp };
+}
+
+/** The exact decimal value of a Long's or Decimal128's text, or undefined for NaN and the infinities. */
+function exactOfText(text: string): Exact | undefined {
+  const m = NUMBER_TEXT.exec(text);
+  if (!m || m[2] !== undefined) return undefined;
+  const frac = m[4] ?? '';
+  return normalize(m[1] !== undefined, m[3]! + frac, Number(m[5] ?? 0) - frac.length);
+}
+
+const F64 = new Float64Array(1);
+const U64 = new BigUint64Array(F64.buffer);
+
+/** The exact decimal value of a finite double (every double is a finite decimal: m·2^e = m·5^-e·10^e). */
+function exactOfDouble(n: number): Exact {
+  F64[0] = Math.abs(n);
+  const bits = U64[0]!;
+  const biased = Number((bits >> 52n) & 0x7ffn);
+  const fraction = bits & 0xfffffffffffffn;
+  const m = biased === 0 ? fraction : fraction | (1n << 52n);
+  const e = (biased === 0 ? 1 : biased) - 1075;
+  return e >= 0 ? normalize(n < 0, (m << BigInt(e)).toString(), 0) : normalize(n < 0, (m * 5n ** BigInt(-e)).toString(), e);
+}
+
+/**
+ * The double equal to a BSON number object (Int32, Double, Long, Decimal128): NaN for a NaN, undefined when no
+ * double is equal to it (a Long past 2^53 between two doubles, a Decimal128 such as 0.1, or beyond the doubles'
+ * range), and for anything that is not a number object.
+ */
+export function doubleOf(v: Bsonish): number | undefined {
+  switch (v._bsontype) {
+    case 'Int32':
+    case 'Double':
+      return Number(v.valueOf());
+    case 'Long': {
+      const big = BigInt(v.toString());
+      const n = Number(big);
+      return BigInt(n) === big ? n : undefined;
+    }
+    case 'Decimal128': {
+      const text = v.toString();
+      const n = Number(text);
+      if (Number.isNaN(n)) return NaN;
+      const exact = exactOfText(text);
+      if (exact === undefined) return n; // ±Infinity
+      if (!Number.isFinite(n)) return undefined; // past the doubles' range
+      const d = exactOfDouble(n);
+      return d.digits === exact.digits && d.exp === exact.exp && d.neg === exact.neg ? (n === 0 ? 0 : n) : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Key of a number object: as the double equal to it, else its exact value ('D', sign, digits, 'e', exponent). */
+function encodeNumberObject(v: Bsonish): string {
+  const n = doubleOf(v);
+  if (n !== undefined) return encodeNumber(n);
+  const x = exactOfText(v.toString())!;
+  return `D${x.neg ? '-' : ''}${x.digits}e${x.exp}`;
 }
 
 /** Encodes one value. null, undefined and "missing" share one key, as in MongoDB indexes. */
@@ -41,11 +125,8 @@ export function encodeKey(v: unknown): string {
     case 'Long':
     case 'Int32':
     case 'Double':
-      return encodeNumber(Number(b.toString()));
-    case 'Decimal128': {
-      const n = Number(b.toString());
-      return Number.isNaN(n) ? 'dNaN' : encodeNumber(n);
-    }
+    case 'Decimal128':
+      return encodeNumberObject(b);
     case 'Binary': {
       const bin = v as { sub_type: number; buffer: Uint8Array };
       return 'x' + bin.sub_type + ':' + Buffer.from(bin.buffer).toString('base64');

@@ -6,11 +6,12 @@
 //
 // Only the types whose BSON order is easy to encode get a component: MinKey, null/missing, numbers, strings
 // without surrogates (so code-unit order is code-point order is MongoDB's UTF-8 byte order), ObjectId,
-// booleans, dates and MaxKey. Anything else (embedded documents, arrays, binary, Long beyond 2^53, NaN…)
-// gets '~' followed by its equality encoding (keys.ts), which serves equality lookups but sits at an
+// booleans, dates and MaxKey (Int32, Long and Decimal128 values too, when a double equals them: numbers compare by
+// value across types). Anything else (embedded documents, arrays, binary, a Long or Decimal128 no double equals,
+// NaN…) gets '~' followed by its equality encoding (keys.ts), which serves equality lookups but sits at an
 // arbitrary position; the planner does not walk a field holding such values (see Index.usable).
 
-import { encodeKey } from './keys.js';
+import { doubleOf, encodeKey } from './keys.js';
 
 const f64 = new Float64Array(1);
 const u32 = new Uint32Array(f64.buffer); // little-endian: u32[1] holds sign and exponent
@@ -62,6 +63,14 @@ export function orderComponent(v: unknown): string | undefined {
       return TAG.minKey;
     case 'MaxKey':
       return TAG.maxKey;
+    case 'Int32':
+    case 'Double':
+    case 'Long':
+    case 'Decimal128': {
+      // Placed with the numbers when a double equals it (MongoDB compares numbers by value across types).
+      const n = doubleOf(v as Parameters<typeof doubleOf>[0]);
+      return n === undefined || Number.isNaN(n) ? undefined : TAG.number + numberKey(n);
+    }
     default:
       return undefined;
   }
