@@ -144,7 +144,20 @@ export class CursorReplyWriter {
     replyBuffers.release(this.out);
   }
 
+  /** The reply document (a view after FRAME_BYTES of free space, which the wire layer frames in place). */
   finish(id: bigint): Buffer {
+    const reply = this.out.subarray(FRAME_BYTES, this.complete(id));
+    framable.add(reply);
+    return reply;
+  }
+
+  /** The whole buffer, FRAME_BYTES of free space then the reply document, for the wire layer to frame (codec.ts frameOpMsg). */
+  finishMessage(id: bigint): Buffer {
+    return this.out.subarray(0, this.complete(id));
+  }
+
+  /** Fills in the lengths and the tail; returns where the reply ends. */
+  private complete(id: bigint): number {
     const { out, ns, batchKey } = this;
     const total = this.p + 1 + this.tailBytes() - FRAME_BYTES;
     let p = FRAME_BYTES;
@@ -165,9 +178,7 @@ export class CursorReplyWriter {
     out.set(OK_TAIL, (p += ns.length));
     p += OK_TAIL.length;
     if (p - FRAME_BYTES !== total) throw new Error(`cursor reply size mismatch ${p - FRAME_BYTES} != ${total}`);
-    const reply = out.subarray(FRAME_BYTES, p);
-    framable.add(reply);
-    return reply;
+    return p;
   }
 
   /** Bytes after the array: its id and ns elements, the end of the cursor document, the ok element, the end. */
