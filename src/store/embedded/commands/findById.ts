@@ -8,7 +8,7 @@ import type { Collection } from '../storage/collection.js';
 import { exactKey, prefixKey } from '../storage/indexes.js';
 import { naturalOrder } from '../storage/order.js';
 import type { IdLookup } from '../wire/idLookup.js';
-import { CursorReplyWriter, batchEntryBytes, cursorReply } from '../wire/rawbson.js';
+import { CursorReplyWriter, cursorReply, idReply } from '../wire/rawbson.js';
 import { optDoc, optInt, type CommandContext, type EngineState } from './context.js';
 
 const isEmpty = (d: Document | undefined): boolean => !d || Object.keys(d).length === 0;
@@ -46,10 +46,15 @@ export function findById(ctx: CommandContext, coll: Collection, ns: string, skip
 export function findByIdLookup(state: EngineState, lookup: IdLookup): Buffer | undefined {
   const coll = state.catalog.get(lookup.db, lookup.collection);
   if (!coll || typeof coll.options.viewOn === 'string' || coll.idIndex.spec.collation) return undefined;
-  const doc = coll.peekById(lookup.id);
-  const writer = new CursorReplyWriter(`${lookup.db}.${lookup.collection}`, 'firstBatch', doc ? batchEntryBytes(0, doc) : 0);
-  if (doc) writer.add(doc);
-  return writer.finishMessage(0n);
+  return idReply(nsBytes(coll), coll.peekById(lookup.id));
+}
+
+/** Each collection's namespace as BSON string bytes, made once per collection rather than per request. */
+const namespaces = new WeakMap<Collection, Buffer>();
+function nsBytes(coll: Collection): Buffer {
+  let ns = namespaces.get(coll);
+  if (!ns) namespaces.set(coll, (ns = Buffer.from(`${coll.ns}\0`, 'utf8')));
+  return ns;
 }
 
 /**

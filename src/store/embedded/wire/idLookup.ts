@@ -36,6 +36,45 @@ const SKIP = 32;
 const LSID = 64;
 const DB = 128;
 
+/** Element names with their terminating 0, compared byte by byte (no string made per field). */
+const name = (s: string): Buffer => Buffer.from(`${s}\0`, 'latin1');
+const N_FIND = name('find');
+const N_DB = name('$db');
+const N_FILTER = name('filter');
+const N_LSID = name('lsid');
+const N_LIMIT = name('limit');
+const N_BATCH_SIZE = name('batchSize');
+const N_SKIP = name('skip');
+const N_SINGLE_BATCH = name('singleBatch');
+
+function nameIs(msg: Buffer, at: number, n: Buffer): boolean {
+  for (let i = 0; i < n.length; i++) if (msg[at + i] !== n[i]) return false;
+  return true;
+}
+
+/**
+ * The last collection and database names read, kept with their bytes: requests name the same few, so the
+ * string is made (and its bytes checked) once rather than per request.
+ */
+class NameCache {
+  private bytes = Buffer.alloc(0);
+  private value = '';
+
+  /** The string value at `at` (int32 length including the terminating 0), if it is well formed, UTF-8 and has no 0 inside. */
+  read(msg: Buffer, at: number, end: number): string | undefined {
+    if (at + 4 > end) return undefined;
+    const len = msg.readInt32LE(at);
+    const stop = at + 4 + len - 1; // the terminating 0
+    if (len < 1 || stop >= end || msg[stop] !== 0) return undefined;
+    if (this.bytes.length === len - 1 && this.bytes.compare(msg, at + 4, stop) === 0) return this.value;
+    const s = stringAt(msg, at, end);
+    if (s !== undefined) [this.bytes, this.value] = [Buffer.from(msg.subarray(at + 4, stop)), s];
+    return s;
+  }
+}
+const collectionNames = new NameCache();
+const dbNames = new NameCache();
+
 /** The string value at `at` (int32 length including the terminating 0), if it is well formed, UTF-8 and has no 0 inside. */
 function stringAt(msg: Buffer, at: number, end: number): string | undefined {
   if (at + 4 > end) return undefined;
@@ -82,41 +121,53 @@ export function idLookupRequest(msg: Buffer): IdLookup | undefined {
   let collection: string | undefined;
   let id: IdLookup['id'] | undefined;
   for (let p = BODY_AT + 4; p < end; ) {
-    const type = msg[p]!;
-    const nameEnd = msg.indexOf(0, p + 1);
-    if (nameEnd < 0 || nameEnd >= end) return undefined;
-    const name = msg.toString('latin1', p + 1, nameEnd);
-    const v = nameEnd + 1;
-    let size: number;
-    let field: number;
+    const type = msg[p++]!; // p: the element's name
+    let field = 0;
+    let v = 0; // where the value starts
+    let size = 0;
     if (type === T_STRING) {
-      const s = stringAt(msg, v, end);
-      if (s === undefined) return undefined;
-      size = msg.readInt32LE(v) + 4;
-      if (name === 'find' && seen === 0 && s.length > 0) [field, collection] = [FIND, s];
-      else if (name === '$db') [field, db] = [DB, s];
-      else return undefined;
+      if (seen === 0 && nameIs(msg, p, N_FIND)) {
+        field = FIND;
+        v = p + N_FIND.length;
+        collection = collectionNames.read(msg, v, end);
+        if (!collection) return undefined;
+      } else if (nameIs(msg, p, N_DB)) {
+        field = DB;
+        v = p + N_DB.length;
+        db = dbNames.read(msg, v, end);
+        if (!db) return undefined;
+      } else return undefined;
+      size = 4 + msg.readInt32LE(v);
     } else if (type === T_DOCUMENT) {
+      if (nameIs(msg, p, N_FILTER)) {
+        field = FILTER;
+        v = p + N_FILTER.length;
+      } else if (nameIs(msg, p, N_LSID)) {
+        field = LSID;
+        v = p + N_LSID.length;
+      } else return undefined;
       if (v + 5 > end) return undefined;
       size = msg.readInt32LE(v);
       if (size < 5 || v + size > end) return undefined;
-      if (name === 'filter') {
+      if (field === FILTER) {
         id = idFilterAt(msg, v, size);
         if (id === undefined) return undefined;
-        field = FILTER;
-      } else if (name === 'lsid' && isSessionId(msg, v, size)) field = LSID;
-      else return undefined;
+      } else if (!isSessionId(msg, v, size)) return undefined;
     } else if (type === T_INT32) {
       size = 4;
+      if (nameIs(msg, p, N_LIMIT)) field = LIMIT;
+      else if (nameIs(msg, p, N_BATCH_SIZE)) field = BATCH_SIZE;
+      else if (nameIs(msg, p, N_SKIP)) field = SKIP;
+      else return undefined;
+      v = p + (field === LIMIT ? N_LIMIT : field === SKIP ? N_SKIP : N_BATCH_SIZE).length;
       if (v + size > end) return undefined;
       const n = msg.readInt32LE(v);
-      if (name === 'limit') field = LIMIT;
-      else if (name === 'batchSize' && n > 0) field = BATCH_SIZE;
-      else if (name === 'skip' && n === 0) field = SKIP;
-      else return undefined;
-    } else if (type === T_BOOLEAN && name === 'singleBatch' && v < end && msg[v]! <= 1) {
-      size = 1;
+      if ((field === BATCH_SIZE && n <= 0) || (field === SKIP && n !== 0)) return undefined;
+    } else if (type === T_BOOLEAN && nameIs(msg, p, N_SINGLE_BATCH)) {
       field = SINGLE_BATCH;
+      v = p + N_SINGLE_BATCH.length;
+      size = 1;
+      if (v >= end || msg[v]! > 1) return undefined;
     } else {
       return undefined;
     }

@@ -144,20 +144,7 @@ export class CursorReplyWriter {
     replyBuffers.release(this.out);
   }
 
-  /** The reply document (a view after FRAME_BYTES of free space, which the wire layer frames in place). */
   finish(id: bigint): Buffer {
-    const reply = this.out.subarray(FRAME_BYTES, this.complete(id));
-    framable.add(reply);
-    return reply;
-  }
-
-  /** The whole buffer, FRAME_BYTES of free space then the reply document, for the wire layer to frame (codec.ts frameOpMsg). */
-  finishMessage(id: bigint): Buffer {
-    return this.out.subarray(0, this.complete(id));
-  }
-
-  /** Fills in the lengths and the tail; returns where the reply ends. */
-  private complete(id: bigint): number {
     const { out, ns, batchKey } = this;
     const total = this.p + 1 + this.tailBytes() - FRAME_BYTES;
     let p = FRAME_BYTES;
@@ -178,13 +165,49 @@ export class CursorReplyWriter {
     out.set(OK_TAIL, (p += ns.length));
     p += OK_TAIL.length;
     if (p - FRAME_BYTES !== total) throw new Error(`cursor reply size mismatch ${p - FRAME_BYTES} != ${total}`);
-    return p;
+    const reply = out.subarray(FRAME_BYTES, p);
+    framable.add(reply);
+    return reply;
   }
 
   /** Bytes after the array: its id and ns elements, the end of the cursor document, the ok element, the end. */
   private tailBytes(): number {
     return ID_NAME.length + 8 + NS_NAME.length + 4 + this.ns.length + OK_TAIL.length;
   }
+}
+
+// The parts of a one-document first batch around the document and the namespace (see idReply).
+const FIRST_ELEMENT = bytesOf(0x03, '0', 0);
+const ZERO_ID_NS = Buffer.concat([bytesOf(0), ID_NAME, Buffer.alloc(8), NS_NAME]); // end of the array, id: 0, ns's name
+
+/**
+ * The whole reply message to a find of at most one document (a find by `_id`), FRAME_BYTES of free space
+ * then `cursorReply(ns, 0n, 'firstBatch', doc ? [doc] : [])`'s bytes, in one buffer from Node's pool: the same
+ * reply written without a writer. `ns`: the namespace's bytes and terminating 0.
+ */
+export function idReply(ns: Buffer, doc: Buffer | undefined): Buffer {
+  const docBytes = doc ? FIRST_ELEMENT.length + doc.length : 0;
+  const array = 4 + docBytes + 1;
+  const cursor = 4 + BATCH_NAME.firstBatch.length + array + ZERO_ID_NS.length - 1 + 4 + ns.length + 1;
+  const total = 4 + CURSOR_NAME.length + cursor + OK_TAIL.length - 1;
+  const out = Buffer.allocUnsafe(FRAME_BYTES + total);
+  let p = FRAME_BYTES;
+  out.writeInt32LE(total, p);
+  out.set(CURSOR_NAME, (p += 4));
+  out.writeInt32LE(cursor, (p += CURSOR_NAME.length));
+  out.set(BATCH_NAME.firstBatch, (p += 4));
+  out.writeInt32LE(array, (p += BATCH_NAME.firstBatch.length));
+  p += 4;
+  if (doc) {
+    out.set(FIRST_ELEMENT, p);
+    out.set(doc, (p += FIRST_ELEMENT.length));
+    p += doc.length;
+  }
+  out.set(ZERO_ID_NS, p);
+  out.writeInt32LE(ns.length, (p += ZERO_ID_NS.length));
+  out.set(ns, (p += 4));
+  out.set(OK_TAIL, (p += ns.length));
+  return out;
 }
 
 export function cursorReply(ns: string, id: bigint, batchKey: 'firstBatch' | 'nextBatch', docs: Buffer[]): Buffer {
