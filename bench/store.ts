@@ -1,6 +1,7 @@
 // Store benchmark (not a test): `npm run bench:store [-- --sizes 10000,1000000 --seconds 5 --concurrency 12]
-// [--reference <another build's dist/src/store/embedded/cli.js>] [--profile DIR]`. With --reference, every size is loaded
-// into both engines (the reference first) and all of them are measured in the same alternating windows.
+// [--reference <another build's dist/src/store/embedded/cli.js>[,<another>...]] [--profile DIR]`. With --reference, every size
+// is loaded into every engine (the references first, in the order given) and all of them are measured in the same
+// alternating windows; the target and the ratios compare this build with the first reference.
 // For each size, starts the embedded engine in its own child process (in-memory, so the benchmark's own
 // memory does not pollute the measurement), loads ~2 KB article-like documents through the driver in
 // batches of 1000, then measures find-by-_id and find with $in of 100 ids at N requests in flight, and the
@@ -238,7 +239,8 @@ async function main(): Promise<void> {
   // All sizes stay loaded (one engine process each) and are measured in alternating short windows, so
   // load from other processes on the machine affects every size alike instead of skewing the ratio.
   const loaded: Loaded[] = [];
-  const engines: Array<[string, string]> = values.reference ? [['reference ', values.reference], ['this build ', ownCli]] : [['', ownCli]];
+  const references = values.reference ? values.reference.split(',') : [];
+  const engines: Array<[string, string]> = [...references.map((cli, i): [string, string] => [references.length > 1 ? `reference ${i + 1} ` : 'reference ', cli]), [references.length ? 'this build ' : '', ownCli]];
   for (const size of sizes) for (const [label, cli] of engines) loaded.push(await loadSize(label, cli, size, concurrency));
   const loadAtStart = loadavg()[0]!;
   try {
@@ -262,9 +264,10 @@ async function main(): Promise<void> {
     }));
     process.stdout.write(`\n${table(results)}\n(throughput: median of ${rounds} alternating windows of ${(seconds / rounds).toFixed(1)} s, ${concurrency} requests in flight; load average ${loadAtStart.toFixed(1)} at the first window, ${loadavg()[0]!.toFixed(1)} now)\n`);
     const [first, last] = [results[0]!, results[results.length - 1]!];
-    if (values.reference) {
-      // Issue 13: at least the reference engine's throughput for both operations, at every size.
-      const pairs = sizes.map((_, i) => [results[2 * i]!, results[2 * i + 1]!] as const);
+    if (references.length) {
+      // Issue 13: at least the (first) reference engine's throughput for both operations, at every size.
+      const perSize = engines.length;
+      const pairs = sizes.map((_, i) => [results[perSize * i]!, results[perSize * i + perSize - 1]!] as const);
       const ok = pairs.every(([ref, own]) => own.byIdOps >= ref.byIdOps && own.inOps >= ref.inOps);
       const cpu = pairs.map(([ref, own]) => `${fmtSize(own.size)}: by _id ${(own.byIdCpuUs / ref.byIdCpuUs).toFixed(2)}, $in ${(own.inCpuUs / ref.inCpuUs).toFixed(2)}`).join('; ');
       process.stdout.write(`target (this build's throughput >= the reference's for both ops): ${ok ? 'met' : 'NOT met'}; engine CPU per op, this build / reference: ${cpu}\n`);
