@@ -22,9 +22,15 @@ export function rssMb(pid: number, field: 'VmRSS' | 'RssAnon' = 'VmRSS'): number
 
 /** CPU time (user + system) a process has used, in ms, from /proc/<pid>/stat (clock ticks of 10 ms). */
 export function cpuMs(pid: number): number {
+  const { userMs, sysMs } = procStat(pid);
+  return userMs + sysMs;
+}
+
+/** A process's CPU time in user and system mode (ms, clock ticks of 10 ms) and minor page faults so far. */
+export function procStat(pid: number): { userMs: number; sysMs: number; minorFaults: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  return { userMs: Number(fields[11]) * 10, sysMs: Number(fields[12]) * 10, minorFaults: Number(fields[7]) };
 }
 
 const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -1,16 +1,18 @@
 // Store benchmark (not a test): `npm run bench:store [-- --sizes 10000,1000000 --seconds 5 --concurrency 12]
-// [--reference <another build's dist/src/store/embedded/cli.js>] [--profile DIR]`. With --reference, every size is loaded
-// into both engines (the reference first) and all of them are measured in the same alternating windows.
+// [--reference <another build's dist/src/store/embedded/cli.js>[,<another>...]] [--profile DIR]`. With --reference, every size
+// is loaded into every engine (the references first, in the order given) and all of them are measured in the same
+// alternating windows; the target and the ratios compare this build with the first reference.
 // For each size, starts the embedded engine in its own child process (in-memory, so the benchmark's own
 // memory does not pollute the measurement), loads ~2 KB article-like documents through the driver in
 // batches of 1000, then measures find-by-_id and find with $in of 100 ids at N requests in flight, and the
 // child's resident memory (VmRSS). Sizes are measured in alternating windows (see main). Prints the sizes
 // side by side with the ratio.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { cpuMs, rssMb, words, WORDS } from './store-common.js';
+import { procStat, rssMb, words, WORDS } from './store-common.js';
 import { MongoClient, ObjectId, type Collection } from 'mongodb';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -41,6 +43,8 @@ interface Result {
   inOps: number;
   byIdCpuUs: number;
   inCpuUs: number;
+  byIdSysUs: number;
+  byIdFaults: number;
 }
 
 function article(i: number): Article {
@@ -117,6 +121,8 @@ async function load(coll: Collection<Article>, size: number): Promise<ObjectId[]
   return ids;
 }
 
+type Charged = [cpuMs: number, ops: number, sysMs: number, minorFaults: number];
+
 interface Loaded {
   label: string;
   size: number;
@@ -128,8 +134,8 @@ interface Loaded {
   rssAfterLoadMb: number;
   byId: number[];
   inIds: number[];
-  /** Engine CPU ms and operations completed, summed over all windows, per operation kind. */
-  cpu: { byId: [number, number]; inIds: [number, number] };
+  /** Engine CPU ms, operations completed, system-mode CPU ms and minor page faults, summed over all windows, per operation kind. */
+  cpu: { byId: Charged; inIds: Charged };
 }
 
 async function loadSize(label: string, cli: string, size: number, concurrency: number): Promise<Loaded> {
@@ -147,17 +153,21 @@ async function loadSize(label: string, cli: string, size: number, concurrency: n
   const rssAfterLoadMb = rssMb(engine.proc.pid!);
   // Warm up connections and code paths before measuring.
   await throughput(1, concurrency, () => coll.findOne({ _id: pick(ids) }));
-  const cpu = { byId: [0, 0] as [number, number], inIds: [0, 0] as [number, number] };
+  const cpu = { byId: [0, 0, 0, 0] as Charged, inIds: [0, 0, 0, 0] as Charged };
   return { label, size, proc: engine.proc, client, coll, ids, loadSeconds, rssAfterLoadMb, byId: [], inIds: [], cpu };
 }
 
 /** Runs one window and also charges the engine's CPU time to the operation kind. */
 async function window(l: Loaded, kind: 'byId' | 'inIds', seconds: number, concurrency: number, op: () => Promise<unknown>): Promise<void> {
-  const cpu0 = cpuMs(l.proc.pid!);
+  const before = procStat(l.proc.pid!);
   const t0 = Date.now();
   const rate = await throughput(seconds, concurrency, op);
-  l.cpu[kind][0] += cpuMs(l.proc.pid!) - cpu0;
-  l.cpu[kind][1] += (rate * (Date.now() - t0)) / 1000;
+  const after = procStat(l.proc.pid!);
+  const charged = l.cpu[kind];
+  charged[0] += after.userMs + after.sysMs - before.userMs - before.sysMs;
+  charged[1] += (rate * (Date.now() - t0)) / 1000;
+  charged[2] += after.sysMs - before.sysMs;
+  charged[3] += after.minorFaults - before.minorFaults;
   l[kind].push(rate);
 }
 
@@ -197,6 +207,8 @@ function table(results: Result[]): string {
     ['find $in 100 ids (ops/s)', (r) => fmt(r.inOps), (a, b) => (b.inOps / a.inOps).toFixed(2)],
     ['engine CPU per find by _id (µs)', (r) => fmt(r.byIdCpuUs), (a, b) => (b.byIdCpuUs / a.byIdCpuUs).toFixed(2)],
     ['engine CPU per $in 100 (µs)', (r) => fmt(r.inCpuUs), (a, b) => (b.inCpuUs / a.inCpuUs).toFixed(2)],
+    ['  of which system, by _id (µs)', (r) => fmt(r.byIdSysUs), (a, b) => (b.byIdSysUs / a.byIdSysUs).toFixed(2)],
+    ['minor page faults per find by _id', (r) => fmt(r.byIdFaults, 2), undefined],
     ['RSS after load (MB)', (r) => fmt(r.rssAfterLoadMb), undefined],
     ['RSS after run (MB)', (r) => fmt(r.rssAfterRunMb), undefined],
     ['RssAnon after run (MB)', (r) => fmt(r.anonAfterRunMb), undefined],
@@ -227,12 +239,14 @@ async function main(): Promise<void> {
   // All sizes stay loaded (one engine process each) and are measured in alternating short windows, so
   // load from other processes on the machine affects every size alike instead of skewing the ratio.
   const loaded: Loaded[] = [];
-  const engines: Array<[string, string]> = values.reference ? [['reference ', values.reference], ['this build ', ownCli]] : [['', ownCli]];
+  const references = values.reference ? values.reference.split(',') : [];
+  const engines: Array<[string, string]> = [...references.map((cli, i): [string, string] => [references.length > 1 ? `reference ${i + 1} ` : 'reference ', cli]), [references.length ? 'this build ' : '', ownCli]];
   for (const size of sizes) for (const [label, cli] of engines) loaded.push(await loadSize(label, cli, size, concurrency));
+  const loadAtStart = loadavg()[0]!;
   try {
     for (let r = 0; r < rounds; r++) {
       for (const l of loaded) await measure(l, seconds / rounds, concurrency);
-      process.stderr.write(`round ${r + 1}/${rounds}: ${loaded.map((l) => `${l.label}${l.size}: ${Math.round(l.byId[r]!)} byId/s, ${Math.round(l.inIds[r]!)} $in/s`).join('; ')}\n`);
+      process.stderr.write(`round ${r + 1}/${rounds} (load ${loadavg()[0]!.toFixed(1)}): ${loaded.map((l) => `${l.label}${l.size}: ${Math.round(l.byId[r]!)} byId/s, ${Math.round(l.inIds[r]!)} $in/s`).join('; ')}\n`);
     }
     const results: Result[] = loaded.map((l) => ({
       label: l.label,
@@ -245,12 +259,15 @@ async function main(): Promise<void> {
       inOps: median(l.inIds),
       byIdCpuUs: (l.cpu.byId[0] * 1000) / l.cpu.byId[1],
       inCpuUs: (l.cpu.inIds[0] * 1000) / l.cpu.inIds[1],
+      byIdSysUs: (l.cpu.byId[2] * 1000) / l.cpu.byId[1],
+      byIdFaults: l.cpu.byId[3] / l.cpu.byId[1],
     }));
-    process.stdout.write(`\n${table(results)}\n(throughput: median of ${rounds} alternating windows of ${(seconds / rounds).toFixed(1)} s, ${concurrency} requests in flight)\n`);
+    process.stdout.write(`\n${table(results)}\n(throughput: median of ${rounds} alternating windows of ${(seconds / rounds).toFixed(1)} s, ${concurrency} requests in flight; load average ${loadAtStart.toFixed(1)} at the first window, ${loadavg()[0]!.toFixed(1)} now)\n`);
     const [first, last] = [results[0]!, results[results.length - 1]!];
-    if (values.reference) {
-      // Issue 13: at least the reference engine's throughput for both operations, at every size.
-      const pairs = sizes.map((_, i) => [results[2 * i]!, results[2 * i + 1]!] as const);
+    if (references.length) {
+      // Issue 13: at least the (first) reference engine's throughput for both operations, at every size.
+      const perSize = engines.length;
+      const pairs = sizes.map((_, i) => [results[perSize * i]!, results[perSize * i + perSize - 1]!] as const);
       const ok = pairs.every(([ref, own]) => own.byIdOps >= ref.byIdOps && own.inOps >= ref.inOps);
       const cpu = pairs.map(([ref, own]) => `${fmtSize(own.size)}: by _id ${(own.byIdCpuUs / ref.byIdCpuUs).toFixed(2)}, $in ${(own.inCpuUs / ref.inCpuUs).toFixed(2)}`).join('; ');
       process.stdout.write(`target (this build's throughput >= the reference's for both ops): ${ok ? 'met' : 'NOT met'}; engine CPU per op, this build / reference: ${cpu}\n`);

@@ -19,17 +19,22 @@ export function opMsg(requestId: number, body: Document): Buffer {
 }
 
 /** Writes every message at once on one socket and collects `count` replies as [responseTo, body]. */
-export function exchange(messages: Buffer[], count = messages.length): Promise<Array<[number, Document]>> {
+export async function exchange(messages: Buffer[], count = messages.length): Promise<Array<[number, Document]>> {
+  return (await exchangeRaw(messages, count)).map((r) => [r.readInt32LE(8), deserialize(r.subarray(HEADER))]);
+}
+
+/** Writes every message at once on one socket and collects `count` whole reply messages, as sent. */
+export function exchangeRaw(messages: Buffer[], count = messages.length): Promise<Buffer[]> {
   const { hostname, port } = new URL(testMongoUri());
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), hostname, () => socket.write(Buffer.concat(messages)));
     let buffered = Buffer.alloc(0);
-    const replies: Array<[number, Document]> = [];
+    const replies: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => {
       buffered = Buffer.concat([buffered, chunk]);
       while (buffered.length >= 4 && buffered.length >= buffered.readInt32LE(0)) {
         const len = buffered.readInt32LE(0);
-        replies.push([buffered.readInt32LE(8), deserialize(buffered.subarray(HEADER, len))]);
+        replies.push(buffered.subarray(0, len));
         buffered = buffered.subarray(len);
       }
       if (replies.length >= count) {

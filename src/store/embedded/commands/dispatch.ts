@@ -4,6 +4,7 @@
 // once that transaction has committed (on the disk too for a journaled write concern).
 import type { Document } from 'bson';
 import type { ReplyBody } from '../wire/codec.js';
+import type { IdLookup } from '../wire/idLookup.js';
 import { adminCommands } from './admin.js';
 import { aggregateCommands } from './aggregate.js';
 import { bulkWriteCommands } from './bulkWrite.js';
@@ -13,6 +14,7 @@ import { countCommands } from './count.js';
 import { CommandError, errorReply } from './errors.js';
 import { findCommands } from './find.js';
 import { findAndModifyCommands } from './findAndModify.js';
+import { findByIdLookup } from './findById.js';
 import { indexCommands } from './indexes.js';
 import { chunkedInsertSize, insertInChunks } from './insertChunks.js';
 import { writeCommands } from './write.js';
@@ -62,6 +64,21 @@ const CATALOG_COMMANDS = new Set(['create', 'collMod', 'drop', 'dropDatabase', '
  * changes are rare; documents written by a pending command are simply not visible yet, as in any engine).
  */
 const catalogPending = new WeakMap<EngineState, Promise<unknown>>();
+
+/**
+ * A find by `_id` recognised in the request's bytes (wire/idLookup.ts), answered without decoding the command:
+ * the whole reply message (frame space in front), or undefined to send the request down the general path
+ * (behind a pending catalog change, on a view or a missing collection, or if storage fails, where the general
+ * path answers with the error).
+ */
+export function answerIdLookup(state: EngineState, lookup: IdLookup): Buffer | undefined {
+  if (catalogPending.has(state)) return undefined;
+  try {
+    return findByIdLookup(state, lookup);
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Runs one command. The reply is returned directly when the command completes at once (every read), so the

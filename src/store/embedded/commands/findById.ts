@@ -7,8 +7,9 @@ import { DEFAULT_FIRST_BATCH, MAX_BATCH_BYTES } from '../cursors.js';
 import type { Collection } from '../storage/collection.js';
 import { exactKey, prefixKey } from '../storage/indexes.js';
 import { naturalOrder } from '../storage/order.js';
-import { CursorReplyWriter, cursorReply } from '../wire/rawbson.js';
-import { optDoc, optInt, type CommandContext } from './context.js';
+import type { IdLookup } from '../wire/idLookup.js';
+import { CursorReplyWriter, cursorReply, idReply } from '../wire/rawbson.js';
+import { optDoc, optInt, type CommandContext, type EngineState } from './context.js';
 
 const isEmpty = (d: Document | undefined): boolean => !d || Object.keys(d).length === 0;
 
@@ -34,6 +35,26 @@ export function findById(ctx: CommandContext, coll: Collection, ns: string, skip
   if (fields !== 1 || !exactKey(id) || coll.idIndex.spec.collation) return undefined;
   const doc = coll.peekById(id);
   return cursorReply(ns, 0n, 'firstBatch', doc ? [doc] : []);
+}
+
+/**
+ * The same find by `_id` recognised in the request's bytes (wire/idLookup.ts: no projection, sort, skip,
+ * collation or hint there), answered as findById answers it: the whole reply message with its frame space
+ * in front (rawbson.ts finishMessage), or undefined for a view, a missing collection or a collated `_id_`
+ * index, which the general path answers.
+ */
+export function findByIdLookup(state: EngineState, lookup: IdLookup): Buffer | undefined {
+  const coll = state.catalog.get(lookup.db, lookup.collection);
+  if (!coll || typeof coll.options.viewOn === 'string' || coll.idIndex.spec.collation) return undefined;
+  return idReply(nsBytes(coll), coll.peekById(lookup.id));
+}
+
+/** Each collection's namespace as BSON string bytes, made once per collection rather than per request. */
+const namespaces = new WeakMap<Collection, Buffer>();
+function nsBytes(coll: Collection): Buffer {
+  let ns = namespaces.get(coll);
+  if (!ns) namespaces.set(coll, (ns = Buffer.from(`${coll.ns}\0`, 'utf8')));
+  return ns;
 }
 
 /**

@@ -150,6 +150,13 @@ function header(out: Buffer, total: number, responseTo: number, opCode: number):
   out.writeInt32LE(opCode, 12);
 }
 
+/** Frames in place an OP_MSG reply built after FRAME_BYTES of free space (`out` is the whole message). */
+export function frameOpMsg(out: Buffer, responseTo: number): Buffer {
+  header(out, out.length, responseTo, OP_MSG);
+  out.fill(0, 16, FRAME_BYTES); // flag bits, section kind 0
+  return out;
+}
+
 /** A reply body: a document to serialise, or already-encoded BSON bytes. */
 export type ReplyBody = Document | Buffer;
 
@@ -159,11 +166,7 @@ export type ReplyBody = Document | Buffer;
  */
 export function encodeReply(req: Request, reply: ReplyBody): Buffer {
   const framed = req.opCode === OP_MSG && Buffer.isBuffer(reply) ? withFrameSpace(reply) : undefined;
-  if (framed) {
-    header(framed, framed.length, req.requestId, OP_MSG);
-    framed.fill(0, 16, FRAME_BYTES);
-    return framed;
-  }
+  if (framed) return frameOpMsg(framed, req.requestId);
   const bytes = Buffer.isBuffer(reply) ? reply : encode(reply);
   // OP_REPLY: responseFlags, cursorId, startingFrom, numberReturned (1). OP_MSG: flagBits 0, section kind 0.
   const pre = req.opCode === OP_QUERY ? 20 : 5;

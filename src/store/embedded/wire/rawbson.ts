@@ -176,6 +176,40 @@ export class CursorReplyWriter {
   }
 }
 
+// The parts of a one-document first batch around the document and the namespace (see idReply).
+const FIRST_ELEMENT = bytesOf(0x03, '0', 0);
+const ZERO_ID_NS = Buffer.concat([bytesOf(0), ID_NAME, Buffer.alloc(8), NS_NAME]); // end of the array, id: 0, ns's name
+
+/**
+ * The whole reply message to a find of at most one document (a find by `_id`), FRAME_BYTES of free space
+ * then `cursorReply(ns, 0n, 'firstBatch', doc ? [doc] : [])`'s bytes, in one buffer from Node's pool: the same
+ * reply written without a writer. `ns`: the namespace's bytes and terminating 0.
+ */
+export function idReply(ns: Buffer, doc: Buffer | undefined): Buffer {
+  const docBytes = doc ? FIRST_ELEMENT.length + doc.length : 0;
+  const array = 4 + docBytes + 1;
+  const cursor = 4 + BATCH_NAME.firstBatch.length + array + ZERO_ID_NS.length - 1 + 4 + ns.length + 1;
+  const total = 4 + CURSOR_NAME.length + cursor + OK_TAIL.length - 1;
+  const out = Buffer.allocUnsafe(FRAME_BYTES + total);
+  let p = FRAME_BYTES;
+  out.writeInt32LE(total, p);
+  out.set(CURSOR_NAME, (p += 4));
+  out.writeInt32LE(cursor, (p += CURSOR_NAME.length));
+  out.set(BATCH_NAME.firstBatch, (p += 4));
+  out.writeInt32LE(array, (p += BATCH_NAME.firstBatch.length));
+  p += 4;
+  if (doc) {
+    out.set(FIRST_ELEMENT, p);
+    out.set(doc, (p += FIRST_ELEMENT.length));
+    p += doc.length;
+  }
+  out.set(ZERO_ID_NS, p);
+  out.writeInt32LE(ns.length, (p += ZERO_ID_NS.length));
+  out.set(ns, (p += 4));
+  out.set(OK_TAIL, (p += ns.length));
+  return out;
+}
+
 export function cursorReply(ns: string, id: bigint, batchKey: 'firstBatch' | 'nextBatch', docs: Buffer[]): Buffer {
   let bytes = 0;
   for (let i = 0; i < docs.length; i++) bytes += batchEntryBytes(i, docs[i]!);

@@ -2,11 +2,12 @@
 // decoding, dispatch and reply encoding. Tracks sockets so close() can end them.
 import net from 'node:net';
 import type { Durability } from '../commands/dispatch.js';
-import { dispatch } from '../commands/dispatch.js';
+import { answerIdLookup, dispatch } from '../commands/dispatch.js';
 import { errorReply } from '../commands/errors.js';
 import type { EngineState } from '../commands/context.js';
-import { decodeRequest, encodeReply, type ReplyBody, type Request } from './codec.js';
+import { decodeRequest, encodeReply, frameOpMsg, type ReplyBody, type Request } from './codec.js';
 import { MessageFramer } from './framing.js';
+import { idLookupRequest } from './idLookup.js';
 import { replyBuffers } from './rawbson.js';
 
 export class WireServer {
@@ -82,6 +83,13 @@ export class WireServer {
     let req: Request;
     let reply: ReplyBody | Promise<ReplyBody>;
     try {
+      // A find by _id (most of what the service sends) is answered from the request's bytes when it can be.
+      const lookup = idLookupRequest(msg);
+      const answer = lookup && answerIdLookup(this.state, lookup);
+      if (answer) {
+        socket.write(frameOpMsg(answer, msg.readInt32LE(4)));
+        return undefined;
+      }
       req = decodeRequest(msg);
       reply = req.error ? errorReply(req.error) : dispatch(this.state, { body: req.body, raw: req.raw, sequences: req.sequences, connectionId }, this.durability);
     } catch (e) {
