@@ -40,26 +40,46 @@ export interface SharedAnswerState {
  * costs no store read.
  */
 export function entitlementsOnlyViewer(viewer: Viewer, now: Date, state: SharedAnswerState): Viewer {
-  let entitlements: Promise<Entitlement[]> | undefined;
-  const identity = <T>(name: string, value: T): T => {
-    state.personal = true;
-    state.readBy ??= name;
+  return new EntitlementsOnlyViewer(viewer, now, state);
+}
+
+// A class rather than an object literal with getters: V8 gives a literal's accessors a pair of their own in the
+// old generation, which would keep the request's objects alive across young-generation collections (see
+// src/operations/content/connection.ts).
+class EntitlementsOnlyViewer implements Viewer {
+  readonly #viewer: Viewer;
+  readonly #now: Date;
+  readonly #state: SharedAnswerState;
+  #entitlements: Promise<Entitlement[]> | undefined;
+
+  constructor(viewer: Viewer, now: Date, state: SharedAnswerState) {
+    this.#viewer = viewer;
+    this.#now = now;
+    this.#state = state;
+  }
+
+  #identity<T>(name: string, value: T): T {
+    this.#state.personal = true;
+    this.#state.readBy ??= name;
     return value;
-  };
-  return {
-    get customerId() {
-      return identity('customerId', viewer.customerId);
-    },
-    get clientId() {
-      return identity('clientId', viewer.clientId);
-    },
-    get scopes() {
-      return identity('scopes', viewer.scopes);
-    },
-    entitlements: () =>
-      (entitlements ??= activeEntitlements(viewer, now).then((active) => {
-        state.active = active;
-        return active.groups.map((group) => ({ group, validUntil: null }));
-      })),
-  };
+  }
+
+  get customerId(): string {
+    return this.#identity('customerId', this.#viewer.customerId);
+  }
+
+  get clientId(): string | undefined {
+    return this.#identity('clientId', this.#viewer.clientId);
+  }
+
+  get scopes(): ReadonlySet<string> {
+    return this.#identity('scopes', this.#viewer.scopes);
+  }
+
+  entitlements(): Promise<Entitlement[]> {
+    return (this.#entitlements ??= activeEntitlements(this.#viewer, this.#now).then((active) => {
+      this.#state.active = active;
+      return active.groups.map((group) => ({ group, validUntil: null }));
+    }));
+  }
 }

@@ -1,7 +1,7 @@
 // Builds the executable schema from the type-graphql classes (once per process).
 import 'reflect-metadata';
 import { DateTimeResolver } from 'graphql-scalars';
-import { specifiedDirectives, type GraphQLSchema } from 'graphql';
+import { GraphQLScalarType, specifiedDirectives, type GraphQLSchema } from 'graphql';
 import { buildSchema, getMetadataStorage } from 'type-graphql';
 import { cacheControlDirective } from '../graphql/cache-control.js';
 import { noTopicsPubSub } from '../live/pubsub.js';
@@ -10,6 +10,17 @@ import { useDirectResolvers } from './direct-resolvers.js';
 import { shareEmptyArguments } from '../graphql/argument-values.js';
 
 let built: Promise<GraphQLSchema> | undefined;
+
+/**
+ * graphql-scalars' `DateTime`, answering the ISO string itself instead of the `Date`: serialising a `Date`, JSON.stringify
+ * leaves its fast path to look up and call `toJSON` (about 60 dates made a nested answer's serialisation take 0.26 ms
+ * against 0.15 for the same answer without them). `toJSON` is `toISOString` for the valid dates `serialize` lets
+ * through, so the bytes are the same. Parsing, validation and the schema's SDL are the library's.
+ */
+const DateTime = new GraphQLScalarType({
+  ...DateTimeResolver.toConfig(),
+  serialize: (value) => (DateTimeResolver.serialize(value) as Date).toISOString(),
+});
 
 export function buildGatewaySchema(): Promise<GraphQLSchema> {
   // A `@Root()` parameter typed with a class makes type-graphql copy the parent into a new instance of that class
@@ -26,7 +37,7 @@ export function buildGatewaySchema(): Promise<GraphQLSchema> {
   }
   built ??= buildSchema({
     resolvers,
-    scalarsMap: [{ type: Date, scalar: DateTimeResolver }],
+    scalarsMap: [{ type: Date, scalar: DateTime }],
     validate: false,
     // `directives` replaces graphql-js's own: @include, @skip, @deprecated and @specifiedBy stay beside ours.
     directives: [...specifiedDirectives, cacheControlDirective],

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { execute, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { createContext } from '../../src/context.js';
 import { executeQuery } from '../../src/graphql/execute.js';
+import { answerBytes } from '../../src/graphql/server.js';
 import { selectedFields } from '../../src/graphql/selection.js';
 import { createLogger } from '../../src/logger.js';
 import { createMailer } from '../../src/mail/index.js';
@@ -96,4 +97,18 @@ test('interfaces (node), lists of them, and introspection', async () => {
     ids: [ids.articleIds[0]![0], ids.issueIds[1], 'nothing-here', ids.pageId],
   });
   await same(`{ __schema { queryType { name } } __type(name: "Article") { name kind fields { name type { name kind ofType { name } } } } }`);
+});
+
+test('the HTTP answer is the executor result serialised, after which its data is let go', async () => {
+  const query = `{ __proto__: article(id: "${ids.articleIds[0]![0]}") { id __proto__: title } page(id: "${ids.pageId}") { id issues(first: 2) { totalCount } } }`;
+  const expected = await run('graphql-js', parse(query));
+  const res = await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+  expect(res.status).toBe(200);
+  expect(await res.text()).toBe(expected);
+
+  // What the HTTP integration sends is the string; the result's data keeps nothing once it is made (src/graphql/server.ts).
+  const result = JSON.parse(expected) as { data: Record<string, unknown> };
+  expect(answerBytes(result)).toBe(expected);
+  expect(Object.keys(result.data)).toEqual([]);
+  expect(answerBytes({ errors: [{ message: 'm' }], data: null })).toBe('{"errors":[{"message":"m"}],"data":null}');
 });

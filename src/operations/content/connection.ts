@@ -22,6 +22,48 @@ class Edge<D extends object, T> {
   }
 }
 
+/** Where the page sits: its cursors are signed only when selected (see `Edge`). */
+class PageInfoOf {
+  constructor(
+    readonly hasNextPage: boolean,
+    readonly hasPreviousPage: boolean,
+    private readonly edges: readonly Edge<object, unknown>[],
+  ) {}
+
+  get startCursor(): string | null {
+    return this.edges[0]?.cursor ?? null;
+  }
+
+  get endCursor(): string | null {
+    return this.edges.at(-1)?.cursor ?? null;
+  }
+}
+
+/**
+ * A page of a connection; the count runs only when the query selects `totalCount`.
+ *
+ * Getters on classes, not in object literals: V8 gives each object literal's accessors a pair of its own, made in
+ * the old generation, whose functions capture the page (its documents and API objects); dead after the request,
+ * that pair keeps them alive across young-generation collections until the next full one (docs/PERFORMANCE.md,
+ * sixth round). A class's getters are made once.
+ */
+class ConnectionOf<T> implements ConnectionShape<T> {
+  readonly #count: () => Promise<number>;
+  #counted: Promise<number> | undefined;
+
+  constructor(
+    readonly edges: Edge<object, T>[],
+    readonly pageInfo: PageInfoOf,
+    count: () => Promise<number>,
+  ) {
+    this.#count = count;
+  }
+
+  get totalCount(): Promise<number> {
+    return (this.#counted ??= this.#count());
+  }
+}
+
 export function connectionOf<D extends object, T>(
   page: PageSlice<D>,
   cursors: ConnectionCursors,
@@ -29,22 +71,5 @@ export function connectionOf<D extends object, T>(
   count: () => Promise<number>,
 ): ConnectionShape<T> {
   const edges = page.docs.map((doc, i) => new Edge(map(doc), doc, page.startOffset + i, cursors));
-  let counted: Promise<number> | undefined;
-  return {
-    edges,
-    pageInfo: {
-      hasNextPage: page.hasNextPage,
-      hasPreviousPage: page.startOffset > 0,
-      get startCursor() {
-        return edges[0]?.cursor ?? null;
-      },
-      get endCursor() {
-        return edges.at(-1)?.cursor ?? null;
-      },
-    },
-    // A getter, so the count runs only when the query selects `totalCount`.
-    get totalCount() {
-      return (counted ??= count());
-    },
-  };
+  return new ConnectionOf(edges, new PageInfoOf(page.hasNextPage, page.startOffset > 0, edges), count);
 }
