@@ -114,23 +114,41 @@ it('leaves a refused update without any trace when writers race for one unique v
   expect(await setup.findOne({ email: `w${winner}@x.io` })).toBeNull();
 });
 
-it('counts every acknowledged write, however other connections were counting while it waited for its commit', async () => {
+it('counts every acknowledged insert, update and delete, however other connections were counting while it waited for its commit', async () => {
   // Counts on an index are kept between writes. A count sent by another connection after a write ran but before
   // it committed sees the entries before it; that count must not be served for after the commit.
   const w = coll(clients[0]!, 'counted');
   await w.createIndex({ k: 1 });
   await w.insertOne({ _id: 0, k: 7, writer: 0 });
   let stop = false;
-  const counting = clients.slice(1).map(async (client) => {
+  const counting = clients.slice(1).map(async (client, n) => {
     const c = coll(client, 'counted');
-    while (!stop) await c.countDocuments({ k: 7 });
+    while (!stop) await c.countDocuments({ k: 7 + (n % 2) });
   });
   const wrong: string[] = [];
+  const expected = { 7: 1, 8: 0 };
+  const check = async (what: string): Promise<void> => {
+    for (const k of [7, 8] as const) {
+      const n = await coll(reader, 'counted').countDocuments({ k });
+      if (n !== expected[k]) wrong.push(`after ${what}: ${n} with k ${k}, not ${expected[k]}`);
+    }
+  };
   try {
     for (let i = 1; i <= 150; i++) {
       await w.insertOne({ _id: i, k: 7, writer: 0 });
-      const n = await coll(reader, 'counted').countDocuments({ k: 7 });
-      if (n !== i + 1) wrong.push(`after insert ${i}: ${n}, not ${i + 1}`);
+      expected[7]++;
+      await check(`insert ${i}`);
+      if (i % 3 === 0) {
+        await w.updateOne({ _id: i }, { $set: { k: 8 } }); // moves between the counted values
+        expected[7]--;
+        expected[8]++;
+        await check(`update ${i}`);
+      }
+      if (i % 5 === 0) {
+        await w.deleteOne({ _id: i });
+        expected[i % 3 === 0 ? 8 : 7]--;
+        await check(`delete ${i}`);
+      }
     }
   } finally {
     stop = true;
@@ -138,7 +156,7 @@ it('counts every acknowledged write, however other connections were counting whi
   }
   expect(wrong).toEqual([]);
   const viaCommand = await reader.db(dbName).command({ count: 'counted', query: { k: 7 } });
-  expect(viaCommand.n).toBe(151);
+  expect(viaCommand.n).toBe(expected[7]);
 });
 
 it('sees every document in reads sent while an index is being created', async () => {

@@ -2,7 +2,7 @@
 // answers as counting matching documents, and read no document when an index covers the filter.
 import type { Document } from 'bson';
 import type { Collection as DriverCollection, Db } from 'mongodb';
-import { encode } from '../../src/store/embedded/storage/bsonio.js';
+import { decode, encode } from '../../src/store/embedded/storage/bsonio.js';
 import { readStats } from '../../src/store/embedded/storage/env.js';
 import { countFromIndex, countPipeline } from '../../src/store/embedded/query/count.js';
 import { matches } from '../../src/store/embedded/query/exec.js';
@@ -69,6 +69,61 @@ describe('from storage (engine internals)', () => {
       { _id: 'c0', n: byMatching({ status: 'published', categoryIds: 'c0' }) },
       { _id: 'c1', n: byMatching({ status: 'published', categoryIds: 'c1' }) },
     ]);
+  });
+});
+
+describe('counts kept exact by the writes (engine internals)', () => {
+  const store = scratchStore();
+  afterAll(() => store.close());
+  const c = store.collection('kept');
+  store.write(() => {
+    c.addIndex({ v: 2, key: { status: 1, date: -1, _id: -1 }, name: 'published' });
+    c.addIndex({ v: 2, key: { categoryIds: 1, status: 1, date: -1, _id: -1 }, name: 'category' });
+    for (let i = 0; i < 300; i++) c.insert(encode(article(i)), article(i));
+  });
+  const byMatching = (filter: Document): number => [...matches(c, filter)].length;
+  const filters: Document[] = [
+    {},
+    { status: 'published' },
+    { status: 'draft' },
+    { categoryIds: 'c1', status: 'published' },
+    { categoryIds: 'c2' },
+    { status: 'published', categoryIds: { $in: ['c0', 'c2'] } },
+  ];
+
+  it('walks the index once per prefix; inserts, updates of indexed fields (multikey too) and deletes keep the counts exact without walking again', () => {
+    for (const f of filters) expect(countFromIndex(c, f)).toBe(byMatching(f));
+    const walks = readStats.indexCounts;
+    const rid = (id: number): string => [...c.scan()].find(([, b]) => decode(b)._id === id)![0];
+    for (let round = 0; round < 5; round++) {
+      store.write(() => {
+        for (let i = 0; i < 20; i++) {
+          const id = 1000 + round * 20 + i;
+          c.insert(encode(article(id)), article(id));
+        }
+      });
+      store.write(() => {
+        // An article moves between categories (one entry kept, one dropped, one added) and is published.
+        const id = 7 * (round + 1);
+        const before = article(id);
+        const after = { ...before, status: 'published', categoryIds: [`c${(id + 1) % 3}`, `c${(id + 2) % 3}`] };
+        c.update(rid(id), before, encode(after), after);
+      });
+      store.write(() => {
+        const id = 100 + round;
+        c.remove(rid(id), article(id));
+      });
+      for (const f of filters) expect([f, countFromIndex(c, f)]).toEqual([f, byMatching(f)]);
+    }
+    expect(readStats.indexCounts).toBe(walks);
+  });
+
+  it('forgets the counts of a dropped index', () => {
+    store.write(() => c.addIndex({ v: 2, key: { pageId: 1 }, name: 'page' }));
+    expect(countFromIndex(c, { pageId: 'p1' })).toBe(byMatching({ pageId: 'p1' }));
+    store.write(() => c.dropIndex('page'));
+    store.write(() => c.addIndex({ v: 2, key: { pageId: 1 }, name: 'page' }));
+    expect(countFromIndex(c, { pageId: 'p1' })).toBe(byMatching({ pageId: 'p1' }));
   });
 });
 

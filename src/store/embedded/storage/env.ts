@@ -20,7 +20,7 @@ import { open, type Database, type RootDatabase } from 'lmdb';
 export const DATA_FILE = 'engine.mdb';
 
 /** Documents read from storage since start (lets tests check that a path reads none). */
-export const readStats = { documents: 0 };
+export const readStats = { documents: 0, indexCounts: 0 };
 
 export interface EnvOptions {
   /** Directory of the data (created if missing); undefined = a temporary directory deleted on close. */
@@ -79,6 +79,11 @@ export class StorageEnv {
 
   get inWrite(): boolean {
     return this.writing;
+  }
+
+  /** The number of the last write transaction begun (running, waiting for its commit, or done). */
+  get lastTicket(): number {
+    return this.ticketSeq;
   }
 
   /** The number of the write transaction running now (call inside one). */

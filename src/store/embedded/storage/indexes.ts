@@ -15,7 +15,7 @@
 import { Query } from 'mingo';
 import type { Document } from 'bson';
 import { collationOf, foldValues, type Collation } from '../collation/index.js';
-import { keyRange, keyValueRange, prefixEnd, type StorageEnv, u32 } from './env.js';
+import { keyRange, keyValueRange, prefixEnd, readStats, type StorageEnv, u32 } from './env.js';
 import type { Database } from 'lmdb';
 import { valuesAtPath } from './keys.js';
 import { keyComponent, orderComponent, ridOf, SEP, typeRange } from './order.js';
@@ -138,13 +138,15 @@ export class Index {
   private readonly idPrefix: Buffer;
   /** The `_id_` index of a clustered collection: no entries of its own. */
   readonly clustered: boolean;
-  /** Bumped by every change of the index's entries; counts are cached per prefix until it moves. */
-  private version = 0;
+  /** Entry counts per key prefix asked for, as committed: kept exact by the writes (each change's delta is
+   *  folded in once its transaction has committed), so a write does not send the next count over the index. */
   private readonly counts = new Map<string, number>();
-  private countsVersion = 0;
+  /** Deltas of kept counts made by write transactions whose commit has not completed, in transaction order. */
+  private pending: Array<{ ticket: number; deltas: Map<string, number> }> = [];
   /** The write transaction that last changed the entries: until its commit completes, readers (and so counts)
-   *  still see the entries before it, and a count taken then must not be kept for after it. */
-  private changedIn = 0;
+   *  still see the entries before it, and a count taken then must not be kept. An index made afresh (a
+   *  catalog reloaded after an abort) takes the last transaction begun, which may have changed it. */
+  private changedIn: number;
 
   /** `clusteredIn`: the collection id, when this is the `_id_` index of a clustered collection. */
   constructor(
@@ -159,6 +161,7 @@ export class Index {
     this.idPrefix = u32(clusteredIn ?? meta.id);
     if (meta.spec.partialFilterExpression) this.partial = new Query(meta.spec.partialFilterExpression, {});
     this.collation = collationOf(meta.spec.collation);
+    this.changedIn = env.lastTicket;
   }
 
   get spec(): IndexSpec {
@@ -254,23 +257,31 @@ export class Index {
   add(rid: Rid, keys: DocKeys): void {
     this.changed();
     if (!this.clustered) for (const e of keys.entries) this.put(e.key, rid);
+    for (const e of keys.entries) this.note(e.key, 1);
     this.track(keys, 1);
   }
 
   remove(rid: Rid, keys: DocKeys): void {
     this.changed();
     if (!this.clustered) for (const e of keys.entries) this.env.keys.removeSync(this.keyBuffer(e.key, rid));
+    for (const e of keys.entries) this.note(e.key, -1);
     this.track(keys, -1);
   }
 
   /** Moves a document from `old` to `next` keys, touching only the entries that differ. */
   change(rid: Rid, old: DocKeys, next: DocKeys): void {
     this.changed();
-    if (!this.clustered) {
-      const before = new Set(old.entries.map((e) => e.key));
-      const after = new Set(next.entries.map((e) => e.key));
-      for (const k of before) if (!after.has(k)) this.env.keys.removeSync(this.keyBuffer(k, rid));
-      for (const k of after) if (!before.has(k)) this.put(k, rid);
+    const before = new Set(old.entries.map((e) => e.key));
+    const after = new Set(next.entries.map((e) => e.key));
+    for (const k of before) {
+      if (after.has(k)) continue;
+      if (!this.clustered) this.env.keys.removeSync(this.keyBuffer(k, rid));
+      this.note(k, -1);
+    }
+    for (const k of after) {
+      if (before.has(k)) continue;
+      if (!this.clustered) this.put(k, rid);
+      this.note(k, 1);
     }
     this.track(old, -1);
     this.track(next, 1);
@@ -286,14 +297,45 @@ export class Index {
   /** Deletes every entry (dropping the index or its collection; a clustered `_id_` index's are the documents). */
   clear(): void {
     this.changed();
+    this.counts.clear();
+    this.pending = [];
     if (this.clustered) return;
     const end = prefixEnd(this.idPrefix);
     for (const k of keyRange(this.env.keys, this.idPrefix, end)) this.env.keys.removeSync(k);
   }
 
   private changed(): void {
-    this.version++;
     this.changedIn = this.env.writeTicket;
+  }
+
+  /** Records an entry's change against every kept count whose prefix (whole leading components) it falls under. */
+  private note(key: string, delta: 1 | -1): void {
+    if (this.counts.size === 0) return;
+    let at = -1;
+    for (let i = 0; i <= this.fields.length; i++) {
+      const prefix = key.slice(0, at + 1); // '' (every entry), then one component more each time
+      if (this.counts.has(prefix)) {
+        let last = this.pending[this.pending.length - 1];
+        if (last?.ticket !== this.env.writeTicket) {
+          this.settle();
+          last = { ticket: this.env.writeTicket, deltas: new Map() };
+          this.pending.push(last);
+        }
+        last.deltas.set(prefix, (last.deltas.get(prefix) ?? 0) + delta);
+      }
+      at = key.indexOf(SEP, at + 1);
+      if (at < 0) break;
+    }
+  }
+
+  /** Folds the deltas of committed transactions into the kept counts. */
+  private settle(): void {
+    while (this.pending.length > 0 && this.env.isCommitted(this.pending[0]!.ticket)) {
+      for (const [prefix, d] of this.pending.shift()!.deltas) {
+        const n = this.counts.get(prefix);
+        if (n !== undefined) this.counts.set(prefix, n + d);
+      }
+    }
   }
 
   private bounds(prefix: string): [Buffer, Buffer] {
@@ -305,19 +347,19 @@ export class Index {
 
   /**
    * Number of entries under a key prefix (whole components); a document counts once per distinct entry.
-   * Kept per prefix until the index changes: a count of a million keys costs tens of milliseconds, and
-   * the same totals are asked for again and again between writes.
+   * Counted over the index once, then kept exact by the writes: a count of a million keys walks the index for
+   * hundreds of milliseconds (seconds from a cold page cache), and the same totals are asked for again and
+   * again while writes go on. Inside a write transaction (which sees its own changes) always counted afresh.
    */
   count(prefix: string): number {
-    if (this.countsVersion !== this.version) {
-      this.counts.clear();
-      this.countsVersion = this.version;
-    }
-    let n = this.counts.get(prefix);
+    this.settle();
+    let n = this.env.inWrite ? undefined : this.counts.get(prefix);
     if (n === undefined) {
       const [start, end] = this.bounds(prefix);
       n = this.table.getKeysCount({ start, end });
-      if (!this.env.isCommitted(this.changedIn)) return n; // counted before a pending commit: not for after it
+      readStats.indexCounts++;
+      // Kept only when nothing waits for a commit: later changes then all reach it through note().
+      if (this.env.inWrite || !this.env.isCommitted(this.changedIn)) return n;
       if (this.counts.size >= MAX_CACHED_COUNTS) this.counts.clear();
       this.counts.set(prefix, n);
     }
