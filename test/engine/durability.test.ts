@@ -3,7 +3,7 @@
 // dist/ build that jest's global setup produces; the test SIGKILLs it right after acknowledged writes and
 // checks that a new process on the same dbPath has everything, including unique-index enforcement.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -145,6 +145,22 @@ function defineTests(): void {
         await expect(startChild(dir)).rejects.toThrow(/in use/);
       } finally {
         await kill9(a);
+      }
+    });
+
+    it('takes over a dbPath whose lock names a process that has exited but was never reaped (a zombie)', async () => {
+      const dir = fresh();
+      // `sleep 0` exits at once; its parent becomes `sleep 5`, which never waits for it: a zombie for 5 s.
+      const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      try {
+        const pid = Number((await new Promise<Buffer>((resolve) => parent.stdout!.once('data', resolve))).toString().trim());
+        for (let i = 0; i < 100 && !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8')); i++) await new Promise((r) => setTimeout(r, 20));
+        expect(readFileSync(`/proc/${pid}/stat`, 'utf8')).toMatch(/\) Z /);
+        writeFileSync(join(dir, 'engine.lock'), `${pid}\n`);
+        const a = await startChild(dir);
+        await kill9(a);
+      } finally {
+        parent.kill('SIGKILL');
       }
     });
 

@@ -131,8 +131,15 @@ function lock(dir: string): () => void {
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // A process that has exited but was not reaped by its parent (a zombie, e.g. under a container's PID 1 that
+  // reaps nothing) still answers signal 0, but holds nothing any more.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true; // no /proc (not Linux) or gone meanwhile: as signal 0 said
   }
 }
