@@ -70,18 +70,8 @@ describe('from storage (engine internals)', () => {
       { _id: 'c1', n: byMatching({ status: 'published', categoryIds: 'c1' }) },
     ]);
   });
-});
 
-describe('counts kept exact by the writes (engine internals)', () => {
-  const store = scratchStore();
-  afterAll(() => store.close());
-  const c = store.collection('kept');
-  store.write(() => {
-    c.addIndex({ v: 2, key: { status: 1, date: -1, _id: -1 }, name: 'published' });
-    c.addIndex({ v: 2, key: { categoryIds: 1, status: 1, date: -1, _id: -1 }, name: 'category' });
-    for (let i = 0; i < 300; i++) c.insert(encode(article(i)), article(i));
-  });
-  const byMatching = (filter: Document): number => [...matches(c, filter)].length;
+  // The tests below change the collection; the ones above count it as seeded.
   const filters: Document[] = [
     {},
     { status: 'published' },
@@ -119,10 +109,10 @@ describe('counts kept exact by the writes (engine internals)', () => {
   });
 
   it('forgets the counts of a dropped index', () => {
-    store.write(() => c.addIndex({ v: 2, key: { pageId: 1 }, name: 'page' }));
+    store.write(() => c.addIndex({ v: 2, key: { pageId: 1, rank: 1 }, name: 'page_rank' }));
     expect(countFromIndex(c, { pageId: 'p1' })).toBe(byMatching({ pageId: 'p1' }));
-    store.write(() => c.dropIndex('page'));
-    store.write(() => c.addIndex({ v: 2, key: { pageId: 1 }, name: 'page' }));
+    store.write(() => c.dropIndex('page_rank'));
+    store.write(() => c.addIndex({ v: 2, key: { pageId: 1, rank: 1 }, name: 'page_rank' }));
     expect(countFromIndex(c, { pageId: 'p1' })).toBe(byMatching({ pageId: 'p1' }));
   });
 });
