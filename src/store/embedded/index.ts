@@ -67,6 +67,7 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
     ttl.stop();
     state.cursors.close();
     state.changes?.close();
+    await catalog.saveKeptCounts().catch((e: unknown) => log('kept counts not saved', { error: e instanceof Error ? e.message : String(e) }));
     await env.close();
     unlock();
   };

@@ -328,6 +328,21 @@ export class Index {
     }
   }
 
+  /** The kept counts, as committed; undefined while a change of the index waits for its commit. */
+  keptCounts(): Array<[string, number]> | undefined {
+    this.settle();
+    if (this.pending.length > 0 || !this.env.isCommitted(this.changedIn)) return undefined;
+    return [...this.counts];
+  }
+
+  /** Takes counts kept by an earlier run over the same entries (Catalog.saveKeptCounts says when they are). */
+  restoreCounts(entries: ReadonlyArray<readonly [string, number]>): void {
+    for (const [prefix, n] of entries) {
+      if (this.counts.size >= MAX_CACHED_COUNTS) return;
+      if (typeof prefix === 'string' && Number.isInteger(n) && n >= 0) this.counts.set(prefix, n);
+    }
+  }
+
   /** Folds the deltas of committed transactions into the kept counts. */
   private settle(): void {
     while (this.pending.length > 0 && this.env.isCommitted(this.pending[0]!.ticket)) {
