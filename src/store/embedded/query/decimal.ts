@@ -3,13 +3,12 @@
 // are computed without rounding and rounded once to 34 digits by Decimal128 itself. As in MongoDB, a
 // decimal with any number gives a decimal; a non-integral double enters with 15 significant digits.
 import { Decimal128 } from 'bson';
+import { exactOfText } from '../storage/keys.js';
 
 interface Exact {
   coef: bigint;
   exp: number;
 }
-
-const FORM = /^([+-]?)(\d+)(?:\.(\d*))?(?:E([+-]?\d+))?$/i;
 
 function exact(v: unknown): Exact | undefined {
   let s: string;
@@ -18,11 +17,8 @@ function exact(v: unknown): Exact | undefined {
     s = Number.isInteger(v) ? BigInt(v).toString() : v.toPrecision(15);
   } else if (typeof v === 'bigint') s = v.toString();
   else s = String(v); // Decimal128, Long, Int32, Double: their decimal string
-  const m = FORM.exec(s);
-  if (!m) return undefined;
-  const frac = m[3] ?? '';
-  const coef = BigInt(`${m[1]}${m[2]}${frac}`);
-  return { coef, exp: Number(m[4] ?? 0) - frac.length };
+  const x = exactOfText(s);
+  return x && { coef: BigInt(`${x.neg ? '-' : ''}${x.digits || '0'}`), exp: x.exp };
 }
 
 function toDecimal(x: Exact): Decimal128 {

@@ -271,6 +271,8 @@ export class Index {
   /** Moves a document from `old` to `next` keys, touching only the entries that differ. */
   change(rid: Rid, old: DocKeys, next: DocKeys): void {
     this.changed();
+    // A clustered `_id_` index has no entries of its own, and an update keeps the `_id`: nothing to move or count.
+    if (this.clustered && this.counts.size === 0) return this.retrack(old, next);
     const before = new Set(old.entries.map((e) => e.key));
     const after = new Set(next.entries.map((e) => e.key));
     for (const k of before) {
@@ -283,6 +285,10 @@ export class Index {
       if (!this.clustered) this.put(k, rid);
       this.note(k, 1);
     }
+    this.retrack(old, next);
+  }
+
+  private retrack(old: DocKeys, next: DocKeys): void {
     this.track(old, -1);
     this.track(next, 1);
   }

@@ -23,7 +23,7 @@ const NUMBER_TEXT = /^(-)?(?:(Infinity)|(\d+)(?:\.(\d*))?(?:E([+-]?\d+))?)$/i;
 
 /** A finite decimal value: sign, significant digits without leading or trailing zeros ('' for zero), and the
  *  power of ten of the last digit. */
-interface Exact {
+export interface Exact {
   neg: boolean;
   digits: string;
   exp: number;
@@ -38,8 +38,9 @@ function normalize(neg: boolean, digits: string, exp: number): Exact {
   return digits === '' ? { neg: false, digits: '', exp: 0 } : { neg, digits, exp };
 }
 
-/** The exact decimal value of a Long's or Decimal128's text, or undefined for NaN and the infinities. */
-function exactOfText(text: string): Exact | undefined {
+/** The exact decimal value of a number's text (a Long's or Decimal128's, or a JavaScript number's), or undefined
+ *  for NaN and the infinities. */
+export function exactOfText(text: string): Exact | undefined {
   const m = NUMBER_TEXT.exec(text);
   if (!m || m[2] !== undefined) return undefined;
   const frac = m[4] ?? '';
