@@ -34,14 +34,16 @@ async function main(): Promise<void> {
     if (counts) log.info({ counts, ms: Date.now() - started }, 'empty store: seeded the demo data');
     if (counts) log.info({ query: FIRST_QUERY }, `try this first query in the GraphQL playground at /graphql, or GET /cms/page/${DEMO_PAGE_ID}/issues?limit=2`);
   }
-  const service = await startService({ config, log, store });
-  // Signals are handled from the moment the service answers (/readyz can be 200 before the reads below end).
+  const starting = startService({ config, log, store });
+  // Signals are handled from before the service answers: /readyz is 200 as soon as it listens, while the rest of
+  // its start (the live half) is still running, and a stop then must still drain and close the store.
   let signalled = false;
   const shutdown = async (signal: string): Promise<void> => {
     if (signalled) return;
     signalled = true;
     log.info({ signal }, 'shutting down: draining in-flight requests');
     try {
+      const service = await starting;
       await service.stop();
       await store.close();
       log.info('shutdown complete');
@@ -53,6 +55,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  const service = await starting;
   // After the service started: the OAuth keys exist in the store by now.
   await checkIssuer(store, config.oauth, log).catch((err: unknown) => log.warn({ err }, 'could not check the store for OAuth state of another issuer'));
   log.info({ url: service.url, version: serviceVersion, env: config.env }, `gateway listening on ${service.url} (GraphQL at ${service.url}/graphql)`);

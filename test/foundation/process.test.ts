@@ -1,6 +1,7 @@
 // The built service as a real process: bad configuration exits 1, SIGTERM drains in-flight requests and exits 0.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuilt, distPath } from '../helpers/built.js';
@@ -51,6 +52,31 @@ test('SIGTERM stops accepting, lets the in-flight request finish, closes the sto
   expect(await child.exited).toBe(0);
   expect(child.lines.some((l) => l.msg === 'shutdown complete')).toBe(true);
 }, 60_000);
+
+test('a SIGTERM as soon as /readyz answers (the rest of the start still running) still drains, closes the store and exits 0', async () => {
+  const port = await freePort();
+  const child = spawnNode(distPath('src/main.js'), [], { PORT: String(port), HOST: '127.0.0.1', STORE: 'memory', SEED: 'none', LOG_LEVEL: 'info' });
+  for (;;) {
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status, () => 0);
+    if (ready === 200) break;
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  child.proc.kill('SIGTERM');
+  expect(await child.exited).toBe(0);
+  expect(child.lines.some((l) => l.msg === 'shutdown complete')).toBe(true);
+  expect(child.lines.some((l) => l.msg === 'engine closed')).toBe(true);
+}, 60_000);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 test('the embedded engine runs on a thread of its own, and shuts down with the service', async () => {
   const child = spawnNode(distPath('src/main.js'), [], { PORT: '0', HOST: '127.0.0.1', STORE: 'memory', SEED: 'none', LOG_LEVEL: 'info' });
