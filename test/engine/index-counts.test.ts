@@ -115,6 +115,22 @@ describe('from storage (engine internals)', () => {
     store.write(() => c.addIndex({ v: 2, key: { pageId: 1, rank: 1 }, name: 'page_rank' }));
     expect(countFromIndex(c, { pageId: 'p1' })).toBe(byMatching({ pageId: 'p1' }));
   });
+
+  it('keeps the counts through a write transaction that is discarded (the catalog is reloaded), less its changes', () => {
+    const f = { status: 'published' };
+    expect(countFromIndex(c, f)).toBe(byMatching(f));
+    const walks = readStats.indexCounts;
+    expect(() =>
+      store.write(() => {
+        c.insert(encode(article(5000)), article(5000));
+        throw new Error('discarded');
+      }),
+    ).toThrow('discarded');
+    const reloaded = store.catalog.get('db', 'articles')!;
+    expect(reloaded).not.toBe(c);
+    expect(countFromIndex(reloaded, f)).toBe([...matches(reloaded, f)].length);
+    expect(readStats.indexCounts).toBe(walks);
+  });
 });
 
 describe('through the driver', () => {

@@ -53,6 +53,22 @@ function defineTests(): void {
     });
   });
 
+  it('keeps the counts through refused writes, also one whose transaction is discarded (the catalog reloaded)', async () => {
+    await withEngine(dir, async (c) => {
+      expect(await c.countDocuments({ status: 'published' })).toBe(400);
+      const walks = readStats.indexCounts;
+      await expect(c.insertOne({ _id: 1000 as never, status: 'draft', section: 's0' })).rejects.toMatchObject({ code: 11000 });
+      await expect(c.updateOne({ _id: 2 as never }, { $set: { _id: 3 } })).rejects.toMatchObject({ code: 66 });
+      // A unique index over duplicates: refused after part of it was built, so its transaction is discarded.
+      await expect(c.createIndex({ section: 1 }, { unique: true })).rejects.toMatchObject({ code: 11000 });
+      await c.insertOne({ _id: 1001 as never, status: 'published', section: 's2' });
+      expect(await c.countDocuments({ status: 'published' })).toBe(401);
+      expect(await c.countDocuments({ status: 'published', section: 's1' })).toBe(134);
+      await c.deleteOne({ _id: 1001 as never });
+      expect(readStats.indexCounts).toBe(walks);
+    });
+  });
+
   it('walks the index again when something wrote to the directory after the counts were kept', async () => {
     // A write the engine's counts never saw (another build, a tool, a crash after writes all look like this).
     const env = StorageEnv.open({ dir });

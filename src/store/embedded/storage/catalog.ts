@@ -22,11 +22,6 @@ const collKey = (id: number): string => COLL_PREFIX + String(id).padStart(10, '0
 /** The indexes' kept counts as of a clean close (see saveKeptCounts). */
 const KEPT_COUNTS_KEY = 'keptCounts';
 
-/** The id of the environment's last committed write transaction (LMDB numbers them one by one). */
-function lastTxnId(env: StorageEnv): number {
-  return (env.root.getStats() as { lastTxnId: number }).lastTxnId;
-}
-
 export interface CatalogOptions {
   /** Oplog retention in records. */
   maxChanges?: number;
@@ -46,21 +41,20 @@ export class Catalog {
     const version = storedFormat(env);
     if (version < FORMAT) throw new OldLayoutError(env.dir, version);
     if (version > FORMAT) throw new Error(`the data directory ${env.dir} was written by a newer version of the engine (format ${version}; this one reads ${FORMAT})`);
-    const openedAt = lastTxnId(env);
     this.load();
-    this.restoreKeptCounts(openedAt);
     this.oplog = new Oplog(env, opts.maxChanges);
+    this.restoreKeptCounts();
     env.onBeforeCommit(() => this.flush());
-    env.onAbort(() => this.load());
+    env.onAbort((aborted) => this.load(aborted));
     if (!env.meta.getBinary(FORMAT_KEY)) env.write(() => env.meta.putSync(FORMAT_KEY, encode({ version: FORMAT })));
   }
 
   /**
-   * Stores every index's kept counts (indexes.ts `count`) for the next open, at a clean close, stamped with the id
-   * of the transaction that writes them: the next open takes them only when no write transaction has committed
-   * since (after a crash, a migration, or writes by any build, the stamp no longer matches and every count is
-   * walked again). Spares the first counts after a restart their walk over the index: at `large`, all published
-   * articles' 920,159 keys take 3–5 s from a cold page cache, blocking the engine.
+   * Stores every index's kept counts (indexes.ts `count`) for the next open, at a clean close, stamped with the
+   * newest change of the oplog, which every change of a document records: the next open takes them only when
+   * the oplog has not moved since (after a crash that followed writes, or writes by any build or tool, it has,
+   * and every count is walked again). Spares the first counts after a restart their walk over the index: at
+   * `large`, all published articles' 920,159 keys take 3–5 s from a cold page cache, blocking the engine.
    */
   async saveKeptCounts(): Promise<void> {
     if (this.env.temporary) return;
@@ -71,22 +65,25 @@ export class Catalog {
         if (counts?.length) indexes.push({ id: idx.id, counts });
       }
     }
-    const txn = lastTxnId(this.env) + 1;
-    await this.env.writeAsync(() => this.env.meta.putSync(KEPT_COUNTS_KEY, encode({ txn, indexes })));
+    const at = this.oplog.latestChangeTs();
+    await this.env.writeAsync(() => this.env.meta.putSync(KEPT_COUNTS_KEY, encode({ at, indexes })));
   }
 
-  private restoreKeptCounts(openedAt: number): void {
+  private restoreKeptCounts(): void {
     const stored = this.env.meta.getBinary(KEPT_COUNTS_KEY);
     if (!stored) return;
     const saved = decode(stored);
-    if (Number(saved.txn) !== openedAt) return;
+    if (Number(saved.at) !== this.oplog.latestChangeTs()) return;
     const byId = new Map<number, Index>();
     for (const coll of this.all()) for (const idx of coll.indexes.values()) byId.set(idx.id, idx);
     for (const entry of saved.indexes as Document[]) byId.get(Number(entry.id))?.restoreCounts(entry.counts as Array<[string, number]>);
   }
 
-  /** (Re)reads the catalog from `meta`. */
-  private load(): void {
+  /** (Re)reads the catalog from `meta`; after an aborted write (`aborted`: its number) the indexes keep their
+   *  kept counts, less that write's changes (when a whole commit failed, none are kept). */
+  private load(aborted?: number): void {
+    const before = new Map<number, Index>();
+    if (aborted !== undefined) for (const coll of this.all()) for (const idx of coll.indexes.values()) before.set(idx.id, idx);
     this.dbs.clear();
     this.dirty.clear();
     const ids = this.env.meta.getBinary(IDS_KEY);
@@ -110,7 +107,12 @@ export class Catalog {
           unordered: (i.unordered as number[]).map(Number),
         })),
       };
-      this.attach(new Collection(this, meta));
+      const coll = new Collection(this, meta);
+      this.attach(coll);
+      for (const idx of coll.indexes.values()) {
+        const was = before.get(idx.id);
+        if (was) idx.adopt(was, aborted!);
+      }
     }
   }
 

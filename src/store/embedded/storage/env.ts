@@ -42,7 +42,7 @@ export class StorageEnv {
   private committedTicket = 0;
   private readonly commitHooks: Array<() => void> = [];
   private readonly afterCommitHooks: Array<() => void> = [];
-  private readonly abortHooks: Array<() => void> = [];
+  private readonly abortHooks: Array<(aborted: number | undefined) => void> = [];
 
   private constructor(
     readonly dir: string,
@@ -110,8 +110,9 @@ export class StorageEnv {
     this.afterCommitHooks.push(fn);
   }
 
-  /** Hooks run when a write transaction aborts (the in-heap catalog reloads from `meta`). */
-  onAbort(fn: () => void): void {
+  /** Hooks run when a write transaction aborts (the in-heap catalog reloads from `meta`), with its number, or
+   *  undefined when a whole commit failed (every transaction in it is lost). */
+  onAbort(fn: (aborted: number | undefined) => void): void {
     this.abortHooks.push(fn);
   }
 
@@ -138,7 +139,7 @@ export class StorageEnv {
       });
     } catch (e) {
       this.settled(ticket);
-      for (const h of this.abortHooks) h();
+      for (const h of this.abortHooks) h(ticket);
       throw e;
     }
     this.settled(ticket);
@@ -174,7 +175,7 @@ export class StorageEnv {
         // The commit itself failed (disk full, I/O error): nothing of the batch is stored; the in-heap state
         // follows the storage again.
         this.settled(ticket);
-        for (const h of this.abortHooks) h();
+        for (const h of this.abortHooks) h(undefined);
         throw e;
       },
     );
@@ -194,7 +195,7 @@ export class StorageEnv {
         });
         return { value };
       } catch (error) {
-        for (const h of this.abortHooks) h();
+        for (const h of this.abortHooks) h(ticket);
         return { error };
       } finally {
         this.writing = false;

@@ -349,6 +349,13 @@ export class Index {
     }
   }
 
+  /** Made afresh for the same index after the write transaction `aborted` was discarded: keeps `was`'s counts
+   *  and the deltas still waiting for their commit, but not the discarded transaction's. */
+  adopt(was: Index, aborted: number): void {
+    for (const [prefix, n] of was.counts) this.counts.set(prefix, n);
+    this.pending = was.pending.filter((e) => e.ticket !== aborted);
+  }
+
   /** Folds the deltas of committed transactions into the kept counts. */
   private settle(): void {
     while (this.pending.length > 0 && this.env.isCommitted(this.pending[0]!.ticket)) {
