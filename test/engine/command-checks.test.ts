@@ -4,6 +4,8 @@
 import { MongoClient, MongoServerError, type Db } from 'mongodb';
 import { openTestDb, testMongoUri } from '../helpers/db.js';
 
+type Doc = { _id: number } & Record<string, unknown>;
+
 let db: Db;
 let close: () => Promise<void>;
 
@@ -25,7 +27,7 @@ async function refusal(p: Promise<unknown>): Promise<{ code?: number; codeName?:
 
 describe('update documents', () => {
   test('an unknown operator is refused even when nothing matches', async () => {
-    const c = db.collection('upd_unknown');
+    const c = db.collection<Doc>('upd_unknown');
     await c.insertOne({ _id: 1, x: 1 });
     const r = await refusal(c.updateOne({ _id: 99 }, { $frobnicate: { x: 1 } } as never));
     expect(r.code).toBe(9); // a write error: MongoDB sends code and errmsg, no codeName
@@ -38,7 +40,7 @@ describe('update documents', () => {
   });
 
   test('a failing statement adds nothing to n or nModified', async () => {
-    const c = db.collection('upd_counts');
+    const c = db.collection<Doc>('upd_counts');
     await c.insertMany([
       { _id: 1, x: 1 },
       { _id: 2, x: 'text' },
@@ -63,10 +65,10 @@ describe('versioned API', () => {
     const strict = new MongoClient(testMongoUri(), { serverApi: { version: '1', strict: true } });
     try {
       const sdb = strict.db(db.databaseName);
-      await sdb.collection('api_strict').insertOne({ _id: 1, x: 1 });
-      expect(await sdb.collection('api_strict').find().toArray()).toEqual([{ _id: 1, x: 1 }]);
-      expect(await sdb.collection('api_strict').countDocuments()).toBe(1);
-      const r = await refusal(sdb.collection('api_strict').distinct('x'));
+      await sdb.collection<Doc>('api_strict').insertOne({ _id: 1, x: 1 });
+      expect(await sdb.collection<Doc>('api_strict').find().toArray()).toEqual([{ _id: 1, x: 1 }]);
+      expect(await sdb.collection<Doc>('api_strict').countDocuments()).toBe(1);
+      const r = await refusal(sdb.collection<Doc>('api_strict').distinct('x'));
       expect(r).toMatchObject({ code: 323, codeName: 'APIStrictError' });
       expect(r.message).toContain('the command distinct is not in API Version 1');
       const s = await refusal(strict.db('admin').aggregate([{ $listLocalSessions: {} }]).toArray());
@@ -84,16 +86,16 @@ describe('versioned API', () => {
 });
 
 test('snapshot and linearizable reads need a replica set; unknown levels are refused', async () => {
-  await db.collection('rc').insertOne({ _id: 1 });
+  await db.collection<Doc>('rc').insertOne({ _id: 1 });
   for (const level of ['snapshot', 'linearizable']) {
     expect(await refusal(db.command({ find: 'rc', readConcern: { level } }))).toMatchObject({ code: 123, codeName: 'NotAReplicaSet' });
   }
   expect((await refusal(db.command({ find: 'rc', readConcern: { level: 'eventual' } }))).code).toBe(9);
-  expect(await db.collection('rc').find({}, { readConcern: { level: 'majority' } }).toArray()).toEqual([{ _id: 1 }]);
+  expect(await db.collection<Doc>('rc').find({}, { readConcern: { level: 'majority' } }).toArray()).toEqual([{ _id: 1 }]);
 });
 
 test('returnKey answers the keys of the index the query used', async () => {
-  const c = db.collection('rk');
+  const c = db.collection<Doc>('rk');
   await c.insertMany([
     { _id: 1, a: 5, b: 'x' },
     { _id: 2, a: 3, b: 'y' },
@@ -111,13 +113,13 @@ test('returnKey answers the keys of the index the query used', async () => {
 describe('clusteredIndex', () => {
   test('is recorded and shown in place of the _id index', async () => {
     await db.createCollection('clus', { clusteredIndex: { key: { _id: 1 }, unique: true, name: 'by id' } });
-    const [info] = await db.listCollections({ name: 'clus' }).toArray();
+    const [info] = await db.listCollections({ name: 'clus' }, { nameOnly: false }).toArray();
     expect(info!.options).toEqual({ clusteredIndex: { v: 2, key: { _id: 1 }, name: 'by id', unique: true } });
-    expect(await db.collection('clus').listIndexes().toArray()).toEqual([{ v: 2, key: { _id: 1 }, name: 'by id', unique: true, clustered: true }]);
-    await db.collection('clus').insertMany([{ _id: 2 }, { _id: 1 }]);
-    expect(await db.collection('clus').find().toArray()).toEqual([{ _id: 1 }, { _id: 2 }]);
-    expect((await refusal(db.collection('clus').insertOne({ _id: 1 }))).code).toBe(11000);
-    expect((await refusal(db.collection('clus').dropIndex('by id'))).code).toBe(72);
+    expect(await db.collection<Doc>('clus').listIndexes().toArray()).toEqual([{ v: 2, key: { _id: 1 }, name: 'by id', unique: true, clustered: true }]);
+    await db.collection<Doc>('clus').insertMany([{ _id: 2 }, { _id: 1 }]);
+    expect(await db.collection<Doc>('clus').find().toArray()).toEqual([{ _id: 1 }, { _id: 2 }]);
+    expect((await refusal(db.collection<Doc>('clus').insertOne({ _id: 1 }))).code).toBe(11000);
+    expect((await refusal(db.collection<Doc>('clus').dropIndex('by id'))).code).toBe(72);
   });
 
   test('only on _id, unique, and not capped', async () => {

@@ -10,6 +10,7 @@ export const Code = {
   FailedToParse: [9, 'FailedToParse'],
   Unauthorized: [13, 'Unauthorized'],
   TypeMismatch: [14, 'TypeMismatch'],
+  InvalidBSON: [22, 'InvalidBSON'],
   PathNotViable: [28, 'PathNotViable'],
   ConflictingUpdateOperators: [40, 'ConflictingUpdateOperators'],
   Location31254: [31254, 'Location31254'],
