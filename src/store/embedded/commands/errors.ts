@@ -30,6 +30,7 @@ export const Code = {
   IndexKeySpecsConflict: [86, 'IndexKeySpecsConflict'],
   CommandNotSupported: [115, 'CommandNotSupported'],
   NotAReplicaSet: [123, 'NotAReplicaSet'],
+  IllegalOpMsgFlag: [223, 'IllegalOpMsgFlag'],
   APIVersionError: [322, 'APIVersionError'],
   APIStrictError: [323, 'APIStrictError'],
   APIDeprecationError: [324, 'APIDeprecationError'],

@@ -11,6 +11,8 @@ export const OP_QUERY = 2004;
 export const OP_MSG = 2013;
 const CHECKSUM_PRESENT = 1;
 const MORE_TO_COME = 2;
+/** Flag bits 0-15 must be understood (OP_MSG specification): any but the two above makes the message illegal. */
+const REQUIRED_FLAG_BITS = 0xffff;
 
 export interface Request {
   requestId: number;
@@ -66,6 +68,11 @@ export function decodeRequest(msg: Buffer): Request {
 
 function decodeOpMsg(msg: Buffer, requestId: number): Request {
   const flags = msg.readUInt32LE(16);
+  const unknown = flags & REQUIRED_FLAG_BITS & ~(CHECKSUM_PRESENT | MORE_TO_COME);
+  if (unknown) {
+    // Answered even with moreToCome set: a message with flags it cannot understand is refused, not obeyed.
+    return { requestId, opCode: OP_MSG, body: {}, sequences: new Map(), moreToCome: false, error: new CommandError('IllegalOpMsgFlag', `Message contains illegal flags value: 0x${flags.toString(16)}`) };
+  }
   // The CRC-32C trailer, when present, is not verified: loopback TCP already guarantees integrity.
   const end = flags & CHECKSUM_PRESENT ? msg.length - 4 : msg.length;
   let at = 20;
