@@ -16,14 +16,36 @@ import type { Collection } from '../storage/collection.js';
 /** Fields every command may carry that are not options of the command itself. */
 export const GENERIC_FIELDS = new Set(['$db', 'lsid', '$clusterTime', '$readPreference', 'writeConcern', 'readConcern', 'comment', 'maxTimeMS', 'apiVersion', 'apiStrict', 'apiDeprecationErrors', 'txnNumber', 'autocommit']);
 
-const UNSUPPORTED_OPTIONS = ['timeseries', 'clusteredIndex', 'encryptedFields', 'collation', 'expireAfterSeconds', 'storageEngine', 'indexOptionDefaults'];
+const UNSUPPORTED_OPTIONS = ['timeseries', 'encryptedFields', 'collation', 'expireAfterSeconds', 'storageEngine', 'indexOptionDefaults'];
 /** create options checked and stored by their own modules (views, validation, capped). */
-const CHECKED_OPTIONS = new Set(['create', 'viewOn', 'pipeline', 'validator', 'validationLevel', 'validationAction', 'capped', 'size', 'max']);
+const CHECKED_OPTIONS = new Set(['create', 'viewOn', 'pipeline', 'validator', 'validationLevel', 'validationAction', 'capped', 'size', 'max', 'clusteredIndex']);
+
+/**
+ * create's `clusteredIndex`: every collection of this engine but a capped one already keeps its documents in
+ * `_id` order under their `_id` (storage/collection.ts), which is what MongoDB's clustered collections do, so
+ * the option is checked and recorded (listCollections, listIndexes show it), and changes no storage.
+ */
+function clusteredOptions(body: Document): Document {
+  const raw: unknown = body.clusteredIndex;
+  if (raw === undefined) return {};
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new CommandError('TypeMismatch', "BSON field 'create.clusteredIndex' is the wrong type, expected type 'object'");
+  const spec = raw as Document;
+  for (const k of Object.keys(spec)) {
+    if (!['key', 'unique', 'name', 'v'].includes(k)) throw new CommandError('FailedToParse', `BSON field 'clusteredIndex.${k}' is an unknown field.`);
+  }
+  const key = spec.key as unknown;
+  if (!key || typeof key !== 'object' || Object.keys(key).length !== 1 || (key as Document)._id !== 1) throw new CommandError('InvalidOptions', "The clusteredIndex option is only supported for key: {_id: 1}");
+  if (spec.unique !== true) throw new CommandError('InvalidOptions', "The clusteredIndex option requires unique: true");
+  if (spec.name !== undefined && (typeof spec.name !== 'string' || !spec.name)) throw new CommandError('TypeMismatch', "BSON field 'clusteredIndex.name' must be a non-empty string");
+  if (spec.v !== undefined && spec.v !== 2) throw new CommandError('InvalidOptions', 'Invalid clusteredIndex v number: only v: 2 is supported');
+  if (body.capped === true) throw new CommandError('InvalidOptions', 'Cannot create a clustered collection that is capped');
+  return { clusteredIndex: { v: 2, key: { _id: 1 }, name: spec.name ?? '_id_', unique: true } };
+}
 
 export const collectionCommands: Record<string, Handler> = {
   create: (ctx) => {
     const name = collName(ctx);
-    const options: Document = { ...viewOptions(ctx.body), ...cappedOptions(ctx.body), ...validationOptions(ctx.body) };
+    const options: Document = { ...viewOptions(ctx.body), ...cappedOptions(ctx.body), ...validationOptions(ctx.body), ...clusteredOptions(ctx.body) };
     for (const [k, v] of Object.entries(ctx.body)) {
       if (CHECKED_OPTIONS.has(k) || GENERIC_FIELDS.has(k)) continue;
       if (UNSUPPORTED_OPTIONS.includes(k)) throw new CommandError('CommandNotSupported', `create option '${k}' is not supported by the embedded engine`);
@@ -93,6 +115,8 @@ export const collectionCommands: Record<string, Handler> = {
         info: { readOnly: false, uuid: c.uuid },
         idIndex: { v: ID_INDEX.v, key: ID_INDEX.key, name: ID_INDEX.name },
       };
+      // A clustered collection has no separate _id index to show.
+      if (c.options.clusteredIndex) delete full.idIndex;
       if (q && !q.test(full)) continue;
       out.push(encode(nameOnly ? { name: c.name, type: full.type } : full));
     }

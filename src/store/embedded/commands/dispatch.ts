@@ -7,6 +7,7 @@ import type { ReplyBody } from '../wire/codec.js';
 import type { IdLookup } from '../wire/idLookup.js';
 import { adminCommands } from './admin.js';
 import { aggregateCommands } from './aggregate.js';
+import { checkApiParameters, checkReadConcern } from './api.js';
 import { bulkWriteCommands } from './bulkWrite.js';
 import { collectionCommands } from './collections.js';
 import type { CommandContext, EngineState, Handler } from './context.js';
@@ -166,7 +167,9 @@ function changeStreamCommand(state: EngineState, inv: Invocation, name: string):
 function run(state: EngineState, inv: Invocation, name: string, handler: Handler | undefined): ReplyBody {
   let reply: ReplyBody;
   try {
+    checkApiParameters(name, inv.body);
     if (!handler) throw new CommandError('CommandNotFound', `no such command: '${name}'`);
+    checkReadConcern(inv.body);
     if (inv.body.txnNumber !== undefined || inv.body.startTransaction !== undefined) {
       // What a standalone mongod answers: transactions and retryable writes need a replica set.
       throw new CommandError('IllegalOperation', 'Transaction numbers are only allowed on a replica set member or mongos');

@@ -3,6 +3,10 @@
 import { Long } from 'bson';
 import type { Document } from 'bson';
 import { checkHint, findRaw } from '../query/exec.js';
+import { planQuery } from '../query/plan.js';
+import { parseSort } from '../query/sort.js';
+import type { Collection } from '../storage/collection.js';
+import { decode } from '../storage/bsonio.js';
 import { checkProjection } from '../query/fields.js';
 import { cursorReply } from '../wire/rawbson.js';
 import { collName, letVariables, optDoc, optInt, type CommandContext, type Handler } from './context.js';
@@ -49,6 +53,43 @@ function findOnView(ctx: CommandContext, name: string, skip: number, limit: numb
   return firstBatchReply(ctx, `${ctx.db}.${name}`, encoded(), optInt(b.batchSize, 'batchSize'), singleBatch);
 }
 
+/** The value an index keys for one field of a document: the first element where the path meets an array. */
+function keyValue(doc: Document, path: string): unknown {
+  let cur: unknown = doc;
+  for (const part of path.split('.')) {
+    if (Array.isArray(cur)) cur = cur[0];
+    if (!cur || typeof cur !== 'object') return null;
+    cur = (cur as Document)[part];
+  }
+  if (Array.isArray(cur)) return cur.length ? cur[0] : undefined;
+  return cur === undefined ? null : cur;
+}
+
+/**
+ * find with `returnKey: true`: each result is the key of the index the query used ({} when it scanned the
+ * collection), as in MongoDB, where the projection is then ignored and `showRecordId` adds nothing. Where a
+ * path crosses an array (a multikey index) the key shown is the first element's, not the one the walk met.
+ */
+function returnKeyReply(ctx: CommandContext, coll: Collection | undefined, ns: string, skip: number, limit: number, singleBatch: boolean): Buffer {
+  const b = ctx.body;
+  const filter = optDoc(b.filter, 'filter') ?? {};
+  const sort = optDoc(b.sort, 'sort');
+  const extras = { collation: optDoc(b.collation, 'collation'), variables: letVariables(ctx) };
+  const plan = coll ? planQuery(coll, filter, extras.collation, sort ? parseSort(sort) : undefined) : undefined;
+  const index = plan && (plan.walk?.index ?? (plan.index !== undefined ? coll!.indexes.get(plan.index) : undefined));
+  function* keys(): Generator<Buffer> {
+    for (const bytes of findRaw(coll, { filter, sort, skip, limit, extras })) {
+      const key: Document = {};
+      if (index) {
+        const doc = decode(bytes);
+        for (const f of index.fields) key[f] = keyValue(doc, f);
+      }
+      yield encode(key);
+    }
+  }
+  return firstBatchReply(ctx, ns, keys(), optInt(b.batchSize, 'batchSize'), singleBatch);
+}
+
 export const findCommands: Record<string, Handler> = {
   find: (ctx) => {
     const b = ctx.body;
@@ -65,6 +106,7 @@ export const findCommands: Record<string, Handler> = {
     const coll = ctx.state.catalog.get(ctx.db, name);
     checkHint(coll, b.hint);
     checkProjection(optDoc(b.projection, 'projection'));
+    if (b.returnKey === true) return returnKeyReply(ctx, coll, `${ctx.db}.${name}`, skip, limit, singleBatch);
     const byId = coll && (findById(ctx, coll, `${ctx.db}.${name}`, skip) ?? findByIds(ctx, coll, `${ctx.db}.${name}`, skip, limit));
     if (byId) return byId;
     const source = findRaw(coll, {

@@ -6,7 +6,7 @@ import { checkHint, matches, shape, type Match } from '../query/exec.js';
 import { checkProjection } from '../query/fields.js';
 import type { QueryExtras } from '../query/options.js';
 import { typedDecode } from '../query/types.js';
-import { upsertDocument, type UpdateSpec } from '../query/update.js';
+import { checkUpdateSpec, upsertDocument, type UpdateSpec } from '../query/update.js';
 import type { Collection } from '../storage/collection.js';
 import { collName, letVariables, optDoc, typedBody, type CommandContext, type Handler } from './context.js';
 import { CommandError } from './errors.js';
@@ -47,6 +47,7 @@ function run(ctx: CommandContext): Document {
     throw new CommandError('FailedToParse', 'Either an update or remove=true must be specified');
   }
   if (remove && b.upsert === true) throw new CommandError('FailedToParse', 'Cannot specify both upsert=true and remove=true');
+  if (!remove) checkUpdateSpec(u!);
   const returnNew = b.new === true;
   const arrayFilters = b.arrayFilters as Document[] | undefined;
   const coll = ctx.state.catalog.get(ctx.db, name);

@@ -100,7 +100,9 @@ export const indexCommands: Record<string, Handler> = {
     const name = collName(ctx);
     const coll = ctx.state.catalog.get(ctx.db, name);
     if (!coll) throw new CommandError('NamespaceNotFound', `ns does not exist: ${ctx.db}.${name}`);
-    const docs = [...coll.indexes.values()].map((i) => encode(i.spec));
+    // A collection created with `clusteredIndex` shows that index, by its name, in place of `_id_`.
+    const clustered = coll.options.clusteredIndex as Document | undefined;
+    const docs = [...coll.indexes.values()].map((i) => encode(clustered && i.spec.name === '_id_' ? { ...clustered, clustered: true } : i.spec));
     const cursor = optDoc(ctx.body.cursor, 'cursor');
     return firstBatchReply(ctx, `${ctx.db}.$cmd.listIndexes.${name}`, docs.values(), optInt(cursor?.batchSize, 'cursor.batchSize'), false);
   },
@@ -122,7 +124,7 @@ export const indexCommands: Record<string, Handler> = {
       names = [idx.name];
     } else throw new CommandError('TypeMismatch', "BSON field 'dropIndexes.index' is missing but a required field");
     for (const n of names) {
-      if (n === '_id_') throw new CommandError('InvalidOptions', 'cannot drop _id index');
+      if (n === '_id_' || n === (coll.options.clusteredIndex as Document | undefined)?.name) throw new CommandError('InvalidOptions', 'cannot drop _id index');
       if (!coll.indexes.has(n)) throw new CommandError('IndexNotFound', `index not found with name [${n}]`);
     }
     for (const n of names) coll.dropIndex(n);

@@ -5,7 +5,7 @@ import type { Document } from 'bson';
 import { checkFilter, checkHint, matches } from '../query/exec.js';
 import type { QueryExtras } from '../query/options.js';
 import { typedDecode, withBsonTypes } from '../query/types.js';
-import { applyUpdate, isOperatorUpdate, upsertDocument, type UpdateSpec } from '../query/update.js';
+import { applyUpdate, checkUpdateSpec, isOperatorUpdate, upsertDocument, type UpdateSpec } from '../query/update.js';
 import { decode, encode, idIsFirst, leadingId, withIdFirst } from '../storage/bsonio.js';
 import type { Collection } from '../storage/collection.js';
 import type { Rid } from '../storage/indexes.js';
@@ -115,6 +115,7 @@ export const writeCommands: Record<string, Handler> = {
         if (multi && !Array.isArray(u) && !isOperatorUpdate(u) && Object.keys(u).length > 0) {
           throw new CommandError('FailedToParse', 'multi update is not supported for replacement-style update');
         }
+        checkUpdateSpec(u);
         const arrayFilters = st.arrayFilters as Document[] | undefined;
         const extras: QueryExtras = { collation: optDoc(st.collation, 'collation'), variables };
         const coll = ctx.state.catalog.get(ctx.db, name);
@@ -133,12 +134,17 @@ export const writeCommands: Record<string, Handler> = {
           upserted.push({ index: i, _id: doc._id });
           continue;
         }
+        // A statement that fails counts for nothing in n and nModified (the documents a multi-update
+        // changed before the failing one stay changed, as in MongoDB).
+        let matched = 0;
+        let modified = 0;
         for (const m of found) {
-          n++;
           const res = updateOne(ctx, coll!, m.rid, m.doc, m.bytes, u, filter, arrayFilters, extras, typed?.u);
-          if (!res.changed) continue;
-          nModified++;
+          matched++;
+          if (res.changed) modified++;
         }
+        n += matched;
+        nModified += modified;
       } catch (e) {
         errors.push(writeError(i, e));
         if (ordered(ctx)) break;

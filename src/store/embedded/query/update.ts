@@ -24,6 +24,23 @@ export function isOperatorUpdate(u: UpdateSpec): boolean {
 
 const NUMERIC_OPS = new Set(['$inc', '$mul']);
 
+/** MongoDB's update operators. */
+const UPDATE_OPERATORS = new Set(['$currentDate', '$inc', '$min', '$max', '$mul', '$rename', '$set', '$setOnInsert', '$unset', '$addToSet', '$pop', '$pull', '$push', '$pullAll', '$bit']);
+
+/**
+ * What MongoDB refuses when it parses an update, before it looks for a document: an unknown operator or
+ * a field among the operators, and an operator whose argument is not a document (FailedToParse, 9).
+ */
+export function checkUpdateSpec(u: UpdateSpec): void {
+  if (!isOperatorUpdate(u)) return;
+  for (const [op, args] of Object.entries(u as Document)) {
+    if (!UPDATE_OPERATORS.has(op)) throw new CommandError('FailedToParse', `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`);
+    if (!args || typeof args !== 'object' || Array.isArray(args) || '_bsontype' in args || args instanceof Date) {
+      throw new CommandError('FailedToParse', `Modifiers operate on fields but we found type ${typeName(args)} instead. For example: {$mod: {<field>: ...}} not {${op}: ${JSON.stringify(args) ?? String(args)}}`);
+    }
+  }
+}
+
 function isNumber(v: unknown): boolean {
   const t = (v as { _bsontype?: string } | null)?._bsontype;
   return typeof v === 'number' || typeof v === 'bigint' || t === 'Long' || t === 'Decimal128' || t === 'Int32' || t === 'Double';

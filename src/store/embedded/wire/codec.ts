@@ -1,7 +1,8 @@
 // Decodes OP_MSG and legacy OP_QUERY requests and encodes OP_MSG / OP_REPLY responses.
 // Kind-1 document sequences are kept as raw BSON slices so inserts can store them without re-encoding.
-import type { Document } from 'bson';
+import { BSONError, type Document } from 'bson';
 import { CommandError } from '../commands/errors.js';
+import { InvalidBson, validateBson } from './validate.js';
 import { decode, docLength, encode, valueSize } from '../storage/bsonio.js';
 import { FRAME_BYTES, withFrameSpace } from './rawbson.js';
 
@@ -10,6 +11,8 @@ export const OP_QUERY = 2004;
 export const OP_MSG = 2013;
 const CHECKSUM_PRESENT = 1;
 const MORE_TO_COME = 2;
+/** Flag bits 0-15 must be understood (OP_MSG specification): any but the two above makes the message illegal. */
+const REQUIRED_FLAG_BITS = 0xffff;
 
 export interface Request {
   requestId: number;
@@ -41,6 +44,14 @@ export function decodeCommand(bytes: Uint8Array): Document {
   }
 }
 
+/** The length of the document at `at`, which must fit before `end` (at least an empty document's 5 bytes). */
+function sectionDocument(msg: Buffer, at: number, end: number): number {
+  if (at + 5 > end) throw new InvalidBson('truncated document');
+  const len = docLength(msg, at);
+  if (len < 5 || at + len > end) throw new InvalidBson('document length outside its section');
+  return len;
+}
+
 function readCString(buf: Buffer, at: number): [string, number] {
   const end = buf.indexOf(0, at);
   if (end < 0) throw new Error('unterminated cstring');
@@ -57,6 +68,11 @@ export function decodeRequest(msg: Buffer): Request {
 
 function decodeOpMsg(msg: Buffer, requestId: number): Request {
   const flags = msg.readUInt32LE(16);
+  const unknown = flags & REQUIRED_FLAG_BITS & ~(CHECKSUM_PRESENT | MORE_TO_COME);
+  if (unknown) {
+    // Answered even with moreToCome set: a message with flags it cannot understand is refused, not obeyed.
+    return { requestId, opCode: OP_MSG, body: {}, sequences: new Map(), moreToCome: false, error: new CommandError('IllegalOpMsgFlag', `Message contains illegal flags value: 0x${flags.toString(16)}`) };
+  }
   // The CRC-32C trailer, when present, is not verified: loopback TCP already guarantees integrity.
   const end = flags & CHECKSUM_PRESENT ? msg.length - 4 : msg.length;
   let at = 20;
@@ -64,34 +80,49 @@ function decodeOpMsg(msg: Buffer, requestId: number): Request {
   let error: CommandError | undefined;
   let bodyAt = 0;
   const sequences = new Map<string, Buffer[]>();
-  while (at < end) {
-    const kind = msg[at++];
-    if (kind === 0) {
-      const len = docLength(msg, at);
-      bodyAt = at;
-      try {
-        body = decodeCommand(msg.subarray(at, at + len));
-      } catch (e) {
-        if (!(e instanceof CommandError)) throw e;
-        body = {};
-        error = e;
+  // A section or document whose lengths do not add up, or a document that is not valid BSON, is answered
+  // with InvalidBSON (22) as mongod answers it; nothing of the command runs. The message's own length was
+  // already checked by the framing, so the connection stays usable.
+  try {
+    while (at < end) {
+      const kind = msg[at++];
+      if (kind === 0) {
+        const len = sectionDocument(msg, at, end);
+        bodyAt = at;
+        try {
+          body = decodeCommand(msg.subarray(at, at + len));
+        } catch (e) {
+          if (BSONError.isBSONError(e)) throw new InvalidBson(e.message);
+          if (!(e instanceof CommandError)) throw e;
+          body = {};
+          error = e;
+        }
+        at += len;
+      } else if (kind === 1) {
+        if (at + 4 > end) throw new InvalidBson('truncated document sequence');
+        const size = msg.readInt32LE(at);
+        const stop = at + size;
+        if (size < 5 || stop > end) throw new InvalidBson('document sequence length outside the message');
+        const idEnd = msg.indexOf(0, at + 4);
+        if (idEnd < 0 || idEnd >= stop) throw new InvalidBson('unterminated document sequence identifier');
+        const id = msg.toString('utf8', at + 4, idEnd);
+        const docs: Buffer[] = [];
+        for (let p = idEnd + 1; p < stop; ) {
+          const len = sectionDocument(msg, p, stop);
+          const doc = msg.subarray(p, p + len);
+          validateBson(doc);
+          docs.push(doc);
+          p += len;
+        }
+        sequences.set(id, docs);
+        at = stop;
+      } else {
+        throw new Error(`unknown OP_MSG section kind ${kind}`);
       }
-      at += len;
-    } else if (kind === 1) {
-      const size = msg.readInt32LE(at);
-      const stop = at + size;
-      const [id, docsAt] = readCString(msg, at + 4);
-      const docs: Buffer[] = [];
-      for (let p = docsAt; p < stop; ) {
-        const len = docLength(msg, p);
-        docs.push(msg.subarray(p, p + len));
-        p += len;
-      }
-      sequences.set(id, docs);
-      at = stop;
-    } else {
-      throw new Error(`unknown OP_MSG section kind ${kind}`);
     }
+  } catch (e) {
+    if (!(e instanceof InvalidBson)) throw e;
+    return { requestId, opCode: OP_MSG, body: {}, sequences: new Map(), moreToCome: (flags & MORE_TO_COME) !== 0, error: new CommandError('InvalidBSON', `invalid BSON in OP_MSG: ${e.message}`) };
   }
   if (!body) throw new Error('OP_MSG without a body section');
   // An insert whose documents are in the body (not a kind-1 sequence) is stored from their raw bytes too,

@@ -1,6 +1,6 @@
 // The unified format's entity map: clients (with the command events they observe), databases,
 // collections, sessions, and the values and cursors operations save as entities.
-import { MongoClient, type ClientSession, type Collection, type CommandFailedEvent, type CommandStartedEvent, type CommandSucceededEvent, type Db } from 'mongodb';
+import { GridFSBucket, MongoClient, type ClientSession, type Collection, type CommandFailedEvent, type CommandStartedEvent, type CommandSucceededEvent, type Db } from 'mongodb';
 import type { Doc, EntityLookup } from './match.js';
 
 export type CommandEvent = { kind: 'commandStartedEvent'; e: CommandStartedEvent } | { kind: 'commandSucceededEvent'; e: CommandSucceededEvent } | { kind: 'commandFailedEvent'; e: CommandFailedEvent };
@@ -75,6 +75,11 @@ export class Entities implements EntityLookup {
         const c = this.client(spec.client as string);
         return c.client.startSession((spec.sessionOptions as Doc | undefined) ?? {});
       }
+      case 'bucket': {
+        const db = this.entity(spec.database as string) as Db;
+        if (!db || typeof db.collection !== 'function') throw new Error(`entity ${String(spec.database)} is not a database`);
+        return new GridFSBucket(db, readOptions(spec.bucketOptions as Doc | undefined));
+      }
       default:
         throw new Unsupported(`${kind} entities`);
     }
@@ -91,7 +96,10 @@ export class Entities implements EntityLookup {
       uriOptions.appName = uriOptions.appname;
       delete uriOptions.appname;
     }
-    const client = new MongoClient(this.uri, { monitorCommands: true, serverSelectionTimeoutMS: 5000, ...uriOptions });
+    // The versioned API: the driver then sends apiVersion (and apiStrict, apiDeprecationErrors) with every command.
+    const api = spec.serverApi as { version: string; strict?: boolean; deprecationErrors?: boolean } | undefined;
+    const serverApi = api ? { version: api.version as '1', strict: api.strict, deprecationErrors: api.deprecationErrors } : undefined;
+    const client = new MongoClient(this.uri, { monitorCommands: true, serverSelectionTimeoutMS: 5000, ...(serverApi ? { serverApi } : {}), ...uriOptions });
     const entity: ClientEntity = { client, events: [] };
     const keep = (name: string, cmd?: Doc): boolean => {
       const n = name.toLowerCase();

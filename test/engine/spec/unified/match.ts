@@ -47,14 +47,29 @@ function isNumeric(v: unknown): boolean {
   return typeof v === 'number' || typeof v === 'bigint' || t === 'Int32' || t === 'Double' || t === 'Long';
 }
 
+/**
+ * The BSON type of a value by its `_bsontype` tag: the driver decodes with the CommonJS build of bson and
+ * this file imports the ES module build, so their classes are not the same and `instanceof` fails across.
+ */
+function tagged(v: unknown, type: string): v is { _bsontype: string; toString(enc?: string): string } {
+  return v !== null && typeof v === 'object' && (v as { _bsontype?: string })._bsontype === type;
+}
+
+function bytesOf(b: { buffer: Uint8Array }): Buffer {
+  return Buffer.from(b.buffer.buffer, b.buffer.byteOffset, b.buffer.byteLength);
+}
+
 function scalarEqual(expected: unknown, actual: unknown): boolean {
   if (isNumeric(expected) && isNumeric(actual)) return Number(expected) === Number(actual) || (Number.isNaN(Number(expected)) && Number.isNaN(Number(actual)));
-  if (expected instanceof Decimal128 || actual instanceof Decimal128) return String(expected) === String(actual) && bsonType(expected) === bsonType(actual);
-  if (expected instanceof ObjectId) return actual instanceof ObjectId && expected.equals(actual);
+  if (tagged(expected, 'Decimal128') || tagged(actual, 'Decimal128')) return String(expected) === String(actual) && bsonType(expected) === bsonType(actual);
+  if (tagged(expected, 'ObjectId')) return tagged(actual, 'ObjectId') && expected.toString('hex') === actual.toString('hex');
   if (expected instanceof Date) return actual instanceof Date && expected.getTime() === actual.getTime();
   if (expected instanceof Long) return isNumeric(actual) && expected.equals(Long.fromValue(actual as number));
-  if (expected instanceof Timestamp) return actual instanceof Timestamp && expected.equals(actual);
-  if (expected instanceof Binary) return actual instanceof Binary && expected.sub_type === actual.sub_type && Buffer.from(expected.buffer).equals(Buffer.from(actual.buffer));
+  if (tagged(expected, 'Timestamp')) return tagged(actual, 'Timestamp') && String(expected) === String(actual);
+  if (tagged(expected, 'Binary')) {
+    const [e, a] = [expected as unknown as Binary, actual as unknown as Binary];
+    return tagged(actual, 'Binary') && e.sub_type === a.sub_type && bytesOf(e).equals(bytesOf(a));
+  }
   if (expected === null || typeof expected !== 'object') return expected === actual;
   return EJSON.stringify(expected as Doc, { relaxed: false }) === EJSON.stringify(actual as Doc, { relaxed: false });
 }

@@ -1,6 +1,6 @@
 // Unified-format operations mapped onto the Node.js driver's API, and the driver's results turned into
 // the plain shapes the format's expectations describe (Maps of per-index results become documents).
-import { AbstractCursor, MongoClient, type ClientSession, type Collection, type Db, type Document } from 'mongodb';
+import { AbstractCursor, GridFSBucket, MongoClient, type ClientSession, type Collection, type Db, type Document } from 'mongodb';
 import { Unsupported, type ClientEntity, type Entities } from './entities.js';
 import { MatchError, type Doc } from './match.js';
 
@@ -107,12 +107,52 @@ export async function execute(op: Operation, ents: Entities): Promise<unknown> {
   if (target && typeof (target as Collection).collectionName === 'string' && typeof (target as Collection).insertOne === 'function') return collectionOp(op.name, target as Collection, a);
   if (target instanceof AbstractCursor) return cursorOp(op.name, target);
   if (target && typeof (target as Db).databaseName === 'string' && typeof (target as Db).collection === 'function') return databaseOp(op.name, target as Db, a);
-  if (target && (target as ClientEntity).client instanceof MongoClient) return clientOp(op.name, (target as ClientEntity).client, a);
+  if (target instanceof GridFSBucket) return bucketOp(op.name, target, a);
+  // A session before a client: a ClientSession has a `client` property too.
   if (target && typeof (target as ClientSession).endSession === 'function') {
     if (op.name === 'endSession') return (target as ClientSession).endSession();
     throw new Unsupported(`session operation ${op.name}`);
   }
+  if (target && (target as ClientEntity).client instanceof MongoClient) return clientOp(op.name, (target as ClientEntity).client, a);
   throw new Unsupported(`operation ${op.name} on ${op.object}`);
+}
+
+/** A GridFS `source`/bytes argument: {$$hexBytes: "..."}. */
+function hexBytes(v: unknown): Buffer {
+  const hex = (v as { $$hexBytes?: unknown } | undefined)?.$$hexBytes;
+  if (typeof hex !== 'string' || !/^([0-9a-f]{2})*$/i.test(hex)) throw new MatchError(`malformed GridFS source ${JSON.stringify(v)}`);
+  return Buffer.from(hex, 'hex');
+}
+
+async function drain(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of stream) parts.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(parts);
+}
+
+async function bucketOp(name: string, b: GridFSBucket, a: Doc): Promise<unknown> {
+  switch (name) {
+    case 'delete':
+      return b.delete(a.id as never);
+    case 'download':
+      return drain(b.openDownloadStream(a.id as never));
+    case 'downloadByName':
+      return drain(b.openDownloadStreamByName(a.filename as string, a.revision === undefined ? {} : { revision: a.revision as number }));
+    case 'rename':
+      return b.rename(a.id as never, a.newFilename as string);
+    case 'upload': {
+      const { filename, source, ...options } = a;
+      if ('disableMD5' in options) delete options.disableMD5; // the driver computes no MD5 (the spec made it optional)
+      const stream = b.openUploadStream(filename as string, options);
+      await new Promise<void>((resolve, reject) => {
+        stream.once('error', reject);
+        stream.end(hexBytes(source), () => resolve());
+      });
+      return stream.id;
+    }
+    default:
+      throw new Unsupported(`bucket operation ${name}`);
+  }
 }
 
 async function collectionOp(name: string, c: Collection, a: Doc): Promise<unknown> {

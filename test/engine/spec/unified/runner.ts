@@ -59,6 +59,16 @@ function requirements(list: Doc[] | undefined): string | undefined {
   return reasons.every((x) => x !== undefined) ? `runOnRequirements: ${reasons.join(' or ')} (the engine is a standalone ${SERVER.version.join('.')})` : undefined;
 }
 
+/** Operations the format lists but the Node.js driver 7 does not have (the specifications let a driver leave them out). */
+const NOT_IN_DRIVER: Record<string, string> = {
+  listIndexNames: 'the Node.js driver has no listIndexNames (the index management spec lets a driver leave it out)',
+  listDatabaseObjects: 'the Node.js driver has no listDatabaseObjects (listDatabases is its only form)',
+  listCollectionObjects: 'the Node.js driver has no listCollectionObjects (listCollections is its only form)',
+  mapReduce: 'the Node.js driver 7 has no mapReduce helper, and the engine runs no JavaScript',
+  deleteByName: 'the Node.js driver 7 has no GridFSBucket.deleteByName (the GridFS spec lets a driver leave it out)',
+  renameByName: 'the Node.js driver 7 has no GridFSBucket.renameByName (the GridFS spec lets a driver leave it out)',
+};
+
 /** The reason a test cannot run against a standalone engine (or this runner), or undefined. */
 export function skipReason(file: UnifiedFile, test: UnifiedTest): string | undefined {
   const r = requirements(file.runOnRequirements) ?? requirements(test.runOnRequirements);
@@ -69,13 +79,14 @@ export function skipReason(file: UnifiedFile, test: UnifiedTest): string | undef
       if (op.name === 'failPoint' || op.name === 'targetedFailPoint') return 'fail points: configureFailPoint is a test hook of mongod, not MongoDB behaviour';
       continue;
     }
+    if (NOT_IN_DRIVER[op.name]) return NOT_IN_DRIVER[op.name];
     if (['startTransaction', 'commitTransaction', 'abortTransaction', 'withTransaction'].includes(op.name)) return 'transactions need a replica set';
     if (op.arguments && 'timeoutMS' in op.arguments) return 'client-side timeoutMS (CSOT) is a driver feature, not engine behaviour';
   }
   for (const e of test.expectEvents ?? []) if (e.eventType && e.eventType !== 'command') return `${e.eventType} events are driver behaviour, not engine behaviour`;
   for (const e of file.createEntities ?? []) {
     const kind = Object.keys(e)[0]!;
-    if (!['client', 'database', 'collection', 'session'].includes(kind)) return `${kind} entities are outside this runner's scope`;
+    if (!['client', 'database', 'collection', 'session', 'bucket'].includes(kind)) return `${kind} entities are outside this runner's scope`;
     const spec = e[kind] as Doc;
     if (kind === 'client' && ((spec.observeEvents as string[] | undefined) ?? []).some((x) => !x.startsWith('command'))) return 'CMAP/SDAM events are driver behaviour, not engine behaviour';
   }
