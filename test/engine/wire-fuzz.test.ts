@@ -6,6 +6,7 @@
 import net from 'node:net';
 import { deserialize, ObjectId, serialize, type Document } from 'bson';
 import { openTestDb, testMongoUri } from '../helpers/db.js';
+import { random } from '../helpers/random.js';
 
 const CASES = Number(process.env.FUZZ_WIRE_CASES ?? 1500);
 const SEED = Number(process.env.FUZZ_SEED ?? 2026);
@@ -20,17 +21,6 @@ beforeAll(async () => {
   await ctx.db.collection('docs').createIndex({ k: 1 });
 });
 afterAll(async () => ctx.close());
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function message(body: Document, sequence?: [string, Document[]]): Buffer {
   const head = serialize(body);
@@ -126,7 +116,7 @@ function send(msg: Buffer): Promise<Outcome> {
 }
 
 test(`${CASES} mutated requests (seed ${SEED}): each answered or closed, the engine serving throughout`, async () => {
-  const rnd = mulberry32(SEED);
+  const rnd = random(SEED);
   const base = seeds();
   let answered = 0;
   let closed = 0;

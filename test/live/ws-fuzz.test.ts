@@ -6,7 +6,7 @@
 // fuzz keeps receiving throughout. LIVE_FUZZ_CASES (default 60) and LIVE_FUZZ_SEED (default 15) set the run.
 import WebSocket from 'ws';
 import { startTestService, type TestService } from '../helpers/service.js';
-import { random } from '../fuzz/generator.js';
+import { random } from '../helpers/random.js';
 import { insertLiveFixtures } from './fixtures.js';
 import { collect, wsClient } from './ws.js';
 
