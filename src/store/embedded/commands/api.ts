@@ -8,7 +8,7 @@ import { CommandError } from './errors.js';
 /** Commands in API Version 1 (Stable API). */
 const API_V1 = new Set([
   'abortTransaction', 'aggregate', 'authenticate', 'bulkWrite', 'collMod', 'commitTransaction', 'count', 'create',
-  'createIndexes', 'delete', 'drop', 'dropDatabase', 'dropIndexes', 'endSessions', 'find', 'findAndModify',
+  'createIndexes', 'delete', 'drop', 'dropDatabase', 'dropIndexes', 'endSessions', 'explain', 'find', 'findAndModify',
   'getMore', 'hello', 'insert', 'killCursors', 'listCollections', 'listDatabases', 'listIndexes', 'ping',
   'refreshSessions', 'saslContinue', 'saslStart', 'update',
 ]);
