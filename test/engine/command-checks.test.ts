@@ -1,7 +1,7 @@
 // What mongod checks before it runs a command, beyond what the specification tests exercise: update
 // documents parsed before any document is looked at, counts of a failing update statement, the versioned
 // API's parameters, read concerns a standalone cannot serve, returnKey, and clusteredIndex.
-import { MongoClient, MongoServerError, type Db } from 'mongodb';
+import { Double, Long, MongoClient, MongoServerError, type Db } from 'mongodb';
 import { openTestDb, testMongoUri } from '../helpers/db.js';
 
 type Doc = { _id: number } & Record<string, unknown>;
@@ -33,6 +33,7 @@ describe('update documents', () => {
     expect(r.code).toBe(9); // a write error: MongoDB sends code and errmsg, no codeName
     expect(r.message).toContain('Unknown modifier: $frobnicate');
     expect((await refusal(c.updateOne({ _id: 99 }, { $set: 5 } as never))).code).toBe(9);
+    expect((await refusal(c.updateOne({ _id: 1 }, { $set: /abc/ } as never))).code).toBe(9);
     expect((await refusal(c.findOneAndUpdate({ _id: 99 }, { $frobnicate: { x: 1 } } as never))).code).toBe(9);
     // Nothing was written, and an upsert with such an update inserts nothing either.
     expect((await refusal(c.updateOne({ _id: 2 }, { $frobnicate: { x: 1 } } as never, { upsert: true }))).code).toBe(9);
@@ -73,6 +74,17 @@ describe('versioned API', () => {
       expect(r.message).toContain('the command distinct is not in API Version 1');
       const s = await refusal(strict.db('admin').aggregate([{ $listLocalSessions: {} }]).toArray());
       expect(s.codeName).toBe('APIStrictError');
+      // Inside sub-pipelines too, and $collStats beyond its count.
+      const lookup = [{ $lookup: { from: 'api_strict', pipeline: [{ $indexStats: {} }], as: 'x' } }];
+      expect((await refusal(sdb.collection('api_strict').aggregate(lookup).toArray())).codeName).toBe('APIStrictError');
+      const facet = [{ $facet: { a: [{ $match: {} }], b: [{ $unionWith: { coll: 'api_strict', pipeline: [{ $indexStats: {} }] } }] } }];
+      expect((await refusal(sdb.collection('api_strict').aggregate(facet).toArray())).codeName).toBe('APIStrictError');
+      expect((await refusal(sdb.collection('api_strict').aggregate([{ $collStats: { storageStats: {} } }]).toArray())).codeName).toBe('APIStrictError');
+      expect(await sdb.collection('api_strict').aggregate([{ $collStats: { count: {} } }]).toArray()).toEqual([expect.objectContaining({ count: 1 })]);
+      // A command the engine does not have is CommandNotFound whatever the API parameters, and aliases of
+      // API Version 1 commands are in it.
+      expect((await refusal(sdb.command({ frobnicate: 1 }))).codeName).toBe('CommandNotFound');
+      expect(await sdb.command({ findandmodify: 'api_strict', query: { _id: 1 }, update: { $set: { y: 1 } } })).toMatchObject({ ok: 1 });
     } finally {
       await strict.close();
     }
@@ -108,6 +120,17 @@ test('returnKey answers the keys of the index the query used', async () => {
   ]);
   // A collection scan has no index key: empty documents, one per match.
   expect(await c.find({ b: 'x' }, { returnKey: true }).toArray()).toEqual([{}]);
+  // A hint names the index whose keys are shown ($natural: none).
+  expect(await c.find({ b: 'x' }, { returnKey: true, hint: { a: 1, b: 1 } }).toArray()).toEqual([{ a: 5, b: 'x' }]);
+  expect(await c.find({}, { returnKey: true, hint: 'a_1_b_1', sort: { a: 1 } }).toArray()).toEqual([{ a: 3, b: 'y' }, { a: 5, b: 'x' }]);
+  expect(await c.find({ a: 3 }, { returnKey: true, hint: { $natural: 1 } }).toArray()).toEqual([{}]);
+  // Keys keep their stored number types.
+  const typed = db.collection<Doc>('rk_types');
+  await typed.insertOne({ _id: 1, n: Long.fromNumber(7), d: new Double(2) });
+  await typed.createIndex({ n: 1, d: 1 });
+  const [key] = await typed.find({ n: { $gte: 0 } }, { returnKey: true, promoteValues: false, hint: { n: 1, d: 1 } }).toArray();
+  expect(key!.n).toBeInstanceOf(Long);
+  expect(key!.d).toBeInstanceOf(Double);
 });
 
 describe('clusteredIndex', () => {

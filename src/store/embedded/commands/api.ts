@@ -34,12 +34,28 @@ export function checkApiParameters(name: string, body: Document): void {
   if (typeof apiVersion !== 'string') throw new CommandError('TypeMismatch', `BSON field 'apiVersion' is the wrong type '${typeof apiVersion}', expected type 'string'`);
   if (apiVersion !== '1') throw new CommandError('APIVersionError', 'API version must be "1"');
   if (apiStrict !== true) return;
-  if (!API_V1.has(name)) throw new CommandError('APIStrictError', `Provided apiStrict:true, but the command ${name} is not in API Version 1. ${STRICT_HELP}`);
-  if (name === 'aggregate' && Array.isArray(body.pipeline)) {
-    for (const stage of body.pipeline as unknown[]) {
-      const op = stage && typeof stage === 'object' ? Object.keys(stage)[0] : undefined;
-      if (op && NOT_IN_V1_STAGES.has(op)) throw new CommandError('APIStrictError', `${op} is not allowed with 'apiStrict: true' in API Version 1`);
+  const command = ALIASES[name] ?? name;
+  if (!API_V1.has(command)) throw new CommandError('APIStrictError', `Provided apiStrict:true, but the command ${name} is not in API Version 1. ${STRICT_HELP}`);
+  if (command === 'aggregate' && Array.isArray(body.pipeline)) checkStages(body.pipeline as unknown[]);
+}
+
+/** Other spellings mongod accepts for commands of API Version 1. */
+const ALIASES: Record<string, string> = { findandmodify: 'findAndModify' };
+
+/** Refuses stages outside API Version 1, in sub-pipelines ($lookup, $unionWith, $facet) too. */
+function checkStages(pipeline: unknown[]): void {
+  for (const stage of pipeline) {
+    if (!stage || typeof stage !== 'object') continue;
+    const [op, spec] = Object.entries(stage)[0] ?? [];
+    if (!op) continue;
+    if (NOT_IN_V1_STAGES.has(op)) throw new CommandError('APIStrictError', `${op} is not allowed with 'apiStrict: true' in API Version 1`);
+    // $collStats is in API Version 1 only as {count: {}}.
+    if (op === '$collStats' && spec && typeof spec === 'object' && Object.keys(spec).some((k) => k !== 'count')) {
+      throw new CommandError('APIStrictError', `$collStats with anything but 'count' is not allowed with 'apiStrict: true' in API Version 1`);
     }
+    const sub = spec as { pipeline?: unknown } | undefined;
+    if ((op === '$lookup' || op === '$unionWith') && Array.isArray(sub?.pipeline)) checkStages(sub.pipeline);
+    if (op === '$facet' && spec && typeof spec === 'object') for (const p of Object.values(spec)) if (Array.isArray(p)) checkStages(p);
   }
 }
 

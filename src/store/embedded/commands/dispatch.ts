@@ -167,8 +167,8 @@ function changeStreamCommand(state: EngineState, inv: Invocation, name: string):
 function run(state: EngineState, inv: Invocation, name: string, handler: Handler | undefined): ReplyBody {
   let reply: ReplyBody;
   try {
-    checkApiParameters(name, inv.body);
     if (!handler) throw new CommandError('CommandNotFound', `no such command: '${name}'`);
+    checkApiParameters(name, inv.body);
     checkReadConcern(inv.body);
     if (inv.body.txnNumber !== undefined || inv.body.startTransaction !== undefined) {
       // What a standalone mongod answers: transactions and retryable writes need a replica set.

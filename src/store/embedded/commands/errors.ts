@@ -48,6 +48,10 @@ export const Code = {
   Location5858203: [5858203, 'Location5858203'],
   Location51132: [51132, 'Location51132'],
   Location13113: [13113, 'Location13113'],
+  Location40430: [40430, 'Location40430'],
+  Location40431: [40431, 'Location40431'],
+  Location40432: [40432, 'Location40432'],
+  Location40587: [40587, 'Location40587'],
   DuplicateKey: [11000, 'DuplicateKey'],
 } as const satisfies Record<string, readonly [number, string]>;
 

@@ -1,12 +1,13 @@
 // Read commands returning cursors: find, getMore, killCursors. Replies are hand-built around the raw
 // stored documents (see wire/rawbson.ts).
 import { Long } from 'bson';
-import type { Document } from 'bson';
+import { deserialize, type Document } from 'bson';
 import { checkHint, findRaw } from '../query/exec.js';
 import { planQuery } from '../query/plan.js';
 import { parseSort } from '../query/sort.js';
 import type { Collection } from '../storage/collection.js';
-import { decode } from '../storage/bsonio.js';
+import type { Index } from '../storage/indexes.js';
+import { encodeKey } from '../storage/keys.js';
 import { checkProjection } from '../query/fields.js';
 import { cursorReply } from '../wire/rawbson.js';
 import { collName, letVariables, optDoc, optInt, type CommandContext, type Handler } from './context.js';
@@ -53,6 +54,14 @@ function findOnView(ctx: CommandContext, name: string, skip: number, limit: numb
   return firstBatchReply(ctx, `${ctx.db}.${name}`, encoded(), optInt(b.batchSize, 'batchSize'), singleBatch);
 }
 
+/** The index a hint names (by name or key pattern); none for `{$natural: ...}` (a collection scan). */
+function hintedIndex(coll: Collection, hint: unknown): Index | undefined {
+  if (typeof hint === 'string') return coll.indexes.get(hint);
+  if (!hint || typeof hint !== 'object') return undefined;
+  const key = encodeKey(hint);
+  return [...coll.indexes.values()].find((i) => encodeKey(i.spec.key) === key);
+}
+
 /** The value an index keys for one field of a document: the first element where the path meets an array. */
 function keyValue(doc: Document, path: string): unknown {
   let cur: unknown = doc;
@@ -66,22 +75,27 @@ function keyValue(doc: Document, path: string): unknown {
 }
 
 /**
- * find with `returnKey: true`: each result is the key of the index the query used ({} when it scanned the
- * collection), as in MongoDB, where the projection is then ignored and `showRecordId` adds nothing. Where a
- * path crosses an array (a multikey index) the key shown is the first element's, not the one the walk met.
+ * find with `returnKey: true`: each result is the key of the index the query used (the hinted one, if any;
+ * {} when it scanned the collection), as in MongoDB, where the projection is then ignored and `showRecordId`
+ * adds nothing. Where a path crosses an array (a multikey index) the key shown is the first element's, not the
+ * one the walk met; and which index answers a query without a hint is this engine's planner's choice.
  */
 function returnKeyReply(ctx: CommandContext, coll: Collection | undefined, ns: string, skip: number, limit: number, singleBatch: boolean): Buffer {
   const b = ctx.body;
   const filter = optDoc(b.filter, 'filter') ?? {};
   const sort = optDoc(b.sort, 'sort');
   const extras = { collation: optDoc(b.collation, 'collation'), variables: letVariables(ctx) };
-  const plan = coll ? planQuery(coll, filter, extras.collation, sort ? parseSort(sort) : undefined) : undefined;
-  const index = plan && (plan.walk?.index ?? (plan.index !== undefined ? coll!.indexes.get(plan.index) : undefined));
+  let index: Index | undefined;
+  if (coll && b.hint !== undefined) index = hintedIndex(coll, b.hint);
+  else if (coll) {
+    const plan = planQuery(coll, filter, extras.collation, sort ? parseSort(sort) : undefined);
+    index = plan.walk?.index ?? (plan.index !== undefined ? coll.indexes.get(plan.index) : undefined);
+  }
   function* keys(): Generator<Buffer> {
     for (const bytes of findRaw(coll, { filter, sort, skip, limit, extras })) {
       const key: Document = {};
       if (index) {
-        const doc = decode(bytes);
+        const doc = deserialize(bytes, { promoteValues: false }); // keys keep their stored number types
         for (const f of index.fields) key[f] = keyValue(doc, f);
       }
       yield encode(key);

@@ -35,7 +35,7 @@ export function checkUpdateSpec(u: UpdateSpec): void {
   if (!isOperatorUpdate(u)) return;
   for (const [op, args] of Object.entries(u as Document)) {
     if (!UPDATE_OPERATORS.has(op)) throw new CommandError('FailedToParse', `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`);
-    if (!args || typeof args !== 'object' || Array.isArray(args) || '_bsontype' in args || args instanceof Date) {
+    if (!args || typeof args !== 'object' || Array.isArray(args) || '_bsontype' in args || args instanceof Date || args instanceof RegExp) {
       throw new CommandError('FailedToParse', `Modifiers operate on fields but we found type ${typeName(args)} instead. For example: {$mod: {<field>: ...}} not {${op}: ${JSON.stringify(args) ?? String(args)}}`);
     }
   }

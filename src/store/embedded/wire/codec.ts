@@ -1,7 +1,7 @@
 // Decodes OP_MSG and legacy OP_QUERY requests and encodes OP_MSG / OP_REPLY responses.
 // Kind-1 document sequences are kept as raw BSON slices so inserts can store them without re-encoding.
 import { BSONError, type Document } from 'bson';
-import { CommandError } from '../commands/errors.js';
+import { CommandError, type CodeName } from '../commands/errors.js';
 import { InvalidBson, validateBson } from './validate.js';
 import { decode, docLength, encode, valueSize } from '../storage/bsonio.js';
 import { FRAME_BYTES, withFrameSpace } from './rawbson.js';
@@ -52,6 +52,10 @@ function sectionDocument(msg: Buffer, at: number, end: number): number {
   return len;
 }
 
+function refused(requestId: number, moreToCome: boolean, error: CommandError): Request {
+  return { requestId, opCode: OP_MSG, body: {}, sequences: new Map(), moreToCome, error };
+}
+
 function readCString(buf: Buffer, at: number): [string, number] {
   const end = buf.indexOf(0, at);
   if (end < 0) throw new Error('unterminated cstring');
@@ -66,13 +70,25 @@ export function decodeRequest(msg: Buffer): Request {
   throw new Error(`unsupported opCode ${opCode}`);
 }
 
+/** A message mongod would refuse as a whole: answered with this error, nothing of it run. */
+class RefusedMessage extends Error {
+  constructor(
+    readonly code: CodeName,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 function decodeOpMsg(msg: Buffer, requestId: number): Request {
+  if (msg.length < 21) return refused(requestId, false, new CommandError('InvalidBSON', 'OP_MSG too short to hold a section'));
   const flags = msg.readUInt32LE(16);
   const unknown = flags & REQUIRED_FLAG_BITS & ~(CHECKSUM_PRESENT | MORE_TO_COME);
   if (unknown) {
     // Answered even with moreToCome set: a message with flags it cannot understand is refused, not obeyed.
-    return { requestId, opCode: OP_MSG, body: {}, sequences: new Map(), moreToCome: false, error: new CommandError('IllegalOpMsgFlag', `Message contains illegal flags value: 0x${flags.toString(16)}`) };
+    return refused(requestId, false, new CommandError('IllegalOpMsgFlag', `Message contains illegal flags value: 0x${flags.toString(16)}`));
   }
+  const moreToCome = (flags & MORE_TO_COME) !== 0;
   // The CRC-32C trailer, when present, is not verified: loopback TCP already guarantees integrity.
   const end = flags & CHECKSUM_PRESENT ? msg.length - 4 : msg.length;
   let at = 20;
@@ -80,17 +96,22 @@ function decodeOpMsg(msg: Buffer, requestId: number): Request {
   let error: CommandError | undefined;
   let bodyAt = 0;
   const sequences = new Map<string, Buffer[]>();
-  // A section or document whose lengths do not add up, or a document that is not valid BSON, is answered
-  // with InvalidBSON (22) as mongod answers it; nothing of the command runs. The message's own length was
-  // already checked by the framing, so the connection stays usable.
+  // Every document is validated (wire/validate.ts) and every length checked against its section. A message
+  // whose lengths do not add up, with a document that is not valid BSON, or with sections mongod refuses
+  // (none or two bodies, a repeated sequence, an unknown kind) is answered with the error mongod gives;
+  // nothing of the command runs. The message's own length was checked by the framing, so the connection
+  // stays usable.
   try {
     while (at < end) {
       const kind = msg[at++];
       if (kind === 0) {
+        if (body) throw new RefusedMessage('Location40430', 'Multiple body sections in message');
         const len = sectionDocument(msg, at, end);
         bodyAt = at;
+        const bytes = msg.subarray(at, at + len);
+        validateBson(bytes);
         try {
-          body = decodeCommand(msg.subarray(at, at + len));
+          body = decodeCommand(bytes);
         } catch (e) {
           if (BSONError.isBSONError(e)) throw new InvalidBson(e.message);
           if (!(e instanceof CommandError)) throw e;
@@ -106,6 +127,7 @@ function decodeOpMsg(msg: Buffer, requestId: number): Request {
         const idEnd = msg.indexOf(0, at + 4);
         if (idEnd < 0 || idEnd >= stop) throw new InvalidBson('unterminated document sequence identifier');
         const id = msg.toString('utf8', at + 4, idEnd);
+        if (sequences.has(id)) throw new RefusedMessage('Location40431', `Duplicate document sequence: ${id}`);
         const docs: Buffer[] = [];
         for (let p = idEnd + 1; p < stop; ) {
           const len = sectionDocument(msg, p, stop);
@@ -117,14 +139,15 @@ function decodeOpMsg(msg: Buffer, requestId: number): Request {
         sequences.set(id, docs);
         at = stop;
       } else {
-        throw new Error(`unknown OP_MSG section kind ${kind}`);
+        throw new RefusedMessage('Location40432', `Unknown section kind ${String(kind)}`);
       }
     }
+    if (!body) throw new RefusedMessage('Location40587', 'OP_MSG messages must have a body');
   } catch (e) {
-    if (!(e instanceof InvalidBson)) throw e;
-    return { requestId, opCode: OP_MSG, body: {}, sequences: new Map(), moreToCome: (flags & MORE_TO_COME) !== 0, error: new CommandError('InvalidBSON', `invalid BSON in OP_MSG: ${e.message}`) };
+    if (e instanceof InvalidBson) return refused(requestId, moreToCome, new CommandError('InvalidBSON', `invalid BSON in OP_MSG: ${e.message}`));
+    if (e instanceof RefusedMessage) return refused(requestId, moreToCome, new CommandError(e.code, e.message));
+    throw e;
   }
-  if (!body) throw new Error('OP_MSG without a body section');
   // An insert whose documents are in the body (not a kind-1 sequence) is stored from their raw bytes too,
   // so numeric types (int64, integral doubles) survive as sent.
   if (!error && Object.keys(body)[0] === 'insert' && Array.isArray(body.documents) && !sequences.has('documents')) {

@@ -8,8 +8,8 @@
 // value, which the insert path avoids.
 import { isUtf8 } from 'node:buffer';
 
-/** MongoDB refuses documents nested deeper than 100 levels in storage; the wire allows some headroom. */
-const MAX_DEPTH = 180;
+/** mongod's limit for documents on the wire (its `maxBSONDepth`, 200); stored documents it limits to 180. */
+const MAX_DEPTH = 200;
 
 export class InvalidBson extends Error {}
 
