@@ -41,7 +41,7 @@ const MAX_COMBINATIONS = 10_000;
 
 /** Prefixes of at most this many entries are counted on the spot when no count is kept; larger ones are walked
  *  in chunks (Index.walkCount) when a collector is active. */
-const SMALL_COUNT = 4096;
+const SMALL_COUNT = 1024;
 
 /**
  * Counts an index does not keep and that are too large to walk on the spot, met while a command ran under
