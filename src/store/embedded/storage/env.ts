@@ -62,6 +62,8 @@ export class StorageEnv {
    *  transaction numbers. */
   private readonly run = randomBytes(8);
   private settleWaiters: Array<{ ticket: number; resolve: () => void }> = [];
+  private readonly snapshots = new Set<Snapshot>();
+  private closed = false;
 
   private constructor(
     readonly dir: string,
@@ -157,15 +159,20 @@ export class StorageEnv {
       txn.done();
       throw e;
     }
-    let open = true;
-    return {
+    const snap: Snapshot = {
       txn,
       ticket,
       done: () => {
-        if (open) txn.done();
-        open = false;
+        if (this.snapshots.delete(snap)) txn.done();
       },
     };
+    this.snapshots.add(snap);
+    return snap;
+  }
+
+  /** Whether close() has begun (a walk under way stops). */
+  get closing(): boolean {
+    return this.closed;
   }
 
   /** Hooks run inside each write transaction just before it commits (flushing catalog metadata, oplog). */
@@ -280,6 +287,9 @@ export class StorageEnv {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    // Read transactions held across turns are released first (lmdb closes the environment under none).
+    for (const snap of [...this.snapshots]) snap.done();
     await this.root.close();
     if (this.temporary) rmSync(this.dir, { recursive: true, force: true });
   }

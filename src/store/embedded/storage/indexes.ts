@@ -548,7 +548,7 @@ export class Index {
         if (took < countWalk.chunkMs / 4) chunk = Math.min(chunk * 2, countWalk.maxChunk);
         else if (took > countWalk.chunkMs) chunk = Math.max(Math.floor(chunk / 2), countWalk.minChunk);
         await new Promise((resolve) => setImmediate(resolve));
-        if (entry.dropped) return;
+        if (entry.dropped || this.env.closing) return;
       }
       if (!entry.dropped) {
         entry.n += n;
