@@ -2,7 +2,7 @@
 // elements, checked against the decoding path they replace (decode whole, mingo filter, mingo projection,
 // encode) on randomized documents: every BSON type, nested documents and arrays, missing fields,
 // look-alike and repeated names, hand-built key orders. Outputs must be the same bytes.
-import { Query } from 'mingo';
+import { Query } from '../../src/store/embedded/query/mingo.js';
 import {
   Binary,
   BSONRegExp,

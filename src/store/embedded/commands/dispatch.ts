@@ -18,6 +18,7 @@ import { findAndModifyCommands } from './findAndModify.js';
 import { findByIdLookup } from './findById.js';
 import { indexCommands } from './indexes.js';
 import { chunkedInsertSize, insertInChunks } from './insertChunks.js';
+import { ColdCounts, collectColdCounts } from '../query/count.js';
 import { writeCommands } from './write.js';
 
 const handlers: Record<string, Handler> = {
@@ -66,6 +67,9 @@ const CATALOG_COMMANDS = new Set(['create', 'collMod', 'drop', 'dropDatabase', '
  */
 const catalogPending = new WeakMap<EngineState, Promise<unknown>>();
 
+/** How many times a read command may wait for counts to be walked before it walks the rest on the spot. */
+const COUNT_WALK_ROUNDS = 3;
+
 /**
  * A find by `_id` recognised in the request's bytes (wire/idLookup.ts), answered without decoding the command:
  * the whole reply message (frame space in front), or undefined to send the request down the general path
@@ -86,10 +90,10 @@ export function answerIdLookup(state: EngineState, lookup: IdLookup): Buffer | u
  * wire layer can answer it in the same turn; a promise when it has to wait (every write, for its commit; a
  * change stream; any command behind a pending catalog change).
  */
-export function dispatch(state: EngineState, inv: Invocation, durability?: Durability): ReplyBody | Promise<ReplyBody> {
+export function dispatch(state: EngineState, inv: Invocation, durability?: Durability, walks = COUNT_WALK_ROUNDS): ReplyBody | Promise<ReplyBody> {
   const pendingChange = catalogPending.get(state);
   if (pendingChange) {
-    const after = (): ReplyBody | Promise<ReplyBody> => dispatch(state, inv, durability);
+    const after = (): ReplyBody | Promise<ReplyBody> => dispatch(state, inv, durability, walks);
     return pendingChange.then(after, after);
   }
   const name = Object.keys(inv.body)[0] ?? '';
@@ -98,9 +102,14 @@ export function dispatch(state: EngineState, inv: Invocation, durability?: Durab
   if (streamed) return streamed;
   if (!isWrite(name, inv.body)) {
     try {
-      return run(state, inv, name, handler);
+      // A count that no index keeps yet and that is large is walked in chunks first, the engine serving other
+      // requests meanwhile; the command then runs again and finds it kept (a few rounds at most: counts
+      // evicted meanwhile are then walked on the spot).
+      return walks > 0 ? collectColdCounts(() => run(state, inv, name, handler)) : run(state, inv, name, handler);
     } catch (e) {
-      return errorReply(e);
+      if (!(e instanceof ColdCounts)) return errorReply(e);
+      const again = (): ReplyBody | Promise<ReplyBody> => dispatch(state, inv, durability, walks - 1);
+      return e.walk().then(again, again);
     }
   }
   const env = state.catalog.env;
@@ -176,6 +185,7 @@ function run(state: EngineState, inv: Invocation, name: string, handler: Handler
     }
     reply = handler(commandContext(state, inv));
   } catch (e) {
+    if (e instanceof ColdCounts) throw e;
     reply = errorReply(e);
     if (!(e instanceof Error) || !('code' in e)) state.log('command failed', { command: name, error: String(e) });
   }

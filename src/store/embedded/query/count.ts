@@ -39,8 +39,68 @@ function coveringIndex(coll: Collection, fields: Set<string>): Index | undefined
 
 const MAX_COMBINATIONS = 10_000;
 
+/** Prefixes of at most this many entries are counted on the spot when no count is kept; larger ones are walked
+ *  in chunks (Index.walkCount) when a collector is active. */
+const SMALL_COUNT = 1024;
+
+/**
+ * Counts an index does not keep and that are too large to walk on the spot, met while a command ran under
+ * collectColdCounts: the command has not answered; walk them (in chunks that let the engine serve other work)
+ * and run it again.
+ */
+export class ColdCounts extends Error {
+  constructor(private readonly cold: ReadonlyArray<readonly [Index, string]>) {
+    super('counts to walk first');
+  }
+
+  /** Walks every cold count (identical ones, here or under way for another command, share one walk). */
+  async walk(): Promise<void> {
+    await Promise.all(this.cold.map(([idx, prefix]) => idx.walkCount(prefix)));
+  }
+}
+
+let collecting: Array<[Index, string]> | undefined;
+
+/**
+ * Runs `fn` (a read command) collecting the large counts it needs that no index keeps yet; throws ColdCounts
+ * when there were any (what `fn` returned is then not an answer). Without it, counts are walked on the spot.
+ */
+export function collectColdCounts<T>(fn: () => T): T {
+  const outer = collecting;
+  collecting = [];
+  try {
+    return fn();
+  } finally {
+    collecting = outer;
+  }
+}
+
+/** Throws ColdCounts when counts were collected for an answer (called where an index count is complete; with
+ *  no answer from indexes, what was collected is not needed). */
+function coldCountsMet(answered: boolean): void {
+  if (!answered) collecting?.splice(0);
+  else if (collecting && collecting.length > 0) {
+    const cold = collecting.splice(0);
+    throw new ColdCounts(cold);
+  }
+}
+
+function prefixCount(idx: Index, prefix: string): number {
+  if (!collecting) return idx.count(prefix);
+  const n = idx.countIfSmall(prefix, SMALL_COUNT);
+  if (n !== undefined) return n;
+  collecting.push([idx, prefix]);
+  return 0;
+}
+
 /** Documents matching `filter`, counted from an index; undefined when no index can count it exactly. */
 export function countFromIndex(coll: Collection, filter: Document, collated = false): number | undefined {
+  const n = indexCount(coll, filter, collated);
+  coldCountsMet(n !== undefined);
+  return n;
+}
+
+function indexCount(coll: Collection, filter: Document, collated: boolean): number | undefined {
   if (collated) return undefined;
   const eq = equalities(filter);
   if (!eq) return undefined;
@@ -56,7 +116,7 @@ export function countFromIndex(coll: Collection, filter: Document, collated = fa
     prefixes = prefixes.flatMap((p) => parts.map((c) => p + c));
     if (prefixes.length > MAX_COMBINATIONS) return undefined;
   }
-  if (!overlap) return prefixes.reduce((n, p) => n + idx.count(p), 0);
+  if (!overlap) return prefixes.reduce((n, p) => n + prefixCount(idx, p), 0);
   const rids = new Set<string>();
   for (const p of prefixes) for (const r of idx.lookup(p)) rids.add(r);
   return rids.size;
@@ -85,12 +145,18 @@ function totalGroup(g: unknown): { id: unknown; name: string } | undefined {
  *   value twice in an array counts once here, where the pipeline would count it twice).
  */
 export function countPipeline(coll: Collection | undefined, pipeline: Document[], collated: boolean): Document[] | undefined {
+  const rows = pipelineCounts(coll, pipeline, collated);
+  coldCountsMet(rows !== undefined);
+  return rows;
+}
+
+function pipelineCounts(coll: Collection | undefined, pipeline: Document[], collated: boolean): Document[] | undefined {
   if (collated) return undefined;
   const first = pipeline[0];
   const filter = only(first, '$match');
   if (!isObj(filter)) return undefined;
   const rest = pipeline.slice(1);
-  const count = (f: Document): number | undefined => (coll ? countFromIndex(coll, f) : 0);
+  const count = (f: Document): number | undefined => (coll ? indexCount(coll, f, false) : 0);
 
   const asCount = only(rest[0], '$count');
   if (rest.length === 1 && typeof asCount === 'string') {
@@ -154,7 +220,7 @@ function perValueCounts(coll: Collection | undefined, filter: Document, rest: Do
   });
   const out: Document[] = [];
   for (const v of values) {
-    const n = coll ? countFromIndex(coll, { ...filter, [field]: v }) : 0;
+    const n = coll ? indexCount(coll, { ...filter, [field]: v }, false) : 0;
     if (n === undefined) return undefined;
     if (n > 0) out.push({ _id: v, [name]: n });
   }

@@ -15,6 +15,7 @@ import * as projectionOperators from 'mingo/operators/projection';
 import * as queryOperators from 'mingo/operators/query';
 import * as windowOperators from 'mingo/operators/window';
 import { CommandError } from '../commands/errors.js';
+import { type MatchOperator, numericEq, numericIn, numericNe, numericNin, numericRange } from './numbers.js';
 import { compare } from './sort.js';
 
 type Accumulator = (coll: AnyObject[], expr: unknown, options: Options) => unknown;
@@ -49,8 +50,14 @@ export const ENGINE_CONTEXT = Context.init({
   projection: projectionOperators,
   query: {
     ...queryOperators,
-    $in: needsArray('$in', queryOperators.$in as QueryOperator),
-    $nin: needsArray('$nin', queryOperators.$nin as QueryOperator),
+    $eq: numericEq(queryOperators.$eq as MatchOperator),
+    $ne: numericNe(numericEq(queryOperators.$eq as MatchOperator)),
+    $gt: numericRange(queryOperators.$gt as MatchOperator, (c) => c > 0, false),
+    $gte: numericRange(queryOperators.$gte as MatchOperator, (c) => c >= 0, true),
+    $lt: numericRange(queryOperators.$lt as MatchOperator, (c) => c < 0, false),
+    $lte: numericRange(queryOperators.$lte as MatchOperator, (c) => c <= 0, true),
+    $in: needsArray('$in', numericIn(queryOperators.$in as MatchOperator) as QueryOperator),
+    $nin: needsArray('$nin', numericNin(numericIn(queryOperators.$in as MatchOperator)) as QueryOperator),
     $all: needsArray('$all', queryOperators.$all as QueryOperator),
   },
   window: windowOperators,

@@ -6,6 +6,7 @@
 import type { Document } from 'bson';
 import { compare as mingoCompare, resolve } from 'mingo/util';
 import { CommandError } from '../commands/errors.js';
+import { compareNumbers } from '../storage/keys.js';
 
 export type SortFields = Array<[string, 1 | -1]>;
 
@@ -87,10 +88,8 @@ export function compare(a: unknown, b: unknown): number {
   if (ra !== rb) return ra < rb ? -1 : 1;
   switch (ra) {
     case 3: {
-      const x = typeof a === 'number' ? a : Number(String(a));
-      const y = typeof b === 'number' ? b : Number(String(b));
-      if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) ? (Number.isNaN(y) ? 0 : -1) : 1; // NaN first
-      return x < y ? -1 : x > y ? 1 : 0;
+      if (typeof a === 'number' && typeof b === 'number' && !Number.isNaN(a) && !Number.isNaN(b)) return a < b ? -1 : a > b ? 1 : 0;
+      return compareNumbers(a, b); // by exact value across types, NaN first
     }
     case 4:
       return compareStrings(String(a), String(b));

@@ -12,12 +12,27 @@
 // share one commit and one flush. write() (synchronous, the flush on the calling thread) is for opening and
 // migrating, before any asynchronous write. Reads outside a transaction use lmdb's shared read transaction,
 // renewed every event-loop turn and after each commit, so a command sees one consistent state.
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { open, type Database, type RootDatabase } from 'lmdb';
+import { open, type Database, type RootDatabase, type Transaction } from 'lmdb';
 
 export const DATA_FILE = 'engine.mdb';
+
+/** `meta` record naming the last write transaction of this run that committed (see snapshot()). */
+const TICKET_KEY = 'ticket';
+
+/** A read transaction held across event-loop turns (a count walked in chunks reads one consistent state). */
+export interface Snapshot {
+  /** lmdb's transaction: pass it as `transaction` to reads. */
+  readonly txn: Transaction;
+  /** The highest write transaction number of this run whose changes the snapshot holds (0: none of them);
+   *  every transaction with a higher number is missing from it. */
+  readonly ticket: number;
+  /** Releases the transaction (call once). */
+  done(): void;
+}
 
 /** Documents read from storage since start (lets tests check that a path reads none). */
 export const readStats = { documents: 0, indexCounts: 0 };
@@ -43,6 +58,12 @@ export class StorageEnv {
   private readonly commitHooks: Array<() => void> = [];
   private readonly afterCommitHooks: Array<() => void> = [];
   private readonly abortHooks: Array<(aborted: number | undefined) => void> = [];
+  /** Names this run in the TICKET_KEY record: a record written by an earlier run says nothing of this run's
+   *  transaction numbers. */
+  private readonly run = randomBytes(8);
+  private settleWaiters: Array<{ ticket: number; resolve: () => void }> = [];
+  private readonly snapshots = new Set<Snapshot>();
+  private closed = false;
 
   private constructor(
     readonly dir: string,
@@ -98,6 +119,60 @@ export class StorageEnv {
 
   private settled(ticket: number): void {
     if (ticket > this.committedTicket) this.committedTicket = ticket;
+    if (this.settleWaiters.length === 0) return;
+    const due = this.settleWaiters.filter((w) => w.ticket <= this.committedTicket);
+    this.settleWaiters = this.settleWaiters.filter((w) => w.ticket > this.committedTicket);
+    for (const w of due) w.resolve();
+  }
+
+  /** Resolves once the write transaction numbered `ticket` has finished its commit (see isCommitted). */
+  whenCommitted(ticket: number): Promise<void> {
+    if (this.isCommitted(ticket)) return Promise.resolve();
+    return new Promise((resolve) => this.settleWaiters.push({ ticket, resolve }));
+  }
+
+  /** Stamps the running write transaction's number into its own changes (last thing before it commits). */
+  private stamp(ticket: number): void {
+    const b = Buffer.allocUnsafe(16);
+    this.run.copy(b, 0);
+    b.writeDoubleBE(ticket, 8);
+    this.meta.putSync(TICKET_KEY, b);
+  }
+
+  /**
+   * A read transaction kept open until `done()`, and the number of the newest write transaction of this run it
+   * holds (read from the stamp each write transaction leaves in `meta`, so it is exact whatever the commits on
+   * lmdb's write thread are doing). Write transactions commit in number order, so the snapshot holds every
+   * one up to that number and none after. Any transaction whose commit completed (isCommitted) before the
+   * snapshot was taken is in it: lmdb renews its read transaction at each commit.
+   */
+  snapshot(): Snapshot {
+    const txn = this.root.useReadTransaction();
+    let ticket = 0;
+    try {
+      // A range read, not a get: lmdb's get reads an open write transaction's changes before the given one.
+      for (const { key, value } of this.meta.getRange({ start: TICKET_KEY, limit: 1, transaction: txn })) {
+        const stamp = value as Buffer;
+        if (key === TICKET_KEY && stamp.length === 16 && this.run.equals(stamp.subarray(0, 8))) ticket = stamp.readDoubleBE(8);
+      }
+    } catch (e) {
+      txn.done();
+      throw e;
+    }
+    const snap: Snapshot = {
+      txn,
+      ticket,
+      done: () => {
+        if (this.snapshots.delete(snap)) txn.done();
+      },
+    };
+    this.snapshots.add(snap);
+    return snap;
+  }
+
+  /** Whether close() has begun (a walk under way stops). */
+  get closing(): boolean {
+    return this.closed;
   }
 
   /** Hooks run inside each write transaction just before it commits (flushing catalog metadata, oplog). */
@@ -133,6 +208,7 @@ export class StorageEnv {
         try {
           result = fn();
           for (const h of this.commitHooks) h();
+          this.stamp(ticket);
         } finally {
           this.writing = false;
         }
@@ -191,6 +267,7 @@ export class StorageEnv {
         const value = this.root.transactionSync(() => {
           const v = fn();
           for (const h of this.commitHooks) h();
+          this.stamp(ticket);
           return v;
         });
         return { value };
@@ -210,6 +287,9 @@ export class StorageEnv {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    // Read transactions held across turns are released first (lmdb closes the environment under none).
+    for (const snap of [...this.snapshots]) snap.done();
     await this.root.close();
     if (this.temporary) rmSync(this.dir, { recursive: true, force: true });
   }

@@ -91,6 +91,60 @@ export function doubleOf(v: Bsonish): number | undefined {
   }
 }
 
+/** Whether a value is a number of any BSON type (a JavaScript number or bigint, an Int32, Long, Double or
+ *  Decimal128 object). */
+export function isNumberLike(v: unknown): boolean {
+  const t = typeof v;
+  if (t === 'number' || t === 'bigint') return true;
+  if (t !== 'object' || v === null) return false;
+  const bt = (v as Bsonish)._bsontype;
+  return bt === 'Int32' || bt === 'Long' || bt === 'Double' || bt === 'Decimal128';
+}
+
+/** A number's value: the double equal to it (NaN and the infinities included), else its exact decimal value. */
+function numberValue(v: unknown): number | Exact {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') {
+    const n = Number(v);
+    return BigInt(n) === v ? n : exactOfText(v.toString())!;
+  }
+  const n = doubleOf(v as Bsonish);
+  return n !== undefined ? n : exactOfText((v as Bsonish).toString())!;
+}
+
+/** -1, 0 or 1 as a's exact value is below, equal to or above b's (both finite). */
+function compareExact(a: Exact, b: Exact): number {
+  const sa = a.digits === '' ? 0 : a.neg ? -1 : 1;
+  const sb = b.digits === '' ? 0 : b.neg ? -1 : 1;
+  if (sa !== sb) return sa < sb ? -1 : 1;
+  if (sa === 0) return 0;
+  // Magnitude: the power of ten of the leading digit, then the digits themselves.
+  const ma = a.digits.length + a.exp;
+  const mb = b.digits.length + b.exp;
+  if (ma !== mb) return (ma < mb ? -1 : 1) * sa;
+  const n = Math.max(a.digits.length, b.digits.length);
+  const da = a.digits.padEnd(n, '0');
+  const db = b.digits.padEnd(n, '0');
+  return (da < db ? -1 : da > db ? 1 : 0) * sa;
+}
+
+/**
+ * Two numbers of any BSON types in MongoDB's order, by exact value (a Long past 2^53 or a Decimal128 such as 0.1
+ * against the nearest double is not equal to it): NaN before every other number, equal to NaN; -0 equal to 0.
+ */
+export function compareNumbers(a: unknown, b: unknown): number {
+  const x = numberValue(a);
+  const y = numberValue(b);
+  if (typeof x === 'number' && typeof y === 'number') {
+    if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) ? (Number.isNaN(y) ? 0 : -1) : 1;
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  // At least one is finite and equal to no double; the other may be NaN or infinite.
+  if (typeof x === 'number' && !Number.isFinite(x)) return Number.isNaN(x) || x < 0 ? -1 : 1;
+  if (typeof y === 'number' && !Number.isFinite(y)) return Number.isNaN(y) || y < 0 ? 1 : -1;
+  return compareExact(typeof x === 'number' ? exactOfDouble(x) : x, typeof y === 'number' ? exactOfDouble(y) : y);
+}
+
 /** Key of a number object: as the double equal to it, else its exact value ('D', sign, digits, 'e', exponent). */
 function encodeNumberObject(v: Bsonish): string {
   const n = doubleOf(v);
