@@ -10,10 +10,26 @@ import type { Store } from './store.js';
 export interface LoaderRequest {
   /** `full` narrowed to the fields of `type` the request's GraphQL operation selects (`full` outside one). */
   projection(full: Document, type: ProjectedType, always?: readonly string[]): Document;
+  /** The fields of the GraphQL type `typeName` the running operation selects; undefined outside an operation. */
+  selection(typeName: string): ReadonlySet<string> | undefined;
+  /** The request's instance of another loader (what a batch's documents point at is read through it). */
+  get<L extends DataLoader<never, unknown>>(factory: (store: Store, request: LoaderRequest) => L): L;
 }
 
-/** For loaders built outside a request's Loaders: documents read with their full projection. */
-export const outsideAnOperation: LoaderRequest = { projection: (full) => full };
+/** For loaders built outside a request's Loaders: documents read with their full projection, nothing read ahead. */
+export const outsideAnOperation: LoaderRequest = {
+  projection: (full) => full,
+  selection: () => undefined,
+  get: () => {
+    throw new Error('no request loaders outside an operation');
+  },
+};
+
+/**
+ * Reads what the running operation will ask of a batch's documents next (store/content/follow.ts), before the
+ * batch's keys resolve: the fields resolving them then find it read and answer at once (resolvers/content/load.ts).
+ */
+export type FollowUp<T> = (docs: readonly T[], request: LoaderRequest) => Promise<void>;
 
 export type LoaderFactory<K, V> = (store: Store, request: LoaderRequest) => DataLoader<K, V>;
 
@@ -31,7 +47,7 @@ export class Loaders implements LoaderRequest {
     private readonly operation: OperationSelection = {},
   ) {}
 
-  get<K, V>(factory: LoaderFactory<K, V>): DataLoader<K, V> {
+  get<L extends DataLoader<never, unknown>>(factory: (store: Store, request: LoaderRequest) => L): L {
     // Loaders built for one operation read that operation's fields: a second operation on the same request
     // (rare: a REST shim running two) gets loaders of its own.
     if (this.operation.fields !== this.builtFor) {
@@ -43,7 +59,7 @@ export class Loaders implements LoaderRequest {
       loader = (factory as LoaderFactory<unknown, unknown>)(this.store, this);
       this.instances.set(factory as LoaderFactory<unknown, unknown>, loader);
     }
-    return loader as DataLoader<K, V>;
+    return loader as unknown as L;
   }
 
   /**
@@ -61,37 +77,57 @@ export class Loaders implements LoaderRequest {
     // A type the operation never selects may still be read for a check (does this category exist?): in full.
     return narrowProjection(full, type, this.operation.fields?.get(type.graphqlType), always);
   }
+
+  selection(typeName: string): ReadonlySet<string> | undefined {
+    return this.operation.fields?.get(typeName);
+  }
 }
 
+const settled = Promise.resolve();
+const ignore = (): void => undefined;
+
 /**
- * A loader by id that also tells, without a promise, what its batches have already read: a field resolver whose
- * documents were loaded beforehand (a list's references, preloaded by the operation that read the list) returns
- * them at once instead of one promise per id plus the field's own. `prime` and `clear` are not reflected (`clearAll`
- * is): an id only primed is simply read through `load` as before.
+ * A loader by id that also tells, without a promise, what it has already read: a field resolver whose documents were
+ * read beforehand (what a batch's documents point at, read by its follow-up) returns them at once instead of one
+ * promise per id plus the field's own. `clear` and `clearAll` forget what was read; `prime` is not reflected (an id
+ * only primed is simply read through `load` as before).
  */
 export class IdLoader<T> extends DataLoader<string, T | null> {
   private readonly read: Map<string, T | null>;
-  /** What `load` was asked for, by id: `preload` waits for these without asking DataLoader again. */
+  /** What `load` was asked for, by id, and what it answered. */
   private readonly asked = new Map<string, Promise<T | null>>();
+  /** Ids `readNow` is reading, with that read (one promise for the whole read, none per id). */
+  private readonly reading = new Map<string, Promise<void>>();
+  private readonly batch: (ids: readonly string[]) => Promise<Array<T | null>>;
+  private readonly batchSize: number;
 
   constructor(batch: (ids: readonly string[]) => Promise<Array<T | null>>, options: DataLoader.Options<string, T | null>) {
     const read = new Map<string, T | null>();
-    super(async (ids) => {
+    const reading = async (ids: readonly string[]): Promise<Array<T | null>> => {
       const docs = await batch(ids);
       ids.forEach((id, i) => read.set(id, docs[i]!));
       return docs;
-    }, options);
+    };
+    super(reading, options);
     this.read = read;
+    this.batch = reading;
+    this.batchSize = options.maxBatchSize ?? Infinity;
   }
 
   override load(id: string): Promise<T | null> {
     let promise = this.asked.get(id);
-    if (!promise) this.asked.set(id, (promise = super.load(id)));
+    if (promise) return promise;
+    const reading = this.reading.get(id);
+    if (reading) promise = reading.then(() => (this.read.has(id) ? this.read.get(id)! : super.load(id)));
+    else if (this.read.has(id)) promise = Promise.resolve(this.read.get(id)!);
+    else promise = super.load(id);
+    this.asked.set(id, promise);
     return promise;
   }
 
   override clear(id: string): this {
     this.asked.delete(id);
+    this.read.delete(id);
     return super.clear(id);
   }
 
@@ -102,18 +138,35 @@ export class IdLoader<T> extends DataLoader<string, T | null> {
   }
 
   /**
-   * Has `ids` read, and resolves once they are (a failed read is left to whoever loads them later). Ids already
-   * read cost nothing and ids already asked for are awaited as they are: DataLoader answers a second `load` of a key
-   * with a new promise that settles only with the next batch, three reactions more per key.
+   * Reads those of `ids` not read yet now, in batches of the loader's size, with the batch function DataLoader
+   * calls (the same commands); resolves once every one of `ids` is read. For a follow-up, which has every id of a
+   * level at once and so needs no scheduling: no promise per id (DataLoader makes one for each key it is given,
+   * and waiting on them one more each). Never rejects: a failed read is left to whoever loads the ids later.
    */
-  preload(ids: Iterable<string>, into: Array<Promise<unknown>>): void {
+  readNow(ids: Iterable<string>): Promise<void> {
+    const unread = new Set<string>();
+    const waits = new Set<Promise<unknown>>();
     for (const id of ids) {
       if (this.read.has(id)) continue;
-      into.push(this.asked.get(id) ?? this.load(id));
+      const pending = this.reading.get(id) ?? this.asked.get(id);
+      if (pending) waits.add(pending);
+      else unread.add(id);
     }
+    const missing = [...unread];
+    for (let from = 0; from < missing.length; from += this.batchSize) {
+      const part = missing.slice(from, from + this.batchSize);
+      const done = (): void => {
+        for (const id of part) this.reading.delete(id);
+      };
+      const read = this.batch(part).then(done, done);
+      for (const id of part) this.reading.set(id, read);
+      waits.add(read);
+    }
+    if (waits.size === 0) return settled;
+    return waits.size === 1 ? waits.values().next().value!.then(ignore, ignore) : Promise.all(waits).then(ignore, ignore);
   }
 
-  /** The documents of `ids` (null for absent ones) when a batch has read every one of them, else undefined. */
+  /** The documents of `ids` (null for absent ones) when every one of them has been read, else undefined. */
   readAlready(ids: readonly string[]): Array<T | null> | undefined {
     const docs: Array<T | null> = [];
     for (const id of ids) {
@@ -127,16 +180,19 @@ export class IdLoader<T> extends DataLoader<string, T | null> {
 
 /**
  * A loader of documents by `_id`: one `$in` query per batch, results aligned to the keys, null for misses.
- * `filter` narrows what counts as found (e.g. visibility), `projection` trims what is read.
+ * `filter` narrows what counts as found (e.g. visibility), `projection` trims what is read. `followUp` reads what
+ * the documents point at before the keys resolve (it must not reject: what it fails to read is read again later).
  */
 export function byIdLoader<T extends { _id: string }>(
   fetch: (store: Store, ids: readonly string[], request: LoaderRequest) => Promise<T[]>,
   name = 'byId',
-): LoaderFactory<string, T | null> {
+  followUp?: FollowUp<T>,
+): (store: Store, request: LoaderRequest) => IdLoader<T> {
   return (store, request) =>
     new IdLoader<T>(
       instrumentBatch(name, async (ids) => {
         const docs = await fetch(store, ids, request);
+        if (followUp && docs.length > 0) await followUp(docs, request);
         const byId = new Map(docs.map((d) => [d._id, d]));
         return ids.map((id) => byId.get(id) ?? null);
       }) as (ids: readonly string[]) => Promise<Array<T | null>>,

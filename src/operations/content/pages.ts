@@ -49,6 +49,10 @@ export async function listPages(ctx: Context, args: { first: number; after?: str
 export async function pageIssues(ctx: Context, pageId: string, args: { first: number; after?: string | null }): Promise<ConnectionShape<Issue>> {
   const cursors = cursorsOf(ctx, connections.pageIssues, pageId);
   const key = { parentId: pageId, first: checkFirst(args.first), after: cursors.decode(args.after) };
+  // Counted beside the page of issues when selected: the page answers only once what the operation selects of its
+  // issues is read (their follow-up, store/content/loaders.ts), and the count would otherwise wait for all of it.
+  const count = () => ctx.loaders.get(issueCountOfPage).load(pageId);
+  if (ctx.operation.fields?.get('IssueConnection')?.has('totalCount')) count().catch(() => undefined);
   const page = await ctx.loaders.get(issuesOfPage).load(key);
-  return connectionOf(page, cursors, toIssue, () => ctx.loaders.get(issueCountOfPage).load(pageId));
+  return connectionOf(page, cursors, toIssue, count);
 }
