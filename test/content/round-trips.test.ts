@@ -1,7 +1,7 @@
 // The round-trip bound (CONTRACT.md §5): store commands grow with the depth of a query, never with
 // the number of objects. Counted with the driver's command monitoring on the service's own client.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { MongoClient, type CommandStartedEvent } from 'mongodb';
+import { MongoClient, type CommandFailedEvent, type CommandStartedEvent, type CommandSucceededEvent } from 'mongodb';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startService, type RunningService } from '../../src/server.js';
@@ -23,12 +23,25 @@ let client: MongoClient;
 let service: RunningService;
 const commands: CommandStartedEvent[] = [];
 const dbName = uniqueDbName('rt');
+/**
+ * The request's commands grouped by wait: a command sent while none of the request's others is on its way starts
+ * a new wait for the store (a round trip in sequence); those sent while one is out join it.
+ */
+const waits: string[][] = [];
+const out = new Set<number>();
 
 beforeAll(async () => {
   client = new MongoClient(testMongoUri(), { monitorCommands: true, serverSelectionTimeoutMS: 5000 });
   client.on('commandStarted', (event) => {
-    if (!isBackgroundPoll(event)) commands.push(event);
+    if (isBackgroundPoll(event) || event.databaseName !== dbName) return;
+    commands.push(event);
+    if (out.size === 0) waits.push([]);
+    waits.at(-1)!.push(`${event.commandName}:${String(event.command[event.commandName])}`);
+    out.add(event.requestId);
   });
+  const done = (event: CommandSucceededEvent | CommandFailedEvent): boolean => out.delete(event.requestId);
+  client.on('commandSucceeded', done);
+  client.on('commandFailed', done);
   await client.connect();
   const db = client.db(dbName);
   const store = await Store.onDb(client, db);
@@ -92,6 +105,7 @@ const NESTED = `query Nested($id: ID!) { page(id: $id) { id name issues(first: 5
 
 test('the nested query reads each collection once per level', async () => {
   commands.length = 0;
+  waits.length = 0;
   const res = await fetch(`${service.url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -112,5 +126,26 @@ test('the nested query reads each collection once per level', async () => {
     'find:contentCategories', // the articles' categories not read with them
     'find:keywords',
     'find:pages',
+  ]);
+});
+
+// What the nested query waits for, in order (same request as above): what the operation selects below the issues is
+// read level by level before they resolve (store/content/loaders.ts, follow-ups), and the count of issues is asked
+// beside their page, not after everything below them.
+test('the nested query waits for the store once per level, the issue count with the issues', async () => {
+  commands.length = 0;
+  waits.length = 0;
+  const res = await fetch(`${service.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: NESTED, variables: { id: 'big-page' } }),
+  });
+  expect(((await res.json()) as { errors?: unknown }).errors).toBeUndefined();
+  expect(waits.map((w) => [...w].sort())).toEqual([
+    ['find:pages'],
+    ['aggregate:issues', 'aggregate:issues'],
+    ['find:contentCategories'],
+    ['find:articles'],
+    ['find:authors', 'find:contentCategories', 'find:keywords'],
   ]);
 });

@@ -68,7 +68,7 @@ function byUniqueField<N extends CollectionName>(
 /** Pages regardless of `enabled`: callers decide between 403 and absent. */
 export const pageById = byId('pages', p.pageProjection);
 /** `pageId` always: an issue is visible only while its page is enabled (operations/content/issues.ts). */
-export const issueById = byId('issues', p.issueProjection, visibleIssue, p.issueType, ['pageId'], readIssueContents);
+export const issueById = byId('issues', p.issueProjection, visibleIssue, p.issueType, ['pageId'], readIssueFollowUps);
 export const articleById = byId('articles', p.articleProjection, visibleArticle, p.articleType, [], readArticleReferences);
 export const articleBySlug = byUniqueField('articles', 'slug', p.articleProjection, visibleArticle, p.articleType);
 export const contentTypeById = byId('contentTypes', p.contentTypeProjection);
@@ -92,8 +92,10 @@ export const channelById = byId('channels', p.channelProjection);
 
 const nothing = Promise.resolve();
 
+type References<D> = ReadonlyArray<{ field: string; loader: () => (store: Store, request: LoaderRequest) => IdLoader<unknown>; ids: (doc: D) => readonly (string | null)[] | undefined }>;
+
 /** Article fields that read other documents by id, and where each finds its ids in the stored article. */
-const articleReferences: ReadonlyArray<{ field: string; loader: () => (store: Store, request: LoaderRequest) => IdLoader<unknown>; ids: (a: ArticleDoc) => readonly (string | null)[] | undefined }> = [
+const articleReferences: References<ArticleDoc> = [
   { field: 'authors', loader: () => authorById, ids: (a) => a.authorIds },
   { field: 'author', loader: () => authorById, ids: (a) => [a.authorId] },
   { field: 'categories', loader: () => categoryById, ids: (a) => a.categoryIds },
@@ -101,18 +103,37 @@ const articleReferences: ReadonlyArray<{ field: string; loader: () => (store: St
   { field: 'keywords', loader: () => keywordById, ids: (a) => a.keywordIds },
 ];
 
-/** The authors, categories and keywords the operation selects of these articles. */
-function readArticleReferences(articles: readonly ArticleDoc[], request: LoaderRequest): Promise<void> {
-  const selected = request.selection('Article');
-  if (!selected) return nothing;
-  const reads: Array<Promise<void>> = [];
-  for (const reference of articleReferences) {
-    if (!selected.has(reference.field)) continue;
-    const ids = new Set<string>();
-    for (const article of articles) for (const id of reference.ids(article) ?? []) if (id) ids.add(id);
-    if (ids.size > 0) reads.push(request.get(reference.loader()).readNow(ids));
+/** Issue fields that read other documents by id (its contents are read by readIssueContents). */
+const issueReferences: References<IssueDoc> = [
+  { field: 'authors', loader: () => authorById, ids: (i) => i.authorIds },
+  { field: 'page', loader: () => pageById, ids: (i) => [i.pageId] },
+  { field: 'poll', loader: () => pollById, ids: (i) => [i.pollId] },
+  { field: 'channel', loader: () => channelById, ids: (i) => [i.channelId] },
+];
+
+/** What the operation selects of `typeName`'s `references` for these documents, each collection in one read. */
+function readReferences<D>(typeName: string, references: References<D>, docs: readonly D[], request: LoaderRequest, also: Array<Promise<void>> = []): Promise<void> {
+  const selected = request.selection(typeName);
+  const reads = also;
+  if (selected) {
+    for (const reference of references) {
+      if (!selected.has(reference.field)) continue;
+      const ids = new Set<string>();
+      for (const doc of docs) for (const id of reference.ids(doc) ?? []) if (id) ids.add(id);
+      if (ids.size > 0) reads.push(request.get(reference.loader()).readNow(ids));
+    }
   }
-  return reads.length === 1 ? reads[0]! : Promise.all(reads).then(() => undefined);
+  return reads.length === 0 ? nothing : reads.length === 1 ? reads[0]! : Promise.all(reads).then(() => undefined);
+}
+
+/** The authors, categories and keywords the operation selects of these articles. */
+export function readArticleReferences(articles: readonly ArticleDoc[], request: LoaderRequest): Promise<void> {
+  return readReferences('Article', articleReferences, articles, request);
+}
+
+/** What the operation selects of these issues: their contents (below) and the documents they point at. */
+export function readIssueFollowUps(issues: readonly IssueDoc[], request: LoaderRequest): Promise<void> {
+  return readReferences('Issue', issueReferences, issues, request, [readIssueContents(issues, request)]);
 }
 
 /**
@@ -120,7 +141,7 @@ function readArticleReferences(articles: readonly ArticleDoc[], request: LoaderR
  * inactive categories), then the articles of the groups kept when it selects those too (and, through the articles'
  * own follow-up, what it selects of them).
  */
-export async function readIssueContents(issues: readonly IssueDoc[], request: LoaderRequest): Promise<void> {
+async function readIssueContents(issues: readonly IssueDoc[], request: LoaderRequest): Promise<void> {
   if (!request.selection('Issue')?.has('contents')) return;
   const categories = request.get(categoryById);
   const categoryIds = new Set<string>();
