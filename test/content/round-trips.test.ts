@@ -31,7 +31,9 @@ const waits: string[][] = [];
 const out = new Set<number>();
 
 beforeAll(async () => {
-  client = new MongoClient(testMongoUri(), { monitorCommands: true, serverSelectionTimeoutMS: 5000 });
+  // Commands sent together leave together only over idle pooled connections (otherwise one is opened first, and a
+  // reply may come back meanwhile): the pool keeps a few open from the start (minPoolSize).
+  client = new MongoClient(testMongoUri(), { monitorCommands: true, serverSelectionTimeoutMS: 5000, minPoolSize: 8 });
   client.on('commandStarted', (event) => {
     if (isBackgroundPoll(event) || event.databaseName !== dbName) return;
     commands.push(event);
@@ -129,10 +131,11 @@ test('the nested query reads each collection once per level', async () => {
   ]);
 });
 
-// What the nested query waits for, in order (same request as above): what the operation selects below the issues is
-// read level by level before they resolve (store/content/loaders.ts, follow-ups), and the count of issues is asked
-// beside their page, not after everything below them.
-test('the nested query waits for the store once per level, the issue count with the issues', async () => {
+// What the nested query waits for, in order (same request as above), as the hand-written handler does: the page's
+// issues and their count are read beside the page (operations/content/pages.ts), and what the operation selects
+// below the issues level by level before they resolve (store/content/loaders.ts, follow-ups), so the count does not
+// wait for all of it.
+test('the nested query waits for the store four times: the page with its issues, then once per level', async () => {
   commands.length = 0;
   waits.length = 0;
   const res = await fetch(`${service.url}/graphql`, {
@@ -142,10 +145,42 @@ test('the nested query waits for the store once per level, the issue count with 
   });
   expect(((await res.json()) as { errors?: unknown }).errors).toBeUndefined();
   expect(waits.map((w) => [...w].sort())).toEqual([
-    ['find:pages'],
-    ['aggregate:issues', 'aggregate:issues'],
+    ['aggregate:issues', 'aggregate:issues', 'find:pages'],
     ['find:contentCategories'],
     ['find:articles'],
     ['find:authors', 'find:contentCategories', 'find:keywords'],
   ]);
+});
+
+// The issues read beside the page are those the field will ask for: each selected `issues` (aliases, fragments) with
+// its own arguments, none for one `@skip` leaves out, and arguments the field refuses are still refused by it.
+test('the page reads beside it the issues each selected issues field asks for, and nothing for a skipped one', async () => {
+  const run = async (query: string, variables: Record<string, unknown>): Promise<any> => {
+    commands.length = 0;
+    waits.length = 0;
+    const res = await fetch(`${service.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query, variables }),
+    });
+    return res.json();
+  };
+  const body = await run(
+    `query($skip: Boolean!) { page(id: "big-page") { a: issues(first: 2) { edges { node { id } } } ...F
+       b: issues(first: 1) @skip(if: $skip) { totalCount } } }
+     fragment F on Page { c: issues(first: 3) { totalCount edges { node { id } } } }`,
+    { skip: true },
+  );
+  expect(body.errors).toBeUndefined();
+  expect(body.data.page.a.edges).toHaveLength(2);
+  expect(body.data.page.c.edges).toHaveLength(3);
+  expect(body.data.page.c.totalCount).toBe(20);
+  expect(body.data.page.b).toBeUndefined();
+  // One wait: the page, the two pages of issues (one command) and the count. No second read of issues.
+  expect(waits.map((w) => [...w].sort())).toEqual([['aggregate:issues', 'aggregate:issues', 'find:pages']]);
+  expect(commands.filter((c) => JSON.stringify(c.command).includes('$unionWith'))).toHaveLength(1);
+
+  const refused = await run('{ page(id: "big-page") { name issues(first: 0) { totalCount } } }', {});
+  expect(refused.data?.page ?? null).toBeNull();
+  expect(refused.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
 });
