@@ -86,41 +86,52 @@ export class Loaders implements LoaderRequest {
 const settled = Promise.resolve();
 const ignore = (): void => undefined;
 
+/** Marks the ids one `readNow` is reading, in the map of what was read: one object and one promise for them all. */
+class Reading {
+  promise: Promise<void> = settled;
+}
+
 /**
  * A loader by id that also tells, without a promise, what it has already read: a field resolver whose documents were
  * read beforehand (what a batch's documents point at, read by its follow-up) returns them at once instead of one
  * promise per id plus the field's own. `clear` and `clearAll` forget what was read; `prime` is not reflected (an id
  * only primed is simply read through `load` as before).
  */
-export class IdLoader<T> extends DataLoader<string, T | null> {
-  private readonly read: Map<string, T | null>;
+export class IdLoader<T extends { _id: string }> extends DataLoader<string, T | null> {
+  /** What was read, by id (null: absent), or the read under way. */
+  private readonly read: Map<string, T | null | Reading>;
   /** What `load` was asked for, by id, and what it answered. */
   private readonly asked = new Map<string, Promise<T | null>>();
-  /** Ids `readNow` is reading, with that read (one promise for the whole read, none per id). */
-  private readonly reading = new Map<string, Promise<void>>();
-  private readonly batch: (ids: readonly string[]) => Promise<Array<T | null>>;
-  private readonly batchSize: number;
 
-  constructor(batch: (ids: readonly string[]) => Promise<Array<T | null>>, options: DataLoader.Options<string, T | null>) {
-    const read = new Map<string, T | null>();
-    const reading = async (ids: readonly string[]): Promise<Array<T | null>> => {
-      const docs = await batch(ids);
-      ids.forEach((id, i) => read.set(id, docs[i]!));
-      return docs;
-    };
-    super(reading, options);
+  /** `fetch`: the documents of those of `ids` that exist, in any order (one command). */
+  constructor(
+    private readonly fetch: (ids: readonly string[]) => Promise<T[]>,
+    private readonly options: DataLoader.Options<string, T | null>,
+  ) {
+    const read = new Map<string, T | null | Reading>();
+    super(async (ids) => {
+      const docs = await fetch(ids);
+      for (const doc of docs) read.set(doc._id, doc);
+      return ids.map((id) => {
+        const doc = read.get(id);
+        if (doc !== undefined && !(doc instanceof Reading)) return doc;
+        read.set(id, null);
+        return null;
+      });
+    }, options);
     this.read = read;
-    this.batch = reading;
-    this.batchSize = options.maxBatchSize ?? Infinity;
   }
 
   override load(id: string): Promise<T | null> {
     let promise = this.asked.get(id);
     if (promise) return promise;
-    const reading = this.reading.get(id);
-    if (reading) promise = reading.then(() => (this.read.has(id) ? this.read.get(id)! : super.load(id)));
-    else if (this.read.has(id)) promise = Promise.resolve(this.read.get(id)!);
-    else promise = super.load(id);
+    const doc = this.read.get(id);
+    if (doc instanceof Reading) {
+      promise = doc.promise.then(() => {
+        const now = this.read.get(id);
+        return now === undefined || now instanceof Reading ? super.load(id) : now;
+      });
+    } else promise = doc === undefined ? super.load(id) : Promise.resolve(doc);
     this.asked.set(id, promise);
     return promise;
   }
@@ -138,32 +149,49 @@ export class IdLoader<T> extends DataLoader<string, T | null> {
   }
 
   /**
-   * Reads those of `ids` not read yet now, in batches of the loader's size, with the batch function DataLoader
-   * calls (the same commands); resolves once every one of `ids` is read. For a follow-up, which has every id of a
+   * Reads those of `ids` not read yet now, in batches of the loader's size, with the function DataLoader's batches
+   * call (the same commands); resolves once every one of `ids` is read. For a follow-up, which has every id of a
    * level at once and so needs no scheduling: no promise per id (DataLoader makes one for each key it is given,
    * and waiting on them one more each). Never rejects: a failed read is left to whoever loads the ids later.
    */
   readNow(ids: Iterable<string>): Promise<void> {
-    const unread = new Set<string>();
+    const marker = new Reading();
+    const missing: string[] = [];
     const waits = new Set<Promise<unknown>>();
     for (const id of ids) {
-      if (this.read.has(id)) continue;
-      const pending = this.reading.get(id) ?? this.asked.get(id);
-      if (pending) waits.add(pending);
-      else unread.add(id);
+      const doc = this.read.get(id);
+      if (doc === marker) continue;
+      if (doc instanceof Reading) waits.add(doc.promise);
+      else if (doc === undefined) {
+        const asked = this.asked.get(id);
+        if (asked) waits.add(asked);
+        else {
+          this.read.set(id, marker);
+          missing.push(id);
+        }
+      }
     }
-    const missing = [...unread];
-    for (let from = 0; from < missing.length; from += this.batchSize) {
-      const part = missing.slice(from, from + this.batchSize);
-      const done = (): void => {
-        for (const id of part) this.reading.delete(id);
-      };
-      const read = this.batch(part).then(done, done);
-      for (const id of part) this.reading.set(id, read);
-      waits.add(read);
+    if (missing.length > 0) {
+      const size = this.options.maxBatchSize ?? Infinity;
+      const parts: Array<Promise<void>> = [];
+      for (let from = 0; from < missing.length; from += size) parts.push(this.readPart(missing.length <= size ? missing : missing.slice(from, from + size), marker));
+      marker.promise = parts.length === 1 ? parts[0]! : Promise.all(parts).then(ignore);
+      waits.add(marker.promise);
     }
     if (waits.size === 0) return settled;
     return waits.size === 1 ? waits.values().next().value!.then(ignore, ignore) : Promise.all(waits).then(ignore, ignore);
+  }
+
+  private readPart(ids: readonly string[], marker: Reading): Promise<void> {
+    return this.fetch(ids).then(
+      (docs) => {
+        for (const doc of docs) if (this.read.get(doc._id) === marker) this.read.set(doc._id, doc);
+        for (const id of ids) if (this.read.get(id) === marker) this.read.set(id, null);
+      },
+      () => {
+        for (const id of ids) if (this.read.get(id) === marker) this.read.delete(id);
+      },
+    );
   }
 
   /** The documents of `ids` (null for absent ones) when every one of them has been read, else undefined. */
@@ -171,7 +199,7 @@ export class IdLoader<T> extends DataLoader<string, T | null> {
     const docs: Array<T | null> = [];
     for (const id of ids) {
       const doc = this.read.get(id);
-      if (doc === undefined) return undefined;
+      if (doc === undefined || doc instanceof Reading) return undefined;
       docs.push(doc);
     }
     return docs;
@@ -193,15 +221,14 @@ export function byIdLoader<T extends { _id: string }>(
       instrumentBatch(name, async (ids) => {
         const docs = await fetch(store, ids, request);
         if (followUp && docs.length > 0) await followUp(docs, request);
-        const byId = new Map(docs.map((d) => [d._id, d]));
-        return ids.map((id) => byId.get(id) ?? null);
-      }) as (ids: readonly string[]) => Promise<Array<T | null>>,
+        return docs;
+      }),
       { maxBatchSize: 1000 },
     );
 }
 
 /** Wraps a batch function so its batch sizes show in the `dataloader_batch_size` metric. */
-export function instrumentBatch<K, V>(name: string, fn: DataLoader.BatchLoadFn<K, V>): DataLoader.BatchLoadFn<K, V> {
+export function instrumentBatch<K, R>(name: string, fn: (keys: readonly K[]) => R): (keys: readonly K[]) => R {
   return (keys) => {
     loaderBatchSize.observe({ loader: name }, keys.length);
     return fn(keys);

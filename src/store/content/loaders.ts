@@ -92,7 +92,7 @@ export const channelById = byId('channels', p.channelProjection);
 
 const nothing = Promise.resolve();
 
-type References<D> = ReadonlyArray<{ field: string; loader: () => (store: Store, request: LoaderRequest) => IdLoader<unknown>; ids: (doc: D) => readonly (string | null)[] | undefined }>;
+type References<D> = ReadonlyArray<{ field: string; loader: () => (store: Store, request: LoaderRequest) => IdLoader<{ _id: string }>; ids: (doc: D) => readonly (string | null)[] | undefined }>;
 
 /** Article fields that read other documents by id, and where each finds its ids in the stored article. */
 const articleReferences: References<ArticleDoc> = [
