@@ -59,15 +59,21 @@ afterAll(async () => {
   await client.close();
 });
 
-/** Runs the deep query for one page; returns its data and the store commands it sent, by name and collection. */
-async function deepQuery(pageId: string): Promise<{ data: any; sent: string[] }> {
+/** Posts one operation with the commands and waits of earlier ones forgotten; its answer. */
+async function post(query: string, variables: Record<string, unknown>): Promise<{ data?: any; errors?: any }> {
   commands.length = 0;
+  waits.length = 0;
   const res = await fetch(`${service.url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query: DEEP, variables: { id: pageId } }),
+    body: JSON.stringify({ query, variables }),
   });
-  const body = (await res.json()) as { data?: any; errors?: unknown };
+  return (await res.json()) as { data?: any; errors?: any };
+}
+
+/** Runs the deep query for one page; returns its data and the store commands it sent, by name and collection. */
+async function deepQuery(pageId: string): Promise<{ data: any; sent: string[] }> {
+  const body = await post(DEEP, { id: pageId });
   expect(body.errors).toBeUndefined();
   const sent = commands
     .filter((c) => c.databaseName === dbName)
@@ -97,8 +103,8 @@ test('20 issues of 30 articles cost exactly the store commands of 1 issue of 1 a
 }, 180_000); // 600 fully linked articles through GraphQL: generous on a loaded CI machine
 
 // The benchmark's nested query (bench/scenarios.ts): one command per level and collection, the reads a
-// hand-written handler makes (bench/minimal-nested.ts). Preloading the articles' references for their field
-// resolvers (operations/content/articles.ts) must not add one.
+// hand-written handler makes (bench/minimal-nested.ts). Reading ahead what the operation selects below the issues
+// (store/content/loaders.ts, follow-ups) must not add one.
 const NESTED = `query Nested($id: ID!) { page(id: $id) { id name issues(first: 5) { totalCount edges { node {
   id title date issueNumber contents { categoryId category { id name slug } articles {
     id title slug firstPublishedDate premium summary authors { id name slug } categories { id name slug } keywords { id name slug }
@@ -106,14 +112,7 @@ const NESTED = `query Nested($id: ID!) { page(id: $id) { id name issues(first: 5
 } } } } }`;
 
 test('the nested query reads each collection once per level', async () => {
-  commands.length = 0;
-  waits.length = 0;
-  const res = await fetch(`${service.url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query: NESTED, variables: { id: 'big-page' } }),
-  });
-  const body = (await res.json()) as { data?: any; errors?: unknown };
+  const body = await post(NESTED, { id: 'big-page' });
   expect(body.errors).toBeUndefined();
   const articles = body.data.page.issues.edges.flatMap((e: any) => e.node.contents.flatMap((c: any) => c.articles));
   expect(articles.length).toBeGreaterThan(50);
@@ -136,14 +135,7 @@ test('the nested query reads each collection once per level', async () => {
 // below the issues level by level before they resolve (store/content/loaders.ts, follow-ups), so the count does not
 // wait for all of it.
 test('the nested query waits for the store four times: the page with its issues, then once per level', async () => {
-  commands.length = 0;
-  waits.length = 0;
-  const res = await fetch(`${service.url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query: NESTED, variables: { id: 'big-page' } }),
-  });
-  expect(((await res.json()) as { errors?: unknown }).errors).toBeUndefined();
+  expect((await post(NESTED, { id: 'big-page' })).errors).toBeUndefined();
   expect(waits.map((w) => [...w].sort())).toEqual([
     ['aggregate:issues', 'aggregate:issues', 'find:pages'],
     ['find:contentCategories'],
@@ -155,17 +147,7 @@ test('the nested query waits for the store four times: the page with its issues,
 // The issues read beside the page are those the field will ask for: each selected `issues` (aliases, fragments) with
 // its own arguments, none for one `@skip` leaves out, and arguments the field refuses are still refused by it.
 test('the page reads beside it the issues each selected issues field asks for, and nothing for a skipped one', async () => {
-  const run = async (query: string, variables: Record<string, unknown>): Promise<any> => {
-    commands.length = 0;
-    waits.length = 0;
-    const res = await fetch(`${service.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query, variables }),
-    });
-    return res.json();
-  };
-  const body = await run(
+  const body = await post(
     `query($skip: Boolean!) { page(id: "big-page") { a: issues(first: 2) { edges { node { id } } } ...F
        b: issues(first: 1) @skip(if: $skip) { totalCount } } }
      fragment F on Page { c: issues(first: 3) { totalCount edges { node { id } } } }`,
@@ -180,7 +162,7 @@ test('the page reads beside it the issues each selected issues field asks for, a
   expect(waits.map((w) => [...w].sort())).toEqual([['aggregate:issues', 'aggregate:issues', 'find:pages']]);
   expect(commands.filter((c) => JSON.stringify(c.command).includes('$unionWith'))).toHaveLength(1);
 
-  const refused = await run('{ page(id: "big-page") { name issues(first: 0) { totalCount } } }', {});
+  const refused = await post('{ page(id: "big-page") { name issues(first: 0) { totalCount } } }', {});
   expect(refused.data?.page ?? null).toBeNull();
   expect(refused.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
 });
