@@ -111,6 +111,12 @@ async function minimalCounts(base: string): Promise<Record<string, number>> {
 const delta = (after: Record<string, number>, before: Record<string, number>): Record<string, number> =>
   Object.fromEntries(Object.entries(after).flatMap(([k, v]) => (v - (before[k] ?? 0) > 0 ? [[k, v - (before[k] ?? 0)]] : [])));
 
+/** Of several windows of command counts, the one with the fewest commands. */
+const fewest = (windows: Array<Record<string, number>>): Record<string, number> => {
+  const commands = (w: Record<string, number>): number => Object.entries(w).reduce((n, [k, v]) => (k.endsWith(' ms') ? n : n + v), 0);
+  return windows.reduce((a, b) => (commands(b) < commands(a) ? b : a));
+};
+
 /** Where two answers first differ, for the log. */
 function firstDifference(a: string, b: string): string {
   let i = 0;
@@ -240,10 +246,15 @@ async function main(): Promise<void> {
 
     // --- one checked answer of every scenario; the ceiling's fixtures --------------------------
     const nestedPost = await record(service.url, 'POST', '/graphql', {}, nestedPostBody);
-    // A second answer, warm, for the store commands one answer makes and the time they take.
-    let before = await commandCounts(service.url);
-    await record(service.url, 'POST', '/graphql', {}, nestedPostBody);
-    const nestedCommands = delta(await commandCounts(service.url), before);
+    // Answers again, warm, for the store commands one answer makes and the time they take: the fewest of three, since
+    // /metrics also counts the OAuth polls the service sends on its own timer (two finds) when one falls in the window.
+    const windows: Array<Record<string, number>> = [];
+    for (let i = 0; i < 3; i++) {
+      const before = await commandCounts(service.url);
+      await record(service.url, 'POST', '/graphql', {}, nestedPostBody);
+      windows.push(delta(await commandCounts(service.url), before));
+    }
+    const nestedCommands = fewest(windows);
     const problem = graphqlProblem(nestedPost.status, nestedPost.text);
     if (problem) throw new Error(`nested query: ${problem}`);
     const edges = (JSON.parse(nestedPost.text) as { data: { page: { issues: { edges: Array<{ node: { contents: Array<{ articles: unknown[] }> } }> } } } }).data.page.issues.edges;
@@ -255,7 +266,7 @@ async function main(): Promise<void> {
     if (nestedGet.raw.get('x-cache') !== 'HIT' || nestedGet.text !== nestedPost.text) throw new Error(`nested GET not served from the cache with the same body (x-cache ${nestedGet.raw.get('x-cache')})`);
     checks.push('nested query as GET: second answer served from the response cache (X-Cache: HIT), same bytes as the POST answer');
 
-    before = await commandCounts(service.url);
+    const before = await commandCounts(service.url);
     let t = performance.now();
     const restMiss = await record(service.url, 'GET', restListPath, {});
     const restMs = performance.now() - t;

@@ -17,6 +17,7 @@
 import {
   execute as graphqlExecute,
   GraphQLError,
+  getNamedType,
   isAbstractType,
   isLeafType,
   isListType,
@@ -74,13 +75,35 @@ function setKey(object: Result, key: string, value: unknown): void {
 }
 
 /** graphql-js's `promiseForObject`, building an ordinary object. */
-function promiseForObject(object: Result): Promise<Result> {
+function promiseForObject(ctx: Context, object: Result): Promise<Result> {
   return Promise.all(Object.values(object)).then((resolved) => {
     const out: Result = {};
     const keys = Object.keys(object);
     for (let i = 0; i < keys.length; i++) setKey(out, keys[i]!, resolved[i]);
+    ctx.settled.push(out);
     return out;
   });
+}
+
+/**
+ * The result objects and lists of each answer that settled a promise, by the answer's data: what `releaseAnswer`
+ * empties once the answer's bytes are made. A promise made when the request began (a root field's, the completion of
+ * an asynchronous field) is in the old generation by the time it settles, and a dead old object is a root for every
+ * young-generation collection until the next full one: whatever its value reaches (the rest of the answer) was kept
+ * and promoted with each answer (docs/PERFORMANCE.md, seventh round).
+ */
+const settledOf = new WeakMap<object, object[]>();
+
+/** Empties what settled the promises of an answer whose bytes are made (its data is not read again). */
+export function releaseAnswer(data: object): void {
+  const settled = settledOf.get(data);
+  if (!settled) return;
+  settledOf.delete(data);
+  for (const value of settled) {
+    if (Array.isArray(value)) value.length = 0;
+    else for (const key of Object.keys(value)) (value as Result)[key] = undefined;
+  }
+  settled.length = 0;
 }
 
 // Documents whose field collection depends on variables (an @skip or @include with a variable argument).
@@ -108,6 +131,8 @@ interface Context {
   exe: ExecutionContext;
   /** Per-request collected subfields when the document's field collection depends on variables. */
   subfields: WeakMap<ReadonlyArray<FieldNode>, Map<GraphQLObjectType, Fields>> | undefined;
+  /** Result objects and lists that settled a promise (see `settledOf`). */
+  settled: object[];
 }
 
 function subfieldsOf(ctx: Context, returnType: GraphQLObjectType, fieldNodes: ReadonlyArray<FieldNode>): Fields {
@@ -130,8 +155,9 @@ export function executeQuery(args: ExecutionArgs): ExecutionResult | Promise<Exe
   const { operation, schema } = exe;
   if (operation.operation !== 'query') return graphqlExecute(args);
   const dynamic = hasVariableDirectives(args.document);
-  const ctx: Context = { exe, subfields: dynamic ? new WeakMap() : undefined };
+  const ctx: Context = { exe, subfields: dynamic ? new WeakMap() : undefined, settled: [] };
   const buildResponse = (data: Result | null): ExecutionResult => {
+    if (data && ctx.settled.length > 0) settledOf.set(data, ctx.settled);
     const errors = exe.collectedErrors.errors;
     return errors.length === 0 ? { data } : { errors, data };
   };
@@ -176,13 +202,13 @@ function executeFields(ctx: Context, parentType: GraphQLObjectType, source: unkn
     }
   } catch (error) {
     if (containsPromise) {
-      return promiseForObject(results).finally(() => {
+      return promiseForObject(ctx, results).finally(() => {
         throw error;
       });
     }
     throw error;
   }
-  return containsPromise ? promiseForObject(results) : results;
+  return containsPromise ? promiseForObject(ctx, results) : results;
 }
 
 function resolveInfo(ctx: Context, field: Field, fieldNodes: ReadonlyArray<FieldNode>, parentType: GraphQLObjectType, path: Path): GraphQLResolveInfo {
@@ -325,7 +351,12 @@ function completeListItem(ctx: Context, itemType: GraphQLOutputType, fieldNodes:
 }
 
 function completeWhenResolved(ctx: Context, returnType: GraphQLOutputType, fieldNodes: ReadonlyArray<FieldNode>, at: FieldAt, path: Path, result: Promise<unknown>): Promise<Completed> {
-  return result.then((resolved) => completeValue(ctx, returnType, fieldNodes, at, path, resolved));
+  return result.then((resolved) => {
+    const completed = completeValue(ctx, returnType, fieldNodes, at, path, resolved);
+    // Objects and lists the executor made (a leaf's serialized value may be anyone's object: left alone).
+    if (isObjectLike(completed) && !isPromise(completed) && !isLeafType(getNamedType(returnType))) ctx.settled.push(completed);
+    return completed;
+  });
 }
 
 function handleLaterError(ctx: Context, returnType: GraphQLOutputType, fieldNodes: ReadonlyArray<FieldNode>, path: Path, completed: Promise<Completed>): Promise<Completed> {

@@ -2,9 +2,11 @@
 // through fragments, inline fragments and abstract types (a field selected on an interface or union counts
 // for each object type that may stand there at run time). Used for the cache policy and the store projections.
 import {
-  getNamedType, isAbstractType, isCompositeType, isObjectType, Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLCompositeType,
-  type GraphQLField, type GraphQLObjectType, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode,
+  getNamedType, GraphQLIncludeDirective, GraphQLSkipDirective, isAbstractType, isCompositeType, isObjectType, Kind, type DocumentNode,
+  type FragmentDefinitionNode, type GraphQLCompositeType, type GraphQLField, type GraphQLObjectType, type GraphQLResolveInfo, type GraphQLSchema,
+  type OperationDefinitionNode, type SelectionNode, type SelectionSetNode,
 } from 'graphql';
+import { getArgumentValues, getDirectiveValues } from 'graphql/execution/values.js';
 
 /** The operation `operationName` of `document` (the only one when no name is given), or undefined. */
 export function operationOf(document: DocumentNode, operationName: string | null | undefined): OperationDefinitionNode | undefined {
@@ -81,4 +83,39 @@ export function selectedFields(schema: GraphQLSchema, document: DocumentNode, op
     byName.set(key, (fields = found));
   }
   return fields;
+}
+
+/** Whether `@skip` / `@include` leave a selection in (graphql-js's `shouldIncludeNode`). */
+function included(node: SelectionNode, variables: GraphQLResolveInfo['variableValues']): boolean {
+  if (getDirectiveValues(GraphQLSkipDirective, node, variables)?.if === true) return false;
+  return getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
+}
+
+/**
+ * The arguments (defaults applied) of every `field` the operation selects on the object the running resolver
+ * returns, through fragments, left out where `@skip` / `@include` drop it: what a resolver may start reading for its
+ * children beside its own read. Arguments that do not coerce are left out (the field reports them when it runs).
+ */
+export function argumentsOfSelected(info: GraphQLResolveInfo, field: string): Array<Record<string, unknown>> {
+  const type = getNamedType(info.returnType);
+  const definition = isObjectType(type) ? type.getFields()[field] : undefined;
+  if (!definition) return [];
+  const found: Array<Record<string, unknown>> = [];
+  const walk = (selectionSet: SelectionSetNode | undefined): void => {
+    for (const selection of selectionSet?.selections ?? []) {
+      if (!included(selection, info.variableValues)) continue;
+      if (selection.kind === Kind.FIELD) {
+        if (selection.name.value !== field) continue;
+        try {
+          found.push(getArgumentValues(definition, selection, info.variableValues));
+        } catch {
+          // reported by the field itself
+        }
+      } else {
+        walk(selection.kind === Kind.INLINE_FRAGMENT ? selection.selectionSet : info.fragments[selection.name.value]?.selectionSet);
+      }
+    }
+  };
+  for (const node of info.fieldNodes) walk(node.selectionSet);
+  return found;
 }

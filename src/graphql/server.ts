@@ -12,7 +12,7 @@ import { armorProtection, costLimitPlugin } from './limits.js';
 import { cacheControlPlugins } from './cache-control.js';
 import { selectedFields } from './selection.js';
 import { operationLabel } from '../metrics/metrics.js';
-import { executeQuery } from './execute.js';
+import { executeQuery, releaseAnswer } from './execute.js';
 
 /** Attaches the request id to every error and turns a store outage into 503 + Retry-After. */
 const requestIdPlugin: ApolloServerPlugin<Context> = {
@@ -112,6 +112,7 @@ function localExecution(schema: GraphQLSchema): GatewayInterface {
 export function answerBytes(result: FormattedExecutionResult): string {
   const text = JSON.stringify(result);
   const data = result.data as Record<string, unknown> | null | undefined;
+  if (data) releaseAnswer(data);
   // `delete` (not assignment): a `__proto__` alias is an own property here, which assignment would not reach.
   if (data) for (const key of Object.keys(data)) delete data[key];
   return text;

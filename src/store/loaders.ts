@@ -10,10 +10,26 @@ import type { Store } from './store.js';
 export interface LoaderRequest {
   /** `full` narrowed to the fields of `type` the request's GraphQL operation selects (`full` outside one). */
   projection(full: Document, type: ProjectedType, always?: readonly string[]): Document;
+  /** The fields of the GraphQL type `typeName` the running operation selects; undefined outside an operation. */
+  selection(typeName: string): ReadonlySet<string> | undefined;
+  /** The request's instance of another loader (what a batch's documents point at is read through it). */
+  get<L extends DataLoader<never, unknown>>(factory: (store: Store, request: LoaderRequest) => L): L;
 }
 
-/** For loaders built outside a request's Loaders: documents read with their full projection. */
-export const outsideAnOperation: LoaderRequest = { projection: (full) => full };
+/** For loaders built outside a request's Loaders: documents read with their full projection, nothing read ahead. */
+export const outsideAnOperation: LoaderRequest = {
+  projection: (full) => full,
+  selection: () => undefined,
+  get: () => {
+    throw new Error('no request loaders outside an operation');
+  },
+};
+
+/**
+ * Reads what the running operation will ask of a batch's documents next (store/content/follow.ts), before the
+ * batch's keys resolve: the fields resolving them then find it read and answer at once (resolvers/content/load.ts).
+ */
+export type FollowUp<T> = (docs: readonly T[], request: LoaderRequest) => Promise<void>;
 
 export type LoaderFactory<K, V> = (store: Store, request: LoaderRequest) => DataLoader<K, V>;
 
@@ -31,7 +47,7 @@ export class Loaders implements LoaderRequest {
     private readonly operation: OperationSelection = {},
   ) {}
 
-  get<K, V>(factory: LoaderFactory<K, V>): DataLoader<K, V> {
+  get<L extends DataLoader<never, unknown>>(factory: (store: Store, request: LoaderRequest) => L): L {
     // Loaders built for one operation read that operation's fields: a second operation on the same request
     // (rare: a REST shim running two) gets loaders of its own.
     if (this.operation.fields !== this.builtFor) {
@@ -43,7 +59,7 @@ export class Loaders implements LoaderRequest {
       loader = (factory as LoaderFactory<unknown, unknown>)(this.store, this);
       this.instances.set(factory as LoaderFactory<unknown, unknown>, loader);
     }
-    return loader as DataLoader<K, V>;
+    return loader as unknown as L;
   }
 
   /**
@@ -61,37 +77,68 @@ export class Loaders implements LoaderRequest {
     // A type the operation never selects may still be read for a check (does this category exist?): in full.
     return narrowProjection(full, type, this.operation.fields?.get(type.graphqlType), always);
   }
+
+  selection(typeName: string): ReadonlySet<string> | undefined {
+    return this.operation.fields?.get(typeName);
+  }
+}
+
+const settled = Promise.resolve();
+const ignore = (): void => undefined;
+
+/** Marks the ids one `readNow` is reading, in the map of what was read: one object and one promise for them all. */
+class Reading {
+  promise: Promise<void> = settled;
 }
 
 /**
- * A loader by id that also tells, without a promise, what its batches have already read: a field resolver whose
- * documents were loaded beforehand (a list's references, preloaded by the operation that read the list) returns
- * them at once instead of one promise per id plus the field's own. `prime` and `clear` are not reflected (`clearAll`
- * is): an id only primed is simply read through `load` as before.
+ * A loader by id that also tells, without a promise, what it has already read: a field resolver whose documents were
+ * read beforehand (what a batch's documents point at, read by its follow-up) returns them at once instead of one
+ * promise per id plus the field's own. `clear` and `clearAll` forget what was read; `prime` is not reflected (an id
+ * only primed is simply read through `load` as before).
  */
-export class IdLoader<T> extends DataLoader<string, T | null> {
-  private readonly read: Map<string, T | null>;
-  /** What `load` was asked for, by id: `preload` waits for these without asking DataLoader again. */
+export class IdLoader<T extends { _id: string }> extends DataLoader<string, T | null> {
+  /** What was read, by id (null: absent), or the read under way. */
+  private readonly read: Map<string, T | null | Reading>;
+  /** What `load` was asked for, by id, and what it answered. */
   private readonly asked = new Map<string, Promise<T | null>>();
 
-  constructor(batch: (ids: readonly string[]) => Promise<Array<T | null>>, options: DataLoader.Options<string, T | null>) {
-    const read = new Map<string, T | null>();
+  /** `fetch`: the documents of those of `ids` that exist, in any order (one command). */
+  constructor(
+    private readonly fetch: (ids: readonly string[]) => Promise<T[]>,
+    private readonly options: DataLoader.Options<string, T | null>,
+  ) {
+    const read = new Map<string, T | null | Reading>();
     super(async (ids) => {
-      const docs = await batch(ids);
-      ids.forEach((id, i) => read.set(id, docs[i]!));
-      return docs;
+      const docs = await fetch(ids);
+      for (const doc of docs) read.set(doc._id, doc);
+      return ids.map((id) => {
+        const doc = read.get(id);
+        if (doc !== undefined && !(doc instanceof Reading)) return doc;
+        read.set(id, null);
+        return null;
+      });
     }, options);
     this.read = read;
   }
 
   override load(id: string): Promise<T | null> {
     let promise = this.asked.get(id);
-    if (!promise) this.asked.set(id, (promise = super.load(id)));
+    if (promise) return promise;
+    const doc = this.read.get(id);
+    if (doc instanceof Reading) {
+      promise = doc.promise.then(() => {
+        const now = this.read.get(id);
+        return now === undefined || now instanceof Reading ? super.load(id) : now;
+      });
+    } else promise = doc === undefined ? super.load(id) : Promise.resolve(doc);
+    this.asked.set(id, promise);
     return promise;
   }
 
   override clear(id: string): this {
     this.asked.delete(id);
+    this.read.delete(id);
     return super.clear(id);
   }
 
@@ -102,23 +149,57 @@ export class IdLoader<T> extends DataLoader<string, T | null> {
   }
 
   /**
-   * Has `ids` read, and resolves once they are (a failed read is left to whoever loads them later). Ids already
-   * read cost nothing and ids already asked for are awaited as they are: DataLoader answers a second `load` of a key
-   * with a new promise that settles only with the next batch, three reactions more per key.
+   * Reads those of `ids` not read yet now, in batches of the loader's size, with the function DataLoader's batches
+   * call (the same commands); resolves once every one of `ids` is read. For a follow-up, which has every id of a
+   * level at once and so needs no scheduling: no promise per id (DataLoader makes one for each key it is given,
+   * and waiting on them one more each). Never rejects: a failed read is left to whoever loads the ids later.
    */
-  preload(ids: Iterable<string>, into: Array<Promise<unknown>>): void {
+  readNow(ids: Iterable<string>): Promise<void> {
+    const marker = new Reading();
+    const missing: string[] = [];
+    const waits = new Set<Promise<unknown>>();
     for (const id of ids) {
-      if (this.read.has(id)) continue;
-      into.push(this.asked.get(id) ?? this.load(id));
+      const doc = this.read.get(id);
+      if (doc === marker) continue;
+      if (doc instanceof Reading) waits.add(doc.promise);
+      else if (doc === undefined) {
+        const asked = this.asked.get(id);
+        if (asked) waits.add(asked);
+        else {
+          this.read.set(id, marker);
+          missing.push(id);
+        }
+      }
     }
+    if (missing.length > 0) {
+      const size = this.options.maxBatchSize ?? Infinity;
+      const parts: Array<Promise<void>> = [];
+      for (let from = 0; from < missing.length; from += size) parts.push(this.readPart(missing.length <= size ? missing : missing.slice(from, from + size), marker));
+      marker.promise = parts.length === 1 ? parts[0]! : Promise.all(parts).then(ignore);
+      waits.add(marker.promise);
+    }
+    if (waits.size === 0) return settled;
+    return waits.size === 1 ? waits.values().next().value!.then(ignore, ignore) : Promise.all(waits).then(ignore, ignore);
   }
 
-  /** The documents of `ids` (null for absent ones) when a batch has read every one of them, else undefined. */
+  private readPart(ids: readonly string[], marker: Reading): Promise<void> {
+    return this.fetch(ids).then(
+      (docs) => {
+        for (const doc of docs) if (this.read.get(doc._id) === marker) this.read.set(doc._id, doc);
+        for (const id of ids) if (this.read.get(id) === marker) this.read.set(id, null);
+      },
+      () => {
+        for (const id of ids) if (this.read.get(id) === marker) this.read.delete(id);
+      },
+    );
+  }
+
+  /** The documents of `ids` (null for absent ones) when every one of them has been read, else undefined. */
   readAlready(ids: readonly string[]): Array<T | null> | undefined {
     const docs: Array<T | null> = [];
     for (const id of ids) {
       const doc = this.read.get(id);
-      if (doc === undefined) return undefined;
+      if (doc === undefined || doc instanceof Reading) return undefined;
       docs.push(doc);
     }
     return docs;
@@ -127,25 +208,27 @@ export class IdLoader<T> extends DataLoader<string, T | null> {
 
 /**
  * A loader of documents by `_id`: one `$in` query per batch, results aligned to the keys, null for misses.
- * `filter` narrows what counts as found (e.g. visibility), `projection` trims what is read.
+ * `filter` narrows what counts as found (e.g. visibility), `projection` trims what is read. `followUp` reads what
+ * the documents point at before the keys resolve (it must not reject: what it fails to read is read again later).
  */
 export function byIdLoader<T extends { _id: string }>(
   fetch: (store: Store, ids: readonly string[], request: LoaderRequest) => Promise<T[]>,
   name = 'byId',
-): LoaderFactory<string, T | null> {
+  followUp?: FollowUp<T>,
+): (store: Store, request: LoaderRequest) => IdLoader<T> {
   return (store, request) =>
     new IdLoader<T>(
       instrumentBatch(name, async (ids) => {
         const docs = await fetch(store, ids, request);
-        const byId = new Map(docs.map((d) => [d._id, d]));
-        return ids.map((id) => byId.get(id) ?? null);
-      }) as (ids: readonly string[]) => Promise<Array<T | null>>,
+        if (followUp && docs.length > 0) await followUp(docs, request);
+        return docs;
+      }),
       { maxBatchSize: 1000 },
     );
 }
 
 /** Wraps a batch function so its batch sizes show in the `dataloader_batch_size` metric. */
-export function instrumentBatch<K, V>(name: string, fn: DataLoader.BatchLoadFn<K, V>): DataLoader.BatchLoadFn<K, V> {
+export function instrumentBatch<K, R>(name: string, fn: (keys: readonly K[]) => R): (keys: readonly K[]) => R {
   return (keys) => {
     loaderBatchSize.observe({ loader: name }, keys.length);
     return fn(keys);

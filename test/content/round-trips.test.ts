@@ -1,7 +1,7 @@
 // The round-trip bound (CONTRACT.md §5): store commands grow with the depth of a query, never with
 // the number of objects. Counted with the driver's command monitoring on the service's own client.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { MongoClient, type CommandStartedEvent } from 'mongodb';
+import { MongoClient, type CommandFailedEvent, type CommandStartedEvent, type CommandSucceededEvent } from 'mongodb';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startService, type RunningService } from '../../src/server.js';
@@ -23,12 +23,27 @@ let client: MongoClient;
 let service: RunningService;
 const commands: CommandStartedEvent[] = [];
 const dbName = uniqueDbName('rt');
+/**
+ * The request's commands grouped by wait: a command sent while none of the request's others is on its way starts
+ * a new wait for the store (a round trip in sequence); those sent while one is out join it.
+ */
+const waits: string[][] = [];
+const out = new Set<number>();
 
 beforeAll(async () => {
-  client = new MongoClient(testMongoUri(), { monitorCommands: true, serverSelectionTimeoutMS: 5000 });
+  // Commands sent together leave together only over idle pooled connections (otherwise one is opened first, and a
+  // reply may come back meanwhile): the pool keeps a few open from the start (minPoolSize).
+  client = new MongoClient(testMongoUri(), { monitorCommands: true, serverSelectionTimeoutMS: 5000, minPoolSize: 8 });
   client.on('commandStarted', (event) => {
-    if (!isBackgroundPoll(event)) commands.push(event);
+    if (isBackgroundPoll(event) || event.databaseName !== dbName) return;
+    commands.push(event);
+    if (out.size === 0) waits.push([]);
+    waits.at(-1)!.push(`${event.commandName}:${String(event.command[event.commandName])}`);
+    out.add(event.requestId);
   });
+  const done = (event: CommandSucceededEvent | CommandFailedEvent): boolean => out.delete(event.requestId);
+  client.on('commandSucceeded', done);
+  client.on('commandFailed', done);
   await client.connect();
   const db = client.db(dbName);
   const store = await Store.onDb(client, db);
@@ -44,15 +59,21 @@ afterAll(async () => {
   await client.close();
 });
 
-/** Runs the deep query for one page; returns its data and the store commands it sent, by name and collection. */
-async function deepQuery(pageId: string): Promise<{ data: any; sent: string[] }> {
+/** Posts one operation with the commands and waits of earlier ones forgotten; its answer. */
+async function post(query: string, variables: Record<string, unknown>): Promise<{ data?: any; errors?: any }> {
   commands.length = 0;
+  waits.length = 0;
   const res = await fetch(`${service.url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query: DEEP, variables: { id: pageId } }),
+    body: JSON.stringify({ query, variables }),
   });
-  const body = (await res.json()) as { data?: any; errors?: unknown };
+  return (await res.json()) as { data?: any; errors?: any };
+}
+
+/** Runs the deep query for one page; returns its data and the store commands it sent, by name and collection. */
+async function deepQuery(pageId: string): Promise<{ data: any; sent: string[] }> {
+  const body = await post(DEEP, { id: pageId });
   expect(body.errors).toBeUndefined();
   const sent = commands
     .filter((c) => c.databaseName === dbName)
@@ -82,8 +103,8 @@ test('20 issues of 30 articles cost exactly the store commands of 1 issue of 1 a
 }, 180_000); // 600 fully linked articles through GraphQL: generous on a loaded CI machine
 
 // The benchmark's nested query (bench/scenarios.ts): one command per level and collection, the reads a
-// hand-written handler makes (bench/minimal-nested.ts). Preloading the articles' references for their field
-// resolvers (operations/content/articles.ts) must not add one.
+// hand-written handler makes (bench/minimal-nested.ts). Reading ahead what the operation selects below the issues
+// (store/content/loaders.ts, follow-ups) must not add one.
 const NESTED = `query Nested($id: ID!) { page(id: $id) { id name issues(first: 5) { totalCount edges { node {
   id title date issueNumber contents { categoryId category { id name slug } articles {
     id title slug firstPublishedDate premium summary authors { id name slug } categories { id name slug } keywords { id name slug }
@@ -91,13 +112,7 @@ const NESTED = `query Nested($id: ID!) { page(id: $id) { id name issues(first: 5
 } } } } }`;
 
 test('the nested query reads each collection once per level', async () => {
-  commands.length = 0;
-  const res = await fetch(`${service.url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query: NESTED, variables: { id: 'big-page' } }),
-  });
-  const body = (await res.json()) as { data?: any; errors?: unknown };
+  const body = await post(NESTED, { id: 'big-page' });
   expect(body.errors).toBeUndefined();
   const articles = body.data.page.issues.edges.flatMap((e: any) => e.node.contents.flatMap((c: any) => c.articles));
   expect(articles.length).toBeGreaterThan(50);
@@ -113,4 +128,41 @@ test('the nested query reads each collection once per level', async () => {
     'find:keywords',
     'find:pages',
   ]);
+});
+
+// What the nested query waits for, in order (same request as above), as the hand-written handler does: the page's
+// issues and their count are read beside the page (operations/content/pages.ts), and what the operation selects
+// below the issues level by level before they resolve (store/content/loaders.ts, follow-ups), so the count does not
+// wait for all of it.
+test('the nested query waits for the store four times: the page with its issues, then once per level', async () => {
+  expect((await post(NESTED, { id: 'big-page' })).errors).toBeUndefined();
+  expect(waits.map((w) => [...w].sort())).toEqual([
+    ['aggregate:issues', 'aggregate:issues', 'find:pages'],
+    ['find:contentCategories'],
+    ['find:articles'],
+    ['find:authors', 'find:contentCategories', 'find:keywords'],
+  ]);
+});
+
+// The issues read beside the page are those the field will ask for: each selected `issues` (aliases, fragments) with
+// its own arguments, none for one `@skip` leaves out, and arguments the field refuses are still refused by it.
+test('the page reads beside it the issues each selected issues field asks for, and nothing for a skipped one', async () => {
+  const body = await post(
+    `query($skip: Boolean!) { page(id: "big-page") { a: issues(first: 2) { edges { node { id } } } ...F
+       b: issues(first: 1) @skip(if: $skip) { totalCount } } }
+     fragment F on Page { c: issues(first: 3) { totalCount edges { node { id } } } }`,
+    { skip: true },
+  );
+  expect(body.errors).toBeUndefined();
+  expect(body.data.page.a.edges).toHaveLength(2);
+  expect(body.data.page.c.edges).toHaveLength(3);
+  expect(body.data.page.c.totalCount).toBe(20);
+  expect(body.data.page.b).toBeUndefined();
+  // One wait: the page, the two pages of issues (one command) and the count. No second read of issues.
+  expect(waits.map((w) => [...w].sort())).toEqual([['aggregate:issues', 'aggregate:issues', 'find:pages']]);
+  expect(commands.filter((c) => JSON.stringify(c.command).includes('$unionWith'))).toHaveLength(1);
+
+  const refused = await post('{ page(id: "big-page") { name issues(first: 0) { totalCount } } }', {});
+  expect(refused.data?.page ?? null).toBeNull();
+  expect(refused.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
 });

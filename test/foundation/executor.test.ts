@@ -111,4 +111,19 @@ test('the HTTP answer is the executor result serialised, after which its data is
   expect(answerBytes(result)).toBe(expected);
   expect(Object.keys(result.data)).toEqual([]);
   expect(answerBytes({ errors: [{ message: 'm' }], data: null })).toBe('{"errors":[{"message":"m"}],"data":null}');
+
+  // Our executor's own result: the bytes are graphql-js's, and then the objects that settled a promise (the values of
+  // the asynchronous fields, whose promises were made when the request began) keep nothing (src/graphql/execute.ts).
+  const log = createLogger('silent');
+  const contextValue = createContext({ requestId: 'release', log, config: svc.config, store: svc.store, mailer: createMailer({ config: svc.config, store: svc.store, log }), viewer: null });
+  const document = parse(query);
+  contextValue.operation.fields = selectedFields(schema, document, undefined);
+  const ours = (await executeQuery({ schema, document, contextValue })) as { data: Record<string, any> };
+  const page = ours.data.page as Record<string, any>;
+  const article = Object.getOwnPropertyDescriptor(ours.data, '__proto__')!.value as Record<string, unknown>;
+  expect(Object.keys(article)).toEqual(['id', '__proto__']);
+  expect(page.issues.totalCount).toBe(3);
+  expect(answerBytes(ours)).toBe(expected);
+  expect(Object.keys(ours.data)).toEqual([]);
+  for (const settled of [page, article]) expect(Object.values(settled).every((v) => v === undefined)).toBe(true);
 });

@@ -1,5 +1,5 @@
-// IdLoader (src/store/loaders.ts): preloading reads each id once, in one batch with what is asked at the same time,
-// without asking again for ids already read or on their way; `clear` makes the next load read the store again, and so
+// IdLoader (src/store/loaders.ts): `readNow` reads the ids not read yet at once, in one batch, without asking again
+// for ids already read or on their way, and loads of ids it is reading wait for it instead of asking again; `clear` makes the next load read the store again, and so
 // do `clearAll` and `Loaders.release` (what a request's loaders hold is dropped once it is answered).
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { Db, MongoClient } from 'mongodb';
@@ -24,26 +24,48 @@ function countingLoader(batches: string[][]): IdLoader<{ _id: string; n: number 
     batches.push([...ids]);
     return db.collection<{ _id: string; n: number }>('things').find({ _id: { $in: [...ids] } }).toArray();
   });
-  return factory(store, outsideAnOperation) as IdLoader<{ _id: string; n: number }>;
+  return factory(store, outsideAnOperation);
 }
 
-test('preload asks once per id, with the loads of the same tick, and not again for what is read', async () => {
+test('readNow reads what is neither read nor asked for, in one batch at once, and loads wait for it', async () => {
   const batches: string[][] = [];
   const loader = countingLoader(batches);
-  const loads: Array<Promise<unknown>> = [];
-  const first = loader.load('a');
-  loader.preload(['a', 'b', 'b', 'x'], loads);
-  loader.preload(['b', 'c'], loads);
-  await Promise.all([first, ...loads]);
-  expect(batches).toEqual([['a', 'b', 'x', 'c']]);
-  expect(loader.readAlready(['a', 'b', 'c', 'x'])?.map((d) => d?.n ?? null)).toEqual([0, 1, 2, null]);
+  const first = loader.load('a'); // in DataLoader's batch, dispatched after this tick
+  const now = loader.readNow(['a', 'b', 'b', 'x']);
+  const b = loader.load('b'); // being read by readNow: not asked again
+  expect(batches).toEqual([['b', 'x']]);
+  await Promise.all([first, now, b]);
+  expect(batches).toEqual([['b', 'x'], ['a']]);
+  expect(await b).toMatchObject({ n: 1 });
+  expect(loader.readAlready(['a', 'b', 'x'])?.map((d) => d?.n ?? null)).toEqual([0, 1, null]);
 
-  const again: Array<Promise<unknown>> = [];
-  loader.preload(['a', 'c', 'd'], again);
-  expect(again).toHaveLength(1);
-  await Promise.all(again);
-  expect(batches).toEqual([['a', 'b', 'x', 'c'], ['d']]);
+  await loader.readNow(['a', 'c', 'd']);
+  await loader.readNow(['c', 'd', 'x']);
+  expect(batches).toEqual([['b', 'x'], ['a'], ['c', 'd']]);
   expect(await loader.load('d')).toMatchObject({ n: 3 });
+  expect(await loader.load('x')).toBeNull();
+  expect(batches).toHaveLength(3);
+});
+
+test('a failed readNow resolves all the same, and a later load reads again and reports the failure', async () => {
+  let fail = true;
+  const batches: string[][] = [];
+  const factory = byIdLoader<{ _id: string; n: number }>(async (_store, ids) => {
+    batches.push([...ids]);
+    if (fail) throw new Error('store unavailable');
+    return db.collection<{ _id: string; n: number }>('things').find({ _id: { $in: [...ids] } }).toArray();
+  });
+  const loader = factory(store, outsideAnOperation);
+  const waiting = loader.load('c').catch((error: Error) => error.message); // asked while readNow reads it
+  await expect(loader.readNow(['b', 'c'])).resolves.toBeUndefined();
+  expect(loader.readAlready(['b'])).toBeUndefined();
+  await expect(loader.load('b')).rejects.toThrow('store unavailable');
+  fail = false;
+  expect(await waiting).toBe('store unavailable');
+  loader.clearAll();
+  expect(await loader.load('b')).toMatchObject({ n: 1 });
+  // readNow's own read of b at once, DataLoader's of c after the tick, then the two loads of b.
+  expect(batches).toEqual([['b'], ['c'], ['b'], ['b']]);
 });
 
 test('after clear, a load reads the store again', async () => {
@@ -66,9 +88,7 @@ test('after clearAll, nothing read is kept: the loader answers nothing at once a
   expect(loader.readAlready(['b', 'c'])).toHaveLength(2);
   loader.clearAll();
   expect(loader.readAlready(['b'])).toBeUndefined();
-  const loads: Array<Promise<unknown>> = [];
-  loader.preload(['b'], loads);
-  await Promise.all(loads);
+  await loader.readNow(['b']);
   expect(batches).toEqual([['b', 'c'], ['b']]);
 });
 

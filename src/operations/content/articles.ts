@@ -8,8 +8,8 @@ import type { ArticlesFilter } from '../../schema/content/articles-filter.input.
 import type { ConnectionShape } from '../../schema/content/connection.type.js';
 import * as c from '../../store/content/connections.js';
 import { countOf, findPage } from '../../store/content/lists.js';
-import { IdLoader, type LoaderFactory } from '../../store/loaders.js';
-import { articleById, articleBySlug, authorById, categoryById, keywordById } from '../../store/content/loaders.js';
+import type { ArticleDoc } from '../../store/content/article.doc.js';
+import { articleById, articleBySlug } from '../../store/content/loaders.js';
 import { toArticle } from '../../store/content/mappers/article.mapper.js';
 import { articleProjection, articleType } from '../../store/content/projections.js';
 import { visibleArticle } from '../../store/content/visibility.js';
@@ -74,41 +74,19 @@ export function articleCountOf(ctx: Context, parent: ArticleParent, parentId: st
   return ctx.loaders.get(byParent[parent].count).load(parentId);
 }
 
-/** Visible articles for a list of ids, in the given order, absent ones dropped. */
-export async function articlesByIds(ctx: Context, ids: readonly string[]): Promise<Article[]> {
+/**
+ * Visible articles for a list of ids, in the given order, absent ones dropped: at once when they have been read
+ * (the follow-up of the issues that list them, store/content/loaders.ts), else through the request's loader.
+ */
+export function articlesByIds(ctx: Context, ids: readonly string[]): Article[] | Promise<Article[]> {
   const loader = ctx.loaders.get(articleById);
-  const docs = await Promise.all(ids.map((id) => loader.load(id)));
-  const articles = docs.flatMap((d) => (d ? [toArticle(d)] : []));
-  await preloadReferences(ctx, articles);
-  return articles;
+  const read = loader.readAlready(ids);
+  if (read) return present(read);
+  return Promise.all(ids.map((id) => loader.load(id))).then(present);
 }
 
-/** Article fields that read other documents by id, and where each finds its ids. */
-const references: ReadonlyArray<{ field: string; loader: LoaderFactory<string, unknown>; ids: (a: Article) => readonly string[] | undefined }> = [
-  { field: 'authors', loader: authorById, ids: (a: Article) => a.authorIds },
-  { field: 'author', loader: authorById, ids: (a: Article) => (a.authorId ? [a.authorId] : []) },
-  { field: 'categories', loader: categoryById, ids: (a: Article) => a.categoryIds },
-  { field: 'category', loader: categoryById, ids: (a: Article) => (a.categoryId ? [a.categoryId] : []) },
-  { field: 'keywords', loader: keywordById, ids: (a: Article) => a.keywordIds },
-];
-
-/**
- * Reads what the operation selects of these articles' authors, categories and keywords now, in the batches the
- * field resolvers would have made a moment later (the same commands), so that those resolvers find them read and
- * answer without a promise per article and id (resolvers/content/load.ts). A failed read is left to the fields,
- * which load again and report it where they always did.
- */
-async function preloadReferences(ctx: Context, articles: readonly Article[]): Promise<void> {
-  const selected = ctx.operation.fields?.get('Article');
-  if (!selected || articles.length === 0) return;
-  const loads: Array<Promise<unknown>> = [];
-  for (const reference of references) {
-    if (!selected.has(reference.field)) continue;
-    const ids = new Set<string>();
-    for (const article of articles) for (const id of reference.ids(article) ?? []) ids.add(id);
-    const loader = ctx.loaders.get(reference.loader);
-    if (loader instanceof IdLoader) loader.preload(ids, loads);
-    else for (const id of ids) loads.push(loader.load(id));
-  }
-  await Promise.all(loads).catch(() => undefined);
+function present(docs: ReadonlyArray<ArticleDoc | null>): Article[] {
+  const articles: Article[] = [];
+  for (const doc of docs) if (doc) articles.push(toArticle(doc));
+  return articles;
 }

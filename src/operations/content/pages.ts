@@ -10,15 +10,23 @@ import { pageById } from '../../store/content/loaders.js';
 import { toIssue, toPage } from '../../store/content/mappers/page.mapper.js';
 import { pageProjection } from '../../store/content/projections.js';
 import { connectionOf } from './connection.js';
-import { connections, cursorsOf } from '../connections.js';
+import { connections, cursorsOf, type ConnectionCursors } from '../connections.js';
+import type { IssueDoc } from '../../store/content/page.doc.js';
+import type { PageSlice } from '../../store/content/paging.js';
 import { checkFirst, checkId } from './input.js';
 
 export const pageNotEnabled = (): AppError =>
   new AppError({ status: 403, code: 'PAGE_NOT_ENABLED', title: 'Page not enabled', detail: 'This page is not enabled' });
 
-/** The page, or null when there is none; a disabled page is PAGE_NOT_ENABLED. */
-export async function getPage(ctx: Context, id: string): Promise<Page | null> {
-  const doc = await ctx.loaders.get(pageById).load(checkId(id));
+/**
+ * The page, or null when there is none; a disabled page is PAGE_NOT_ENABLED. `issues`: the arguments of each
+ * `issues` the operation selects on it, read beside the page instead of after it.
+ */
+export async function getPage(ctx: Context, id: string, issues: ReadonlyArray<{ first: number; after?: string | null }> = []): Promise<Page | null> {
+  const pageId = checkId(id);
+  const load = ctx.loaders.get(pageById).load(pageId);
+  for (const args of issues) readIssuesAhead(ctx, pageId, args);
+  const doc = await load;
   if (!doc) return null;
   if (!doc.enabled) throw pageNotEnabled();
   return toPage(doc);
@@ -48,7 +56,28 @@ export async function listPages(ctx: Context, args: { first: number; after?: str
 /** Published issues of a page, newest first; batched across pages through the request's loaders. */
 export async function pageIssues(ctx: Context, pageId: string, args: { first: number; after?: string | null }): Promise<ConnectionShape<Issue>> {
   const cursors = cursorsOf(ctx, connections.pageIssues, pageId);
-  const key = { parentId: pageId, first: checkFirst(args.first), after: cursors.decode(args.after) };
-  const page = await ctx.loaders.get(issuesOfPage).load(key);
+  const page = await readIssues(ctx, pageId, cursors, args);
   return connectionOf(page, cursors, toIssue, () => ctx.loaders.get(issueCountOfPage).load(pageId));
 }
+
+/**
+ * The page of issues, and their count when the operation selects it: counted beside them, since the page of issues
+ * answers only once what the operation selects below it is read (their follow-up, store/content/loaders.ts).
+ * Asked again with the same arguments, the loaders answer from what they read (the same key).
+ */
+function readIssues(ctx: Context, pageId: string, cursors: ConnectionCursors, args: { first: number; after?: string | null }): Promise<PageSlice<IssueDoc>> {
+  const key = { parentId: pageId, first: checkFirst(args.first), after: cursors.decode(args.after) };
+  if (ctx.operation.fields?.get('IssueConnection')?.has('totalCount')) ctx.loaders.get(issueCountOfPage).load(pageId).catch(ignore);
+  return ctx.loaders.get(issuesOfPage).load(key);
+}
+
+/** Starts reading a page's issues (what the page's `issues` field reads, the same loader keys); errors are the field's. */
+function readIssuesAhead(ctx: Context, pageId: string, args: { first: number; after?: string | null }): void {
+  try {
+    readIssues(ctx, pageId, cursorsOf(ctx, connections.pageIssues, pageId), args).catch(ignore);
+  } catch {
+    // arguments the field will refuse when it runs
+  }
+}
+
+const ignore = (): void => undefined;

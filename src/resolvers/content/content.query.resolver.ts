@@ -1,5 +1,7 @@
 // Root queries of the content graph (CONTRACT.md §5): thin, arguments straight to an operation.
-import { Arg, Args, Ctx, ID, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, ID, Info, Query, Resolver } from 'type-graphql';
+import { argumentsOfSelected } from '../../graphql/selection.js';
 import type { Context } from '../../context.js';
 import { getArticle, listArticles } from '../../operations/content/articles.js';
 import { getIssue } from '../../operations/content/issues.js';
@@ -26,8 +28,9 @@ export class ContentQueryResolver {
   }
 
   @Query(() => Page, { nullable: true, description: 'A page; PAGE_NOT_ENABLED when it is disabled' })
-  page(@Ctx() ctx: Context, @Arg('id', () => ID) id: string): Promise<Page | null> {
-    return getPage(ctx, id);
+  page(@Ctx() ctx: Context, @Arg('id', () => ID) id: string, @Info() info: GraphQLResolveInfo): Promise<Page | null> {
+    // The page's issues are read beside the page (one wait for the store less).
+    return getPage(ctx, id, argumentsOfSelected(info, 'issues') as Array<{ first: number; after?: string | null }>);
   }
 
   @Query(() => Issue, { nullable: true, description: 'A published issue of an enabled page' })

@@ -20,10 +20,12 @@ import { loadOne, loadVisible, type MaybePromise } from './load.js';
 @Resolver(() => Issue)
 export class IssueResolver {
   @FieldResolver(() => [IssueContent], { description: 'Contents grouped by category (keyed by `categoryId`); groups of inactive categories are left out' })
-  async contents(@Root() issue: Issue, @Ctx() ctx: Context): Promise<IssueContent[]> {
+  contents(@Root() issue: Issue, @Ctx() ctx: Context): MaybePromise<IssueContent[]> {
+    // The categories were read with the issue (store/content/loaders.ts, readIssueContents): answered at once.
     const loader = ctx.loaders.get(categoryById);
-    const categories = await Promise.all(issue.contentRefs.map((c) => loader.load(c.categoryId)));
-    return issue.contentRefs.filter((_, i) => categories[i] !== null);
+    const read = loader.readAlready(issue.contentRefs.map((c) => c.categoryId));
+    if (read) return issue.contentRefs.filter((_, i) => read[i] !== null);
+    return Promise.all(issue.contentRefs.map((c) => loader.load(c.categoryId))).then((categories) => issue.contentRefs.filter((_, i) => categories[i] !== null));
   }
 
   @FieldResolver(() => Page, { nullable: true })
@@ -61,7 +63,7 @@ export class IssueContentResolver {
   }
 
   @FieldResolver(() => [Article], { description: 'Published articles, in editorial order' })
-  articles(@Root() content: IssueContent, @Ctx() ctx: Context): Promise<Article[]> {
+  articles(@Root() content: IssueContent, @Ctx() ctx: Context): MaybePromise<Article[]> {
     return articlesByIds(ctx, content.articleIds);
   }
 }
@@ -69,7 +71,7 @@ export class IssueContentResolver {
 @Resolver(() => ArticleGroup)
 export class ArticleGroupResolver {
   @FieldResolver(() => [Article])
-  articles(@Root() group: ArticleGroup, @Ctx() ctx: Context): Promise<Article[]> {
+  articles(@Root() group: ArticleGroup, @Ctx() ctx: Context): MaybePromise<Article[]> {
     return articlesByIds(ctx, group.articleIds);
   }
 }
@@ -82,7 +84,7 @@ export class FrontPageResolver {
   }
 
   @FieldResolver(() => [Article])
-  articles(@Root() front: FrontPage, @Ctx() ctx: Context): Promise<Article[]> {
+  articles(@Root() front: FrontPage, @Ctx() ctx: Context): MaybePromise<Article[]> {
     return articlesByIds(ctx, front.articleIds);
   }
 }

@@ -3,7 +3,7 @@
 import DataLoader from 'dataloader';
 import type { Collection, Document } from 'mongodb';
 import type { CollectionName, DocOf } from '../collections.js';
-import type { LoaderFactory } from '../loaders.js';
+import type { FollowUp, LoaderFactory } from '../loaders.js';
 import type { ProjectedType } from '../projection.js';
 import { aggregateAll } from '../read.js';
 import { keysetFilter, skipFor, slice, sortDocument, type PageSlice, type Position, type SortSpec } from './paging.js';
@@ -28,11 +28,11 @@ export interface ChildrenKey {
 const BRANCH = '__branch';
 
 /**
- * One page per key, every key of a batch in one command: an aggregate whose first stage list pages
+ * One page per key, every key of a batch in one command (`followUp`: see byIdLoader): an aggregate whose first stage list pages
  * the first parent and whose `$unionWith` branches page the others. Each branch is an indexed, limited
  * read of one parent (at most `first + 1` documents), tagged with its branch number.
  */
-export function childrenPageLoader<N extends CollectionName>(spec: ChildrenSpec<N>): LoaderFactory<ChildrenKey, PageSlice<DocOf<N>>> {
+export function childrenPageLoader<N extends CollectionName>(spec: ChildrenSpec<N>, followUp?: FollowUp<DocOf<N>>): LoaderFactory<ChildrenKey, PageSlice<DocOf<N>>> {
   const sort = sortDocument(spec.sort);
   const sortKeys = spec.sort.map(([field]) => field);
   const branch = (k: ChildrenKey, index: number, projection: Document): Document[] => {
@@ -56,7 +56,10 @@ export function childrenPageLoader<N extends CollectionName>(spec: ChildrenSpec<
         const docs = await aggregateAll<Document>(store.collection(spec.collection) as unknown as Collection<Document>, pipeline, { batchSize: size });
         const byBranch: DocOf<N>[][] = keys.map(() => []);
         for (const { [BRANCH]: index, ...doc } of docs) byBranch[index as number]!.push(doc as DocOf<N>);
-        return keys.map((k, i) => slice(byBranch[i]!, k.first, k.after));
+        const pages = keys.map((k, i) => slice(byBranch[i]!, k.first, k.after));
+        // What the pages show, not the one more document each branch reads to tell whether a next page exists.
+        if (followUp) await followUp(pages.flatMap((p) => p.docs), request);
+        return pages;
       },
       { cacheKeyFn: (k) => JSON.stringify([k.parentId, k.first, k.after]), maxBatchSize: 100 },
     );

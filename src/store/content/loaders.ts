@@ -3,10 +3,12 @@
 import DataLoader from 'dataloader';
 import type { Document, Filter } from 'mongodb';
 import type { CollectionName, DocOf } from '../collections.js';
-import { byIdLoader, type LoaderFactory } from '../loaders.js';
+import { byIdLoader, type FollowUp, type IdLoader, type LoaderFactory, type LoaderRequest } from '../loaders.js';
 import type { ProjectedType } from '../projection.js';
 import { findAll } from '../read.js';
 import type { Store } from '../store.js';
+import type { ArticleDoc } from './article.doc.js';
+import type { IssueDoc } from './page.doc.js';
 import * as p from './projections.js';
 import { visibleArticle, visibleCategory, visibleIssue, visibleQuiz, visibleVideo } from './visibility.js';
 
@@ -28,10 +30,19 @@ export function findIn<N extends CollectionName>(
  * `type`: read only what the operation's selection of that API type needs (store/projection.ts), plus `always`
  * (what the operation reading them decides on).
  */
-function byId<N extends CollectionName>(name: N, projection: Document, filter: Document = {}, type?: ProjectedType, always: readonly string[] = []) {
+function byId<N extends CollectionName>(
+  name: N,
+  projection: Document,
+  filter: Document = {},
+  type?: ProjectedType,
+  always: readonly string[] = [],
+  followUp?: FollowUp<DocOf<N> & { _id: string }>,
+) {
   return byIdLoader<DocOf<N> & { _id: string }>(
     (store, ids, request) =>
       findIn(store, name, '_id', ids, filter, type ? request.projection(projection, type, always) : projection) as Promise<Array<DocOf<N> & { _id: string }>>,
+    'byId',
+    followUp,
   );
 }
 
@@ -57,8 +68,8 @@ function byUniqueField<N extends CollectionName>(
 /** Pages regardless of `enabled`: callers decide between 403 and absent. */
 export const pageById = byId('pages', p.pageProjection);
 /** `pageId` always: an issue is visible only while its page is enabled (operations/content/issues.ts). */
-export const issueById = byId('issues', p.issueProjection, visibleIssue, p.issueType, ['pageId']);
-export const articleById = byId('articles', p.articleProjection, visibleArticle, p.articleType);
+export const issueById = byId('issues', p.issueProjection, visibleIssue, p.issueType, ['pageId'], readIssueFollowUps);
+export const articleById = byId('articles', p.articleProjection, visibleArticle, p.articleType, [], readArticleReferences);
 export const articleBySlug = byUniqueField('articles', 'slug', p.articleProjection, visibleArticle, p.articleType);
 export const contentTypeById = byId('contentTypes', p.contentTypeProjection);
 export const sponsorById = byId('sponsors', p.sponsorProjection);
@@ -73,3 +84,76 @@ export const liveBlogById = byId('liveBlogs', p.liveBlogProjection);
 export const pollById = byId('polls', p.pollProjection);
 export const quizById = byId('quizzes', p.quizProjection, visibleQuiz);
 export const channelById = byId('channels', p.channelProjection);
+
+// Follow-ups (store/loaders.ts): what the operation selects below a batch of documents, read level by level before
+// the batch's keys resolve, one command per level and collection, the commands the field resolvers would have sent
+// a moment later. The resolvers then find everything read and answer at once: no promise per object and id, and no
+// pending field for the executor to wait on (docs/PERFORMANCE.md, issue 16 part 4, seventh round).
+
+const nothing = Promise.resolve();
+
+type References<D> = ReadonlyArray<{ field: string; loader: () => (store: Store, request: LoaderRequest) => IdLoader<{ _id: string }>; ids: (doc: D) => readonly (string | null)[] | undefined }>;
+
+/** Article fields that read other documents by id, and where each finds its ids in the stored article. */
+const articleReferences: References<ArticleDoc> = [
+  { field: 'authors', loader: () => authorById, ids: (a) => a.authorIds },
+  { field: 'author', loader: () => authorById, ids: (a) => [a.authorId] },
+  { field: 'categories', loader: () => categoryById, ids: (a) => a.categoryIds },
+  { field: 'category', loader: () => categoryById, ids: (a) => [a.categoryId] },
+  { field: 'keywords', loader: () => keywordById, ids: (a) => a.keywordIds },
+];
+
+/** Issue fields that read other documents by id (its contents are read by readIssueContents). */
+const issueReferences: References<IssueDoc> = [
+  { field: 'authors', loader: () => authorById, ids: (i) => i.authorIds },
+  { field: 'page', loader: () => pageById, ids: (i) => [i.pageId] },
+  { field: 'poll', loader: () => pollById, ids: (i) => [i.pollId] },
+  { field: 'channel', loader: () => channelById, ids: (i) => [i.channelId] },
+];
+
+/** What the operation selects of `typeName`'s `references` for these documents, each collection in one read. */
+function readReferences<D>(typeName: string, references: References<D>, docs: readonly D[], request: LoaderRequest, also: Array<Promise<void>> = []): Promise<void> {
+  const selected = request.selection(typeName);
+  const reads = also;
+  if (selected) {
+    for (const reference of references) {
+      if (!selected.has(reference.field)) continue;
+      const ids = new Set<string>();
+      for (const doc of docs) for (const id of reference.ids(doc) ?? []) if (id) ids.add(id);
+      if (ids.size > 0) reads.push(request.get(reference.loader()).readNow(ids));
+    }
+  }
+  return reads.length === 0 ? nothing : reads.length === 1 ? reads[0]! : Promise.all(reads).then(() => undefined);
+}
+
+/** The authors, categories and keywords the operation selects of these articles. */
+export function readArticleReferences(articles: readonly ArticleDoc[], request: LoaderRequest): Promise<void> {
+  return readReferences('Article', articleReferences, articles, request);
+}
+
+/** What the operation selects of these issues: their contents (below) and the documents they point at. */
+export function readIssueFollowUps(issues: readonly IssueDoc[], request: LoaderRequest): Promise<void> {
+  return readReferences('Issue', issueReferences, issues, request, [readIssueContents(issues, request)]);
+}
+
+/**
+ * The categories of these issues' contents when the operation selects them (Issue.contents drops the groups of
+ * inactive categories), then the articles of the groups kept when it selects those too (and, through the articles'
+ * own follow-up, what it selects of them).
+ */
+async function readIssueContents(issues: readonly IssueDoc[], request: LoaderRequest): Promise<void> {
+  if (!request.selection('Issue')?.has('contents')) return;
+  const categories = request.get(categoryById);
+  const categoryIds = new Set<string>();
+  for (const issue of issues) for (const content of issue.contents ?? []) categoryIds.add(content.categoryId);
+  if (categoryIds.size === 0) return;
+  await categories.readNow(categoryIds);
+  if (!request.selection('IssueContent')?.has('articles')) return;
+  const articleIds = new Set<string>();
+  for (const issue of issues) {
+    for (const content of issue.contents ?? []) {
+      if (categories.readAlready([content.categoryId])?.[0]) for (const id of content.articleIds) articleIds.add(id);
+    }
+  }
+  if (articleIds.size > 0) await request.get(articleById).readNow(articleIds);
+}
