@@ -41,6 +41,7 @@ export interface OperationSelection {
 export class Loaders implements LoaderRequest {
   private readonly instances = new Map<LoaderFactory<unknown, unknown>, DataLoader<unknown, unknown>>();
   private builtFor: OperationSelection['fields'];
+  private released = false;
 
   constructor(
     private readonly store: Store,
@@ -69,6 +70,7 @@ export class Loaders implements LoaderRequest {
    * promoted in turn (docs/PERFORMANCE.md, fifth round: half of what each scavenge promoted).
    */
   release(): void {
+    this.released = true;
     for (const loader of this.instances.values()) loader.clearAll();
     this.instances.clear();
   }
@@ -79,7 +81,9 @@ export class Loaders implements LoaderRequest {
   }
 
   selection(typeName: string): ReadonlySet<string> | undefined {
-    return this.operation.fields?.get(typeName);
+    // Once the request is answered nothing more is read ahead: a follow-up still under way (a disabled page's
+    // issues, read beside the page) stops at its next step instead of reading for an answer already sent.
+    return this.released ? undefined : this.operation.fields?.get(typeName);
   }
 }
 
@@ -220,11 +224,23 @@ export function byIdLoader<T extends { _id: string }>(
     new IdLoader<T>(
       instrumentBatch(name, async (ids) => {
         const docs = await fetch(store, ids, request);
-        if (followUp && docs.length > 0) await followUp(docs, request);
+        if (followUp && docs.length > 0) await readAhead(followUp, docs, request);
         return docs;
       }),
       { maxBatchSize: 1000 },
     );
+}
+
+/**
+ * Runs a follow-up without letting it fail the batch: what it could not read (a store error, a document of an
+ * unexpected shape) the fields read again when they run, and report there, each for its own part of the answer.
+ */
+export async function readAhead<T>(followUp: FollowUp<T>, docs: readonly T[], request: LoaderRequest): Promise<void> {
+  try {
+    await followUp(docs, request);
+  } catch {
+    // read again, and reported, by the fields that need it
+  }
 }
 
 /** Wraps a batch function so its batch sizes show in the `dataloader_batch_size` metric. */

@@ -49,6 +49,8 @@ beforeAll(async () => {
   const store = await Store.onDb(client, db);
   await insert(db, contentGraph({ prefix: 'big-', issues: 20, articlesPerIssue: 30 }).fixture);
   await insert(db, contentGraph({ prefix: 'small-', issues: 1, articlesPerIssue: 1, channelId: '8' }).fixture);
+  await insert(db, contentGraph({ prefix: 'off-', issues: 3, articlesPerIssue: 3, channelId: '9' }).fixture);
+  await db.collection('pages').updateOne({ _id: 'off-page' as never }, { $set: { enabled: false } });
   const config = loadConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', MONGODB_DB: dbName });
   service = await startService({ config, log: createLogger('silent'), store });
 }, 120_000);
@@ -165,4 +167,19 @@ test('the page reads beside it the issues each selected issues field asks for, a
   const refused = await post('{ page(id: "big-page") { name issues(first: 0) { totalCount } } }', {});
   expect(refused.data?.page ?? null).toBeNull();
   expect(refused.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+});
+
+// A disabled page answers PAGE_NOT_ENABLED as soon as the page is read; its issues, read beside it, must not pull
+// their contents, articles and references after the answer is sent (the request's loaders are released then).
+test('nothing is read ahead for an answer already sent', async () => {
+  const body = await post(NESTED, { id: 'off-page' });
+  expect(body.errors?.[0]?.extensions?.code).toBe('PAGE_NOT_ENABLED');
+  // Wait until the store has been idle for a while: whatever was still under way has been sent by then.
+  let seen = -1;
+  for (let round = 0; round < 50 && (seen !== commands.length || out.size > 0); round++) {
+    seen = commands.length;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const sent = commands.filter((c) => c.databaseName === dbName).map((c) => `${c.commandName}:${String(c.command[c.commandName])}`);
+  expect(sent.filter((c) => /articles|authors|keywords/.test(c))).toEqual([]);
 });

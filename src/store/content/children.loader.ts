@@ -3,7 +3,7 @@
 import DataLoader from 'dataloader';
 import type { Collection, Document } from 'mongodb';
 import type { CollectionName, DocOf } from '../collections.js';
-import type { FollowUp, LoaderFactory } from '../loaders.js';
+import { readAhead, type FollowUp, type LoaderFactory } from '../loaders.js';
 import type { ProjectedType } from '../projection.js';
 import { aggregateAll } from '../read.js';
 import { keysetFilter, skipFor, slice, sortDocument, type PageSlice, type Position, type SortSpec } from './paging.js';
@@ -58,7 +58,7 @@ export function childrenPageLoader<N extends CollectionName>(spec: ChildrenSpec<
         for (const { [BRANCH]: index, ...doc } of docs) byBranch[index as number]!.push(doc as DocOf<N>);
         const pages = keys.map((k, i) => slice(byBranch[i]!, k.first, k.after));
         // What the pages show, not the one more document each branch reads to tell whether a next page exists.
-        if (followUp) await followUp(pages.flatMap((p) => p.docs), request);
+        if (followUp) await readAhead(followUp, pages.flatMap((p) => p.docs), request);
         return pages;
       },
       { cacheKeyFn: (k) => JSON.stringify([k.parentId, k.first, k.after]), maxBatchSize: 100 },

@@ -152,7 +152,7 @@ async function readIssueContents(issues: readonly IssueDoc[], request: LoaderReq
   const articleIds = new Set<string>();
   for (const issue of issues) {
     for (const content of issue.contents ?? []) {
-      if (categories.readAlready([content.categoryId])?.[0]) for (const id of content.articleIds) articleIds.add(id);
+      if (categories.readAlready([content.categoryId])?.[0]) for (const id of content.articleIds ?? []) articleIds.add(id);
     }
   }
   if (articleIds.size > 0) await request.get(articleById).readNow(articleIds);

@@ -557,6 +557,9 @@ export class Index {
     } finally {
       snap.done();
       entry.walk = undefined;
+      // A walk that stopped before the end (the engine closing, a storage error) leaves no half-made count
+      // behind: one left unready would keep every later count of this prefix from being kept or walked again.
+      if (!entry.ready && this.counts.get(prefix) === entry) this.forget(prefix);
       finish();
     }
   }
