@@ -6,6 +6,7 @@
 // Engine-only: tie order (natural order here) is not something MongoDB guarantees across plans.
 import { MaxKey, MinKey, ObjectId, type Collection, type Db, type Document } from 'mongodb';
 import { openTestDb } from '../helpers/db.js';
+import { random } from '../helpers/random.js';
 
 const engineOnly = process.env.MONGODB_URI ? describe.skip : describe;
 
@@ -16,18 +17,8 @@ type Row = Document & { _id: number };
 let indexed: Collection<Row>;
 let plain: Collection<Row>;
 
-/** mulberry32: deterministic data so a failure reproduces. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
-const rand = rng(20240611);
+const rand = random(20240611); // deterministic data so a failure reproduces
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
 const oids = Array.from({ length: 6 }, (_, i) => new ObjectId(`65a0000000000000000000${i.toString(16).padStart(2, '0')}`));
 const dates = Array.from({ length: 6 }, (_, i) => new Date(Date.UTC(2024, 0, 1 + i)));

@@ -28,21 +28,11 @@ import { mingoOptions } from '../../src/store/embedded/query/options.js';
 import { compareKeys, parseSort, sortKey } from '../../src/store/embedded/query/sort.js';
 import { testMongoUri, uniqueDbName } from '../helpers/db.js';
 import { scratchStore } from './scratch-store.js';
+import { random } from '../helpers/random.js';
 
 const store = scratchStore();
 afterAll(() => store.close());
 
-/** Small deterministic PRNG so a failure reproduces. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const NAMES = ['_id', 'a', 'ab', 'b', 'a.b', 'name', 'names', 'Name', 'status', 'é', 'e\u0301', '_idx', 'x', '10', '2', 'tags'];
 
@@ -258,7 +248,7 @@ function outcome(run: () => Buffer[]): string[] | { error: string } {
 describe('randomized comparison with the decoding path', () => {
   for (const allTypes of [false, true]) {
     it(`filters and projections, ${allTypes ? 'every BSON type and odd layouts' : 'driver-shaped documents'}`, () => {
-      const r = prng(allTypes ? 7 : 3);
+      const r = random(allTypes ? 7 : 3);
       for (let round = 0; round < 40; round++) {
         const docs = Array.from({ length: 60 }, (_, i) => randomDoc(r, i, allTypes));
         const coll = collectionOf(docs);
@@ -276,7 +266,7 @@ describe('randomized comparison with the decoding path', () => {
   }
 
   it('copies raw elements for driver-shaped documents (the fallback is per document, for odd values)', () => {
-    const r = prng(11);
+    const r = random(11);
     const keep = inclusionFields({ a: 1, name: 1, status: 1, tags: 1 })!;
     let copied = 0;
     for (let i = 0; i < 200; i++) if (projectFields(randomDoc(r, i, false), keep)) copied++;
@@ -334,7 +324,7 @@ describe('through the driver: replies, batches and getMore', () => {
     await client.connect();
     db = client.db(uniqueDbName('rawfields'));
     c = db.collection('articles');
-    const r = prng(5);
+    const r = random(5);
     // About 3 KB each, 6000 of them: 18 MB of projected bodies, more than one 16 MiB reply.
     const docs = Array.from({ length: 6000 }, (_, i) => ({
       _id: i,
