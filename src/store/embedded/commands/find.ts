@@ -2,12 +2,11 @@
 // stored documents (see wire/rawbson.ts).
 import { Long } from 'bson';
 import { deserialize, type Document } from 'bson';
-import { checkHint, findRaw } from '../query/exec.js';
+import { checkHint, findRaw, hintedIndex } from '../query/exec.js';
 import { planQuery } from '../query/plan.js';
 import { parseSort } from '../query/sort.js';
 import type { Collection } from '../storage/collection.js';
 import type { Index } from '../storage/indexes.js';
-import { encodeKey } from '../storage/keys.js';
 import { checkProjection } from '../query/fields.js';
 import { cursorReply } from '../wire/rawbson.js';
 import { collName, letVariables, optDoc, optInt, type CommandContext, type Handler } from './context.js';
@@ -52,14 +51,6 @@ function findOnView(ctx: CommandContext, name: string, skip: number, limit: numb
     for (const d of docs) yield encode(d);
   }
   return firstBatchReply(ctx, `${ctx.db}.${name}`, encoded(), optInt(b.batchSize, 'batchSize'), singleBatch);
-}
-
-/** The index a hint names (by name or key pattern); none for `{$natural: ...}` (a collection scan). */
-function hintedIndex(coll: Collection, hint: unknown): Index | undefined {
-  if (typeof hint === 'string') return coll.indexes.get(hint);
-  if (!hint || typeof hint !== 'object') return undefined;
-  const key = encodeKey(hint);
-  return [...coll.indexes.values()].find((i) => encodeKey(i.spec.key) === key);
 }
 
 /** The value an index keys for one field of a document: the first element where the path meets an array. */

@@ -14,7 +14,7 @@ import { filterFields, inclusionFields } from './fields.js';
 import { numericTypesMatch, splitNumericTypes } from './types.js';
 import { mingoOptions, type QueryExtras } from './options.js';
 import { leadingComponents, naturalOrder, ridOf } from '../storage/order.js';
-import type { Rid } from '../storage/indexes.js';
+import type { Index, Rid } from '../storage/indexes.js';
 import { planQuery, type Plan, type Walk } from './plan.js';
 import { KeySorter, parseSort, sortKey, type SortFields } from './sort.js';
 
@@ -99,17 +99,28 @@ export function* matches(
 }
 
 /** Refuses a hint that names no index of the collection (MongoDB: BadValue); $natural is always allowed. */
-export function checkHint(coll: Collection | undefined, hint: unknown): void {
-  if (!coll || hint === undefined || hint === null) return;
+/**
+ * The index a hint names, by name or key pattern; undefined when there is no hint or it asks for a collection scan
+ * (`$natural`, `{}`). A hint naming no index is BadValue, as the planner answers it.
+ */
+export function hintedIndex(coll: Collection, hint: unknown): Index | undefined {
+  if (hint === undefined || hint === null) return undefined;
   if (typeof hint === 'string') {
-    if (hint === '$natural' || coll.indexes.has(hint)) return;
+    if (hint === '$natural') return undefined;
+    const named = coll.indexes.get(hint);
+    if (named) return named;
   } else if (typeof hint === 'object') {
     const h = hint as Document;
-    if (Object.keys(h).length === 0 || '$natural' in h) return;
+    if (Object.keys(h).length === 0 || '$natural' in h) return undefined;
     const key = JSON.stringify(h);
-    if ([...coll.indexes.values()].some((i) => JSON.stringify(i.spec.key) === key)) return;
+    const byKey = [...coll.indexes.values()].find((i) => JSON.stringify(i.spec.key) === key);
+    if (byKey) return byKey;
   }
   throw new CommandError('BadValue', 'error processing query: planner returned error :: caused by :: hint provided does not correspond to an existing index');
+}
+
+export function checkHint(coll: Collection | undefined, hint: unknown): void {
+  if (coll) hintedIndex(coll, hint);
 }
 
 /** Compiles a filter only to report what MongoDB would refuse (unknown operators, bad arguments) even when nothing is scanned. */
