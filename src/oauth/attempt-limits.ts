@@ -1,6 +1,7 @@
 // Attempt counters (failed sign-ins, sign-in code requests) under named keys, kept in the store
 // (`login_failures`, rate-limiter-flexible's RateLimiterMongo) so every service process shares them.
 // Which keys an attempt counts under is the caller's policy (sign-in-limits.ts, otp.ts).
+import { createHash } from 'node:crypto';
 import { RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Store } from '../store/store.js';
 
@@ -36,7 +37,7 @@ export class AttemptLimiter<Name extends string> {
    */
   async take(keys: AttemptKeys<Name>): Promise<number | null> {
     const entries = this.entries(keys);
-    const results = await Promise.allSettled(entries.map(([name, key]) => this.limiters.get(name)!.consume(key, 1)));
+    const results = await Promise.allSettled(entries.map(([name, key]) => this.limiters.get(name)!.consume(stored(key), 1)));
     let waitMs = 0;
     let failure: unknown;
     for (const result of results) {
@@ -54,14 +55,21 @@ export class AttemptLimiter<Name extends string> {
 
   /** Gives back the attempt `take` counted (it succeeded and should not count against these keys). */
   async giveBack(keys: AttemptKeys<Name>): Promise<void> {
-    await Promise.all(this.entries(keys).map(([name, key]) => this.limiters.get(name)!.reward(key, 1)));
+    await Promise.all(this.entries(keys).map(([name, key]) => this.limiters.get(name)!.reward(stored(key), 1)));
   }
 
   async reset(keys: AttemptKeys<Name>): Promise<void> {
-    await Promise.all(this.entries(keys).map(([name, key]) => this.limiters.get(name)!.delete(key)));
+    await Promise.all(this.entries(keys).map(([name, key]) => this.limiters.get(name)!.delete(stored(key))));
   }
 
   private entries(keys: AttemptKeys<Name>): Array<[Name, string]> {
     return (Object.entries(keys) as Array<[Name, string | undefined]>).filter((e): e is [Name, string] => typeof e[1] === 'string');
   }
 }
+
+/**
+ * A key as stored: its SHA-256 digest, so that what a client typed (an e-mail of any length, or a password
+ * typed into the e-mail field) is neither kept in the store nor too long for the collection's unique index
+ * (an index key has a size limit on the embedded engine, and on MongoDB before 4.2).
+ */
+const stored = (key: string): string => createHash('sha256').update(key).digest('base64url');

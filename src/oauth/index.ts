@@ -23,7 +23,7 @@ import { createProvider, OAUTH_ROUTES } from './provider.js';
 import { PollingRevocationFeed, RevocationList } from './revocations.js';
 import { structuredTokenParam } from './structured-tokens.js';
 import { ThirdPartySignIn } from './third-party.js';
-import { tokenEndpoint } from './token-endpoint.js';
+import { postOnlyEndpoints, tokenEndpoint } from './token-endpoint.js';
 
 export const OAUTH_MOUNT = '/oauth2';
 
@@ -74,6 +74,12 @@ export async function createOAuthServer(deps: { config: Config; log: Logger; sto
     const interactions = interactionRoutes({ provider, logins, base: `${OAUTH_MOUNT}/interaction` });
     const middleware = compose([
       metadataAlias(issuerPath),
+      postOnlyEndpoints([
+        { path: `${OAUTH_MOUNT}${OAUTH_ROUTES.token}`, types: ['application/x-www-form-urlencoded', 'application/json'] },
+        { path: `${OAUTH_MOUNT}/otp`, types: ['application/x-www-form-urlencoded', 'application/json'] },
+        { path: `${OAUTH_MOUNT}${OAUTH_ROUTES.introspection}`, types: ['application/x-www-form-urlencoded'] },
+        { path: `${OAUTH_MOUNT}${OAUTH_ROUTES.revocation}`, types: ['application/x-www-form-urlencoded'] },
+      ]),
       otpRouter.routes() as unknown as Koa.Middleware,
       interactions.routes() as unknown as Koa.Middleware,
       tokenEndpoint(`${OAUTH_MOUNT}${OAUTH_ROUTES.token}`),

@@ -13,9 +13,18 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 
 export function otpRoutes(deps: { path: string; store: Store; otp: OtpService }): Router {
   const router = new Router();
-  const body = bodyParser({ enableTypes: ['json', 'form'], jsonLimit: '16kb', formLimit: '16kb', onError: () => undefined });
+  const body = bodyParser({
+    enableTypes: ['json', 'form'],
+    jsonLimit: '16kb',
+    formLimit: '16kb',
+    // An unreadable body is answered below as a missing field; one over the limit as 413 (CONTRACT.md §2).
+    onError: (err, ctx) => {
+      ctx.state.bodyTooLarge = (err as { status?: number }).status === 413;
+    },
+  });
   router.post(deps.path, body, async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
+    if (ctx.state.bodyTooLarge) return fail(ctx as unknown as Koa.Context, 413, 'invalid_request', INVALID_REQUEST);
     const input = (ctx.request.body ?? {}) as Record<string, unknown>;
     const clientId = input.client_id;
     const username = input.username;

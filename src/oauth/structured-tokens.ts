@@ -7,7 +7,7 @@
 // it is a no-op 200, as RFC 7009 §2.2 wants for invalid tokens).
 import { decodeProtectedHeader } from 'jose';
 import type Koa from 'koa';
-import { readForm, replaceForm } from './token-endpoint.js';
+import { readForm, replaceForm, TOO_LARGE, UNREADABLE } from './token-endpoint.js';
 
 const NO_SUCH_TOKEN = 'unverifiable-structured-token';
 
@@ -16,10 +16,10 @@ export function structuredTokenParam(paths: string[], verify: (jwt: string) => P
   return async (ctx, next) => {
     if (ctx.method !== 'POST' || !routes.has(ctx.path) || !ctx.is('application/x-www-form-urlencoded')) return next();
     const form = await readForm(ctx);
-    if (!form) {
-      ctx.status = 400;
+    if (form === TOO_LARGE || form === UNREADABLE) {
+      ctx.status = form === TOO_LARGE ? 413 : 400;
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = { error: 'invalid_request', error_description: 'request body too large or unreadable' };
+      ctx.body = { error: 'invalid_request', error_description: form === TOO_LARGE ? 'request body too large' : 'request body unreadable' };
       return;
     }
     const tokens = form.getAll('token');

@@ -4,6 +4,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type Koa from 'koa';
+import getRawBody from 'raw-body';
 import { LINK_REQUIRED } from './grants/grant-errors.js';
 import { runTokenRequest } from './token-request.js';
 
@@ -23,9 +24,21 @@ interface OAuthErrorBody {
 export function tokenEndpoint(path: string): Koa.Middleware {
   return async (ctx, next) => {
     if (ctx.path !== path || ctx.method !== 'POST') return next();
-    if (ctx.is('application/json') && !(await jsonToForm(ctx))) {
-      answer(ctx, 400, { error: 'invalid_request', error_description: INVALID_REQUEST });
-      return;
+    const json = ctx.is('application/json');
+    if (json || ctx.is('application/x-www-form-urlencoded')) {
+      // Read here rather than by the provider, so that a body over the limit is a 413 (CONTRACT.md §2) and
+      // its connection stays usable for the client's next request.
+      const raw = await readBody(ctx.req, BODY_LIMIT);
+      if (raw === TOO_LARGE || raw === UNREADABLE) {
+        answer(ctx, raw === TOO_LARGE ? 413 : 400, { error: 'invalid_request', error_description: INVALID_REQUEST });
+        return;
+      }
+      const form = json ? jsonToForm(raw.toString('utf8')) : raw;
+      if (!form) {
+        answer(ctx, 400, { error: 'invalid_request', error_description: INVALID_REQUEST });
+        return;
+      }
+      replaceBody(ctx, form instanceof URLSearchParams ? Buffer.from(form.toString(), 'utf8') : form, json ? 'application/x-www-form-urlencoded' : ctx.get('content-type'));
     }
     await runTokenRequest(next);
     const body = ctx.body as Partial<OAuthErrorBody> | undefined;
@@ -34,6 +47,33 @@ export function tokenEndpoint(path: string): Koa.Middleware {
       answer(ctx, mapped.status, mapped.body);
     }
   };
+}
+
+/**
+ * CONTRACT.md §2 for the authorization server's POST-only endpoints (token, introspection, revocation, otp):
+ * another method is 405 with `Allow: POST` (OPTIONS goes on, for CORS), a body in another media type or with a
+ * content coding is 415, each in the RFC 6749 §5.2 error shape. The provider itself answers 404 and 400.
+ */
+export function postOnlyEndpoints(routes: Array<{ path: string; types: string[] }>): Koa.Middleware {
+  const byPath = new Map(routes.map((r) => [r.path, r.types]));
+  return async (ctx, next) => {
+    const types = byPath.get(ctx.path);
+    if (!types || (ctx.method === 'POST' && acceptable(ctx, types))) return next();
+    if (ctx.method === 'OPTIONS') return next();
+    if (ctx.method !== 'POST') {
+      ctx.set('Allow', 'POST');
+      answer(ctx, 405, { error: 'invalid_request', error_description: INVALID_REQUEST });
+      return;
+    }
+    answer(ctx, 415, { error: 'invalid_request', error_description: INVALID_REQUEST });
+  };
+}
+
+/** A body this endpoint can read: one of its media types (or none at all), and no content coding. */
+function acceptable(ctx: Koa.Context, types: string[]): boolean {
+  const coding = ctx.get('content-encoding').trim().toLowerCase();
+  if (coding && coding !== 'identity') return false;
+  return !ctx.request.type || ctx.is(types) !== false;
 }
 
 /** CONTRACT.md §2: the interface's two failure texts, and the RFC 6749 code each failure deserves. */
@@ -70,40 +110,34 @@ function answer(ctx: Koa.Context, status: number, body: OAuthErrorBody): void {
   ctx.body = body;
 }
 
-/**
- * Reads the JSON body and puts an equivalent urlencoded body in its place, so the provider (which parses
- * the request itself) sees a form post. False when the JSON is not a flat object of scalar fields.
- */
-async function jsonToForm(ctx: Koa.Context): Promise<boolean> {
-  let raw: string;
-  try {
-    raw = await readLimited(ctx.req, BODY_LIMIT);
-  } catch {
-    return false;
-  }
+/** A JSON body from a legacy client as the equivalent form; null when it is not a flat object of scalar fields. */
+function jsonToForm(raw: string): URLSearchParams | null {
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
   } catch {
-    return false;
+    return null;
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return false;
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
   const form = new URLSearchParams();
   for (const [name, value] of Object.entries(parsed as Record<string, unknown>)) {
     if (value === null || value === undefined) continue;
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') form.append(name, String(value));
-    else return false;
+    else return null;
   }
-  replaceForm(ctx, form);
-  return true;
+  return form;
 }
 
 /** Puts `form` in place of the request body, as a urlencoded post the provider parses itself. */
 export function replaceForm(ctx: Koa.Context, form: URLSearchParams): void {
-  const buffer = Buffer.from(form.toString(), 'utf8');
-  const headers = { ...ctx.req.headers, 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(buffer.length) };
+  replaceBody(ctx, Buffer.from(form.toString(), 'utf8'), 'application/x-www-form-urlencoded');
+}
+
+/** Puts `bytes` in place of the request body (already read), for the provider to parse itself. */
+function replaceBody(ctx: Koa.Context, bytes: Buffer, contentType: string): void {
+  const headers = { ...ctx.req.headers, 'content-type': contentType, 'content-length': String(bytes.length) };
   delete headers['transfer-encoding'];
-  const replacement = Object.assign(Readable.from([buffer], { objectMode: false }), {
+  const replacement = Object.assign(Readable.from([bytes], { objectMode: false }), {
     headers,
     method: ctx.req.method,
     url: ctx.req.url,
@@ -115,22 +149,27 @@ export function replaceForm(ctx: Koa.Context, form: URLSearchParams): void {
   ctx.request.req = replacement;
 }
 
-/** The urlencoded body, read within the provider's limit; null when too large or unreadable. */
-export async function readForm(ctx: Koa.Context): Promise<URLSearchParams | null> {
-  try {
-    return new URLSearchParams(await readLimited(ctx.req, BODY_LIMIT));
-  } catch {
-    return null;
-  }
+export type FormRead = URLSearchParams | typeof TOO_LARGE | typeof UNREADABLE;
+
+/** The urlencoded body, read within the provider's limit. */
+export async function readForm(ctx: Koa.Context): Promise<FormRead> {
+  const raw = await readBody(ctx.req, BODY_LIMIT);
+  return raw === TOO_LARGE || raw === UNREADABLE ? raw : new URLSearchParams(raw.toString('utf8'));
 }
 
-async function readLimited(req: IncomingMessage, limit: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new Error('request body too large');
-    chunks.push(chunk as Buffer);
+export const TOO_LARGE = Symbol('request body too large');
+export const UNREADABLE = Symbol('request body unreadable');
+
+/**
+ * The request body within `limit` bytes, through raw-body (as the JSON routes' body parser reads): past the
+ * limit it stops and leaves the rest unread, which Node discards once the answer is sent, so the connection
+ * carries the client's next request. (Breaking out of the stream instead destroyed the socket: the next
+ * request a client sent on that kept-alive connection failed with ECONNRESET.)
+ */
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | typeof TOO_LARGE | typeof UNREADABLE> {
+  try {
+    return await getRawBody(req, { limit, length: req.headers['content-length'] });
+  } catch (err) {
+    return (err as { type?: string }).type === 'entity.too.large' ? TOO_LARGE : UNREADABLE;
   }
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -136,3 +136,18 @@ test('the token endpoint answers JSON errors whatever the Accept header says', a
   expect(res.headers.get('content-type')).toContain('application/json');
   expect(res.body.error).toBe('invalid_grant');
 });
+
+test('a username of thousands of characters is 400 invalid_grant (password and otp grants), and nothing of it is stored', async () => {
+  const long = `${'x'.repeat(3000)}@example.test`;
+  const password = await tokenRequest(svc, passwordParams({ username: long, password: 'nope' }), { headers: auth() });
+  expect(password.status).toBe(400);
+  expect(password.body).toEqual({ error: 'invalid_grant', error_description: INVALID_REQUEST });
+  const otp = await tokenRequest(svc, { grant_type: 'otp', username: long, code: '123456' }, { headers: auth() });
+  expect(otp.status).toBe(400);
+  expect(otp.body.error).toBe('invalid_grant');
+  // The failure counters key on digests, not on what was typed.
+  const counters = await svc.store.collection('login_failures').find({}).toArray();
+  expect(counters.length).toBeGreaterThan(0);
+  expect(counters.filter((c) => String(c.key).includes('xxxxxxxx') || String(c.key).includes('@'))).toEqual([]);
+  expect((await tokenRequest(svc, passwordParams(), { headers: auth() })).status).toBe(200);
+});
