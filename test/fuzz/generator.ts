@@ -59,13 +59,15 @@ export class Fuzzer {
     if (argName === 'first' || argName === 'limit') return 1 + this.int(this.chance(0.9) ? 10 : 150);
     if (argName === 'after') return this.cursors.length && this.chance(0.6) ? this.pick(this.cursors) : null;
     if (argName === 'lang' || argName === 'language') return this.pick(['en', 'de', 'xx', 'EN', '']);
-    if (argName === 'email') return this.pick(['reader@example.com', 'READER@example.com ', 'not-an-email', '']);
-    if (name === 'ID') return this.chance(0.85) ? this.pick(this.ids) : this.pick(['', ' ', 'a'.repeat(70), 'no spaces!', '$ne', '7', '0']);
+    // Long values too: past the embedded engine's index key limit (about 1 KB), and past MongoDB's names.
+    const long = () => this.pick(['a', 'é', '\u{1F600}']).repeat(500 + this.int(5000));
+    if (argName === 'email') return this.pick(['reader@example.com', 'READER@example.com ', 'not-an-email', '', `${long()}@example.com`]);
+    if (name === 'ID') return this.chance(0.85) ? this.pick(this.ids) : this.pick(['', ' ', 'a'.repeat(70), 'no spaces!', '$ne', '7', '0', long()]);
     if (name === 'Int') return this.int(50) - 5;
     if (name === 'Float') return this.rnd() * 100;
     if (name === 'Boolean') return this.chance(0.5);
     if (name === 'DateTime') return new Date(Date.UTC(2026, 0, 1 + this.int(60))).toISOString();
-    return this.chance(0.7) ? this.pick(this.ids) : `s${this.int(1000)}`;
+    return this.chance(0.7) ? this.pick(this.ids) : this.chance(0.9) ? `s${this.int(1000)}` : long();
   }
 
   /** A wrong value for `type`: another JSON type, an operator object, null for a non-null, a huge number. */
@@ -187,7 +189,7 @@ export class Fuzzer {
 
   /** A REST shim called with odd values: numbers out of range, repeated or bracketed parameters, odd paths and bodies. */
   private rest(): FuzzRequest {
-    const odd = () => this.pick(['0', '-1', '1e309', 'NaN', '99999999999999999999', '', '%00', 'x'.repeat(300), '1.5', this.pick(this.ids)]);
+    const odd = () => this.pick(['0', '-1', '1e309', 'NaN', '99999999999999999999', '', '%00', 'x'.repeat(300), 'x'.repeat(3000), '1.5', this.pick(this.ids)]);
     const id = encodeURIComponent(this.chance(0.7) ? this.pick(this.ids) : odd());
     const json = { 'content-type': 'application/json' };
     const body = () => JSON.stringify(this.pick([{}, { cartId: odd(), couponId: odd() }, { email: odd(), key: odd() }, [], { $where: 1 }, { email: 'a@example.com', key: 'k', extra: 1 }]));
