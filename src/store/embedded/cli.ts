@@ -1,4 +1,5 @@
-// Command-line runner: `node dist/src/store/embedded/cli.js --port 27017 --dbpath ./data [--host 127.0.0.1]`.
+// Command-line runner: `node dist/src/store/embedded/cli.js --port 27017 --dbpath ./data [--host 127.0.0.1]`
+// [--setParameter enableTestCommands=1] (mongod's test commands: the failCommand fail point).
 // Prints one line with the URI once listening; on SIGTERM/SIGINT closes cleanly and exits 0.
 // `--migrate <dir>` converts a data directory of the former format (snapshot + log) or of an earlier LMDB layout
 // to the current one and exits.
@@ -17,6 +18,8 @@ async function main(): Promise<void> {
       'max-changes': { type: 'string' },
       migrate: { type: 'string' },
       verbose: { type: 'boolean', default: false },
+      // mongod's spelling: --setParameter enableTestCommands=1 (the only parameter this engine takes).
+      setParameter: { type: 'string', multiple: true },
     },
   });
   if (values.migrate !== undefined) {
@@ -36,6 +39,7 @@ async function main(): Promise<void> {
     ? (msg: string, fields?: Record<string, unknown>) => process.stderr.write(`${JSON.stringify({ t: new Date().toISOString(), msg, ...fields })}\n`)
     : undefined;
   const engine = await startEngine({
+    testCommands: testCommandsEnabled(values.setParameter ?? []),
     host: values.host,
     port,
     dbPath: values.dbpath,
@@ -58,6 +62,17 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+}
+
+/** `enableTestCommands=1` (or `true`) among the `--setParameter` values; any other parameter is refused. */
+function testCommandsEnabled(parameters: string[]): boolean {
+  let on = false;
+  for (const p of parameters) {
+    const [name, value] = p.split('=');
+    if (name !== 'enableTestCommands') throw new Error(`unknown --setParameter ${name ?? ''}: this engine takes only enableTestCommands`);
+    on = value === '1' || value === 'true';
+  }
+  return on;
 }
 
 main().catch((e: unknown) => {

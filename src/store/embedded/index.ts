@@ -7,6 +7,7 @@ import { changeStreams } from './changes/index.js';
 import { Catalog } from './storage/catalog.js';
 import { CursorRegistry } from './cursors.js';
 import type { EngineState } from './commands/context.js';
+import { enableTestCommands } from './commands/failpoints.js';
 import { StorageEnv } from './storage/env.js';
 import type { Oplog } from './storage/oplog.js';
 import { isLegacyDir, LegacyFormatError } from './persist/legacy.js';
@@ -24,6 +25,11 @@ export interface EngineOptions {
   ttlIntervalMs?: number;
   /** Oplog retention: the newest this many change records are kept (default 100,000). */
   maxChanges?: number;
+  /**
+   * mongod's test commands (`configureFailPoint` with the `failCommand` fail point), for drivers' and
+   * MongoDB's specification tests; off by default, as mongod's `enableTestCommands`.
+   */
+  testCommands?: boolean;
 }
 
 /** The engine's table of changes (see storage/oplog.ts and docs/engine.md, "Oplog"). */
@@ -61,6 +67,7 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
   }
   log('storage opened', { dbPath: opts.dbPath ?? null, collections: [...catalog.all()].length, ms: Date.now() - started });
   const state: EngineState = { catalog, cursors: new CursorRegistry(), changes: changeStreams(catalog), startedAt: Date.now(), log };
+  if (opts.testCommands) enableTestCommands(state);
   const server = new WireServer(state, { commit: () => env.flushed() });
   const ttl = new TtlSweeper(catalog, opts.ttlIntervalMs ?? 60_000, log);
   const shutdown = async (): Promise<void> => {

@@ -14,6 +14,7 @@ import type { CommandContext, EngineState, Handler } from './context.js';
 import { countCommands } from './count.js';
 import { CommandError, errorReply } from './errors.js';
 import { findCommands } from './find.js';
+import { failPointCommands } from './failpoints.js';
 import { findAndModifyCommands } from './findAndModify.js';
 import { findByIdLookup } from './findById.js';
 import { indexCommands } from './indexes.js';
@@ -31,6 +32,7 @@ const handlers: Record<string, Handler> = {
   ...aggregateCommands,
   ...collectionCommands,
   ...indexCommands,
+  ...failPointCommands,
 };
 
 /** Persistence hook: resolves once every committed write transaction is durable. */

@@ -1,9 +1,11 @@
 // TCP server: one message queue per connection (requests on a connection are answered in order), framing,
 // decoding, dispatch and reply encoding. Tracks sockets so close() can end them.
 import net from 'node:net';
+import { deserialize, type Document } from 'bson';
 import type { Durability } from '../commands/dispatch.js';
 import { answerIdLookup, dispatch } from '../commands/dispatch.js';
 import { errorReply } from '../commands/errors.js';
+import { failAction, failPointSet, withWriteConcernError, type FailAction } from '../commands/failpoints.js';
 import type { EngineState } from '../commands/context.js';
 import { decodeRequest, encodeReply, frameOpMsg, type ReplyBody, type Request } from './codec.js';
 import { MessageFramer } from './framing.js';
@@ -13,6 +15,8 @@ import { replyBuffers } from './rawbson.js';
 export class WireServer {
   private readonly server: net.Server;
   private readonly sockets = new Set<net.Socket>();
+  /** The application name each connection's handshake gave (for fail points naming an `appName`). */
+  private readonly appNames = new Map<number, string>();
   private nextConnectionId = 1;
 
   constructor(
@@ -73,7 +77,10 @@ export class WireServer {
       }
     });
     socket.on('error', () => socket.destroy());
-    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('close', () => {
+      this.sockets.delete(socket);
+      this.appNames.delete(connectionId);
+    });
   }
 
   /** Answers one message: at once, or (undefined returned) through the promise it returns. Never rejects. */
@@ -83,15 +90,23 @@ export class WireServer {
     let req: Request;
     let reply: ReplyBody | Promise<ReplyBody>;
     try {
+      const failing = failPointSet(this.state);
       // A find by _id (most of what the service sends) is answered from the request's bytes when it can be.
-      const lookup = idLookupRequest(msg);
+      const lookup = failing ? undefined : idLookupRequest(msg);
       const answer = lookup && answerIdLookup(this.state, lookup);
       if (answer) {
         socket.write(frameOpMsg(answer, msg.readInt32LE(4)));
         return undefined;
       }
       req = decodeRequest(msg);
-      reply = req.error ? errorReply(req.error) : dispatch(this.state, { body: req.body, raw: req.raw, sequences: req.sequences, connectionId }, this.durability);
+      if (!req.error) this.noteClient(req.body, connectionId);
+      const action = failing && !req.error ? failAction(this.state, req.body, this.appNames.get(connectionId)) : undefined;
+      if (action) {
+        const r = req;
+        reply = this.failCommand(socket, action, () => dispatch(this.state, { body: r.body, raw: r.raw, sequences: r.sequences, connectionId }, this.durability));
+      } else {
+        reply = req.error ? errorReply(req.error) : dispatch(this.state, { body: req.body, raw: req.raw, sequences: req.sequences, connectionId }, this.durability);
+      }
     } catch (e) {
       this.failed(socket, connectionId, e);
       return undefined;
@@ -104,6 +119,34 @@ export class WireServer {
       (r) => this.send(socket, req, r, connectionId),
       (e: unknown) => this.failed(socket, connectionId, e),
     );
+  }
+
+  /** Remembers the application name a handshake (hello / isMaster with `client`) gives. */
+  private noteClient(body: Document, connectionId: number): void {
+    const client = body.client as { application?: { name?: unknown } } | undefined;
+    if (client && typeof client === 'object' && typeof client.application?.name === 'string') this.appNames.set(connectionId, client.application.name);
+  }
+
+  /**
+   * A command the `failCommand` fail point matched (commands/failpoints.ts): as mongod, it waits first
+   * (blockConnection), then closes the connection unanswered, or answers the error, or runs and has the write
+   * concern error added to its reply.
+   */
+  private failCommand(socket: net.Socket, action: FailAction, run: () => ReplyBody | Promise<ReplyBody>): ReplyBody | Promise<ReplyBody> {
+    const act = (): ReplyBody | Promise<ReplyBody> => {
+      if (action.closeConnection) {
+        socket.destroy();
+        return {}; // never sent: the socket is gone
+      }
+      if (action.error) return action.error;
+      const reply = run();
+      const wce = action.writeConcernError;
+      if (!wce) return reply;
+      const add = (r: ReplyBody): ReplyBody => withWriteConcernError(Buffer.isBuffer(r) ? (deserialize(r) as Document) : r, wce);
+      return reply instanceof Promise ? reply.then(add) : add(reply);
+    };
+    if (action.blockMs <= 0) return act();
+    return new Promise<void>((resolve) => setTimeout(resolve, action.blockMs)).then(act);
   }
 
   private send(socket: net.Socket, req: Request, reply: ReplyBody, connectionId: number): void {

@@ -76,7 +76,7 @@ export function skipReason(file: UnifiedFile, test: UnifiedTest): string | undef
   if (test.skipReason) return `the file skips it: ${test.skipReason}`;
   for (const op of test.operations) {
     if (op.object === 'testRunner') {
-      if (op.name === 'failPoint' || op.name === 'targetedFailPoint') return 'fail points: configureFailPoint is a test hook of mongod, not MongoDB behaviour';
+      if (op.name === 'targetedFailPoint') return 'targetedFailPoint pins a fail point to a mongos (sharded clusters only)';
       continue;
     }
     if (NOT_IN_DRIVER[op.name]) return NOT_IN_DRIVER[op.name];
@@ -128,6 +128,11 @@ async function checkOutcome(internal: MongoClient, test: UnifiedTest, ents: Enti
     const docs = await internal.db(o.databaseName).collection(o.collectionName).find({}, { sort: { _id: 1 }, readConcern: { level: 'local' } }).toArray();
     match(o.documents, docs, ents, false, `outcome ${o.collectionName}`);
   }
+}
+
+/** Whether a test sets fail points: it then needs an engine of its own (a fail point is server-wide). */
+export function usesFailPoints(test: UnifiedTest): boolean {
+  return test.operations.some((op) => op.object === 'testRunner' && op.name === 'failPoint');
 }
 
 /** Runs one test (already known not to be skipped); throws on the first assertion that fails. */
@@ -189,6 +194,8 @@ async function runWith(internal: MongoClient, uri: string, file: UnifiedFile, te
     }
     checkEvents(test, ents);
   } finally {
+    // A fail point outlives the test that set it unless turned off (the format's "disable after the test").
+    if (usesFailPoints(test)) await internal.db('admin').command({ configureFailPoint: 'failCommand', mode: 'off' });
     await ents.close();
   }
   await checkOutcome(internal, test, ents);

@@ -6,7 +6,8 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { testMongoUri, uniqueDbName } from '../../../helpers/db.js';
 import { MongoClient } from 'mongodb';
-import { parseFile, renameDatabases, runTest, skipReason, type UnifiedFile } from './runner.js';
+import { startEngine, type RunningEngine } from '../../../../src/store/embedded/index.js';
+import { parseFile, renameDatabases, runTest, skipReason, usesFailPoints, type UnifiedFile } from './runner.js';
 
 const SPEC_DIR = join(import.meta.dirname, '..');
 type Listing = Record<string, Record<string, string>>;
@@ -36,7 +37,16 @@ export function specSuite(group: string, only?: (file: string) => boolean): void
     describe(key, () => {
       const outcome: Record<string, string> = {};
       const skips: Record<string, string> = {};
+      // Fail points are server-wide: a file that sets them runs on an engine of its own, with mongod's test
+      // commands on, so that they never fail another test file's commands (on MONGODB_URI as well).
+      let own: RunningEngine | undefined;
+      const failPoints = file.tests.some((t) => !skipReason(file, t) && usesFailPoints(t));
+      beforeAll(async () => {
+        if (failPoints) own = await startEngine({ host: '127.0.0.1', port: 0, testCommands: true });
+      });
+      const uri = (): string => own?.uri ?? testMongoUri();
       afterAll(async () => {
+        await own?.close();
         const client = new MongoClient(testMongoUri());
         for (const db of names.values()) await client.db(db).dropDatabase().catch(() => undefined);
         await client.close();
@@ -56,7 +66,7 @@ export function specSuite(group: string, only?: (file: string) => boolean): void
         it(expectedFailure ? `${test.description} [expected failure: ${expectedFailure}]` : test.description, async () => {
           let error: unknown;
           try {
-            await runTest(testMongoUri(), file, test);
+            await runTest(uri(), file, test);
           } catch (e) {
             error = e;
           }

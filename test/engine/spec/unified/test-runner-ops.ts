@@ -1,5 +1,5 @@
 // The format's special "testRunner" operations this runner implements (assertions on collections and
-// indexes, entity creation); fail points and session pinning are outside a standalone's scope.
+// indexes, entity creation, fail points set through a client); session pinning is outside a standalone's scope.
 import type { ClientSession, MongoClient } from 'mongodb';
 import { Unsupported, type Entities } from './entities.js';
 import { MatchError, type Doc } from './match.js';
@@ -58,6 +58,12 @@ export async function testRunnerOp(op: Operation, ents: Entities, internal: Mong
     case 'assertDifferentLsidOnLastTwoCommands': {
       const [x, y] = lastTwoLsids(ents, a.client as string);
       if ((x === y) !== (op.name === 'assertSameLsidOnLastTwoCommands')) throw new MatchError(`the last two commands of ${String(a.client)} should carry ${op.name === 'assertSameLsidOnLastTwoCommands' ? 'the same' : 'different'} lsids (${x}, ${y})`);
+      return undefined;
+    }
+    case 'failPoint': {
+      // Set through the test's client (so an appName filter sees that client's handshake); turned off after the test.
+      const fp = a.failPoint as Doc;
+      await ents.client(a.client as string).client.db('admin').command(fp);
       return undefined;
     }
     case 'createEntities':

@@ -1,0 +1,189 @@
+// mongod's `failCommand` fail point (a test command): `configureFailPoint` makes the next matching commands
+// fail with a chosen error, carry a write concern error, wait, or close their connection, as MongoDB's
+// specification tests (retryable reads, CRUD) and the drivers' own tests expect of a server. Like mongod, the
+// engine accepts it only when test commands are enabled (`--setParameter enableTestCommands=1`, or
+// `testCommands` in startEngine's options); otherwise the command does not exist.
+//
+//   { configureFailPoint: "failCommand", mode: "alwaysOn" | "off" | { times: n } | { skip: n } | { activationProbability: p },
+//     data: { failCommands: [names], errorCode?, errorLabels?, closeConnection?, blockConnection?, blockTimeMS?,
+//             writeConcernError?, appName?, namespace? } }
+//
+// Written here because the behaviour is mongod's own (src/mongo/db/commands/fail_point_cmd.cpp and
+// failCommand in service_entry_point_common.cpp); no library provides it.
+import type { Document } from 'bson';
+import type { CommandContext, EngineState, Handler } from './context.js';
+import { CommandError } from './errors.js';
+
+/** What a matched command does instead of, or besides, running. */
+export interface FailAction {
+  /** Close the connection without answering. */
+  closeConnection: boolean;
+  /** Wait this long before going on (blockConnection). */
+  blockMs: number;
+  /** Answer this error instead of running the command. */
+  error?: Document;
+  /** Run the command, then add this to its reply. */
+  writeConcernError?: Document;
+}
+
+type Mode = { kind: 'alwaysOn' } | { kind: 'times'; left: number } | { kind: 'skip'; left: number } | { kind: 'probability'; p: number };
+
+interface FailCommand {
+  mode: Mode;
+  commands: Set<string>;
+  data: Document;
+  appName?: string;
+  namespace?: string;
+}
+
+interface FailPoints {
+  failCommand?: FailCommand;
+  /** Times the fail point has fired since the engine started (the `count` configureFailPoint answers). */
+  fired: number;
+}
+
+const enabled = new WeakMap<EngineState, FailPoints>();
+
+/** Turns the test commands on for this engine (startEngine's `testCommands` option). */
+export function enableTestCommands(state: EngineState): void {
+  if (!enabled.has(state)) enabled.set(state, { fired: 0 });
+}
+
+/** Whether any fail point is set: the wire layer then sends every command through `failAction`. */
+export function failPointSet(state: EngineState): boolean {
+  return enabled.get(state)?.failCommand !== undefined;
+}
+
+/** Names mongod gives the codes the specification tests fail commands with (the driver decides by number). */
+const CODE_NAMES: Record<number, string> = {
+  1: 'InternalError',
+  2: 'BadValue',
+  6: 'HostUnreachable',
+  7: 'HostNotFound',
+  11: 'UserNotFound',
+  13: 'Unauthorized',
+  50: 'MaxTimeMSExpired',
+  59: 'CommandNotFound',
+  64: 'WriteConcernFailed',
+  89: 'NetworkTimeout',
+  91: 'ShutdownInProgress',
+  100: 'UnsatisfiableWriteConcern',
+  112: 'WriteConflict',
+  189: 'PrimarySteppedDown',
+  262: 'ExceededTimeLimit',
+  9001: 'SocketException',
+  10107: 'NotWritablePrimary',
+  11600: 'InterruptedAtShutdown',
+  11602: 'InterruptedDueToReplStateChange',
+  13435: 'NotPrimaryNoSecondaryOk',
+  13436: 'NotPrimaryOrSecondary',
+  134: 'ReadConcernMajorityNotAvailableYet',
+  262144: 'Location262144',
+};
+
+const codeName = (code: number): string => CODE_NAMES[code] ?? `Location${code}`;
+
+/**
+ * What the fail point does to this command (undefined: nothing). Counts it against `times` / `skip` as mongod
+ * does: only commands the fail point names, from the named application, on the named namespace.
+ */
+export function failAction(state: EngineState, body: Document, appName: string | undefined): FailAction | undefined {
+  const points = enabled.get(state);
+  const fc = points?.failCommand;
+  if (!points || !fc) return undefined;
+  const name = Object.keys(body)[0] ?? '';
+  if (!fc.commands.has(name) || name === 'configureFailPoint') return undefined;
+  if (fc.appName !== undefined && fc.appName !== appName) return undefined;
+  if (fc.namespace !== undefined && fc.namespace !== `${String(body.$db)}.${String(body[name])}`) return undefined;
+  if (!fires(fc)) return undefined;
+  points.fired++;
+  if (fc.mode.kind === 'times' && fc.mode.left === 0) points.failCommand = undefined;
+  const d = fc.data;
+  const action: FailAction = {
+    closeConnection: d.closeConnection === true,
+    blockMs: d.blockConnection === true ? Math.max(0, Number(d.blockTimeMS ?? 0)) : 0,
+  };
+  if (typeof d.errorCode === 'number') {
+    const code = Math.trunc(d.errorCode);
+    action.error = { ok: 0, errmsg: "Failing command via 'failCommand' failpoint", code, codeName: codeName(code), ...(Array.isArray(d.errorLabels) ? { errorLabels: d.errorLabels } : {}) };
+  } else if (d.writeConcernError && typeof d.writeConcernError === 'object') {
+    action.writeConcernError = d.writeConcernError as Document;
+  }
+  return action;
+}
+
+/** Whether the fail point fires for one more matching command (and counts it). */
+function fires(fc: FailCommand): boolean {
+  switch (fc.mode.kind) {
+    case 'alwaysOn':
+      return true;
+    case 'times':
+      if (fc.mode.left <= 0) return false;
+      fc.mode.left--;
+      return true;
+    case 'skip':
+      if (fc.mode.left > 0) {
+        fc.mode.left--;
+        return false;
+      }
+      return true;
+    case 'probability':
+      return Math.random() < fc.mode.p;
+  }
+}
+
+/** A reply with the fail point's write concern error added (the command itself ran). */
+export function withWriteConcernError(reply: Document, writeConcernError: Document): Document {
+  return { ...reply, writeConcernError };
+}
+
+function parseMode(mode: unknown): Mode | 'off' {
+  if (mode === 'off') return 'off';
+  if (mode === 'alwaysOn') return { kind: 'alwaysOn' };
+  if (mode && typeof mode === 'object') {
+    const m = mode as Document;
+    const n = (v: unknown): number => {
+      const x = Number(v);
+      if (!Number.isInteger(x) || x < 0) throw new CommandError('BadValue', "'times' and 'skip' must be non-negative integers");
+      return x;
+    };
+    if ('times' in m) return { kind: 'times', left: n(m.times) };
+    if ('skip' in m) return { kind: 'skip', left: n(m.skip) };
+    if ('activationProbability' in m) {
+      const p = Number(m.activationProbability);
+      if (!(p >= 0 && p <= 1)) throw new CommandError('BadValue', "'activationProbability' must be between 0 and 1");
+      return { kind: 'probability', p };
+    }
+  }
+  throw new CommandError('BadValue', "'mode' must be 'off', 'alwaysOn', or a document with 'times', 'skip' or 'activationProbability'");
+}
+
+function configureFailPoint(ctx: CommandContext): Document {
+  const points = enabled.get(ctx.state);
+  // Without test commands the command does not exist, as on a mongod started without enableTestCommands.
+  if (!points) throw new CommandError('CommandNotFound', "no such command: 'configureFailPoint'");
+  if (ctx.db !== 'admin') throw new CommandError('Unauthorized', 'configureFailPoint may only be run against the admin database.');
+  const name = ctx.body.configureFailPoint;
+  if (name !== 'failCommand') throw new CommandError('BadValue', `Cannot find failPoint ${JSON.stringify(name)}: this engine has only 'failCommand'`);
+  const mode = parseMode(ctx.body.mode);
+  const count = points.fired;
+  if (mode === 'off') {
+    points.failCommand = undefined;
+    return { count, ok: 1 };
+  }
+  const data = (ctx.body.data ?? {}) as Document;
+  if (typeof data !== 'object' || !Array.isArray(data.failCommands) || !data.failCommands.every((c) => typeof c === 'string')) {
+    throw new CommandError('BadValue', "failCommand needs 'data.failCommands', an array of command names");
+  }
+  points.failCommand = {
+    mode,
+    commands: new Set(data.failCommands as string[]),
+    data,
+    ...(typeof data.appName === 'string' ? { appName: data.appName } : {}),
+    ...(typeof data.namespace === 'string' ? { namespace: data.namespace } : {}),
+  };
+  points.fired = 0;
+  return { count, ok: 1 };
+}
+
+export const failPointCommands: Record<string, Handler> = { configureFailPoint };
