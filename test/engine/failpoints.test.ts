@@ -14,7 +14,9 @@ beforeAll(async () => {
   await client.connect();
   await client.db('fp').collection('c').insertMany([{ _id: 1, x: 1 }, { _id: 2, x: 2 }] as never[]);
 });
-afterEach(() => client.db('admin').command({ configureFailPoint: 'failCommand', mode: 'off' }));
+afterEach(async () => {
+  for (const name of ['failCommand', 'failGetMoreAfterCursorCheckout']) await client.db('admin').command({ configureFailPoint: name, mode: 'off' });
+});
 afterAll(async () => {
   await client.close();
   await engine.close();
@@ -112,4 +114,23 @@ test('bad settings are refused: an unknown fail point, a bad mode, no failComman
   await expect(set('sometimes', { failCommands: ['find'] })).rejects.toMatchObject({ code: 2 });
   await expect(set('alwaysOn', { errorCode: 2 })).rejects.toMatchObject({ code: 2 });
   await expect(client.db('fp').command({ configureFailPoint: 'failCommand', mode: 'off' })).rejects.toMatchObject({ code: 13 });
+});
+
+test('failGetMoreAfterCursorCheckout fails a getMore; only a change stream\'s error is labelled resumable', async () => {
+  await client.db('admin').command({ configureFailPoint: 'failGetMoreAfterCursorCheckout', mode: { times: 1 }, data: { errorCode: 6 } });
+  const cursor = coll().find({}, { batchSize: 1 });
+  await cursor.next();
+  const err = await cursor.next().catch((e: unknown) => e);
+  expect(err).toMatchObject({ code: 6, codeName: 'HostUnreachable' });
+  expect((err as MongoServerError).hasErrorLabel('ResumableChangeStreamError')).toBe(false);
+  await cursor.close().catch(() => undefined);
+
+  await client.db('admin').command({ configureFailPoint: 'failGetMoreAfterCursorCheckout', mode: { times: 1 }, data: { errorCode: 6 } });
+  const stream = coll().watch([], { maxAwaitTimeMS: 50 });
+  await (stream as unknown as { cursor: { cursorInit(): Promise<void> } }).cursor.cursorInit();
+  const id = (stream as unknown as { cursor: { id?: { toString(): string } } }).cursor.id!;
+  const raw = await client.db('fp').command({ getMore: BigInt(id.toString()) as never, collection: 'c', maxTimeMS: 50 }).catch((e: unknown) => e);
+  expect(raw).toMatchObject({ code: 6 });
+  expect((raw as MongoServerError).hasErrorLabel('ResumableChangeStreamError')).toBe(true);
+  await stream.close();
 });

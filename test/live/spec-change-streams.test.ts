@@ -71,7 +71,7 @@ const recorded = { skipped: {} as Listing, failures: {} as Listing };
 
 let engine: RunningEngine;
 beforeAll(async () => {
-  engine = await startEngine({ port: 0 });
+  engine = await startEngine({ port: 0, testCommands: true });
 });
 afterAll(async () => {
   await engine?.close();

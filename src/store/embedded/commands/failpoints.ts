@@ -1,6 +1,8 @@
 // mongod's `failCommand` fail point (a test command): `configureFailPoint` makes the next matching commands
 // fail with a chosen error, carry a write concern error, wait, or close their connection, as MongoDB's
-// specification tests (retryable reads, CRUD) and the drivers' own tests expect of a server. Like mongod, the
+// specification tests (retryable reads, CRUD, change streams) and the drivers' own tests expect of a server.
+// Also `failGetMoreAfterCursorCheckout` (data `{errorCode}`): a getMore fails as if its cursor had failed,
+// so the error takes the labels the server gives (ResumableChangeStreamError on a change stream). Like mongod, the
 // engine accepts it only when test commands are enabled (`--setParameter enableTestCommands=1`, or
 // `testCommands` in startEngine's options); otherwise the command does not exist.
 //
@@ -13,6 +15,7 @@
 import type { Document } from 'bson';
 import type { CommandContext, EngineState, Handler } from './context.js';
 import { CommandError } from './errors.js';
+import { toBigInt } from './find.js';
 
 /** What a matched command does instead of, or besides, running. */
 export interface FailAction {
@@ -38,6 +41,7 @@ interface FailCommand {
 
 interface FailPoints {
   failCommand?: FailCommand;
+  failGetMore?: { mode: Mode; code: number };
   /** Times the fail point has fired since the engine started (the `count` configureFailPoint answers). */
   fired: number;
 }
@@ -51,8 +55,15 @@ export function enableTestCommands(state: EngineState): void {
 
 /** Whether any fail point is set: the wire layer then sends every command through `failAction`. */
 export function failPointSet(state: EngineState): boolean {
-  return enabled.get(state)?.failCommand !== undefined;
+  const points = enabled.get(state);
+  return points !== undefined && (points.failCommand !== undefined || points.failGetMore !== undefined);
 }
+
+/**
+ * Codes mongod labels ResumableChangeStreamError on a change stream's getMore (ErrorLabelBuilder: retriable,
+ * network and retargeting errors, RetryChangeStream, FailedToSatisfyReadPreference).
+ */
+const RESUMABLE = new Set([6, 7, 63, 89, 91, 133, 150, 189, 234, 262, 9001, 10107, 11600, 11602, 13388, 13435, 13436]);
 
 /** Names mongod gives the codes the specification tests fail commands with (the driver decides by number). */
 const CODE_NAMES: Record<number, string> = {
@@ -77,6 +88,11 @@ const CODE_NAMES: Record<number, string> = {
   11602: 'InterruptedDueToReplStateChange',
   13435: 'NotPrimaryNoSecondaryOk',
   13436: 'NotPrimaryOrSecondary',
+  63: 'StaleShardVersion',
+  133: 'FailedToSatisfyReadPreference',
+  150: 'StaleEpoch',
+  234: 'RetryChangeStream',
+  13388: 'StaleConfig',
   134: 'ReadConcernMajorityNotAvailableYet',
   262144: 'Location262144',
 };
@@ -89,9 +105,18 @@ const codeName = (code: number): string => CODE_NAMES[code] ?? `Location${code}`
  */
 export function failAction(state: EngineState, body: Document, appName: string | undefined): FailAction | undefined {
   const points = enabled.get(state);
-  const fc = points?.failCommand;
-  if (!points || !fc) return undefined;
+  if (!points) return undefined;
   const name = Object.keys(body)[0] ?? '';
+  const getMore = points.failGetMore;
+  if (getMore && name === 'getMore' && fires(getMore)) {
+    points.fired++;
+    if (getMore.mode.kind === 'times' && getMore.mode.left === 0) points.failGetMore = undefined;
+    const resumable = RESUMABLE.has(getMore.code) && state.changes?.owns(toBigInt(body.getMore)) === true;
+    const error = { ok: 0, errmsg: "Failing getMore via 'failGetMoreAfterCursorCheckout' failpoint", code: getMore.code, codeName: codeName(getMore.code), ...(resumable ? { errorLabels: ['ResumableChangeStreamError'] } : {}) };
+    return { closeConnection: false, blockMs: 0, error };
+  }
+  const fc = points.failCommand;
+  if (!fc) return undefined;
   if (!fc.commands.has(name) || name === 'configureFailPoint') return undefined;
   if (fc.appName !== undefined && fc.appName !== appName) return undefined;
   if (fc.namespace !== undefined && fc.namespace !== `${String(body.$db)}.${String(body[name])}`) return undefined;
@@ -113,7 +138,7 @@ export function failAction(state: EngineState, body: Document, appName: string |
 }
 
 /** Whether the fail point fires for one more matching command (and counts it). */
-function fires(fc: FailCommand): boolean {
+function fires(fc: { mode: Mode }): boolean {
   switch (fc.mode.kind) {
     case 'alwaysOn':
       return true;
@@ -164,9 +189,22 @@ function configureFailPoint(ctx: CommandContext): Document {
   if (!points) throw new CommandError('CommandNotFound', "no such command: 'configureFailPoint'");
   if (ctx.db !== 'admin') throw new CommandError('Unauthorized', 'configureFailPoint may only be run against the admin database.');
   const name = ctx.body.configureFailPoint;
-  if (name !== 'failCommand') throw new CommandError('BadValue', `Cannot find failPoint ${JSON.stringify(name)}: this engine has only 'failCommand'`);
+  if (name !== 'failCommand' && name !== 'failGetMoreAfterCursorCheckout') {
+    throw new CommandError('BadValue', `Cannot find failPoint ${JSON.stringify(name)}: this engine has 'failCommand' and 'failGetMoreAfterCursorCheckout'`);
+  }
   const mode = parseMode(ctx.body.mode);
   const count = points.fired;
+  if (name === 'failGetMoreAfterCursorCheckout') {
+    if (mode === 'off') {
+      points.failGetMore = undefined;
+      return { count, ok: 1 };
+    }
+    const code = Number((ctx.body.data as Document | undefined)?.errorCode);
+    if (!Number.isInteger(code)) throw new CommandError('BadValue', "failGetMoreAfterCursorCheckout needs 'data.errorCode'");
+    points.failGetMore = { mode, code };
+    points.fired = 0;
+    return { count, ok: 1 };
+  }
   if (mode === 'off') {
     points.failCommand = undefined;
     return { count, ok: 1 };

@@ -135,6 +135,11 @@ export function usesFailPoints(test: UnifiedTest): boolean {
   return test.operations.some((op) => op.object === 'testRunner' && op.name === 'failPoint');
 }
 
+function failPointNames(test: UnifiedTest): Set<string> {
+  const set = test.operations.filter((op) => op.object === 'testRunner' && op.name === 'failPoint');
+  return new Set(set.map((op) => String((op.arguments?.failPoint as Doc | undefined)?.configureFailPoint)));
+}
+
 /** Runs one test (already known not to be skipped); throws on the first assertion that fails. */
 export async function runTest(uri: string, file: UnifiedFile, test: UnifiedTest): Promise<void> {
   const [major, minor] = file.schemaVersion.split('.').map(Number);
@@ -195,7 +200,7 @@ async function runWith(internal: MongoClient, uri: string, file: UnifiedFile, te
     checkEvents(test, ents);
   } finally {
     // A fail point outlives the test that set it unless turned off (the format's "disable after the test").
-    if (usesFailPoints(test)) await internal.db('admin').command({ configureFailPoint: 'failCommand', mode: 'off' });
+    for (const name of failPointNames(test)) await internal.db('admin').command({ configureFailPoint: name, mode: 'off' });
     await ents.close();
   }
   await checkOutcome(internal, test, ents);
