@@ -103,6 +103,17 @@ test('a wrong password re-renders the login page with an error; the right one th
   expect(right.html).toContain('would like to');
 });
 
+test('an e-mail of thousands of characters on the login page is a 400 page asking again, not a 500', async () => {
+  const browser = new Browser(svc);
+  const login = await browser.follow(await browser.get(authorizeUrl({ code_challenge: pkcePair().challenge, code_challenge_method: 'S256' })));
+  const action = formAction(login.html, /\/login$/);
+  const long = await browser.post(action, { email: `${'x'.repeat(5000)}@example.test`, password: 'whatever' });
+  expect(long.status).toBe(400);
+  expect(long.html).toContain('Enter your e-mail and password.');
+  const right = await browser.follow(await browser.post(action, { email: customer.email, password: customer.password }));
+  expect(right.html).toContain('would like to');
+});
+
 test('denying consent sends access_denied to the client', async () => {
   const browser = new Browser(svc);
   const login = await browser.follow(await browser.get(authorizeUrl({ code_challenge: pkcePair().challenge, code_challenge_method: 'S256' })));
