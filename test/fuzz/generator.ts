@@ -6,7 +6,7 @@ import {
   type GraphQLArgument, type GraphQLField, type GraphQLInputType, type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema,
 } from 'graphql';
 
-import { random } from '../helpers/random.js';
+import { Draws } from '../helpers/random.js';
 
 export interface FuzzRequest {
   kind: string;
@@ -17,8 +17,7 @@ export interface FuzzRequest {
   body?: string;
 }
 
-export class Fuzzer {
-  private readonly rnd: () => number;
+export class Fuzzer extends Draws {
   /** Cursors seen in answers: replayed on other connections (foreign) and altered (forged). */
   readonly cursors: string[] = [];
 
@@ -27,19 +26,7 @@ export class Fuzzer {
     seed: number,
     private readonly ids: string[],
   ) {
-    this.rnd = random(seed);
-  }
-
-  private int(n: number): number {
-    return Math.floor(this.rnd() * n);
-  }
-
-  private pick<T>(items: readonly T[]): T {
-    return items[this.int(items.length)]!;
-  }
-
-  private chance(p: number): boolean {
-    return this.rnd() < p;
+    super(seed);
   }
 
   /** A plausible value of an input type (ids from the fixture, small page sizes), as a JSON value. */

@@ -2,7 +2,7 @@
 // oversized parameters, every way of presenting a client (Basic, in the body, both, broken), form and JSON bodies
 // and bodies that are neither, and odd calls to the rest of /oauth2 (otp, introspection, revocation, authorize,
 // userinfo, interactions, metadata).
-import { random } from '../helpers/random.js';
+import { Draws } from '../helpers/random.js';
 
 export interface OAuthFuzzRequest {
   kind: string;
@@ -29,26 +29,12 @@ export interface OAuthFuzzFixture {
 
 export const TOKEN_PATH = '/oauth2/access_token';
 
-export class OAuthFuzzer {
-  private readonly rnd: () => number;
-
+export class OAuthFuzzer extends Draws {
   constructor(
     seed: number,
     private readonly fx: OAuthFuzzFixture,
   ) {
-    this.rnd = random(seed);
-  }
-
-  private int(n: number): number {
-    return Math.floor(this.rnd() * n);
-  }
-
-  private pick<T>(items: readonly T[]): T {
-    return items[this.int(items.length)]!;
-  }
-
-  private chance(p: number): boolean {
-    return this.rnd() < p;
+    super(seed);
   }
 
   /** A value a careless or hostile client might send in any parameter. */

@@ -11,3 +11,25 @@ export function random(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** Draws from one seeded sequence: the base of the seeded fuzzers (the same draws for the same seed). */
+export class Draws {
+  protected readonly rnd: () => number;
+
+  constructor(seed: number) {
+    this.rnd = random(seed);
+  }
+
+  /** An integer in [0, n). */
+  protected int(n: number): number {
+    return Math.floor(this.rnd() * n);
+  }
+
+  protected pick<T>(items: readonly T[]): T {
+    return items[this.int(items.length)]!;
+  }
+
+  protected chance(p: number): boolean {
+    return this.rnd() < p;
+  }
+}
