@@ -76,7 +76,8 @@ export class KeyTooLongError extends Error {
 
 /** Kept prefix counts per index. */
 const MAX_CACHED_COUNTS = 256;
-/** Entry changes journaled per write transaction and index (more: counts walked meanwhile wait for its commit). */
+/** Entry changes journaled per write transaction and index (more: a count walk begun before it commits takes its
+ *  snapshot once it has). */
 const MAX_JOURNAL = 4096;
 
 /** A kept count: `n` holds the write transactions up to `asOf` (read from a snapshot) and the later ones that
@@ -510,25 +511,68 @@ export class Index {
     return this.walkChunks(prefix);
   }
 
-  private async walkChunks(prefix: string): Promise<void> {
-    let snap = this.env.snapshot();
-    let entry = this.keep(prefix, snap.ticket, 0, false);
-    // A journal overflowed (a transaction changing thousands of entries) after the snapshot: walk from a
-    // snapshot holding it once it has committed.
-    for (let tries = 0; !entry && tries < 3 && this.journal.length > 0; tries++) {
-      snap.done();
-      await this.env.whenCommitted(this.journal[this.journal.length - 1]!.ticket);
-      snap = this.env.snapshot();
-      entry = this.keep(prefix, snap.ticket, 0, false);
-    }
-    if (!entry) {
-      snap.done();
-      return;
-    }
+  private walkChunks(prefix: string): Promise<void> {
+    const begun = this.beginWalk(prefix);
+    if (!begun) return Promise.resolve();
+    const [entry, waitFor] = begun;
     let finish!: () => void;
     entry.walk = new Promise<void>((resolve) => (finish = resolve));
-    readStats.indexCounts++;
+    // A storage error ends the walk unkept (the command asking for it runs again and counts on its own).
+    void this.walkFrom(prefix, entry, waitFor)
+      .catch(() => undefined)
+      .finally(() => {
+        entry.walk = undefined;
+        // A walk that stopped before the end (the engine closing, the index dropped, a storage error) leaves no
+        // half-made count behind: one left unready would keep every later count of this prefix from being kept
+        // or walked again.
+        if (!entry.ready && this.counts.get(prefix) === entry) this.forget(prefix);
+        finish();
+      });
+    return entry.walk;
+  }
+
+  /**
+   * Starts keeping the count under `prefix` before its snapshot is taken: from now on every write transaction
+   * that runs records its changes under the prefix against it (record), whatever their number. The transactions
+   * that ran before and have not committed are accounted for from their journals; those whose journal
+   * overflowed (and a reloaded index's blind ones) cannot be, so the snapshot is taken once they have committed:
+   * the returned ticket. Until then the count is read as of no snapshot (asOf: Infinity), so the deltas of the
+   * transactions committing meanwhile, which the snapshot will hold, are not folded in.
+   */
+  private beginWalk(prefix: string): [KeptCount, number] | undefined {
+    this.settle();
+    if (this.counts.has(prefix)) return undefined;
+    if (this.counts.size >= MAX_CACHED_COUNTS) {
+      for (const [p, c] of this.counts) if (c.ready) this.forget(p);
+    }
+    const entry: KeptCount = { n: 0, asOf: Infinity, ready: false, dropped: false };
+    this.counts.set(prefix, entry);
+    let waitFor = this.blindTo;
+    for (const j of this.journal) {
+      if (!j.changes) {
+        waitFor = Math.max(waitFor, j.ticket);
+        continue;
+      }
+      let d = 0;
+      for (const [key, delta] of j.changes) if (key.startsWith(prefix)) d += delta;
+      if (d !== 0) {
+        const deltas = this.pendingDeltas(j.ticket);
+        deltas.set(prefix, (deltas.get(prefix) ?? 0) + d);
+      }
+    }
+    return [entry, waitFor];
+  }
+
+  private async walkFrom(prefix: string, entry: KeptCount, waitFor: number): Promise<void> {
+    await this.env.whenCommitted(waitFor);
+    if (entry.dropped || this.env.closing) return;
+    const snap = this.env.snapshot();
     try {
+      // Transactions up to `waitFor` have committed, so the snapshot holds them (and perhaps later ones); one
+      // older than a reloaded index's blind transactions (a commit that failed) cannot be accounted for.
+      if (snap.ticket < this.blindTo) return;
+      entry.asOf = snap.ticket;
+      readStats.indexCounts++;
       const [start, end] = this.bounds(prefix);
       const txn = snap.txn;
       let from = start;
@@ -556,11 +600,6 @@ export class Index {
       }
     } finally {
       snap.done();
-      entry.walk = undefined;
-      // A walk that stopped before the end (the engine closing, a storage error) leaves no half-made count
-      // behind: one left unready would keep every later count of this prefix from being kept or walked again.
-      if (!entry.ready && this.counts.get(prefix) === entry) this.forget(prefix);
-      finish();
     }
   }
 
