@@ -142,7 +142,7 @@ describe('sort', () => {
 });
 
 describe('inside embedded documents and arrays, and in $all', () => {
-  let nested: Collection<Document>;
+  let nested: Collection<{ _id: string } & Document>;
   beforeAll(async () => {
     nested = ctx.db.collection('nested');
     await nested.insertMany([
@@ -154,7 +154,7 @@ describe('inside embedded documents and arrays, and in $all', () => {
     ]);
   });
   const nestedIds = async (filter: Document): Promise<string[]> =>
-    (await nested.find(filter, { projection: { _id: 1 } }).sort({ _id: 1 }).toArray()).map((d) => d._id as string);
+    (await nested.find(filter, { projection: { _id: 1 } }).sort({ _id: 1 }).toArray()).map((d) => d._id);
 
   it.each([
     // A whole embedded document compares field by field in order, numbers by value.
@@ -183,7 +183,7 @@ describe('inside embedded documents and arrays, and in $all', () => {
 });
 
 describe('in aggregation expressions and $group keys', () => {
-  let mixed: Collection<Document>;
+  let mixed: Collection<{ _id: number } & Document>;
   beforeAll(async () => {
     mixed = ctx.db.collection('mixed');
     await mixed.insertMany([

@@ -30,6 +30,8 @@ export interface IndexSpec {
   partialFilterExpression?: Document;
   /** The index's collation (collation/index.ts normalizeCollation); its string keys are collation keys. */
   collation?: Document;
+  /** A non-unique index refusing new duplicate keys (collMod, on the way to `unique`); existing ones stay. */
+  prepareUnique?: boolean;
 }
 
 /** One concrete key a document contributes: the components (each followed by SEP) and raw field values. */
@@ -249,14 +251,65 @@ export class Index {
     }
   }
 
-  /** The entry of `keys` that collides with another record in a unique index, if any. */
-  conflict(keys: DocKeys, self: Rid | undefined): KeyEntry | undefined {
-    if (!this.unique) return undefined;
+  /**
+   * The entry of `keys` that collides with another record in a unique index, if any. In a `prepareUnique`
+   * index, the entry new to the document (not among `old`, its keys before an update) that another record
+   * already has: existing duplicates stay, new ones are refused.
+   */
+  conflict(keys: DocKeys, self: Rid | undefined, old?: DocKeys): KeyEntry | undefined {
+    if (this.unique) {
+      for (const e of keys.entries) {
+        const r = this.get(e.key);
+        if (r !== undefined && r !== self) return e;
+      }
+      return undefined;
+    }
+    if (!this.spec.prepareUnique) return undefined;
+    const had = old && new Set(old.entries.map((e) => e.key));
     for (const e of keys.entries) {
-      const r = this.get(e.key);
-      if (r !== undefined && r !== self) return e;
+      if (had?.has(e.key)) continue;
+      for (const r of this.lookup(e.key, 2)) if (r !== self) return e;
     }
     return undefined;
+  }
+
+  /** The record ids sharing a key, one group per key held by several (a non-unique index turned unique must
+   *  have none), in key order. */
+  *duplicates(): Generator<Rid[]> {
+    if (this.unique) return;
+    let comps: string | undefined;
+    let group: Rid[] = [];
+    for (const k of keyRange(this.env.keys, this.idPrefix, prefixEnd(this.idPrefix))) {
+      const key = k.toString('utf8', 4);
+      const rid = ridOf(key, this.fields.length);
+      const c = key.slice(0, key.length - rid.length);
+      if (c === comps) {
+        group.push(rid);
+        continue;
+      }
+      if (group.length > 1) yield group;
+      comps = c;
+      group = [rid];
+    }
+    if (group.length > 1) yield group;
+  }
+
+  /**
+   * Turns a non-unique index with no duplicate keys (see duplicates) unique under `spec`: each entry moves from
+   * components | record id to the unique layout, components -> record id. The entries, and so every count kept
+   * of them, stay the same.
+   */
+  makeUnique(spec: IndexSpec): void {
+    if (this.unique || spec.unique !== true) throw new Error(`index ${this.name} is unique already, or the new spec is not`);
+    const n = this.fields.length;
+    // Forward: each entry's new key is a prefix of its old one, so it sorts before the keys still to be read.
+    for (const k of keyRange(this.env.keys, this.idPrefix, prefixEnd(this.idPrefix))) {
+      const key = k.toString('utf8', 4);
+      const rid = ridOf(key, n);
+      this.env.keys.removeSync(k);
+      this.env.keys.putSync(this.prefixBuffer(key.slice(0, key.length - rid.length)), Buffer.from(rid, 'utf8'));
+    }
+    this.meta.spec = spec;
   }
 
   /** The stored key of an entry: with the record id appended, except in a unique index (it is the value). */
