@@ -48,6 +48,13 @@ describe('collMod prepareUnique, then unique', () => {
     await c.createIndex({ x: 1 });
   });
 
+  it('converts only a prepared index, and never to non-unique', async () => {
+    expect((await failure(collMod('apples', { keyPattern: { x: 1 }, unique: true }))).code).toBe(72); // InvalidOptions
+    expect((await failure(collMod('apples', { keyPattern: { x: 1 }, unique: false }))).code).toBe(2); // BadValue
+    expect((await failure(collMod('apples', { keyPattern: { x: 1 }, unique: '100' }))).code).toBe(14); // TypeMismatch
+    expect((await indexNamed(c, 'x_1'))?.unique).toBeUndefined();
+  });
+
   it('refuses new duplicate keys once prepared, and keeps the duplicates there are', async () => {
     expect((await collMod('apples', { keyPattern: { x: 1 }, prepareUnique: true })).ok).toBe(1);
     expect(await indexNamed(c, 'x_1')).toMatchObject({ key: { x: 1 }, prepareUnique: true });
@@ -80,7 +87,8 @@ describe('collMod prepareUnique, then unique', () => {
   });
 
   it('converts the index: unique from then on, with every entry there', async () => {
-    expect((await collMod('apples', { keyPattern: { x: 1 }, unique: true })).ok).toBe(1);
+    const converted = await collMod('apples', { keyPattern: { x: 1 }, unique: true });
+    expect(converted).toMatchObject({ ok: 1, unique_new: true });
     const spec = await indexNamed(c, 'x_1');
     expect(spec).toMatchObject({ key: { x: 1 }, unique: true });
     expect(spec?.prepareUnique).toBeUndefined();

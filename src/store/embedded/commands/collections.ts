@@ -158,9 +158,11 @@ function modifyIndex(coll: Collection, spec: Document, dryRun: boolean): Documen
       const { prepareUnique: _, ...rest } = idx.spec;
       idx.meta.spec = spec.prepareUnique ? { ...rest, prepareUnique: true } : rest;
     } else if (k === 'unique') {
-      if (spec.unique !== true) throw new CommandError('CommandNotSupported', "collMod 'index.unique: false' (turning a unique index non-unique) is not supported by the embedded engine");
+      if (typeof spec.unique !== 'boolean') throw new CommandError('TypeMismatch', "BSON field 'collMod.index.unique' is the wrong type, expected type 'bool'");
+      // MongoDB 6.0's answers; 7.1 turns a unique index non-unique with `forceNonUnique`, not built here.
+      if (!spec.unique) throw new CommandError('BadValue', 'Cannot make index non-unique');
       if (idx.unique || idx.clustered) continue;
-      if (idx.spec.prepareUnique !== true) throw new CommandError('InvalidOptions', "Cannot make index unique with 'unique: true' option without 'prepareUnique: true' set on the index first");
+      if (idx.spec.prepareUnique !== true) throw new CommandError('InvalidOptions', "Cannot make index unique with 'prepareUnique=false'. Run collMod to set it first.");
       const violations = coll.uniqueViolations(idx);
       if (violations.length > 0) throw new CommandError('CannotConvertIndexToUnique', 'Cannot convert the index to unique. Please resolve conflicting documents before running collMod again.', { violations });
       if (dryRun) continue;
