@@ -112,6 +112,39 @@ function defineTests(): void {
       expect(await coll(1).aggregate([{ $match: { status: 'archived' } }, { $count: 'n' }]).toArray()).toEqual([{ n: expected }]);
       expect(readStats.indexCounts).toBe(walks + 1);
     });
+    it('walks behind back-to-back updates of thousands of documents (one transaction each), answering others meanwhile', async () => {
+      await coll(0).createIndex({ phase: 1 });
+      await coll(1).updateMany({}, { $set: { phase: 'even' } });
+      const total = await coll(2).countDocuments({});
+      const walks = readStats.indexCounts;
+      // Each update moves 6,000 documents' entries of the phase index in one transaction (more than an index
+      // journals per transaction), one after the other while the count walks.
+      let stop = false;
+      let rounds = 0;
+      const writer = (async () => {
+        while (!stop && rounds < 12) await coll(1).updateMany({ _id: { $lt: 6000 } }, { $set: { phase: rounds++ % 2 ? 'even' : 'odd' } });
+      })();
+      const order: string[] = [];
+      const counting = coll(0)
+        .countDocuments({ phase: { $in: ['even', 'odd'] } })
+        .then((n) => {
+          order.push('count');
+          return n;
+        });
+      await clients[2]!.db('admin').command({ hello: 1 });
+      order.push('hello');
+      const n = await counting;
+      stop = true;
+      await writer;
+      expect(order).toEqual(['hello', 'count']);
+      expect(rounds).toBeGreaterThan(0);
+      // Every document has one of the two values at every commit.
+      expect(n).toBe(total);
+      expect(readStats.indexCounts).toBe(walks + 2); // one walk per value, each kept
+      expect(await coll(2).countDocuments({ phase: 'even' })).toBe(await slowCount({ phase: 'even' }));
+      expect(await coll(2).countDocuments({ phase: 'odd' })).toBe(await slowCount({ phase: 'odd' }));
+      expect(readStats.indexCounts).toBe(walks + 2);
+    });
   });
 
   describe('from storage', () => {
