@@ -122,7 +122,7 @@ function defineTests(): void {
       let stop = false;
       let rounds = 0;
       const writer = (async () => {
-        while (!stop && rounds < 12) await coll(1).updateMany({ _id: { $lt: 6000 } }, { $set: { phase: rounds++ % 2 ? 'even' : 'odd' } });
+        while (!stop && rounds < 12) await coll(1).updateMany({ _id: { $lt: 6000 } } as Document, { $set: { phase: rounds++ % 2 ? 'even' : 'odd' } });
       })();
       const order: string[] = [];
       const counting = coll(0)
