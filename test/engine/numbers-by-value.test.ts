@@ -207,6 +207,14 @@ describe('in aggregation expressions and $group keys', () => {
     expect(await mixed.countDocuments()).toBe(7);
   });
 
+  it('$addToSet keeps one of the values equal by value', async () => {
+    const [sets] = await mixed
+      .aggregate([{ $match: { _id: { $lte: 6 } } }, { $group: { _id: null, xs: { $addToSet: '$x' }, ks: { $addToSet: '$k' } } }])
+      .toArray();
+    expect(sets!.xs).toHaveLength(2); // 1 in five types, and 2
+    expect(sets!.ks).toHaveLength(3); // {v: 1}, {v: 2}, [1, 2]
+  });
+
   it('$eq, $ne, $gt, $lte, $cmp, $in and $cond compare numbers by value', async () => {
     const rows = await mixed
       .aggregate([

@@ -5,7 +5,7 @@
 // modules import Query and Aggregator from here. $in, $nin and $all refuse an argument that is not an array
 // (MongoDB: BadValue "$in needs an array") where mingo would fail on it with a TypeError. Numbers compare by
 // value across Int32, Long, Double and Decimal128 (query/numbers.ts) in the query operators, `$all`, the
-// aggregation comparisons and `$in`, and `$group` keys.
+// aggregation comparisons and `$in`, `$group` keys and the `$addToSet` accumulator.
 import type { AnyObject, Options } from 'mingo/types';
 import { Aggregator as BaseAggregator } from 'mingo/aggregator';
 import { Context } from 'mingo/core';
@@ -32,6 +32,7 @@ import {
   numericNin,
   numericRange,
 } from './numbers.js';
+import { encodeKey } from '../storage/keys.js';
 import { compare } from './sort.js';
 
 type Accumulator = (coll: AnyObject[], expr: unknown, options: Options) => unknown;
@@ -49,6 +50,21 @@ function extreme(sign: 1 | -1): Accumulator {
   };
 }
 
+/** $addToSet with values equal by value (1, 1.0, NumberLong(1), NumberDecimal("1") and documents or arrays of
+ *  them) kept once, the first met, as MongoDB does; mingo's keeps one per type and structure. */
+const addToSet: Accumulator = (coll, expr, options) => {
+  const seen = new Set<string>();
+  const out: unknown[] = [];
+  for (const v of $push(coll, expr, options) as unknown[]) {
+    if (v === undefined) continue;
+    const key = encodeKey(v);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(v);
+  }
+  return out;
+};
+
 type QueryOperator = (selector: string, value: unknown, options: Options) => unknown;
 
 /** A query operator whose argument must be an array, checked when the filter is compiled. */
@@ -63,7 +79,7 @@ const mingoEq = queryOperators.$eq as MatchOperator;
 const expr = (name: keyof typeof expressionOperators): ExpressionOperator => expressionOperators[name] as ExpressionOperator;
 
 export const ENGINE_CONTEXT = Context.init({
-  accumulator: { ...accumulatorOperators, $min: extreme(-1), $max: extreme(1) },
+  accumulator: { ...accumulatorOperators, $min: extreme(-1), $max: extreme(1), $addToSet: addToSet },
   expression: {
     ...expressionOperators,
     $eq: numericComparison(expr('$eq'), (c) => c === 0),
