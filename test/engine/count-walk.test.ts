@@ -4,11 +4,15 @@
 // or after the walk, and identical counts share one walk. The chunks are made small here (countWalk) so that a
 // walk of a few thousand keys spans hundreds of event-loop turns. Engine internals, so only registered against
 // the embedded engine.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Document } from 'bson';
 import { MongoClient, type Collection as DriverCollection } from 'mongodb';
 import { startEngine, type RunningEngine } from '../../src/store/embedded/index.js';
 import { encode } from '../../src/store/embedded/storage/bsonio.js';
-import { readStats } from '../../src/store/embedded/storage/env.js';
+import { readStats, StorageEnv } from '../../src/store/embedded/storage/env.js';
+import { Catalog } from '../../src/store/embedded/storage/catalog.js';
 import { countWalk, prefixKey } from '../../src/store/embedded/storage/indexes.js';
 import { matches } from '../../src/store/embedded/query/exec.js';
 import { scratchStore } from './scratch-store.js';
@@ -108,6 +112,39 @@ function defineTests(): void {
       expect(await coll(1).aggregate([{ $match: { status: 'archived' } }, { $count: 'n' }]).toArray()).toEqual([{ n: expected }]);
       expect(readStats.indexCounts).toBe(walks + 1);
     });
+    it('walks behind back-to-back updates of thousands of documents (one transaction each), answering others meanwhile', async () => {
+      await coll(0).createIndex({ phase: 1 });
+      await coll(1).updateMany({}, { $set: { phase: 'even' } });
+      const total = await coll(2).countDocuments({});
+      const walks = readStats.indexCounts;
+      // Each update moves 6,000 documents' entries of the phase index in one transaction (more than an index
+      // journals per transaction), one after the other while the count walks.
+      let stop = false;
+      let rounds = 0;
+      const writer = (async () => {
+        while (!stop && rounds < 12) await coll(1).updateMany({ _id: { $lt: 6000 } } as Document, { $set: { phase: rounds++ % 2 ? 'even' : 'odd' } });
+      })();
+      const order: string[] = [];
+      const counting = coll(0)
+        .countDocuments({ phase: { $in: ['even', 'odd'] } })
+        .then((n) => {
+          order.push('count');
+          return n;
+        });
+      await clients[2]!.db('admin').command({ hello: 1 });
+      order.push('hello');
+      const n = await counting;
+      stop = true;
+      await writer;
+      expect(order).toEqual(['hello', 'count']);
+      expect(rounds).toBeGreaterThan(0);
+      // Every document has one of the two values at every commit.
+      expect(n).toBe(total);
+      expect(readStats.indexCounts).toBe(walks + 2); // one walk per value, each kept
+      expect(await coll(2).countDocuments({ phase: 'even' })).toBe(await slowCount({ phase: 'even' }));
+      expect(await coll(2).countDocuments({ phase: 'odd' })).toBe(await slowCount({ phase: 'odd' }));
+      expect(readStats.indexCounts).toBe(walks + 2);
+    });
   });
 
   describe('from storage', () => {
@@ -169,6 +206,73 @@ function defineTests(): void {
       await env.writeAsync(() => other.dropIndex('status'));
       await walking;
       expect(o.kept(published)).toBeUndefined();
+    });
+  });
+
+  describe('behind large write transactions', () => {
+    // On a data directory (commits flushed, as the engine serves), where lmdb runs the next transaction while
+    // the one before is committing.
+    const dir = mkdtempSync(join(tmpdir(), 'count-walk-'));
+    const env = StorageEnv.open({ dir });
+    const catalog = new Catalog(env);
+    afterAll(async () => {
+      await env.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const c = env.write(() => catalog.ensure('db', 'articles'));
+    env.write(() => {
+      c.addIndex({ v: 2, key: { status: 1 }, name: 'status' });
+      for (let i = 0; i < 6000; i++) c.insert(encode(article(i)), article(i));
+    });
+    const idx = c.indexes.get('status')!;
+    const truth = (status: string): number => [...matches(c, { status })].length;
+    let next = 10_000;
+
+    it('walks behind back-to-back transactions each changing thousands of entries, and stays exact', async () => {
+      // Each transaction inserts 5,000 documents (more entries than an index journals per transaction) and, once
+      // it has run, queues the next, which lmdb runs while the one before commits: one of them is always waiting
+      // for its commit. The walks begin behind the first. Before, a walk waited for the newest such transaction
+      // to commit, found the next one waiting, and gave up after three rounds (the command then counted on the
+      // spot, holding the engine's thread).
+      const bulk = prefixKey(['bulk']);
+      const published = prefixKey(['published']);
+      const per = 5000;
+      const rounds = 8;
+      // Documents of a few kilobytes: each commit writes tens of megabytes, so it is still under way when the
+      // transaction before it is reported committed.
+      const pad = 'x'.repeat(4000);
+      let walking: Promise<void> | undefined;
+      const transactions: Array<Promise<void>> = [];
+      const big = (k: number): Promise<void> =>
+        env.writeAsync(
+          () => {
+            for (let i = 0; i < per; i++) {
+              const d = { ...article(next++), status: i % 2 ? 'bulk' : 'published', body: pad };
+              c.insert(encode(d), d);
+            }
+          },
+          () => {
+            if (k === 0) walking = Promise.all([idx.walkCount(bulk), idx.walkCount(published)]).then(() => undefined);
+            if (k + 1 < rounds) setImmediate(() => transactions.push(big(k + 1)));
+          },
+        );
+      const publishedBefore = truth('published');
+      const walks = readStats.indexCounts;
+      transactions.push(big(0));
+      while (walking === undefined) await new Promise((resolve) => setImmediate(resolve));
+      await walking;
+      // Kept (not given up on): one walk each.
+      expect(idx.kept(bulk)).toBeDefined();
+      expect(idx.kept(published)).toBeDefined();
+      expect(readStats.indexCounts).toBe(walks + 2);
+      while (transactions.length < rounds) await new Promise((resolve) => setImmediate(resolve));
+      await Promise.all(transactions);
+      // Exact once every transaction has committed.
+      expect(idx.kept(bulk)).toBe((rounds * per) / 2);
+      expect(idx.kept(bulk)).toBe(truth('bulk'));
+      expect(idx.kept(published)).toBe(publishedBefore + (rounds * per) / 2);
+      expect(idx.kept(published)).toBe(truth('published'));
+      expect(readStats.indexCounts).toBe(walks + 2);
     });
   });
 }

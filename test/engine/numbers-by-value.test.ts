@@ -140,3 +140,109 @@ describe('sort', () => {
     expect(await close.countDocuments({ n: { $gt: 0.1, $lt: 1 } })).toBe(1);
   });
 });
+
+describe('inside embedded documents and arrays, and in $all', () => {
+  let nested: Collection<{ _id: string } & Document>;
+  beforeAll(async () => {
+    nested = ctx.db.collection('nested');
+    await nested.insertMany([
+      { _id: 'p', a: { x: 1 }, tags: [1, 2, 3] },
+      { _id: 'q', a: { x: dec('2.0') }, tags: [dec('1'), Long.fromNumber(4)] },
+      { _id: 'r', a: [{ x: 1.5 }, { x: 3 }], tags: [[1, 2], 5] },
+      { _id: 's', a: { x: 1, y: 2 }, tags: 2 },
+      { _id: 't', a: { y: 2, x: 1 }, tags: ['1'] },
+    ]);
+  });
+  const nestedIds = async (filter: Document): Promise<string[]> =>
+    (await nested.find(filter, { projection: { _id: 1 } }).sort({ _id: 1 }).toArray()).map((d) => d._id);
+
+  it.each([
+    // A whole embedded document compares field by field in order, numbers by value.
+    [{ a: { x: dec('1') } }, ['p']],
+    [{ a: { x: Long.fromNumber(2) } }, ['q']],
+    [{ a: { x: dec('1.5') } }, ['r']],
+    [{ a: { x: new Int32(1), y: dec('2') } }, ['s']],
+    [{ a: { y: 2.0, x: dec('1') } }, ['t']],
+    [{ a: { $in: [{ x: dec('3') }, { x: 'no' }] } }, ['r']],
+    [{ a: { $ne: { x: dec('1') } } }, ['q', 'r', 's', 't']],
+    [{ a: { $nin: [{ x: Long.fromNumber(1) }, { x: 2 }] } }, ['r', 's', 't']],
+    // A whole array operand: the array itself, or an element that is that array.
+    [{ tags: [dec('1'), 2, Long.fromNumber(3)] }, ['p']],
+    [{ tags: [Long.fromNumber(1), dec('2')] }, ['r']],
+    [{ tags: [1, 4] }, ['q']],
+    // $all: each value matched as equality is, by value.
+    [{ tags: { $all: [dec('1')] } }, ['p', 'q']],
+    [{ tags: { $all: [Long.fromNumber(2), dec('3.00')] } }, ['p']],
+    [{ tags: { $all: [dec('2')] } }, ['p', 's']],
+    [{ tags: { $all: [[dec('1'), 2]] } }, ['r']],
+    [{ tags: { $all: [dec('1'), 4] } }, ['q']],
+    [{ tags: { $all: [dec('1'), 'x'] } }, []],
+  ])('%o matches %j', async (filter, expected) => {
+    expect(await nestedIds(filter)).toEqual(expected);
+  });
+});
+
+describe('in aggregation expressions and $group keys', () => {
+  let mixed: Collection<{ _id: number } & Document>;
+  beforeAll(async () => {
+    mixed = ctx.db.collection('mixed');
+    await mixed.insertMany([
+      { _id: 1, x: new Int32(1), y: dec('1.0'), k: { v: 1 } },
+      { _id: 2, x: 1.0, y: Long.fromNumber(2), k: { v: dec('1') } },
+      { _id: 3, x: Long.fromNumber(1), y: 0.5, k: { v: 2 } },
+      { _id: 4, x: dec('1'), y: dec('1'), k: { v: Long.fromNumber(2) } },
+      { _id: 5, x: dec('1.00'), y: 3, k: [1, dec('2')] },
+      { _id: 6, x: 2, y: 2, k: [dec('1'), 2.0] },
+      { _id: 7, x: 'one', y: 1, k: null },
+    ]);
+  });
+
+  it('$group puts keys equal by value in one group, at the top level and inside documents and arrays', async () => {
+    const byX = await mixed.aggregate([{ $group: { _id: '$x', n: { $sum: 1 }, ids: { $push: '$_id' } } }, { $project: { _id: 0, n: 1, ids: 1 } }]).toArray();
+    expect(byX.map((g) => g.ids).sort((a, b) => a[0] - b[0])).toEqual([[1, 2, 3, 4, 5], [6], [7]]);
+    const byK = await mixed.aggregate([{ $group: { _id: '$k', n: { $sum: 1 } } }, { $project: { _id: 0, n: 1 } }, { $sort: { n: -1 } }]).toArray();
+    expect(byK.map((g) => g.n)).toEqual([2, 2, 2, 1]);
+    const compound = await mixed.aggregate([{ $group: { _id: { x: '$x', one: { $eq: ['$y', 1] } }, n: { $sum: 1 } } }, { $sort: { n: -1 } }]).toArray();
+    expect(compound.map((g) => g.n)).toEqual([3, 2, 1, 1]);
+    expect(await mixed.countDocuments()).toBe(7);
+  });
+
+  it('$addToSet keeps one of the values equal by value', async () => {
+    const [sets] = await mixed
+      .aggregate([{ $match: { _id: { $lte: 6 } } }, { $group: { _id: null, xs: { $addToSet: '$x' }, ks: { $addToSet: '$k' } } }])
+      .toArray();
+    expect(sets!.xs).toHaveLength(2); // 1 in five types, and 2
+    expect(sets!.ks).toHaveLength(3); // {v: 1}, {v: 2}, [1, 2]
+  });
+
+  it('$eq, $ne, $gt, $lte, $cmp, $in and $cond compare numbers by value', async () => {
+    const rows = await mixed
+      .aggregate([
+        { $match: { _id: { $lte: 6 } } },
+        {
+          $project: {
+            eq: { $eq: ['$x', '$y'] },
+            ne: { $ne: ['$x', dec('1')] },
+            gt: { $gt: ['$y', '$x'] },
+            lte: { $lte: ['$y', Long.fromNumber(1)] },
+            cmp: { $cmp: ['$x', dec('1.5')] },
+            in: { $in: ['$y', [dec('2'), 3, Long.fromNumber(1)]] },
+            cond: { $cond: [{ $eq: ['$k', { v: dec('1') }] }, 'one', 'other'] },
+            doc: { $eq: ['$k', [Long.fromNumber(1), dec('2')]] },
+          },
+        },
+        { $sort: { _id: 1 } },
+      ])
+      .toArray();
+    expect(rows).toEqual([
+      { _id: 1, eq: true, ne: false, gt: false, lte: true, cmp: -1, in: true, cond: 'one', doc: false },
+      { _id: 2, eq: false, ne: false, gt: true, lte: false, cmp: -1, in: true, cond: 'one', doc: false },
+      { _id: 3, eq: false, ne: false, gt: false, lte: true, cmp: -1, in: false, cond: 'other', doc: false },
+      { _id: 4, eq: true, ne: false, gt: false, lte: true, cmp: -1, in: true, cond: 'other', doc: false },
+      { _id: 5, eq: false, ne: false, gt: true, lte: false, cmp: -1, in: true, cond: 'other', doc: true },
+      { _id: 6, eq: true, ne: true, gt: false, lte: false, cmp: 1, in: true, cond: 'other', doc: true },
+    ]);
+    expect(await mixed.countDocuments({ $expr: { $eq: ['$x', dec('1')] } })).toBe(5);
+    expect(await mixed.countDocuments({ $expr: { $gt: ['$y', '$x'] } })).toBe(2);
+  });
+});

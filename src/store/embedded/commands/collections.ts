@@ -80,7 +80,11 @@ export const collectionCommands: Record<string, Handler> = {
         // Pre- and post-images are always available to change streams here; the option is kept as set.
         if (!optDoc(v, k) || typeof (v as Document).enabled !== 'boolean') throw new CommandError('TypeMismatch', "BSON field 'changeStreamPreAndPostImages.enabled' is missing but a required field");
         options.changeStreamPreAndPostImages = { enabled: (v as Document).enabled };
-      } else if (k === 'index') Object.assign(reply, modifyIndex(coll, optDoc(v, 'index')!));
+      } else if (k === 'index') Object.assign(reply, modifyIndex(coll, optDoc(v, 'index')!, ctx.body.dryRun === true));
+      else if (k === 'dryRun') {
+        if (typeof v !== 'boolean') throw new CommandError('TypeMismatch', "BSON field 'collMod.dryRun' is the wrong type, expected type 'bool'");
+        if (v && (ctx.body.index as Document | undefined)?.unique !== true) throw new CommandError('InvalidOptions', "collMod dryRun mode is only supported with 'index.unique: true'");
+      }
       else if (k === 'expireAfterSeconds' || k === 'timeseries' || k === 'clusteredIndex') throw new CommandError('CommandNotSupported', `collMod option '${k}' is not supported by the embedded engine`);
       else throw new CommandError('Location40415', `BSON field 'collMod.${k}' is an unknown field.`);
     }
@@ -125,20 +129,48 @@ export const collectionCommands: Record<string, Handler> = {
   },
 };
 
-/** collMod's `index` option: changes a TTL index's expireAfterSeconds (named by `name` or `keyPattern`). */
-function modifyIndex(coll: Collection, spec: Document): Document {
+/**
+ * collMod's `index` option (the index named by `name` or `keyPattern`): `expireAfterSeconds` of a TTL index;
+ * `prepareUnique` (a non-unique index then refuses new duplicate keys, the ones there stay; a no-op on a unique
+ * index); `unique: true` turns a prepared index unique, or fails with CannotConvertIndexToUnique listing the
+ * `_id`s sharing each duplicated key (with `dryRun`, only that check).
+ */
+function modifyIndex(coll: Collection, spec: Document, dryRun: boolean): Document {
   const idx = typeof spec.name === 'string' ? coll.indexes.get(spec.name) : [...coll.indexes.values()].find((i) => encodeKey(i.spec.key) === encodeKey(spec.keyPattern));
   if (!idx) throw new CommandError('IndexNotFound', `cannot find index ${JSON.stringify(spec.name ?? spec.keyPattern)} for ns ${coll.ns}`);
   const out: Document = {};
   for (const k of Object.keys(spec)) {
     if (k === 'name' || k === 'keyPattern') continue;
-    if (k !== 'expireAfterSeconds') throw new CommandError('CommandNotSupported', `collMod index option '${k}' is not supported by the embedded engine`);
-    const s = Number(spec.expireAfterSeconds);
-    if (!Number.isFinite(s) || s < 0) throw new CommandError('BadValue', "TTL index 'expireAfterSeconds' option must be within an acceptable range");
-    if (!idx.ttl) throw new CommandError('InvalidOptions', 'no expireAfterSeconds field to update');
-    out.expireAfterSeconds_old = idx.spec.expireAfterSeconds;
-    out.expireAfterSeconds_new = Math.trunc(s);
-    idx.spec.expireAfterSeconds = Math.trunc(s);
+    if (k === 'expireAfterSeconds') {
+      const s = Number(spec.expireAfterSeconds);
+      if (!Number.isFinite(s) || s < 0) throw new CommandError('BadValue', "TTL index 'expireAfterSeconds' option must be within an acceptable range");
+      if (!idx.ttl) throw new CommandError('InvalidOptions', 'no expireAfterSeconds field to update');
+      out.expireAfterSeconds_old = idx.spec.expireAfterSeconds;
+      out.expireAfterSeconds_new = Math.trunc(s);
+      idx.spec.expireAfterSeconds = Math.trunc(s);
+    } else if (k === 'prepareUnique') {
+      if (typeof spec.prepareUnique !== 'boolean') throw new CommandError('TypeMismatch', "BSON field 'collMod.index.prepareUnique' is the wrong type, expected type 'bool'");
+      if (idx.unique || idx.clustered) continue; // already refuses duplicates
+      const was = idx.spec.prepareUnique === true;
+      if (was === spec.prepareUnique) continue;
+      out.prepareUnique_old = was;
+      out.prepareUnique_new = spec.prepareUnique;
+      const { prepareUnique: _, ...rest } = idx.spec;
+      idx.meta.spec = spec.prepareUnique ? { ...rest, prepareUnique: true } : rest;
+    } else if (k === 'unique') {
+      if (typeof spec.unique !== 'boolean') throw new CommandError('TypeMismatch', "BSON field 'collMod.index.unique' is the wrong type, expected type 'bool'");
+      // MongoDB 6.0's answers; 7.1 turns a unique index non-unique with `forceNonUnique`, not built here.
+      if (!spec.unique) throw new CommandError('BadValue', 'Cannot make index non-unique');
+      if (idx.unique || idx.clustered) continue;
+      if (idx.spec.prepareUnique !== true) throw new CommandError('InvalidOptions', "Cannot make index unique with 'prepareUnique=false'. Run collMod to set it first.");
+      const violations = coll.uniqueViolations(idx);
+      if (violations.length > 0) throw new CommandError('CannotConvertIndexToUnique', 'Cannot convert the index to unique. Please resolve conflicting documents before running collMod again.', { violations });
+      if (dryRun) continue;
+      // unique in the place createIndexes gives it, so an identical createIndexes later finds the index the same
+      const { v, key, name, prepareUnique: _, ...rest } = idx.spec;
+      coll.makeUnique(idx, { v, key, name, unique: true, ...rest });
+      out.unique_new = true;
+    } else throw new CommandError('CommandNotSupported', `collMod index option '${k}' is not supported by the embedded engine`);
   }
   return out;
 }

@@ -53,6 +53,8 @@ export const Code = {
   Location40432: [40432, 'Location40432'],
   Location40587: [40587, 'Location40587'],
   DuplicateKey: [11000, 'DuplicateKey'],
+  InvalidPipelineOperator: [168, 'InvalidPipelineOperator'],
+  CannotConvertIndexToUnique: [359, 'CannotConvertIndexToUnique'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type CodeName = keyof typeof Code;

@@ -9,7 +9,7 @@ import { collName, optDoc, optInt, type Handler } from './context.js';
 import { CommandError } from './errors.js';
 import { firstBatchReply } from './find.js';
 
-const ALLOWED = new Set(['key', 'name', 'unique', 'sparse', 'expireAfterSeconds', 'partialFilterExpression', 'collation', 'background', 'v', 'ns']);
+const ALLOWED = new Set(['key', 'name', 'unique', 'sparse', 'expireAfterSeconds', 'partialFilterExpression', 'collation', 'prepareUnique', 'background', 'v', 'ns']);
 
 function show(d: Document): string {
   return JSON.stringify(d).replace(/"(\w+)":/g, '$1: ').replace(/,/g, ', ');
@@ -42,6 +42,8 @@ export function normaliseSpec(raw: Document): IndexSpec {
   if (raw.partialFilterExpression !== undefined) spec.partialFilterExpression = optDoc(raw.partialFilterExpression, 'partialFilterExpression');
   const collation = normalizeCollation(optDoc(raw.collation, 'collation'));
   if (collation) spec.collation = collation;
+  // MongoDB ignores prepareUnique on a unique index (SERVER-66563).
+  if (raw.prepareUnique === true && !spec.unique) spec.prepareUnique = true;
   return spec;
 }
 

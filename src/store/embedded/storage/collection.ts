@@ -167,13 +167,14 @@ export class Collection {
   }
 
   /** Every index's keys for `doc` (to be stored as `rid`), checked for size and, unless `trusted`, unique
-   *  constraints (`stored`: the document is already there as `rid`, an update). */
-  private check(doc: Document, rid: Rid, stored: boolean, trusted = false): Map<Index, DocKeys> {
+   *  constraints (`stored`: the document as it is stored as `rid`, for an update). */
+  private check(doc: Document, rid: Rid, stored: Document | undefined, trusted = false): Map<Index, DocKeys> {
     const all = new Map<Index, DocKeys>();
     for (const idx of this.indexes.values()) {
       const keys = idx.keys(doc);
       idx.checkSize(keys, this.ns, rid);
-      const clash = trusted ? undefined : idx.conflict(keys, stored ? rid : undefined);
+      const old = stored && idx.spec.prepareUnique ? idx.keys(stored) : undefined;
+      const clash = trusted ? undefined : idx.conflict(keys, stored ? rid : undefined, old);
       if (clash) throw duplicate(this.ns, idx, clash.values);
       all.set(idx, keys);
     }
@@ -187,7 +188,7 @@ export class Collection {
   insert(bytes: Uint8Array, doc: Document, trusted = false): Rid {
     assertWriting(this.env);
     const rid = this.newRid(doc);
-    const keys = this.check(doc, rid, false, trusted);
+    const keys = this.check(doc, rid, undefined, trusted);
     for (const [idx, k] of keys) idx.add(rid, k);
     this.env.docs.putSync(docKey(this.id, rid), bytes as Buffer);
     this.meta.count++;
@@ -204,7 +205,7 @@ export class Collection {
    */
   update(rid: Rid, oldDoc: Document, bytes: Uint8Array, doc: Document, opts: { trusted?: boolean; replacement?: boolean } = {}): void {
     assertWriting(this.env);
-    const next = this.check(doc, rid, true, opts.trusted);
+    const next = this.check(doc, rid, oldDoc, opts.trusted);
     for (const [idx, k] of next) idx.change(rid, idx.keys(oldDoc), k);
     const key = docKey(this.id, rid);
     // A copy: the oplog record keeps it as the pre-image until the transaction commits.
@@ -251,7 +252,8 @@ export class Collection {
       for (const [rid, bytes] of this.scan()) {
         const keys = idx.keys(decode(bytes));
         idx.checkSize(keys, this.ns, rid);
-        const clash = trusted ? undefined : idx.conflict(keys, rid);
+        // A prepareUnique index is built with the duplicates there are; only new ones are refused.
+        const clash = trusted || !idx.unique ? undefined : idx.conflict(keys, rid);
         if (clash) throw duplicate(this.ns, idx, clash.values);
         idx.add(rid, keys);
       }
@@ -263,6 +265,28 @@ export class Collection {
     this.meta.indexes.push(meta);
     this.catalog.touched(this);
     this.catalog.oplog.record({ op: 'c', ns: `${this.dbName}.$cmd`, o: { createIndexes: this.name, spec } });
+  }
+
+  /** The `_id`s of the documents sharing a key of a non-unique index, one list per key held by several. */
+  uniqueViolations(idx: Index): Array<{ ids: unknown[] }> {
+    const out: Array<{ ids: unknown[] }> = [];
+    for (const group of idx.duplicates()) {
+      out.push({
+        ids: group.map((rid) => {
+          const bytes = this.get(rid);
+          return bytes && (leadingId(bytes) || decode(bytes))._id;
+        }),
+      });
+    }
+    return out;
+  }
+
+  /** Turns a non-unique index unique (collMod `unique: true`), once uniqueViolations found none: `spec` is its
+   *  new spec. */
+  makeUnique(idx: Index, spec: IndexSpec): void {
+    assertWriting(this.env);
+    idx.makeUnique(spec);
+    this.catalog.touched(this);
   }
 
   dropIndex(name: string): void {

@@ -30,6 +30,8 @@ export interface IndexSpec {
   partialFilterExpression?: Document;
   /** The index's collation (collation/index.ts normalizeCollation); its string keys are collation keys. */
   collation?: Document;
+  /** A non-unique index refusing new duplicate keys (collMod, on the way to `unique`); existing ones stay. */
+  prepareUnique?: boolean;
 }
 
 /** One concrete key a document contributes: the components (each followed by SEP) and raw field values. */
@@ -76,7 +78,8 @@ export class KeyTooLongError extends Error {
 
 /** Kept prefix counts per index. */
 const MAX_CACHED_COUNTS = 256;
-/** Entry changes journaled per write transaction and index (more: counts walked meanwhile wait for its commit). */
+/** Entry changes journaled per write transaction and index (more: a count walk begun before it commits takes its
+ *  snapshot once it has). */
 const MAX_JOURNAL = 4096;
 
 /** A kept count: `n` holds the write transactions up to `asOf` (read from a snapshot) and the later ones that
@@ -248,14 +251,65 @@ export class Index {
     }
   }
 
-  /** The entry of `keys` that collides with another record in a unique index, if any. */
-  conflict(keys: DocKeys, self: Rid | undefined): KeyEntry | undefined {
-    if (!this.unique) return undefined;
+  /**
+   * The entry of `keys` that collides with another record in a unique index, if any. In a `prepareUnique`
+   * index, the entry new to the document (not among `old`, its keys before an update) that another record
+   * already has: existing duplicates stay, new ones are refused.
+   */
+  conflict(keys: DocKeys, self: Rid | undefined, old?: DocKeys): KeyEntry | undefined {
+    if (this.unique) {
+      for (const e of keys.entries) {
+        const r = this.get(e.key);
+        if (r !== undefined && r !== self) return e;
+      }
+      return undefined;
+    }
+    if (!this.spec.prepareUnique) return undefined;
+    const had = old && new Set(old.entries.map((e) => e.key));
     for (const e of keys.entries) {
-      const r = this.get(e.key);
-      if (r !== undefined && r !== self) return e;
+      if (had?.has(e.key)) continue;
+      for (const r of this.lookup(e.key, 2)) if (r !== self) return e;
     }
     return undefined;
+  }
+
+  /** The record ids sharing a key, one group per key held by several (a non-unique index turned unique must
+   *  have none), in key order. */
+  *duplicates(): Generator<Rid[]> {
+    if (this.unique) return;
+    let comps: string | undefined;
+    let group: Rid[] = [];
+    for (const k of keyRange(this.env.keys, this.idPrefix, prefixEnd(this.idPrefix))) {
+      const key = k.toString('utf8', 4);
+      const rid = ridOf(key, this.fields.length);
+      const c = key.slice(0, key.length - rid.length);
+      if (c === comps) {
+        group.push(rid);
+        continue;
+      }
+      if (group.length > 1) yield group;
+      comps = c;
+      group = [rid];
+    }
+    if (group.length > 1) yield group;
+  }
+
+  /**
+   * Turns a non-unique index with no duplicate keys (see duplicates) unique under `spec`: each entry moves from
+   * components | record id to the unique layout, components -> record id. The entries, and so every count kept
+   * of them, stay the same.
+   */
+  makeUnique(spec: IndexSpec): void {
+    if (this.unique || spec.unique !== true) throw new Error(`index ${this.name} is unique already, or the new spec is not`);
+    const n = this.fields.length;
+    // Forward: each entry's new key is a prefix of its old one, so it sorts before the keys still to be read.
+    for (const k of keyRange(this.env.keys, this.idPrefix, prefixEnd(this.idPrefix))) {
+      const key = k.toString('utf8', 4);
+      const rid = ridOf(key, n);
+      this.env.keys.removeSync(k);
+      this.env.keys.putSync(this.prefixBuffer(key.slice(0, key.length - rid.length)), Buffer.from(rid, 'utf8'));
+    }
+    this.meta.spec = spec;
   }
 
   /** The stored key of an entry: with the record id appended, except in a unique index (it is the value). */
@@ -510,25 +564,68 @@ export class Index {
     return this.walkChunks(prefix);
   }
 
-  private async walkChunks(prefix: string): Promise<void> {
-    let snap = this.env.snapshot();
-    let entry = this.keep(prefix, snap.ticket, 0, false);
-    // A journal overflowed (a transaction changing thousands of entries) after the snapshot: walk from a
-    // snapshot holding it once it has committed.
-    for (let tries = 0; !entry && tries < 3 && this.journal.length > 0; tries++) {
-      snap.done();
-      await this.env.whenCommitted(this.journal[this.journal.length - 1]!.ticket);
-      snap = this.env.snapshot();
-      entry = this.keep(prefix, snap.ticket, 0, false);
-    }
-    if (!entry) {
-      snap.done();
-      return;
-    }
+  private walkChunks(prefix: string): Promise<void> {
+    const begun = this.beginWalk(prefix);
+    if (!begun) return Promise.resolve();
+    const [entry, waitFor] = begun;
     let finish!: () => void;
     entry.walk = new Promise<void>((resolve) => (finish = resolve));
-    readStats.indexCounts++;
+    // A storage error ends the walk unkept (the command asking for it runs again and counts on its own).
+    void this.walkFrom(prefix, entry, waitFor)
+      .catch(() => undefined)
+      .finally(() => {
+        entry.walk = undefined;
+        // A walk that stopped before the end (the engine closing, the index dropped, a storage error) leaves no
+        // half-made count behind: one left unready would keep every later count of this prefix from being kept
+        // or walked again.
+        if (!entry.ready && this.counts.get(prefix) === entry) this.forget(prefix);
+        finish();
+      });
+    return entry.walk;
+  }
+
+  /**
+   * Starts keeping the count under `prefix` before its snapshot is taken: from now on every write transaction
+   * that runs records its changes under the prefix against it (record), whatever their number. The transactions
+   * that ran before and have not committed are accounted for from their journals; those whose journal
+   * overflowed (and a reloaded index's blind ones) cannot be, so the snapshot is taken once they have committed:
+   * the returned ticket. Until then the count is read as of no snapshot (asOf: Infinity), so the deltas of the
+   * transactions committing meanwhile, which the snapshot will hold, are not folded in.
+   */
+  private beginWalk(prefix: string): [KeptCount, number] | undefined {
+    this.settle();
+    if (this.counts.has(prefix)) return undefined;
+    if (this.counts.size >= MAX_CACHED_COUNTS) {
+      for (const [p, c] of this.counts) if (c.ready) this.forget(p);
+    }
+    const entry: KeptCount = { n: 0, asOf: Infinity, ready: false, dropped: false };
+    this.counts.set(prefix, entry);
+    let waitFor = this.blindTo;
+    for (const j of this.journal) {
+      if (!j.changes) {
+        waitFor = Math.max(waitFor, j.ticket);
+        continue;
+      }
+      let d = 0;
+      for (const [key, delta] of j.changes) if (key.startsWith(prefix)) d += delta;
+      if (d !== 0) {
+        const deltas = this.pendingDeltas(j.ticket);
+        deltas.set(prefix, (deltas.get(prefix) ?? 0) + d);
+      }
+    }
+    return [entry, waitFor];
+  }
+
+  private async walkFrom(prefix: string, entry: KeptCount, waitFor: number): Promise<void> {
+    await this.env.whenCommitted(waitFor);
+    if (entry.dropped || this.env.closing) return;
+    const snap = this.env.snapshot();
     try {
+      // Transactions up to `waitFor` have committed, so the snapshot holds them (and perhaps later ones); one
+      // older than a reloaded index's blind transactions (a commit that failed) cannot be accounted for.
+      if (snap.ticket < this.blindTo) return;
+      entry.asOf = snap.ticket;
+      readStats.indexCounts++;
       const [start, end] = this.bounds(prefix);
       const txn = snap.txn;
       let from = start;
@@ -556,11 +653,6 @@ export class Index {
       }
     } finally {
       snap.done();
-      entry.walk = undefined;
-      // A walk that stopped before the end (the engine closing, a storage error) leaves no half-made count
-      // behind: one left unready would keep every later count of this prefix from being kept or walked again.
-      if (!entry.ready && this.counts.get(prefix) === entry) this.forget(prefix);
-      finish();
     }
   }
 
