@@ -17,6 +17,7 @@ import { graphqlHttpErrors } from './http/graphql-errors.js';
 import { sendProblem } from './http/problem.js';
 import { requestContext } from './http/request-context.js';
 import { corsAllowlist, securityHeaders } from './http/security.js';
+import { discardUnreadBody } from './http/unread-body.js';
 import { ResponseCache } from './http/response-cache.js';
 import { CacheInvalidation } from './http/cache-invalidation.js';
 import { createMailer, type Mailer } from './mail/index.js';
@@ -71,6 +72,7 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   await apollo.start();
 
   koa.use(requestContext(deps.log));
+  koa.use(discardUnreadBody);
   koa.use(securityHeaders({ publicUrl: deps.config.publicUrl, trustProxyHops: hops }));
   koa.use(corsAllowlist(deps.config.corsOrigins));
   const cache = deps.config.cache.responseCacheBytes > 0 ? new ResponseCache(deps.config.cache.responseCacheBytes, deps.log) : undefined;

@@ -1,7 +1,7 @@
 // Attempt counters (failed sign-ins, sign-in code requests) under named keys, kept in the store
 // (`login_failures`, rate-limiter-flexible's RateLimiterMongo) so every service process shares them.
 // Which keys an attempt counts under is the caller's policy (sign-in-limits.ts, otp.ts).
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Store } from '../store/store.js';
 
@@ -11,6 +11,8 @@ export interface AttemptLimits<Name extends string> {
   /** Attempts allowed per key in the window, for each kind of key. */
   points: Record<Name, number>;
   windowSeconds: number;
+  /** The server's secret the stored keys are HMACs under (the same in every process). */
+  key: Buffer;
 }
 
 /** The keys one attempt counts under; a kind left out is not counted. */
@@ -37,7 +39,7 @@ export class AttemptLimiter<Name extends string> {
    */
   async take(keys: AttemptKeys<Name>): Promise<number | null> {
     const entries = this.entries(keys);
-    const results = await Promise.allSettled(entries.map(([name, key]) => this.limiters.get(name)!.consume(stored(key), 1)));
+    const results = await Promise.allSettled(entries.map(([name, key]) => this.limiters.get(name)!.consume(this.stored(key), 1)));
     let waitMs = 0;
     let failure: unknown;
     for (const result of results) {
@@ -55,11 +57,21 @@ export class AttemptLimiter<Name extends string> {
 
   /** Gives back the attempt `take` counted (it succeeded and should not count against these keys). */
   async giveBack(keys: AttemptKeys<Name>): Promise<void> {
-    await Promise.all(this.entries(keys).map(([name, key]) => this.limiters.get(name)!.reward(stored(key), 1)));
+    await Promise.all(this.entries(keys).map(([name, key]) => this.limiters.get(name)!.reward(this.stored(key), 1)));
   }
 
   async reset(keys: AttemptKeys<Name>): Promise<void> {
-    await Promise.all(this.entries(keys).map(([name, key]) => this.limiters.get(name)!.delete(stored(key))));
+    await Promise.all(this.entries(keys).map(([name, key]) => this.limiters.get(name)!.delete(this.stored(key))));
+  }
+
+  /**
+   * A key as stored: an HMAC-SHA-256 of it under the server's key, so that what a client typed (an e-mail of
+   * any length, or a password typed into the e-mail field) is neither kept in the store, nor recoverable from
+   * it by guessing, nor too long for the collection's unique index (an index key has a size limit on the
+   * embedded engine, and on MongoDB before 4.2).
+   */
+  private stored(key: string): string {
+    return createHmac('sha256', this.limits.key).update(`attempt:${key}`).digest('base64url');
   }
 
   private entries(keys: AttemptKeys<Name>): Array<[Name, string]> {
@@ -67,9 +79,3 @@ export class AttemptLimiter<Name extends string> {
   }
 }
 
-/**
- * A key as stored: its SHA-256 digest, so that what a client typed (an e-mail of any length, or a password
- * typed into the e-mail field) is neither kept in the store nor too long for the collection's unique index
- * (an index key has a size limit on the embedded engine, and on MongoDB before 4.2).
- */
-const stored = (key: string): string => createHash('sha256').update(key).digest('base64url');

@@ -56,6 +56,7 @@ export async function createOAuthServer(deps: { config: Config; log: Logger; sto
     prefix: 'otp-request',
     points: { pair: limits.failuresPerAccount, ip: limits.failuresPerIp, address: limits.otpRequestsPerAddress },
     windowSeconds: limits.windowSeconds,
+    key: keys.deviceKey,
   });
   const logins = new PasswordLogin(store, hasher, failures);
   const otp = new OtpService({ store, mailer, log, key: keys.otpKey, failures, requests, maxLiveCodes: limits.otpRequestsPerAddress });

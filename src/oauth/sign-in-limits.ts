@@ -34,6 +34,7 @@ export class SignInLimits {
       prefix: 'login',
       points: { device: settings.perAccountAndIp, pair: settings.perAccountAndIp, ip: settings.perIp, account: settings.perAccountUnknownDevices },
       windowSeconds: settings.windowSeconds,
+      key,
     });
   }
 

@@ -65,15 +65,23 @@ export function postOnlyEndpoints(routes: Array<{ path: string; types: string[] 
       answer(ctx, 405, { error: 'invalid_request', error_description: INVALID_REQUEST });
       return;
     }
+    // RFC 9110 §15.5.16: a refused content coding is answered with the codings accepted.
+    if (coded(ctx)) ctx.set('Accept-Encoding', 'identity');
     answer(ctx, 415, { error: 'invalid_request', error_description: INVALID_REQUEST });
   };
 }
 
-/** A body this endpoint can read: one of its media types (or none at all), and no content coding. */
+/** A body this endpoint can read: one of its media types, or no body at all; and no content coding. */
 function acceptable(ctx: Koa.Context, types: string[]): boolean {
+  if (coded(ctx)) return false;
+  if (ctx.request.type) return ctx.is(types) !== false;
+  // No media type: acceptable only without a body (the provider then says what is missing).
+  return !ctx.get('transfer-encoding') && Number(ctx.get('content-length') || 0) === 0;
+}
+
+function coded(ctx: Koa.Context): boolean {
   const coding = ctx.get('content-encoding').trim().toLowerCase();
-  if (coding && coding !== 'identity') return false;
-  return !ctx.request.type || ctx.is(types) !== false;
+  return coding !== '' && coding !== 'identity';
 }
 
 /** CONTRACT.md §2: the interface's two failure texts, and the RFC 6749 code each failure deserves. */

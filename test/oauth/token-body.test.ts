@@ -76,16 +76,27 @@ describe('methods and media types (CONTRACT.md §2: 405, 415)', () => {
     }
     const gzip = await post(path, 'application/x-www-form-urlencoded', passwordForm(), { 'content-encoding': 'gzip' });
     expect(gzip.status).toBe(415);
+    expect(gzip.headers['accept-encoding']).toBe('identity');
+  });
+
+  test.each(endpoints)('%s: a body without a Content-Type is 415; no body and no type is the endpoint\'s own 400', async (path) => {
+    const typeless = await client.request({ method: 'POST', path, headers: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET), body: passwordForm() });
+    expect([typeless.statusCode, ((await typeless.body.json()) as { error?: string }).error]).toEqual([415, 'invalid_request']);
+    const empty = await client.request({ method: 'POST', path, headers: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET) });
+    await empty.body.dump();
+    expect(empty.statusCode).not.toBe(415);
+    expect(empty.statusCode).toBeLessThan(500);
   });
 
   test('a JSON body is for the token endpoint and the otp request only: 415 at introspection', async () => {
     expect((await post('/oauth2/introspect', 'application/json', JSON.stringify({ token: 'x' }))).status).toBe(415);
   });
 
-  test('OPTIONS is not refused (CORS preflights reach the provider)', async () => {
+  test('a CORS preflight is not refused: the provider answers it', async () => {
     const res = await client.request({ method: 'OPTIONS', path: '/oauth2/access_token', headers: { origin: 'http://localhost:8080', 'access-control-request-method': 'POST' } });
     await res.body.dump();
-    expect(res.statusCode).not.toBe(405);
+    expect(res.statusCode).toBe(204);
+    expect(res.headers['access-control-allow-origin']).toBe('http://localhost:8080');
   });
 
   test('/oauth2/otp: a body over its limit is 413', async () => {
