@@ -123,7 +123,14 @@ test('failGetMoreAfterCursorCheckout fails a getMore; only a change stream\'s er
   const err = await cursor.next().catch((e: unknown) => e);
   expect(err).toMatchObject({ code: 6, codeName: 'HostUnreachable' });
   expect((err as MongoServerError).hasErrorLabel('ResumableChangeStreamError')).toBe(false);
+  // As mongod, the failed getMore's cursor is gone.
+  const cursorId = (cursor as unknown as { id?: { toString(): string } }).id!;
+  await expect(client.db('fp').command({ getMore: BigInt(cursorId.toString()) as never, collection: 'c' })).rejects.toMatchObject({ code: 43 });
   await cursor.close().catch(() => undefined);
+  // A getMore on a cursor that does not exist is its own CursorNotFound, and the fail point is not used up.
+  await client.db('admin').command({ configureFailPoint: 'failGetMoreAfterCursorCheckout', mode: { times: 1 }, data: { errorCode: 6 } });
+  await expect(client.db('fp').command({ getMore: 123456789n as never, collection: 'c' })).rejects.toMatchObject({ code: 43 });
+  expect(await client.db('admin').command({ configureFailPoint: 'failGetMoreAfterCursorCheckout', mode: 'off' })).toMatchObject({ count: 0 });
 
   await client.db('admin').command({ configureFailPoint: 'failGetMoreAfterCursorCheckout', mode: { times: 1 }, data: { errorCode: 6 } });
   const stream = coll().watch([], { maxAwaitTimeMS: 50 });
@@ -133,4 +140,14 @@ test('failGetMoreAfterCursorCheckout fails a getMore; only a change stream\'s er
   expect(raw).toMatchObject({ code: 6 });
   expect((raw as MongoServerError).hasErrorLabel('ResumableChangeStreamError')).toBe(true);
   await stream.close();
+});
+
+test('a fail point with nothing to do is not entered; a write concern error applies to writes only', async () => {
+  await set({ times: 1 }, { failCommands: ['find'], errorLabels: ['X'] });
+  expect(await coll().find({}).toArray()).toHaveLength(2);
+  await set({ times: 1 }, { failCommands: ['find', 'insert'], writeConcernError: { code: 64, errmsg: 'timed out' } });
+  expect(await coll().find({}).toArray()).toHaveLength(2);
+  await expect(coll().insertOne({ _id: 9, x: 9 })).rejects.toBeInstanceOf(MongoWriteConcernError);
+  expect(await client.db('admin').command({ configureFailPoint: 'failCommand', mode: 'off' })).toMatchObject({ count: 1 });
+  await coll().deleteOne({ _id: 9 });
 });

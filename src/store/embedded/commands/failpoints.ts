@@ -41,16 +41,16 @@ interface FailCommand {
 
 interface FailPoints {
   failCommand?: FailCommand;
-  failGetMore?: { mode: Mode; code: number };
-  /** Times the fail point has fired since the engine started (the `count` configureFailPoint answers). */
-  fired: number;
+  failGetMore?: { mode: Mode; code: number; appName?: string; namespace?: string };
+  /** Times each fail point has fired since it was last set (the `count` configureFailPoint answers). */
+  fired: Map<string, number>;
 }
 
 const enabled = new WeakMap<EngineState, FailPoints>();
 
 /** Turns the test commands on for this engine (startEngine's `testCommands` option). */
 export function enableTestCommands(state: EngineState): void {
-  if (!enabled.has(state)) enabled.set(state, { fired: 0 });
+  if (!enabled.has(state)) enabled.set(state, { fired: new Map() });
 }
 
 /** Whether any fail point is set: the wire layer then sends every command through `failAction`. */
@@ -108,22 +108,23 @@ export function failAction(state: EngineState, body: Document, appName: string |
   if (!points) return undefined;
   const name = Object.keys(body)[0] ?? '';
   const getMore = points.failGetMore;
-  if (getMore && name === 'getMore' && fires(getMore)) {
-    points.fired++;
-    if (getMore.mode.kind === 'times' && getMore.mode.left === 0) points.failGetMore = undefined;
-    const resumable = RESUMABLE.has(getMore.code) && state.changes?.owns(toBigInt(body.getMore)) === true;
-    const error = { ok: 0, errmsg: "Failing getMore via 'failGetMoreAfterCursorCheckout' failpoint", code: getMore.code, codeName: codeName(getMore.code), ...(resumable ? { errorLabels: ['ResumableChangeStreamError'] } : {}) };
-    return { closeConnection: false, blockMs: 0, error };
+  if (getMore && name === 'getMore') {
+    const action = failGetMore(state, points, getMore, body, appName);
+    if (action) return action;
   }
   const fc = points.failCommand;
   if (!fc) return undefined;
   if (!fc.commands.has(name) || name === 'configureFailPoint') return undefined;
   if (fc.appName !== undefined && fc.appName !== appName) return undefined;
   if (fc.namespace !== undefined && fc.namespace !== `${String(body.$db)}.${String(body[name])}`) return undefined;
-  if (!fires(fc)) return undefined;
-  points.fired++;
-  if (fc.mode.kind === 'times' && fc.mode.left === 0) points.failCommand = undefined;
   const d = fc.data;
+  // As mongod: a fail point with nothing to do is not entered (and uses up no `times`); a write concern error
+  // applies only to a command that takes a write concern.
+  const wce = d.writeConcernError && typeof d.writeConcernError === 'object' && takesWriteConcern(name, body);
+  if (d.closeConnection !== true && typeof d.errorCode !== 'number' && d.blockConnection !== true && !wce) return undefined;
+  if (!fires(fc)) return undefined;
+  points.fired.set('failCommand', (points.fired.get('failCommand') ?? 0) + 1);
+  if (fc.mode.kind === 'times' && fc.mode.left === 0) points.failCommand = undefined;
   const action: FailAction = {
     closeConnection: d.closeConnection === true,
     blockMs: d.blockConnection === true ? Math.max(0, Number(d.blockTimeMS ?? 0)) : 0,
@@ -131,10 +132,43 @@ export function failAction(state: EngineState, body: Document, appName: string |
   if (typeof d.errorCode === 'number') {
     const code = Math.trunc(d.errorCode);
     action.error = { ok: 0, errmsg: "Failing command via 'failCommand' failpoint", code, codeName: codeName(code), ...(Array.isArray(d.errorLabels) ? { errorLabels: d.errorLabels } : {}) };
-  } else if (d.writeConcernError && typeof d.writeConcernError === 'object') {
+  } else if (wce) {
     action.writeConcernError = d.writeConcernError as Document;
   }
   return action;
+}
+
+/**
+ * failGetMoreAfterCursorCheckout: as mongod, only for a cursor that exists (else the getMore's own
+ * CursorNotFound), from the named application and namespace; the failed getMore's cursor is deleted, and the
+ * error takes the labels the server gives it.
+ */
+function failGetMore(state: EngineState, points: FailPoints, fp: NonNullable<FailPoints['failGetMore']>, body: Document, appName: string | undefined): FailAction | undefined {
+  const id = toBigInt(body.getMore);
+  const cursor = state.cursors.get(id);
+  const stream = state.changes?.owns(id) === true;
+  if (!cursor && !stream) return undefined;
+  const ns = cursor ? cursor.ns : `${String(body.$db)}.${String(body.collection)}`;
+  if (fp.appName !== undefined && fp.appName !== appName) return undefined;
+  if (fp.namespace !== undefined && fp.namespace !== ns) return undefined;
+  if (!fires(fp)) return undefined;
+  points.fired.set('failGetMoreAfterCursorCheckout', (points.fired.get('failGetMoreAfterCursorCheckout') ?? 0) + 1);
+  if (fp.mode.kind === 'times' && fp.mode.left === 0) points.failGetMore = undefined;
+  if (cursor) state.cursors.kill(id);
+  else state.changes?.handle('killCursors', { state, db: String(body.$db), body: { killCursors: body.collection, cursors: [id] }, sequences: new Map(), connectionId: 0 });
+  const resumable = stream && RESUMABLE.has(fp.code);
+  const error = { ok: 0, errmsg: "Hit the 'failGetMoreAfterCursorCheckout' failpoint", code: fp.code, codeName: codeName(fp.code), ...(resumable ? { errorLabels: ['ResumableChangeStreamError'] } : {}) };
+  return { closeConnection: false, blockMs: 0, error };
+}
+
+/** Commands that take a write concern (a fail point's writeConcernError applies to these only). */
+const WRITE_CONCERN_COMMANDS = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify', 'create', 'collMod', 'drop', 'dropDatabase', 'createIndexes', 'dropIndexes', 'bulkWrite', 'renameCollection']);
+
+function takesWriteConcern(name: string, body: Document): boolean {
+  if (WRITE_CONCERN_COMMANDS.has(name)) return true;
+  if (name !== 'aggregate' || !Array.isArray(body.pipeline)) return false;
+  const last: unknown = body.pipeline.at(-1);
+  return !!last && typeof last === 'object' && ('$out' in last || '$merge' in last);
 }
 
 /** Whether the fail point fires for one more matching command (and counts it). */
@@ -193,16 +227,23 @@ function configureFailPoint(ctx: CommandContext): Document {
     throw new CommandError('BadValue', `Cannot find failPoint ${JSON.stringify(name)}: this engine has 'failCommand' and 'failGetMoreAfterCursorCheckout'`);
   }
   const mode = parseMode(ctx.body.mode);
-  const count = points.fired;
+  const count = points.fired.get(name) ?? 0;
+  points.fired.set(name, 0);
   if (name === 'failGetMoreAfterCursorCheckout') {
     if (mode === 'off') {
       points.failGetMore = undefined;
       return { count, ok: 1 };
     }
-    const code = Number((ctx.body.data as Document | undefined)?.errorCode);
-    if (!Number.isInteger(code)) throw new CommandError('BadValue', "failGetMoreAfterCursorCheckout needs 'data.errorCode'");
-    points.failGetMore = { mode, code };
-    points.fired = 0;
+    const data = (ctx.body.data ?? {}) as Document;
+    // mongod's default: InternalError.
+    const code = data.errorCode === undefined ? 1 : Number(data.errorCode);
+    if (!Number.isInteger(code)) throw new CommandError('BadValue', "'data.errorCode' must be an integer");
+    points.failGetMore = {
+      mode,
+      code,
+      ...(typeof data.appName === 'string' ? { appName: data.appName } : {}),
+      ...(typeof data.namespace === 'string' ? { namespace: data.namespace } : {}),
+    };
     return { count, ok: 1 };
   }
   if (mode === 'off') {
@@ -220,7 +261,6 @@ function configureFailPoint(ctx: CommandContext): Document {
     ...(typeof data.appName === 'string' ? { appName: data.appName } : {}),
     ...(typeof data.namespace === 'string' ? { namespace: data.namespace } : {}),
   };
-  points.fired = 0;
   return { count, ok: 1 };
 }
 
