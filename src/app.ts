@@ -22,7 +22,7 @@ import { CacheInvalidation } from './http/cache-invalidation.js';
 import { createMailer, type Mailer } from './mail/index.js';
 import { registry } from './metrics/metrics.js';
 import { playground } from './playground/index.js';
-import { createOAuthServer } from './oauth/index.js';
+import { createOAuthServer, OAUTH_MOUNT } from './oauth/index.js';
 import type { RevocationList } from './oauth/revocations.js';
 import { openApiRoutes } from './openapi/routes.js';
 import { restRouter } from './rest/routes.js';
@@ -81,7 +81,10 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   deps.authenticate ??= oauth.authenticate;
   cache?.useAuthenticator(deps.authenticate);
   koa.keys = oauth.cookieKeys;
-  koa.use(oauth.middleware);
+  // Its middlewares (the provider's mount, two routers, the token endpoint's checks) only for the paths it serves:
+  // under the mount, and the metadata alias under /.well-known. Every other request skipped six of them for nothing.
+  const oauthPrefix = `${OAUTH_MOUNT}/`;
+  koa.use((ctx, next) => (ctx.path.startsWith(oauthPrefix) || ctx.path === OAUTH_MOUNT || ctx.path.startsWith('/.well-known/') ? oauth.middleware(ctx, next) : next()));
 
   const probes = new Router<AppState>();
   probes.get('/healthz', (ctx) => {
