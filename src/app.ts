@@ -1,5 +1,5 @@
-// Koa composition: request context first, then /oauth2 (no body parser in front of it), probes,
-// /graphql and the REST shims.
+// Koa composition: request context first, then /oauth2 (no body parser in front of it), /graphql, probes,
+// the OpenAPI document and the REST shims.
 import { Router } from '@koa/router';
 import { koaMiddleware } from '@as-integrations/koa';
 import type { ApolloServer } from '@apollo/server';
@@ -104,17 +104,18 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
       ctx.body = await registry.metrics();
     });
   }
-  koa.use(probes.routes());
-
+  // The playground answers browsers' GET /graphql; then /graphql itself, ahead of the routers of other paths (the
+  // probes, the OpenAPI document), which it would otherwise pass through, each matching its routes, on every request.
   if (deps.config.playground) koa.use(playground());
-  // The REST API's OpenAPI document and its viewer (static, public: on in every environment).
-  koa.use(openApiRoutes(deps.config));
-
   const graphql = new Router<AppState>();
   const handler = koaMiddleware<Context, AppState>(apollo, { context: async ({ ctx }) => ctx.state.context! });
   const shared = cache ? [cache.sharedAnswers()] : [];
   graphql.all('/graphql', graphqlHttpErrors(), jsonBody(), withContext(deps), ...shared, typedAnswer, handler);
   koa.use(graphql.routes());
+
+  koa.use(probes.routes());
+  // The REST API's OpenAPI document and its viewer (static, public: on in every environment).
+  koa.use(openApiRoutes(deps.config));
 
   const rest = restRouter(deps);
   koa.use(rest.routes()).use(rest.allowedMethods({ throw: true }));
