@@ -118,12 +118,13 @@ function readReferences<D>(references: References<D>, wanted: ReadonlyArray<Want
   const reads = also;
   if (request.answering()) {
     for (const reference of references) {
-      const ids = new Set<string>();
+      let ids: Set<string> | undefined;
       for (const { docs, selected } of wanted) {
         if (!selected.has(reference.field)) continue;
+        ids ??= new Set();
         for (const doc of docs) for (const id of reference.ids(doc) ?? []) if (id) ids.add(id);
       }
-      if (ids.size > 0) reads.push(request.get(reference.loader()).readNow(ids));
+      if (ids && ids.size > 0) reads.push(request.get(reference.loader()).readNow(ids));
     }
   }
   return reads.length === 0 ? nothing : reads.length === 1 ? reads[0]! : Promise.all(reads).then(() => undefined);
