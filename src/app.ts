@@ -1,5 +1,5 @@
-// Koa composition: request context first, then /oauth2 (no body parser in front of it), probes,
-// /graphql and the REST shims.
+// Koa composition: request context first, then /oauth2 (no body parser in front of it), /graphql, probes,
+// the OpenAPI document and the REST shims.
 import { Router } from '@koa/router';
 import { koaMiddleware } from '@as-integrations/koa';
 import type { ApolloServer } from '@apollo/server';
@@ -23,7 +23,7 @@ import { CacheInvalidation } from './http/cache-invalidation.js';
 import { createMailer, type Mailer } from './mail/index.js';
 import { registry } from './metrics/metrics.js';
 import { playground } from './playground/index.js';
-import { createOAuthServer } from './oauth/index.js';
+import { createOAuthServer, OAUTH_MOUNT } from './oauth/index.js';
 import type { RevocationList } from './oauth/revocations.js';
 import { openApiRoutes } from './openapi/routes.js';
 import { restRouter } from './rest/routes.js';
@@ -83,7 +83,10 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   deps.authenticate ??= oauth.authenticate;
   cache?.useAuthenticator(deps.authenticate);
   koa.keys = oauth.cookieKeys;
-  koa.use(oauth.middleware);
+  // Its middlewares (the provider's mount, two routers, the token endpoint's checks) only for the paths it serves:
+  // under the mount, and the metadata alias under /.well-known. Every other request skipped six of them for nothing.
+  const oauthPrefix = `${OAUTH_MOUNT}/`;
+  koa.use((ctx, next) => (ctx.path.startsWith(oauthPrefix) || ctx.path === OAUTH_MOUNT || ctx.path.startsWith('/.well-known/') ? oauth.middleware(ctx, next) : next()));
 
   const probes = new Router<AppState>();
   probes.get('/healthz', (ctx) => {
@@ -103,17 +106,18 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
       ctx.body = await registry.metrics();
     });
   }
-  koa.use(probes.routes());
-
+  // The playground answers browsers' GET /graphql; then /graphql itself, ahead of the routers of other paths (the
+  // probes, the OpenAPI document), which it would otherwise pass through, each matching its routes, on every request.
   if (deps.config.playground) koa.use(playground());
-  // The REST API's OpenAPI document and its viewer (static, public: on in every environment).
-  koa.use(openApiRoutes(deps.config));
-
   const graphql = new Router<AppState>();
   const handler = koaMiddleware<Context, AppState>(apollo, { context: async ({ ctx }) => ctx.state.context! });
   const shared = cache ? [cache.sharedAnswers()] : [];
   graphql.all('/graphql', graphqlHttpErrors(), jsonBody(), withContext(deps), ...shared, typedAnswer, handler);
   koa.use(graphql.routes());
+
+  koa.use(probes.routes());
+  // The REST API's OpenAPI document and its viewer (static, public: on in every environment).
+  koa.use(openApiRoutes(deps.config));
 
   const rest = restRouter(deps);
   koa.use(rest.routes()).use(rest.allowedMethods({ throw: true }));

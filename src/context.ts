@@ -60,8 +60,15 @@ export function createContext(input: {
   clientIp?: string;
 }): Context {
   const operation: OperationSelection = {};
+  // Field by field rather than spreading `input`: one shape for every request's context.
   return {
-    ...input,
+    requestId: input.requestId,
+    log: input.log,
+    config: input.config,
+    store: input.store,
+    mailer: input.mailer,
+    viewer: input.viewer,
+    clientIp: input.clientIp,
     cursors: input.cursors ?? processCursorCodec(),
     loaders: new Loaders(input.store, operation),
     operation,

@@ -2,10 +2,11 @@
 // through fragments, inline fragments and abstract types (a field selected on an interface or union counts
 // for each object type that may stand there at run time). Used for the cache policy and the store projections.
 import {
-  getNamedType, GraphQLIncludeDirective, GraphQLSkipDirective, isAbstractType, isCompositeType, isObjectType, Kind, type DocumentNode,
-  type FragmentDefinitionNode, type GraphQLCompositeType, type GraphQLField, type GraphQLObjectType, type GraphQLResolveInfo, type GraphQLSchema,
-  type OperationDefinitionNode, type SelectionNode, type SelectionSetNode,
+  getNamedType, GraphQLIncludeDirective, GraphQLSkipDirective, isAbstractType, isCompositeType, isObjectType, Kind, visit, type DirectiveNode,
+  type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLCompositeType, type GraphQLField, type GraphQLNamedType,
+  type GraphQLObjectType, type GraphQLResolveInfo, type GraphQLSchema, type OperationDefinitionNode, type SelectionNode, type SelectionSetNode,
 } from 'graphql';
+import type { Selected } from '../store/loaders.js';
 import { getArgumentValues, getDirectiveValues } from 'graphql/execution/values.js';
 
 /** The operation `operationName` of `document` (the only one when no name is given), or undefined. */
@@ -87,35 +88,184 @@ export function selectedFields(schema: GraphQLSchema, document: DocumentNode, op
 
 /** Whether `@skip` / `@include` leave a selection in (graphql-js's `shouldIncludeNode`). */
 function included(node: SelectionNode, variables: GraphQLResolveInfo['variableValues']): boolean {
+  if (!node.directives?.length) return true;
   if (getDirectiveValues(GraphQLSkipDirective, node, variables)?.if === true) return false;
   return getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
 }
 
+// What the operation selects at one place in it (store/loaders.ts `Selected`): the loaders read ahead, below the
+// documents a field asks for, what that field's own selection goes on to ask of them, and nothing another place in
+// the operation selects of the same type. Made once per operation and values of the variables its
+// `@skip`/`@include` read (none, for nearly every operation), lazily, and kept with the parsed operation: a request
+// of a document seen before finds every selection already made.
+
+/** The operations' plans: by the values of the variables their directives read ('' when they read none). */
+interface Plans {
+  variables: readonly string[];
+  byValues: Map<string, Plan>;
+}
+
+const plans = new WeakMap<OperationDefinitionNode, Plans>();
+
+/** The variables `@skip` / `@include` read in an operation and the fragments it may spread. */
+function directiveVariables(operation: OperationDefinitionNode, fragments: GraphQLResolveInfo['fragments']): string[] {
+  const found = new Set<string>();
+  const visitor = {
+    Directive(node: DirectiveNode) {
+      if (node.name.value !== 'skip' && node.name.value !== 'include') return;
+      for (const argument of node.arguments ?? []) if (argument.value.kind === Kind.VARIABLE) found.add(argument.value.name.value);
+    },
+  };
+  visit(operation, visitor);
+  for (const fragment of Object.values(fragments)) visit(fragment, visitor);
+  return [...found];
+}
+
+class Plan {
+  /** Selections by the field node selecting them (one node: nearly every field) or by the nodes' list, and type. */
+  private readonly byNode = new WeakMap<FieldNode | ReadonlyArray<FieldNode>, Map<string, PathSelection>>();
+
+  constructor(
+    readonly schema: GraphQLSchema,
+    readonly fragments: GraphQLResolveInfo['fragments'],
+    /** Only the variables the directives read. */
+    readonly variables: Record<string, unknown>,
+  ) {}
+
+  at(fieldNodes: ReadonlyArray<FieldNode>, type: GraphQLNamedType | undefined): PathSelection {
+    const key = fieldNodes.length === 1 ? fieldNodes[0]! : fieldNodes;
+    let byType = this.byNode.get(key);
+    if (!byType) this.byNode.set(key, (byType = new Map()));
+    const name = type?.name ?? '';
+    let selection = byType.get(name);
+    if (!selection) byType.set(name, (selection = new PathSelection(this, isObjectType(type) ? type : undefined, fieldNodes)));
+    return selection;
+  }
+}
+
+function planOf(info: GraphQLResolveInfo): Plan {
+  let entry = plans.get(info.operation);
+  if (!entry) plans.set(info.operation, (entry = { variables: directiveVariables(info.operation, info.fragments), byValues: new Map() }));
+  let key = '';
+  for (const name of entry.variables) key += `${String(info.variableValues[name])},`;
+  let plan = entry.byValues.get(key);
+  if (!plan) {
+    const variables: Record<string, unknown> = {};
+    for (const name of entry.variables) variables[name] = info.variableValues[name];
+    entry.byValues.set(key, (plan = new Plan(info.schema, info.fragments, variables)));
+  }
+  return plan;
+}
+
 /**
- * The arguments (defaults applied) of every `field` the operation selects on the object the running resolver
- * returns, through fragments, left out where `@skip` / `@include` drop it: what a resolver may start reading for its
- * children beside its own read. Arguments that do not coerce are left out (the field reports them when it runs).
+ * What the field nodes of one place in the operation select of `type` (an object type; undefined: every fragment
+ * counts), directives applied, fragments and inline fragments followed, aliases of one field merged.
  */
-export function argumentsOfSelected(info: GraphQLResolveInfo, field: string): Array<Record<string, unknown>> {
+class PathSelection implements Selected {
+  private fields: Map<string, FieldNode[]> | undefined;
+  private readonly below = new Map<string, PathSelection>();
+  private ofNodes: PathSelection | undefined;
+
+  constructor(
+    private readonly plan: Plan,
+    private readonly type: GraphQLObjectType | undefined,
+    /** The field nodes whose selection sets this is. */
+    private readonly selecting: ReadonlyArray<FieldNode>,
+  ) {}
+
+  has(field: string): boolean {
+    return this.collected().has(field);
+  }
+
+  /** The field nodes selecting `field` here (each alias its own). */
+  fieldNodes(field: string): readonly FieldNode[] {
+    return this.collected().get(field) ?? [];
+  }
+
+  of(field: string): PathSelection {
+    let selection = this.below.get(field);
+    if (!selection) this.below.set(field, (selection = new PathSelection(this.plan, this.objectTypeOf(field), this.fieldNodes(field))));
+    return selection;
+  }
+
+  nodes(): PathSelection {
+    if (!this.ofNodes) {
+      const nodes = [...this.of('edges').fieldNodes('node'), ...this.fieldNodes('nodes')];
+      this.ofNodes = new PathSelection(this.plan, this.objectTypeOf('nodes'), nodes);
+    }
+    return this.ofNodes;
+  }
+
+  private objectTypeOf(field: string): GraphQLObjectType | undefined {
+    const definition = this.type?.getFields()[field];
+    const type = definition && getNamedType(definition.type);
+    return isObjectType(type) ? type : undefined;
+  }
+
+  private collected(): Map<string, FieldNode[]> {
+    if (this.fields) return this.fields;
+    const fields = new Map<string, FieldNode[]>();
+    const { fragments, variables } = this.plan;
+    const spread = new Set<string>();
+    const walk = (selectionSet: SelectionSetNode | undefined): void => {
+      for (const selection of selectionSet?.selections ?? []) {
+        if (!included(selection, variables)) continue;
+        if (selection.kind === Kind.FIELD) {
+          const name = selection.name.value;
+          const list = fields.get(name);
+          if (list) list.push(selection);
+          else fields.set(name, [selection]);
+        } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+          if (this.applies(selection.typeCondition?.name.value)) walk(selection.selectionSet);
+        } else {
+          const fragment = fragments[selection.name.value];
+          if (!fragment || spread.has(fragment.name.value) || !this.applies(fragment.typeCondition.name.value)) continue;
+          spread.add(fragment.name.value);
+          walk(fragment.selectionSet);
+        }
+      }
+    };
+    for (const node of this.selecting) walk(node.selectionSet);
+    return (this.fields = fields);
+  }
+
+  /** Whether a fragment on `condition` applies to this selection's objects. */
+  private applies(condition: string | undefined): boolean {
+    if (!condition || !this.type) return true;
+    if (condition === this.type.name) return true;
+    const conditionType = this.plan.schema.getType(condition);
+    return isAbstractType(conditionType) && this.plan.schema.isSubType(conditionType, this.type);
+  }
+}
+
+/**
+ * What the running field selects of the objects it returns (of `typeName`, for a field of an abstract type): what
+ * its loads may read ahead below them.
+ */
+export function selectionOf(info: GraphQLResolveInfo, typeName?: string): Selected {
+  const type = typeName ? info.schema.getType(typeName) : getNamedType(info.returnType);
+  return planOf(info).at(info.fieldNodes, type ?? undefined);
+}
+
+/**
+ * Each `field` the operation selects on the object the running resolver returns (each alias its own, through
+ * fragments, left out where `@skip` / `@include` drop it), with its arguments (defaults applied) and what it selects:
+ * what a resolver may start reading for its children beside its own read. Arguments that do not coerce are left
+ * out (the field reports them when it runs).
+ */
+export function selectedWithArguments<A = Record<string, unknown>>(info: GraphQLResolveInfo, field: string): Array<{ args: A; selected: Selected }> {
   const type = getNamedType(info.returnType);
   const definition = isObjectType(type) ? type.getFields()[field] : undefined;
   if (!definition) return [];
-  const found: Array<Record<string, unknown>> = [];
-  const walk = (selectionSet: SelectionSetNode | undefined): void => {
-    for (const selection of selectionSet?.selections ?? []) {
-      if (!included(selection, info.variableValues)) continue;
-      if (selection.kind === Kind.FIELD) {
-        if (selection.name.value !== field) continue;
-        try {
-          found.push(getArgumentValues(definition, selection, info.variableValues));
-        } catch {
-          // reported by the field itself
-        }
-      } else {
-        walk(selection.kind === Kind.INLINE_FRAGMENT ? selection.selectionSet : info.fragments[selection.name.value]?.selectionSet);
-      }
+  const plan = planOf(info);
+  const target = getNamedType(definition.type);
+  const found: Array<{ args: A; selected: Selected }> = [];
+  for (const node of plan.at(info.fieldNodes, type).fieldNodes(field)) {
+    try {
+      found.push({ args: getArgumentValues(definition, node, info.variableValues) as A, selected: plan.at([node], target) });
+    } catch {
+      // reported by the field itself
     }
-  };
-  for (const node of info.fieldNodes) walk(node.selectionSet);
+  }
   return found;
 }

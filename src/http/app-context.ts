@@ -13,7 +13,7 @@ import type { Mailer } from '../mail/index.js';
 import type { Store } from '../store/store.js';
 import { anonymousOnly, type Authenticator } from './authenticate.js';
 import type { RequestState } from './request-context.js';
-import { requireJsonBody } from './security.js';
+import { checkJsonBody } from './security.js';
 
 export interface AppDeps {
   config: Config;
@@ -37,21 +37,20 @@ export interface AppState extends RequestState {
  * the client's 400, not a server fault.
  */
 export function jsonBody(): Koa.Middleware {
-  const check = requireJsonBody();
   const parse = bodyParser({ enableTypes: ['json'], jsonLimit: '1mb', parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] });
-  return (ctx, next) =>
-    check(ctx, async () => {
-      let parsed = false;
-      try {
-        await parse(ctx, () => {
-          parsed = true;
-          return next();
-        });
-      } catch (err) {
-        if (parsed || typeof (err as { status?: unknown }).status === 'number') throw err;
-        throw badRequest('The request body could not be decoded (check its Content-Encoding)');
-      }
-    });
+  return async (ctx, next) => {
+    checkJsonBody(ctx);
+    let parsed = false;
+    try {
+      await parse(ctx, () => {
+        parsed = true;
+        return next();
+      });
+    } catch (err) {
+      if (parsed || typeof (err as { status?: unknown }).status === 'number') throw err;
+      throw badRequest('The request body could not be decoded (check its Content-Encoding)');
+    }
+  };
 }
 
 /** Builds the per-request context: the viewer from the bearer token (401 for a bad one), loaders, store. */

@@ -6,12 +6,25 @@ import { loaderBatchSize } from '../metrics/metrics.js';
 import { narrowProjection, type ProjectedType } from './projection.js';
 import type { Store } from './store.js';
 
+/**
+ * What the operation selects, at one place in it, of the objects a load returns (graphql/selection.ts makes them):
+ * what a loader's follow-up reads ahead below the documents loaded for that place, and nothing more.
+ */
+export interface Selected {
+  /** Whether `field` (an API field of the objects) is selected here. */
+  has(field: string): boolean;
+  /** What is selected below `field` (every alias of it merged). */
+  of(field: string): Selected;
+  /** Of a connection: what is selected of its nodes (through `edges { node }` and `nodes`). */
+  nodes(): Selected;
+}
+
 /** What a loader may ask of the request it serves. */
 export interface LoaderRequest {
   /** `full` narrowed to the fields of `type` the request's GraphQL operation selects (`full` outside one). */
   projection(full: Document, type: ProjectedType, always?: readonly string[]): Document;
-  /** The fields of the GraphQL type `typeName` the running operation selects; undefined outside an operation. */
-  selection(typeName: string): ReadonlySet<string> | undefined;
+  /** False once the request is answered (and outside an operation): nothing more is read ahead then. */
+  answering(): boolean;
   /** The request's instance of another loader (what a batch's documents point at is read through it). */
   get<L extends DataLoader<never, unknown>>(factory: (store: Store, request: LoaderRequest) => L): L;
 }
@@ -19,17 +32,33 @@ export interface LoaderRequest {
 /** For loaders built outside a request's Loaders: documents read with their full projection, nothing read ahead. */
 export const outsideAnOperation: LoaderRequest = {
   projection: (full) => full,
-  selection: () => undefined,
+  answering: () => false,
   get: () => {
     throw new Error('no request loaders outside an operation');
   },
 };
 
+/** Documents of one batch loaded for one place in the operation, and what that place selects of them. */
+export interface Wanted<T> {
+  docs: readonly T[];
+  selected: Selected;
+}
+
 /**
- * Reads what the running operation will ask of a batch's documents next (store/content/follow.ts), before the
+ * Reads what the running operation will ask of a batch's documents next (store/content/loaders.ts), before the
  * batch's keys resolve: the fields resolving them then find it read and answer at once (resolvers/content/load.ts).
+ * Each group of documents gets what the place that loaded them selects.
  */
-export type FollowUp<T> = (docs: readonly T[], request: LoaderRequest) => Promise<void>;
+export type FollowUp<T> = (wanted: ReadonlyArray<Wanted<T>>, request: LoaderRequest) => Promise<void>;
+
+/** Adds `selected` to what is wanted of `key`'s documents (one selection nearly always: kept without an array). */
+export function want<K>(wanted: Map<K, Selected | Selected[]>, key: K, selected: Selected): void {
+  const now = wanted.get(key);
+  if (now === undefined) wanted.set(key, selected);
+  else if (Array.isArray(now)) {
+    if (!now.includes(selected)) now.push(selected);
+  } else if (now !== selected) wanted.set(key, [now, selected]);
+}
 
 export type LoaderFactory<K, V> = (store: Store, request: LoaderRequest) => DataLoader<K, V>;
 
@@ -80,10 +109,10 @@ export class Loaders implements LoaderRequest {
     return narrowProjection(full, type, this.operation.fields?.get(type.graphqlType), always);
   }
 
-  selection(typeName: string): ReadonlySet<string> | undefined {
+  answering(): boolean {
     // Once the request is answered nothing more is read ahead: a follow-up still under way (a disabled page's
     // issues, read beside the page) stops at its next step instead of reading for an answer already sent.
-    return this.released ? undefined : this.operation.fields?.get(typeName);
+    return !this.released;
   }
 }
 
@@ -106,15 +135,31 @@ export class IdLoader<T extends { _id: string }> extends DataLoader<string, T | 
   private readonly read: Map<string, T | null | Reading>;
   /** What `load` was asked for, by id, and what it answered. */
   private readonly asked = new Map<string, Promise<T | null>>();
+  /** What the places that asked for ids not read yet select of them (their follow-up reads it with them). */
+  private readonly wanted: Map<string, Selected | Selected[]>;
+  /** The documents of those of `ids` that exist, in any order (one command), and the follow-up's reads. */
+  private readonly fetch: (ids: readonly string[]) => Promise<T[]>;
 
   /** `fetch`: the documents of those of `ids` that exist, in any order (one command). */
   constructor(
-    private readonly fetch: (ids: readonly string[]) => Promise<T[]>,
+    fetch: (ids: readonly string[]) => Promise<T[]>,
     private readonly options: DataLoader.Options<string, T | null>,
+    followUp?: FollowUp<T>,
+    request: LoaderRequest = outsideAnOperation,
   ) {
     const read = new Map<string, T | null | Reading>();
+    const wanted = new Map<string, Selected | Selected[]>();
+    const fetchAndFollow = followUp
+      ? async (ids: readonly string[]): Promise<T[]> => {
+          const docs = await fetch(ids);
+          const groups = wantedOf(wanted, docs);
+          if (wanted.size > 0) for (const id of ids) wanted.delete(id);
+          if (groups.length > 0) await readAhead(followUp, groups, request);
+          return docs;
+        }
+      : fetch;
     super(async (ids) => {
-      const docs = await fetch(ids);
+      const docs = await fetchAndFollow(ids);
       for (const doc of docs) read.set(doc._id, doc);
       return ids.map((id) => {
         const doc = read.get(id);
@@ -124,12 +169,16 @@ export class IdLoader<T extends { _id: string }> extends DataLoader<string, T | 
       });
     }, options);
     this.read = read;
+    this.wanted = wanted;
+    this.fetch = fetchAndFollow;
   }
 
-  override load(id: string): Promise<T | null> {
+  /** `selected`: what the place asking selects of the document, read ahead with it if it is not read yet. */
+  override load(id: string, selected?: Selected): Promise<T | null> {
     let promise = this.asked.get(id);
     if (promise) return promise;
     const doc = this.read.get(id);
+    if (selected && (doc === undefined || doc instanceof Reading)) want(this.wanted, id, selected);
     if (doc instanceof Reading) {
       promise = doc.promise.then(() => {
         const now = this.read.get(id);
@@ -140,15 +189,28 @@ export class IdLoader<T extends { _id: string }> extends DataLoader<string, T | 
     return promise;
   }
 
+  /**
+   * Records what a place in the operation selects of the documents of `ids` not read yet: the read that brings them
+   * (`readNow`, a batch, or one under way whose documents have not come back) reads that ahead with them.
+   */
+  wantAhead(ids: Iterable<string>, selected: Selected): void {
+    for (const id of ids) {
+      const doc = this.read.get(id);
+      if (doc === undefined || doc instanceof Reading) want(this.wanted, id, selected);
+    }
+  }
+
   override clear(id: string): this {
     this.asked.delete(id);
     this.read.delete(id);
+    this.wanted.delete(id);
     return super.clear(id);
   }
 
   override clearAll(): this {
     this.asked.clear();
     this.read.clear();
+    this.wanted.clear();
     return super.clearAll();
   }
 
@@ -220,24 +282,36 @@ export function byIdLoader<T extends { _id: string }>(
   name = 'byId',
   followUp?: FollowUp<T>,
 ): (store: Store, request: LoaderRequest) => IdLoader<T> {
-  return (store, request) =>
-    new IdLoader<T>(
-      instrumentBatch(name, async (ids) => {
-        const docs = await fetch(store, ids, request);
-        if (followUp && docs.length > 0) await readAhead(followUp, docs, request);
-        return docs;
-      }),
-      { maxBatchSize: 1000 },
-    );
+  return (store, request) => new IdLoader<T>(instrumentBatch(name, (ids) => fetch(store, ids, request)), { maxBatchSize: 1000 }, followUp, request);
+}
+
+/** A batch's documents grouped by what the places that asked for them select (a document in each group it is wanted by). */
+export function wantedOf<T extends { _id: string }>(wanted: ReadonlyMap<string, Selected | Selected[]>, docs: readonly T[]): Array<Wanted<T>> {
+  if (wanted.size === 0) return [];
+  const groups = new Map<Selected, T[]>();
+  const add = (selected: Selected, doc: T): void => {
+    const docs = groups.get(selected);
+    if (docs) docs.push(doc);
+    else groups.set(selected, [doc]);
+  };
+  for (const doc of docs) {
+    const selected = wanted.get(doc._id);
+    if (selected === undefined) continue;
+    if (Array.isArray(selected)) for (const one of selected) add(one, doc);
+    else add(selected, doc);
+  }
+  const found: Array<Wanted<T>> = [];
+  for (const [selected, docs] of groups) found.push({ docs, selected });
+  return found;
 }
 
 /**
  * Runs a follow-up without letting it fail the batch: what it could not read (a store error, a document of an
  * unexpected shape) the fields read again when they run, and report there, each for its own part of the answer.
  */
-export async function readAhead<T>(followUp: FollowUp<T>, docs: readonly T[], request: LoaderRequest): Promise<void> {
+export async function readAhead<T>(followUp: FollowUp<T>, wanted: ReadonlyArray<Wanted<T>>, request: LoaderRequest): Promise<void> {
   try {
-    await followUp(docs, request);
+    await followUp(wanted, request);
   } catch {
     // read again, and reported, by the fields that need it
   }

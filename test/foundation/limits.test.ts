@@ -33,6 +33,32 @@ test('JSON responses carry security headers', async () => {
   expect(res.headers.get('x-powered-by')).toBeNull();
 });
 
+// Helmet runs on every answer, /graphql's included (called directly since the per-request round, src/http/security.ts).
+test('GraphQL answers carry every security header, and a 415 refusal too', async () => {
+  const expected = {
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
+    'origin-agent-cluster': '?1',
+    'referrer-policy': 'no-referrer',
+    'x-content-type-options': 'nosniff',
+    'x-dns-prefetch-control': 'off',
+    'x-download-options': 'noopen',
+    'x-frame-options': 'SAMEORIGIN',
+    'x-permitted-cross-domain-policies': 'none',
+    'x-xss-protection': '0',
+  };
+  const answered = await svc.gql('{ service { name } }');
+  expect(answered.status).toBe(200);
+  const refused = await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'text/plain', 'apollo-require-preflight': '1' }, body: '{}' });
+  expect(refused.status).toBe(415);
+  for (const headers of [answered.headers, refused.headers]) {
+    for (const [name, value] of Object.entries(expected)) expect([name, headers.get(name)]).toEqual([name, value]);
+    // Plain http without an https PUBLIC_URL: never HSTS (RFC 6797 §7.2).
+    expect(headers.get('strict-transport-security')).toBeNull();
+  }
+});
+
 test('CORS answers allowed origins and stays silent for others', async () => {
   const allowed = await fetch(`${svc.url}/graphql`, { method: 'OPTIONS', headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'POST' } });
   expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example');

@@ -16,6 +16,7 @@ import { visibleArticle } from '../../store/content/visibility.js';
 import { connectionOf } from './connection.js';
 import { connections, cursorsOf } from '../connections.js';
 import { checkFirst, checkId } from './input.js';
+import type { Selected } from '../../store/loaders.js';
 
 export interface PageArgs {
   first: number;
@@ -30,9 +31,10 @@ export function oneOf(args: { id?: string | null; slug?: string | null }): { id:
   return args.id != null ? { id: checkId(args.id) } : { slug: checkId(args.slug!, 'slug') };
 }
 
-export async function getArticle(ctx: Context, args: { id?: string | null; slug?: string | null }): Promise<Article | null> {
+/** `selected`: what the field asking selects of the article (read ahead with it by id, store/content/loaders.ts). */
+export async function getArticle(ctx: Context, args: { id?: string | null; slug?: string | null }, selected?: Selected): Promise<Article | null> {
   const key = oneOf(args);
-  const doc = 'id' in key ? await ctx.loaders.get(articleById).load(key.id) : await ctx.loaders.get(articleBySlug).load(key.slug);
+  const doc = 'id' in key ? await ctx.loaders.get(articleById).load(key.id, selected) : await ctx.loaders.get(articleBySlug).load(key.slug);
   return doc ? toArticle(doc) : null;
 }
 
@@ -62,9 +64,10 @@ const byParent = {
 
 export type ArticleParent = keyof typeof byParent;
 
-export async function articlesOf(ctx: Context, parent: ArticleParent, parentId: string, args: PageArgs): Promise<ConnectionShape<Article>> {
+/** `selected`: what the field asking selects of the connection (read ahead below its articles). */
+export async function articlesOf(ctx: Context, parent: ArticleParent, parentId: string, args: PageArgs, selected?: Selected): Promise<ConnectionShape<Article>> {
   const cursors = cursorsOf(ctx, byParent[parent].kind, parentId);
-  const key = { parentId, first: checkFirst(args.first), after: cursors.decode(args.after) };
+  const key = { parentId, first: checkFirst(args.first), after: cursors.decode(args.after), selected };
   const page = await ctx.loaders.get(byParent[parent].page).load(key);
   return connectionOf(page, cursors, toArticle, () => articleCountOf(ctx, parent, parentId));
 }
@@ -76,13 +79,15 @@ export function articleCountOf(ctx: Context, parent: ArticleParent, parentId: st
 
 /**
  * Visible articles for a list of ids, in the given order, absent ones dropped: at once when they have been read
- * (the follow-up of the issues that list them, store/content/loaders.ts), else through the request's loader.
+ * (the follow-up of the issues that list them, store/content/loaders.ts), else through the request's loader, with
+ * what the field asking selects of them (`selected`, asked only then) read ahead.
  */
-export function articlesByIds(ctx: Context, ids: readonly string[]): Article[] | Promise<Article[]> {
+export function articlesByIds(ctx: Context, ids: readonly string[], selected?: () => Selected): Article[] | Promise<Article[]> {
   const loader = ctx.loaders.get(articleById);
   const read = loader.readAlready(ids);
   if (read) return present(read);
-  return Promise.all(ids.map((id) => loader.load(id))).then(present);
+  const below = selected?.();
+  return Promise.all(ids.map((id) => loader.load(id, below))).then(present);
 }
 
 function present(docs: ReadonlyArray<ArticleDoc | null>): Article[] {

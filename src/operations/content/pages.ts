@@ -14,18 +14,19 @@ import { connections, cursorsOf, type ConnectionCursors } from '../connections.j
 import type { IssueDoc } from '../../store/content/page.doc.js';
 import type { PageSlice } from '../../store/content/paging.js';
 import { checkFirst, checkId } from './input.js';
+import type { Selected } from '../../store/loaders.js';
 
 export const pageNotEnabled = (): AppError =>
   new AppError({ status: 403, code: 'PAGE_NOT_ENABLED', title: 'Page not enabled', detail: 'This page is not enabled' });
 
 /**
  * The page, or null when there is none; a disabled page is PAGE_NOT_ENABLED. `issues`: the arguments of each
- * `issues` the operation selects on it, read beside the page instead of after it.
+ * `issues` the operation selects on it and what it selects, read beside the page instead of after it.
  */
-export async function getPage(ctx: Context, id: string, issues: ReadonlyArray<{ first: number; after?: string | null }> = []): Promise<Page | null> {
+export async function getPage(ctx: Context, id: string, issues: ReadonlyArray<{ args: IssuesArgs; selected: Selected }> = []): Promise<Page | null> {
   const pageId = checkId(id);
   const load = ctx.loaders.get(pageById).load(pageId);
-  for (const args of issues) readIssuesAhead(ctx, pageId, args);
+  for (const { args, selected } of issues) readIssuesAhead(ctx, pageId, args, selected);
   const doc = await load;
   if (!doc) return null;
   if (!doc.enabled) throw pageNotEnabled();
@@ -53,10 +54,18 @@ export async function listPages(ctx: Context, args: { first: number; after?: str
   return connectionOf(page, cursors, toPage, () => countOf(ctx.store, 'pages', filter));
 }
 
-/** Published issues of a page, newest first; batched across pages through the request's loaders. */
-export async function pageIssues(ctx: Context, pageId: string, args: { first: number; after?: string | null }): Promise<ConnectionShape<Issue>> {
+export interface IssuesArgs {
+  first: number;
+  after?: string | null;
+}
+
+/**
+ * Published issues of a page, newest first; batched across pages through the request's loaders. `selected`: what
+ * the field asking selects of the connection (read ahead below the issues, store/content/loaders.ts).
+ */
+export async function pageIssues(ctx: Context, pageId: string, args: IssuesArgs, selected?: Selected): Promise<ConnectionShape<Issue>> {
   const cursors = cursorsOf(ctx, connections.pageIssues, pageId);
-  const page = await readIssues(ctx, pageId, cursors, args);
+  const page = await readIssues(ctx, pageId, cursors, args, selected);
   return connectionOf(page, cursors, toIssue, () => ctx.loaders.get(issueCountOfPage).load(pageId));
 }
 
@@ -65,16 +74,16 @@ export async function pageIssues(ctx: Context, pageId: string, args: { first: nu
  * answers only once what the operation selects below it is read (their follow-up, store/content/loaders.ts).
  * Asked again with the same arguments, the loaders answer from what they read (the same key).
  */
-function readIssues(ctx: Context, pageId: string, cursors: ConnectionCursors, args: { first: number; after?: string | null }): Promise<PageSlice<IssueDoc>> {
-  const key = { parentId: pageId, first: checkFirst(args.first), after: cursors.decode(args.after) };
-  if (ctx.operation.fields?.get('IssueConnection')?.has('totalCount')) ctx.loaders.get(issueCountOfPage).load(pageId).catch(ignore);
+function readIssues(ctx: Context, pageId: string, cursors: ConnectionCursors, args: IssuesArgs, selected: Selected | undefined): Promise<PageSlice<IssueDoc>> {
+  const key = { parentId: pageId, first: checkFirst(args.first), after: cursors.decode(args.after), selected };
+  if (selected?.has('totalCount')) ctx.loaders.get(issueCountOfPage).load(pageId).catch(ignore);
   return ctx.loaders.get(issuesOfPage).load(key);
 }
 
 /** Starts reading a page's issues (what the page's `issues` field reads, the same loader keys); errors are the field's. */
-function readIssuesAhead(ctx: Context, pageId: string, args: { first: number; after?: string | null }): void {
+function readIssuesAhead(ctx: Context, pageId: string, args: IssuesArgs, selected: Selected): void {
   try {
-    readIssues(ctx, pageId, cursorsOf(ctx, connections.pageIssues, pageId), args).catch(ignore);
+    readIssues(ctx, pageId, cursorsOf(ctx, connections.pageIssues, pageId), args, selected).catch(ignore);
   } catch {
     // arguments the field will refuse when it runs
   }

@@ -17,13 +17,16 @@ import { toIssue, toPage } from '../../store/content/mappers/page.mapper.js';
 import { toAuthor, toCategory, toKeyword } from '../../store/content/mappers/taxonomy.mapper.js';
 import { CART_SCOPE } from '../cart/require-cart-scope.js';
 import { checkId } from '../content/input.js';
+import type { Selected } from '../../store/loaders.js';
 
 /** As many ids as a connection page holds. */
 export const MAX_NODE_IDS = 100;
 const CHANNEL_ID = /^[0-9]{1,18}$/;
 
 type Found = object | null;
-type Lookup = (ctx: Context, ids: readonly string[]) => Promise<Found[]>;
+/** `selectedAs(type)`: what the field asking selects of the objects of that type (read ahead with them). */
+type Lookup = (ctx: Context, ids: readonly string[], selectedAs?: SelectedAs) => Promise<Found[]>;
+export type SelectedAs = (typeName: string) => Selected;
 
 /** Loads `ids` through a request loader, maps what is there. A failed batch rejects (never silently null). */
 async function through<D>(loader: DataLoader<string, D | null>, ids: readonly string[], map: (doc: D) => object | null): Promise<Found[]> {
@@ -35,8 +38,10 @@ async function through<D>(loader: DataLoader<string, D | null>, ids: readonly st
 }
 
 /** Issues are visible while their page is enabled, as `issue(id:)` says. */
-const issues: Lookup = async (ctx, ids) => {
-  const docs = await ctx.loaders.get(content.issueById).loadMany(ids);
+const issues: Lookup = async (ctx, ids, selectedAs) => {
+  const loader = ctx.loaders.get(content.issueById);
+  if (selectedAs) loader.wantAhead(ids, selectedAs('Issue'));
+  const docs = await loader.loadMany(ids);
   const pages = ctx.loaders.get(content.pageById);
   return Promise.all(
     docs.map(async (doc) => {
@@ -66,7 +71,11 @@ const carts: Lookup = async (ctx, ids) => {
 const NODE_TYPES: ReadonlyArray<readonly [string, Lookup]> = [
   ['Page', (ctx, ids) => through(ctx.loaders.get(content.pageById), ids, (d) => (d.enabled ? toPage(d) : null))],
   ['Issue', issues],
-  ['Article', (ctx, ids) => through(ctx.loaders.get(content.articleById), ids, toArticle)],
+  ['Article', (ctx, ids, selectedAs) => {
+    const loader = ctx.loaders.get(content.articleById);
+    if (selectedAs) loader.wantAhead(ids, selectedAs('Article'));
+    return through(loader, ids, toArticle);
+  }],
   ['ContentCategory', (ctx, ids) => through(ctx.loaders.get(content.categoryById), ids, toCategory)],
   ['Author', (ctx, ids) => through(ctx.loaders.get(content.authorById), ids, toAuthor)],
   ['Keyword', (ctx, ids) => through(ctx.loaders.get(content.keywordById), ids, toKeyword)],
@@ -86,11 +95,11 @@ const NODE_TYPES: ReadonlyArray<readonly [string, Lookup]> = [
 ];
 
 /** The objects `ids` stand for, in order; null for an id that no type has (or that the reader may not see). */
-export async function getNodes(ctx: Context, ids: readonly string[], field = 'ids'): Promise<Array<object | null>> {
+export async function getNodes(ctx: Context, ids: readonly string[], field = 'ids', selectedAs?: SelectedAs): Promise<Array<object | null>> {
   if (ids.length > MAX_NODE_IDS) throw badRequest(`${field} may hold at most ${MAX_NODE_IDS} ids`, [{ field, message: 'Too many ids' }]);
   const checked = ids.map((id) => checkId(id, field));
   const unique = [...new Set(checked)];
-  const perType = await Promise.all(NODE_TYPES.map(([, lookup]) => lookup(ctx, unique)));
+  const perType = await Promise.all(NODE_TYPES.map(([, lookup]) => lookup(ctx, unique, selectedAs)));
   const byId = new Map<string, object>();
   unique.forEach((id, i) => {
     const t = perType.findIndex((found) => found[i] !== null);
@@ -99,7 +108,7 @@ export async function getNodes(ctx: Context, ids: readonly string[], field = 'id
   return checked.map((id) => byId.get(id) ?? null);
 }
 
-export async function getNode(ctx: Context, id: string): Promise<object | null> {
-  const [node] = await getNodes(ctx, [id], 'id');
+export async function getNode(ctx: Context, id: string, selectedAs?: SelectedAs): Promise<object | null> {
+  const [node] = await getNodes(ctx, [id], 'id', selectedAs);
   return node ?? null;
 }

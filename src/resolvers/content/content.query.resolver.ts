@@ -1,11 +1,11 @@
 // Root queries of the content graph (CONTRACT.md §5): thin, arguments straight to an operation.
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, ID, Info, Query, Resolver } from 'type-graphql';
-import { argumentsOfSelected } from '../../graphql/selection.js';
+import { selectedWithArguments, selectionOf } from '../../graphql/selection.js';
 import type { Context } from '../../context.js';
 import { getArticle, listArticles } from '../../operations/content/articles.js';
 import { getIssue } from '../../operations/content/issues.js';
-import { getPage, listPages } from '../../operations/content/pages.js';
+import { getPage, listPages, type IssuesArgs } from '../../operations/content/pages.js';
 import { getAuthor, getCategory, getChannel, getKeyword } from '../../operations/content/taxonomy.js';
 import { Article, ArticleConnection } from '../../schema/content/article.type.js';
 import { ArticlesFilter } from '../../schema/content/articles-filter.input.js';
@@ -30,12 +30,12 @@ export class ContentQueryResolver {
   @Query(() => Page, { nullable: true, description: 'A page; PAGE_NOT_ENABLED when it is disabled' })
   page(@Ctx() ctx: Context, @Arg('id', () => ID) id: string, @Info() info: GraphQLResolveInfo): Promise<Page | null> {
     // The page's issues are read beside the page (one wait for the store less).
-    return getPage(ctx, id, argumentsOfSelected(info, 'issues') as Array<{ first: number; after?: string | null }>);
+    return getPage(ctx, id, selectedWithArguments<IssuesArgs>(info, 'issues'));
   }
 
   @Query(() => Issue, { nullable: true, description: 'A published issue of an enabled page' })
-  issue(@Ctx() ctx: Context, @Arg('id', () => ID) id: string): Promise<Issue | null> {
-    return getIssue(ctx, id);
+  issue(@Ctx() ctx: Context, @Arg('id', () => ID) id: string, @Info() info: GraphQLResolveInfo): Promise<Issue | null> {
+    return getIssue(ctx, id, selectionOf(info));
   }
 
   @Query(() => Article, { nullable: true, description: 'A published article, by id or by slug (exactly one)' })
@@ -43,8 +43,9 @@ export class ContentQueryResolver {
     @Ctx() ctx: Context,
     @Arg('id', () => ID, opt) id?: string | null,
     @Arg('slug', () => String, opt) slug?: string | null,
+    @Info() info?: GraphQLResolveInfo,
   ): Promise<Article | null> {
-    return getArticle(ctx, { id, slug });
+    return getArticle(ctx, { id, slug }, info && selectionOf(info));
   }
 
   @Query(() => ArticleConnection, { description: 'Published articles, newest first' })

@@ -1,6 +1,8 @@
 // Issue fields that reach other objects: contents, page, poll, channel, authors; and the article
 // lists inside its contents, repeated groups and front page. All through request loaders.
-import { Arg, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, FieldResolver, Info, Resolver, Root } from 'type-graphql';
+import { selectionOf } from '../../graphql/selection.js';
 import type { Context } from '../../context.js';
 import { articlesByIds } from '../../operations/content/articles.js';
 import { linkedPage } from '../../operations/content/pages.js';
@@ -63,16 +65,16 @@ export class IssueContentResolver {
   }
 
   @FieldResolver(() => [Article], { description: 'Published articles, in editorial order' })
-  articles(@Root() content: IssueContent, @Ctx() ctx: Context): MaybePromise<Article[]> {
-    return articlesByIds(ctx, content.articleIds);
+  articles(@Root() content: IssueContent, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo): MaybePromise<Article[]> {
+    return articlesByIds(ctx, content.articleIds, () => selectionOf(info));
   }
 }
 
 @Resolver(() => ArticleGroup)
 export class ArticleGroupResolver {
   @FieldResolver(() => [Article])
-  articles(@Root() group: ArticleGroup, @Ctx() ctx: Context): MaybePromise<Article[]> {
-    return articlesByIds(ctx, group.articleIds);
+  articles(@Root() group: ArticleGroup, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo): MaybePromise<Article[]> {
+    return articlesByIds(ctx, group.articleIds, () => selectionOf(info));
   }
 }
 
@@ -84,7 +86,7 @@ export class FrontPageResolver {
   }
 
   @FieldResolver(() => [Article])
-  articles(@Root() front: FrontPage, @Ctx() ctx: Context): MaybePromise<Article[]> {
-    return articlesByIds(ctx, front.articleIds);
+  articles(@Root() front: FrontPage, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo): MaybePromise<Article[]> {
+    return articlesByIds(ctx, front.articleIds, () => selectionOf(info));
   }
 }

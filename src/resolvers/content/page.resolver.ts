@@ -1,5 +1,7 @@
 // Page fields that reach other objects: its issues connection.
-import { Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Args, Ctx, FieldResolver, Info, Resolver, Root } from 'type-graphql';
+import { selectionOf } from '../../graphql/selection.js';
 import type { Context } from '../../context.js';
 import { pageIssues } from '../../operations/content/pages.js';
 import { ConnectionArgs } from '../../schema/content/connection.args.js';
@@ -10,7 +12,7 @@ import { Page } from '../../schema/content/page.type.js';
 @Resolver(() => Page)
 export class PageResolver {
   @FieldResolver(() => IssueConnection, { description: 'Published issues, newest first (by date, then issue number)' })
-  issues(@Root() page: Page, @Ctx() ctx: Context, @Args() args: ConnectionArgs): Promise<ConnectionShape<Issue>> {
-    return pageIssues(ctx, page.id, args);
+  issues(@Root() page: Page, @Ctx() ctx: Context, @Args() args: ConnectionArgs, @Info() info: GraphQLResolveInfo): Promise<ConnectionShape<Issue>> {
+    return pageIssues(ctx, page.id, args, selectionOf(info));
   }
 }

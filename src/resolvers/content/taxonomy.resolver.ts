@@ -1,5 +1,7 @@
 // Category, author and keyword fields that reach other objects, including their article connections.
-import { Arg, Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, Info, Resolver, Root } from 'type-graphql';
+import { selectionOf } from '../../graphql/selection.js';
 import type { Context } from '../../context.js';
 import { articlesOf } from '../../operations/content/articles.js';
 import { linkedPage } from '../../operations/content/pages.js';
@@ -32,8 +34,8 @@ export class ContentCategoryResolver {
   }
 
   @FieldResolver(() => ArticleConnection, { description: 'Published articles filed under the category, newest first' })
-  articles(@Root() category: ContentCategory, @Ctx() ctx: Context, @Args() args: ConnectionArgs): Promise<ConnectionShape<Article>> {
-    return articlesOf(ctx, 'category', category.id, args);
+  articles(@Root() category: ContentCategory, @Ctx() ctx: Context, @Args() args: ConnectionArgs, @Info() info: GraphQLResolveInfo): Promise<ConnectionShape<Article>> {
+    return articlesOf(ctx, 'category', category.id, args, selectionOf(info));
   }
 }
 
@@ -45,8 +47,8 @@ export class AuthorResolver {
   }
 
   @FieldResolver(() => ArticleConnection, { description: 'Published articles by the author, newest first' })
-  articles(@Root() author: Author, @Ctx() ctx: Context, @Args() args: ConnectionArgs): Promise<ConnectionShape<Article>> {
-    return articlesOf(ctx, 'author', author.id, args);
+  articles(@Root() author: Author, @Ctx() ctx: Context, @Args() args: ConnectionArgs, @Info() info: GraphQLResolveInfo): Promise<ConnectionShape<Article>> {
+    return articlesOf(ctx, 'author', author.id, args, selectionOf(info));
   }
 }
 
@@ -58,8 +60,8 @@ export class KeywordResolver {
   }
 
   @FieldResolver(() => ArticleConnection, { description: 'Published articles tagged with the keyword, newest first' })
-  articles(@Root() keyword: Keyword, @Ctx() ctx: Context, @Args() args: ConnectionArgs): Promise<ConnectionShape<Article>> {
-    return articlesOf(ctx, 'keyword', keyword.id, args);
+  articles(@Root() keyword: Keyword, @Ctx() ctx: Context, @Args() args: ConnectionArgs, @Info() info: GraphQLResolveInfo): Promise<ConnectionShape<Article>> {
+    return articlesOf(ctx, 'keyword', keyword.id, args, selectionOf(info));
   }
 
   @FieldResolver(() => KeywordTranslation, { nullable: true, description: 'The translation into `language` (ISO 639-1), if any' })

@@ -3,7 +3,7 @@
 import DataLoader from 'dataloader';
 import type { Collection, Document } from 'mongodb';
 import type { CollectionName, DocOf } from '../collections.js';
-import { readAhead, type FollowUp, type LoaderFactory } from '../loaders.js';
+import { readAhead, want, type FollowUp, type LoaderFactory, type Selected, type Wanted } from '../loaders.js';
 import type { ProjectedType } from '../projection.js';
 import { aggregateAll } from '../read.js';
 import { keysetFilter, skipFor, slice, sortDocument, type PageSlice, type Position, type SortSpec } from './paging.js';
@@ -23,6 +23,30 @@ export interface ChildrenKey {
   parentId: string;
   first: number;
   after: Position | null;
+  /** What the place asking selects of the connection: the follow-up reads ahead what it selects of the nodes. */
+  selected?: Selected;
+}
+
+const cacheKey = (k: ChildrenKey): string => JSON.stringify([k.parentId, k.first, k.after]);
+
+/** DataLoader of pages that also keeps, for each page not read yet, what each place asking for it selects. */
+class PageLoader<V> extends DataLoader<ChildrenKey, V, string> {
+  constructor(
+    batch: (keys: readonly ChildrenKey[], wanted: Map<string, Selected | Selected[]>) => Promise<V[]>,
+    private readonly wanted = new Map<string, Selected | Selected[]>(),
+  ) {
+    super((keys) => batch(keys, wanted), { cacheKeyFn: cacheKey, maxBatchSize: 100 });
+  }
+
+  override load(key: ChildrenKey): Promise<V> {
+    if (key.selected) want(this.wanted, cacheKey(key), key.selected);
+    return super.load(key);
+  }
+
+  override clearAll(): this {
+    this.wanted.clear();
+    return super.clearAll();
+  }
 }
 
 const BRANCH = '__branch';
@@ -48,8 +72,7 @@ export function childrenPageLoader<N extends CollectionName>(spec: ChildrenSpec<
   };
   return (store, request) => {
     const projection = spec.type ? request.projection(spec.projection, spec.type, sortKeys) : spec.projection;
-    return new DataLoader<ChildrenKey, PageSlice<DocOf<N>>, string>(
-      async (keys) => {
+    return new PageLoader<PageSlice<DocOf<N>>>(async (keys, wanted) => {
         const [head, ...rest] = keys.map((k, i) => branch(k, i, projection));
         const pipeline = [...head!, ...rest.map((pipeline) => ({ $unionWith: { coll: spec.collection, pipeline } }))];
         const size = keys.reduce((n, k) => n + k.first + 1, 0);
@@ -57,12 +80,21 @@ export function childrenPageLoader<N extends CollectionName>(spec: ChildrenSpec<
         const byBranch: DocOf<N>[][] = keys.map(() => []);
         for (const { [BRANCH]: index, ...doc } of docs) byBranch[index as number]!.push(doc as DocOf<N>);
         const pages = keys.map((k, i) => slice(byBranch[i]!, k.first, k.after));
-        // What the pages show, not the one more document each branch reads to tell whether a next page exists.
-        if (followUp) await readAhead(followUp, pages.flatMap((p) => p.docs), request);
+        if (followUp && wanted.size > 0) {
+          // What the pages show, not the one more document each branch reads to tell whether a next page exists, each
+          // page with what the places asking for it select of its nodes.
+          const groups: Array<Wanted<DocOf<N>>> = [];
+          for (const [i, key] of keys.entries()) {
+            const k = cacheKey(key);
+            const selected = wanted.get(k);
+            wanted.delete(k);
+            if (selected === undefined || pages[i]!.docs.length === 0) continue;
+            for (const one of Array.isArray(selected) ? selected : [selected]) groups.push({ docs: pages[i]!.docs, selected: one.nodes() });
+          }
+          if (groups.length > 0) await readAhead(followUp, groups, request);
+        }
         return pages;
-      },
-      { cacheKeyFn: (k) => JSON.stringify([k.parentId, k.first, k.after]), maxBatchSize: 100 },
-    );
+      });
   };
 }
 

@@ -3,7 +3,7 @@
 import DataLoader from 'dataloader';
 import type { Document, Filter } from 'mongodb';
 import type { CollectionName, DocOf } from '../collections.js';
-import { byIdLoader, type FollowUp, type IdLoader, type LoaderFactory, type LoaderRequest } from '../loaders.js';
+import { byIdLoader, type FollowUp, type IdLoader, type LoaderFactory, type LoaderRequest, type Wanted } from '../loaders.js';
 import type { ProjectedType } from '../projection.js';
 import { findAll } from '../read.js';
 import type { Store } from '../store.js';
@@ -88,7 +88,9 @@ export const channelById = byId('channels', p.channelProjection);
 // Follow-ups (store/loaders.ts): what the operation selects below a batch of documents, read level by level before
 // the batch's keys resolve, one command per level and collection, the commands the field resolvers would have sent
 // a moment later. The resolvers then find everything read and answer at once: no promise per object and id, and no
-// pending field for the executor to wait on (docs/PERFORMANCE.md, issue 16 part 4, seventh round).
+// pending field for the executor to wait on (docs/PERFORMANCE.md, issue 16 part 4, seventh round). Each group of
+// documents gets what the place in the operation that asked for them selects (its `@skip`/`@include` applied), so
+// a place that shows only the issues' ids reads nothing below them.
 
 const nothing = Promise.resolve();
 
@@ -111,49 +113,61 @@ const issueReferences: References<IssueDoc> = [
   { field: 'channel', loader: () => channelById, ids: (i) => [i.channelId] },
 ];
 
-/** What the operation selects of `typeName`'s `references` for these documents, each collection in one read. */
-function readReferences<D>(typeName: string, references: References<D>, docs: readonly D[], request: LoaderRequest, also: Array<Promise<void>> = []): Promise<void> {
-  const selected = request.selection(typeName);
+/** What each group selects of `references` for its documents, each collection in one read. */
+function readReferences<D>(references: References<D>, wanted: ReadonlyArray<Wanted<D>>, request: LoaderRequest, also: Array<Promise<void>> = []): Promise<void> {
   const reads = also;
-  if (selected) {
+  if (request.answering()) {
     for (const reference of references) {
-      if (!selected.has(reference.field)) continue;
-      const ids = new Set<string>();
-      for (const doc of docs) for (const id of reference.ids(doc) ?? []) if (id) ids.add(id);
-      if (ids.size > 0) reads.push(request.get(reference.loader()).readNow(ids));
+      let ids: Set<string> | undefined;
+      for (const { docs, selected } of wanted) {
+        if (!selected.has(reference.field)) continue;
+        ids ??= new Set();
+        for (const doc of docs) for (const id of reference.ids(doc) ?? []) if (id) ids.add(id);
+      }
+      if (ids && ids.size > 0) reads.push(request.get(reference.loader()).readNow(ids));
     }
   }
   return reads.length === 0 ? nothing : reads.length === 1 ? reads[0]! : Promise.all(reads).then(() => undefined);
 }
 
-/** The authors, categories and keywords the operation selects of these articles. */
-export function readArticleReferences(articles: readonly ArticleDoc[], request: LoaderRequest): Promise<void> {
-  return readReferences('Article', articleReferences, articles, request);
+/** The authors, categories and keywords each group selects of its articles. */
+export function readArticleReferences(wanted: ReadonlyArray<Wanted<ArticleDoc>>, request: LoaderRequest): Promise<void> {
+  return readReferences(articleReferences, wanted, request);
 }
 
-/** What the operation selects of these issues: their contents (below) and the documents they point at. */
-export function readIssueFollowUps(issues: readonly IssueDoc[], request: LoaderRequest): Promise<void> {
-  return readReferences('Issue', issueReferences, issues, request, [readIssueContents(issues, request)]);
+/** What each group selects of its issues: their contents (below) and the documents they point at. */
+export function readIssueFollowUps(wanted: ReadonlyArray<Wanted<IssueDoc>>, request: LoaderRequest): Promise<void> {
+  return readReferences(issueReferences, wanted, request, [readIssueContents(wanted, request)]);
 }
 
 /**
- * The categories of these issues' contents when the operation selects them (Issue.contents drops the groups of
- * inactive categories), then the articles of the groups kept when it selects those too (and, through the articles'
- * own follow-up, what it selects of them).
+ * The categories of the contents of the issues whose group selects them (Issue.contents drops the groups of inactive
+ * categories), then the articles of the groups kept where it selects those too (and, through the articles' own
+ * follow-up, what it selects of them).
  */
-async function readIssueContents(issues: readonly IssueDoc[], request: LoaderRequest): Promise<void> {
-  if (!request.selection('Issue')?.has('contents')) return;
-  const categories = request.get(categoryById);
+async function readIssueContents(wanted: ReadonlyArray<Wanted<IssueDoc>>, request: LoaderRequest): Promise<void> {
+  if (!request.answering()) return;
   const categoryIds = new Set<string>();
-  for (const issue of issues) for (const content of issue.contents ?? []) categoryIds.add(content.categoryId);
-  if (categoryIds.size === 0) return;
-  await categories.readNow(categoryIds);
-  if (!request.selection('IssueContent')?.has('articles')) return;
-  const articleIds = new Set<string>();
-  for (const issue of issues) {
-    for (const content of issue.contents ?? []) {
-      if (categories.readAlready([content.categoryId])?.[0]) for (const id of content.articleIds ?? []) articleIds.add(id);
-    }
+  for (const { docs, selected } of wanted) {
+    if (selected.has('contents')) for (const issue of docs) for (const content of issue.contents ?? []) categoryIds.add(content.categoryId);
   }
-  if (articleIds.size > 0) await request.get(articleById).readNow(articleIds);
+  if (categoryIds.size === 0) return;
+  const categories = request.get(categoryById);
+  await categories.readNow(categoryIds);
+  if (!request.answering()) return;
+  const articles = request.get(articleById);
+  const articleIds = new Set<string>();
+  for (const { docs, selected } of wanted) {
+    const contents = selected.has('contents') ? selected.of('contents') : undefined;
+    if (!contents?.has('articles')) continue;
+    const ids: string[] = [];
+    for (const issue of docs) {
+      for (const content of issue.contents ?? []) {
+        if (categories.readAlready([content.categoryId])?.[0]) for (const id of content.articleIds ?? []) ids.push(id);
+      }
+    }
+    articles.wantAhead(ids, contents.of('articles'));
+    for (const id of ids) articleIds.add(id);
+  }
+  if (articleIds.size > 0) await articles.readNow(articleIds);
 }
