@@ -165,3 +165,35 @@ storage('a converted index in storage', () => {
     }
   });
 });
+
+describe('an error answer changes nothing (the whole collMod is checked first, as MongoDB does)', () => {
+  test('a later option that fails leaves the index as it was: not unique, not prepared', async () => {
+    const c = ctx.db.collection<Doc>('atomic');
+    await c.insertMany([{ _id: 1, x: 1 }, { _id: 2, x: 2 }]);
+    await c.createIndex({ x: 1 }, { name: 'x_1' });
+    await collMod('atomic', { name: 'x_1', prepareUnique: true });
+    // dryRun of the wrong type, after the index option: TypeMismatch, and no conversion.
+    expect((await failure(collMod('atomic', { name: 'x_1', unique: true }, { dryRun: 1 }))).code).toBe(14);
+    expect((await failure(collMod('atomic', { name: 'x_1', unique: true }, { validationLevel: 'bogus' }))).code).toBeGreaterThan(0);
+    expect(await indexNamed(c, 'x_1')).not.toHaveProperty('unique');
+    await c.insertOne({ _id: 3, y: 1 });
+    // An option after prepareUnique: false that fails: still prepared (a duplicate of x is refused).
+    expect((await failure(collMod('atomic', { name: 'x_1', prepareUnique: false }, { nope: 1 }))).code).toBe(40415);
+    expect((await failure(c.insertOne({ _id: 4, x: 1 }))).code).toBe(11000);
+  });
+
+  test('a successful dry run is no change: no modify event, nothing converted', async () => {
+    const c = ctx.db.collection<Doc>('dry');
+    await c.insertMany([{ _id: 1, x: 1 }, { _id: 2, x: 2 }]);
+    await c.createIndex({ x: 1 }, { name: 'x_1' });
+    await collMod('dry', { name: 'x_1', prepareUnique: true });
+    const stream = c.watch([], { showExpandedEvents: true, maxAwaitTimeMS: 100 });
+    await (stream as unknown as { cursor: { cursorInit(): Promise<void> } }).cursor.cursorInit();
+    expect(await collMod('dry', { name: 'x_1', unique: true }, { dryRun: true })).toMatchObject({ ok: 1 });
+    await c.insertOne({ _id: 3, x: 3 });
+    const next = await stream.next();
+    expect(next.operationType).toBe('insert');
+    await stream.close();
+    expect(await indexNamed(c, 'x_1')).not.toHaveProperty('unique');
+  });
+});

@@ -66,10 +66,14 @@ export const collectionCommands: Record<string, Handler> = {
     const coll = ctx.state.catalog.get(ctx.db, name);
     if (!coll) throw new CommandError('NamespaceNotFound', `ns does not exist: ${ctx.db}.${name}`);
     const view = typeof coll.options.viewOn === 'string';
-    const reply: Document = {};
+    // As MongoDB, the whole command is checked before anything is changed: an error answer leaves no change.
+    const dryRun: unknown = ctx.body.dryRun;
+    if (dryRun !== undefined && typeof dryRun !== 'boolean') throw new CommandError('TypeMismatch', "BSON field 'collMod.dryRun' is the wrong type, expected type 'bool'");
+    if (dryRun === true && (ctx.body.index as Document | undefined)?.unique !== true) throw new CommandError('InvalidOptions', "collMod dryRun mode is only supported with 'index.unique: true'");
     const options: Document = { ...coll.options };
+    let index: Document | undefined;
     for (const [k, v] of Object.entries(ctx.body)) {
-      if (k === 'collMod' || GENERIC_FIELDS.has(k)) continue;
+      if (k === 'collMod' || k === 'dryRun' || GENERIC_FIELDS.has(k)) continue;
       if (k === 'validator' || k === 'validationLevel' || k === 'validationAction') {
         if (view) throw new CommandError('InvalidOptions', `option not supported on a view: ${k}`);
         Object.assign(options, validationOptions({ [k]: v }));
@@ -80,14 +84,14 @@ export const collectionCommands: Record<string, Handler> = {
         // Pre- and post-images are always available to change streams here; the option is kept as set.
         if (!optDoc(v, k) || typeof (v as Document).enabled !== 'boolean') throw new CommandError('TypeMismatch', "BSON field 'changeStreamPreAndPostImages.enabled' is missing but a required field");
         options.changeStreamPreAndPostImages = { enabled: (v as Document).enabled };
-      } else if (k === 'index') Object.assign(reply, modifyIndex(coll, optDoc(v, 'index')!, ctx.body.dryRun === true));
-      else if (k === 'dryRun') {
-        if (typeof v !== 'boolean') throw new CommandError('TypeMismatch', "BSON field 'collMod.dryRun' is the wrong type, expected type 'bool'");
-        if (v && (ctx.body.index as Document | undefined)?.unique !== true) throw new CommandError('InvalidOptions', "collMod dryRun mode is only supported with 'index.unique: true'");
-      }
+      } else if (k === 'index') index = optDoc(v, 'index');
       else if (k === 'expireAfterSeconds' || k === 'timeseries' || k === 'clusteredIndex') throw new CommandError('CommandNotSupported', `collMod option '${k}' is not supported by the embedded engine`);
       else throw new CommandError('Location40415', `BSON field 'collMod.${k}' is an unknown field.`);
     }
+    // The index change checks itself whole before it changes anything, and is the last step that can fail.
+    const reply = index ? modifyIndex(coll, index, dryRun === true) : {};
+    // A dry run changes nothing, so it is no change for change streams either.
+    if (dryRun === true) return { ...reply, ok: 1 };
     coll.meta.options = options;
     ctx.state.catalog.touched(coll);
     // A 'modify' event for change streams with showExpandedEvents; its description holds what was set.
@@ -139,6 +143,8 @@ function modifyIndex(coll: Collection, spec: Document, dryRun: boolean): Documen
   const idx = typeof spec.name === 'string' ? coll.indexes.get(spec.name) : [...coll.indexes.values()].find((i) => encodeKey(i.spec.key) === encodeKey(spec.keyPattern));
   if (!idx) throw new CommandError('IndexNotFound', `cannot find index ${JSON.stringify(spec.name ?? spec.keyPattern)} for ns ${coll.ns}`);
   const out: Document = {};
+  // Every option is checked (and the unique conversion's duplicates looked for) before any is applied.
+  const apply: Array<() => void> = [];
   for (const k of Object.keys(spec)) {
     if (k === 'name' || k === 'keyPattern') continue;
     if (k === 'expireAfterSeconds') {
@@ -147,7 +153,9 @@ function modifyIndex(coll: Collection, spec: Document, dryRun: boolean): Documen
       if (!idx.ttl) throw new CommandError('InvalidOptions', 'no expireAfterSeconds field to update');
       out.expireAfterSeconds_old = idx.spec.expireAfterSeconds;
       out.expireAfterSeconds_new = Math.trunc(s);
-      idx.spec.expireAfterSeconds = Math.trunc(s);
+      apply.push(() => {
+        idx.spec.expireAfterSeconds = Math.trunc(s);
+      });
     } else if (k === 'prepareUnique') {
       if (typeof spec.prepareUnique !== 'boolean') throw new CommandError('TypeMismatch', "BSON field 'collMod.index.prepareUnique' is the wrong type, expected type 'bool'");
       if (idx.unique || idx.clustered) continue; // already refuses duplicates
@@ -155,22 +163,29 @@ function modifyIndex(coll: Collection, spec: Document, dryRun: boolean): Documen
       if (was === spec.prepareUnique) continue;
       out.prepareUnique_old = was;
       out.prepareUnique_new = spec.prepareUnique;
-      const { prepareUnique: _, ...rest } = idx.spec;
-      idx.meta.spec = spec.prepareUnique ? { ...rest, prepareUnique: true } : rest;
+      const prepared = spec.prepareUnique;
+      apply.push(() => {
+        const { prepareUnique: _, ...rest } = idx.spec;
+        idx.meta.spec = prepared ? { ...rest, prepareUnique: true } : rest;
+      });
     } else if (k === 'unique') {
       if (typeof spec.unique !== 'boolean') throw new CommandError('TypeMismatch', "BSON field 'collMod.index.unique' is the wrong type, expected type 'bool'");
       // MongoDB 6.0's answers; 7.1 turns a unique index non-unique with `forceNonUnique`, not built here.
       if (!spec.unique) throw new CommandError('BadValue', 'Cannot make index non-unique');
       if (idx.unique || idx.clustered) continue;
-      if (idx.spec.prepareUnique !== true) throw new CommandError('InvalidOptions', "Cannot make index unique with 'prepareUnique=false'. Run collMod to set it first.");
+      if (idx.spec.prepareUnique !== true && spec.prepareUnique !== true) throw new CommandError('InvalidOptions', "Cannot make index unique with 'prepareUnique=false'. Run collMod to set it first.");
       const violations = coll.uniqueViolations(idx);
       if (violations.length > 0) throw new CommandError('CannotConvertIndexToUnique', 'Cannot convert the index to unique. Please resolve conflicting documents before running collMod again.', { violations });
       if (dryRun) continue;
-      // unique in the place createIndexes gives it, so an identical createIndexes later finds the index the same
-      const { v, key, name, prepareUnique: _, ...rest } = idx.spec;
-      coll.makeUnique(idx, { v, key, name, unique: true, ...rest });
       out.unique_new = true;
+      // Last, after the other options of this index: unique in the place createIndexes gives it, so an
+      // identical createIndexes later finds the index the same.
+      apply.push(() => {
+        const { v, key, name, prepareUnique: _, ...rest } = idx.spec;
+        coll.makeUnique(idx, { v, key, name, unique: true, ...rest });
+      });
     } else throw new CommandError('CommandNotSupported', `collMod index option '${k}' is not supported by the embedded engine`);
   }
+  if (!dryRun) for (const step of apply) step();
   return out;
 }
