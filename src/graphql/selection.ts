@@ -107,6 +107,9 @@ interface Plans {
 
 const plans = new WeakMap<OperationDefinitionNode, Plans>();
 
+/** Plans kept per operation (sets of directive-variable values). */
+const MAX_PLANS_PER_OPERATION = 16;
+
 /** The variables `@skip` / `@include` read in an operation and the fragments it may spread. */
 function directiveVariables(operation: OperationDefinitionNode, fragments: GraphQLResolveInfo['fragments']): string[] {
   const found = new Set<string>();
@@ -152,6 +155,9 @@ function planOf(info: GraphQLResolveInfo): Plan {
   if (!plan) {
     const variables: Record<string, unknown> = {};
     for (const name of entry.variables) variables[name] = info.variableValues[name];
+    // Bounded: an operation with k directive variables has 2^k sets of values, which a client could walk
+    // through; the oldest plan makes room (it is only a cache of work redone on a miss).
+    if (entry.byValues.size >= MAX_PLANS_PER_OPERATION) entry.byValues.delete(entry.byValues.keys().next().value!);
     entry.byValues.set(key, (plan = new Plan(info.schema, info.fragments, variables)));
   }
   return plan;
