@@ -150,11 +150,12 @@ function defineTests(): void {
 
     it('takes over a dbPath whose lock names a process that has exited but was never reaped (a zombie)', async () => {
       const dir = fresh();
-      // `sleep 0` exits at once; its parent becomes `sleep 5`, which never waits for it: a zombie for 5 s.
-      const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      // The child exits after 0.3 s, by when its parent has become `sleep 5`, which never waits for it: a zombie
+      // for about 5 s. (A child that exited at once could be reaped by the shell before its exec, under load.)
+      const parent = spawn('sh', ['-c', 'sleep 0.3 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
       try {
         const pid = Number((await new Promise<Buffer>((resolve) => parent.stdout!.once('data', resolve))).toString().trim());
-        for (let i = 0; i < 100 && !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8')); i++) await new Promise((r) => setTimeout(r, 20));
+        for (let i = 0; i < 150 && !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8')); i++) await new Promise((r) => setTimeout(r, 20));
         expect(readFileSync(`/proc/${pid}/stat`, 'utf8')).toMatch(/\) Z /);
         writeFileSync(join(dir, 'engine.lock'), `${pid}\n`);
         const a = await startChild(dir);
