@@ -245,4 +245,17 @@ describe('in aggregation expressions and $group keys', () => {
     expect(await mixed.countDocuments({ $expr: { $eq: ['$x', dec('1')] } })).toBe(5);
     expect(await mixed.countDocuments({ $expr: { $gt: ['$y', '$x'] } })).toBe(2);
   });
+  it('a missing value is not null in comparison expressions: below it, and equal only to another missing one', async () => {
+    const rows = await mixed
+      .aggregate([
+        { $match: { _id: { $in: [7, 1] } } },
+        { $project: { eqNull: { $eq: ['$nope', null] }, neNull: { $ne: ['$nope', null] }, ltNull: { $lt: ['$nope', null] }, cmpNull: { $cmp: ['$nope', null] }, eqMissing: { $eq: ['$nope', '$alsoNope'] }, kIsNull: { $eq: ['$k', null] } } },
+        { $sort: { _id: 1 } },
+      ])
+      .toArray();
+    expect(rows).toEqual([
+      { _id: 1, eqNull: false, neNull: true, ltNull: true, cmpNull: -1, eqMissing: true, kIsNull: false },
+      { _id: 7, eqNull: false, neNull: true, ltNull: true, cmpNull: -1, eqMissing: true, kIsNull: true },
+    ]);
+  });
 });

@@ -163,6 +163,9 @@ export function numericComparison(mingo: ExpressionOperator, result: (c: number)
   return (obj, expr, options) => {
     if (!Array.isArray(expr) || expr.length !== 2) return mingo(obj, expr, options);
     const [a, b] = evalExpr(obj, expr, options) as [unknown, unknown];
+    // A missing value is a value of its own, below every other (null included), as MongoDB compares them in
+    // expressions; mingo takes it for null.
+    if ((a === undefined) !== (b === undefined)) return result(a === undefined ? -1 : 1);
     if (holdsNumber(a) || holdsNumber(b)) return result(compare(a, b));
     return mingo(obj, [literal(a), literal(b)], options);
   };
