@@ -14,7 +14,7 @@
 // failCommand in service_entry_point_common.cpp); no library provides it.
 import type { Document } from 'bson';
 import type { CommandContext, EngineState, Handler } from './context.js';
-import { CommandError } from './errors.js';
+import { codeNameOf, CommandError } from './errors.js';
 import { toBigInt } from './find.js';
 
 /** What a matched command does instead of, or besides, running. */
@@ -65,39 +65,6 @@ export function failPointSet(state: EngineState): boolean {
  */
 const RESUMABLE = new Set([6, 7, 63, 89, 91, 133, 150, 189, 234, 262, 9001, 10107, 11600, 11602, 13388, 13435, 13436]);
 
-/** Names mongod gives the codes the specification tests fail commands with (the driver decides by number). */
-const CODE_NAMES: Record<number, string> = {
-  1: 'InternalError',
-  2: 'BadValue',
-  6: 'HostUnreachable',
-  7: 'HostNotFound',
-  11: 'UserNotFound',
-  13: 'Unauthorized',
-  50: 'MaxTimeMSExpired',
-  59: 'CommandNotFound',
-  64: 'WriteConcernFailed',
-  89: 'NetworkTimeout',
-  91: 'ShutdownInProgress',
-  100: 'UnsatisfiableWriteConcern',
-  112: 'WriteConflict',
-  189: 'PrimarySteppedDown',
-  262: 'ExceededTimeLimit',
-  9001: 'SocketException',
-  10107: 'NotWritablePrimary',
-  11600: 'InterruptedAtShutdown',
-  11602: 'InterruptedDueToReplStateChange',
-  13435: 'NotPrimaryNoSecondaryOk',
-  13436: 'NotPrimaryOrSecondary',
-  63: 'StaleShardVersion',
-  133: 'FailedToSatisfyReadPreference',
-  150: 'StaleEpoch',
-  234: 'RetryChangeStream',
-  13388: 'StaleConfig',
-  134: 'ReadConcernMajorityNotAvailableYet',
-  262144: 'Location262144',
-};
-
-const codeName = (code: number): string => CODE_NAMES[code] ?? `Location${code}`;
 
 /**
  * What the fail point does to this command (undefined: nothing). Counts it against `times` / `skip` as mongod
@@ -131,7 +98,7 @@ export function failAction(state: EngineState, body: Document, appName: string |
   };
   if (typeof d.errorCode === 'number') {
     const code = Math.trunc(d.errorCode);
-    action.error = { ok: 0, errmsg: "Failing command via 'failCommand' failpoint", code, codeName: codeName(code), ...(Array.isArray(d.errorLabels) ? { errorLabels: d.errorLabels } : {}) };
+    action.error = { ok: 0, errmsg: "Failing command via 'failCommand' failpoint", code, codeName: codeNameOf(code), ...(Array.isArray(d.errorLabels) ? { errorLabels: d.errorLabels } : {}) };
   } else if (wce) {
     action.writeConcernError = d.writeConcernError as Document;
   }
@@ -157,7 +124,7 @@ function failGetMore(state: EngineState, points: FailPoints, fp: NonNullable<Fai
   if (cursor) state.cursors.kill(id);
   else state.changes?.handle('killCursors', { state, db: String(body.$db), body: { killCursors: body.collection, cursors: [id] }, sequences: new Map(), connectionId: 0 });
   const resumable = stream && RESUMABLE.has(fp.code);
-  const error = { ok: 0, errmsg: "Hit the 'failGetMoreAfterCursorCheckout' failpoint", code: fp.code, codeName: codeName(fp.code), ...(resumable ? { errorLabels: ['ResumableChangeStreamError'] } : {}) };
+  const error = { ok: 0, errmsg: "Hit the 'failGetMoreAfterCursorCheckout' failpoint", code: fp.code, codeName: codeNameOf(fp.code), ...(resumable ? { errorLabels: ['ResumableChangeStreamError'] } : {}) };
   return { closeConnection: false, blockMs: 0, error };
 }
 
