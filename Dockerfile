@@ -29,4 +29,5 @@ EXPOSE 4000
 # Slim images have no curl: ask /readyz with Node's own fetch.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/readyz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "dist/src/main.js"]
+# The node flags of package.json's `start` script (docs/deployment.md, "Node flags"; a test keeps the two the same).
+CMD ["node", "--max-semi-space-size=64", "dist/src/main.js"]

@@ -1,15 +1,18 @@
 // `node dist/bench/compare.js --builds before=/copy/of/dist,after=dist --data DIR [--scenario nested|small]
-//                               [--rounds 8] [--answers 150] [--connections 4] [--flags name="--a --b"]`
+//                               [--rounds 8] [--answers 150] [--connections 4] [--flags name="--a --b"]
+//                               [--node-defaults]`
 // Service CPU per answer of several builds back to back: one engine on a seeded data directory (a `--data` of
 // `npm run bench`), each build's service beside the others against it with the response cache off, and the
 // minimal handler; the services are asked in turn, the order reversed every round, and each round's CPU
 // (user + system from /proc, GC threads included) is divided by its answers. Prints every round and the
-// medians. On a shared machine the rounds spread by 10–20%: compare medians of the same run only.
+// medians. On a shared machine the rounds spread by 10–20%: compare medians of the same run only. Every process runs
+// with the node flags of `npm start` (package.json's `start` script of the checkout its dist sits in; the minimal
+// handler with this checkout's), then its `--flags`; `--node-defaults` leaves the start flags out.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { nestedPostBody, smallPostBody } from './scenarios.js';
-import { cpuSeconds, freePort, nodeProc, sleep, stopAll, waitForHttp, type Proc } from './procs.js';
+import { cpuSeconds, freePort, nodeProc, sleep, startFlags, stopAll, waitForHttp, type Proc } from './procs.js';
 import { DB_NAME, sampleArticleId, startEngine, startReference } from './stack.js';
 
 const { values } = parseArgs({
@@ -21,6 +24,7 @@ const { values } = parseArgs({
     answers: { type: 'string' },
     connections: { type: 'string', default: '4' },
     flags: { type: 'string', multiple: true, default: [] },
+    'node-defaults': { type: 'boolean', default: false },
     /** Writes each process's stdout to DIR/<name>.out at the end (e.g. with `--flags name=--trace-gc`). */
     out: { type: 'string' },
   },
@@ -30,6 +34,10 @@ const small = values.scenario === 'small';
 const answers = Number(values.answers ?? (small ? 1500 : 150));
 const connections = Number(values.connections);
 const flagsOf = new Map(values.flags.map((f) => f.split(/=(.*)/s).slice(0, 2) as [string, string]));
+const nodeFlags = (name: string, checkout?: string): string[] => [
+  ...(values['node-defaults'] ? [] : startFlags(checkout)),
+  ...(flagsOf.get(name)?.split(' ').filter(Boolean) ?? []),
+];
 
 interface Target {
   name: string;
@@ -45,11 +53,11 @@ async function main(): Promise<void> {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const env = { NODE_ENV: 'production', MONGODB_URI: engine.uri, MONGODB_DB: DB_NAME, SEED: 'none', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: url, RESPONSE_CACHE_MB: '0' };
-    const proc = nodeProc(name, join(dist, 'src/main.js'), [], env, flagsOf.get(name)?.split(' ').filter(Boolean) ?? []);
+    const proc = nodeProc(name, join(dist, 'src/main.js'), [], env, nodeFlags(name, join(dist, '..')));
     await waitForHttp(proc, `${url}/readyz`, 120_000);
     targets.push({ name, url, proc });
   }
-  const minimal = await startReference('minimal', ['--uri', engine.uri, '--db', DB_NAME], flagsOf.get('minimal')?.split(' ').filter(Boolean) ?? []);
+  const minimal = await startReference('minimal', ['--uri', engine.uri, '--db', DB_NAME], flagsOf.get('minimal')?.split(' ').filter(Boolean) ?? [], !values['node-defaults']);
   targets.push({ name: 'minimal', url: minimal.url, proc: minimal.proc });
 
   const body = small ? smallPostBody(await sampleArticleId(engine.uri)) : nestedPostBody;

@@ -10,6 +10,18 @@ import { fileURLToPath } from 'node:url';
 export const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const projectRoot = join(distRoot, '..');
 
+/**
+ * The node flags `npm start` runs the service with: those of package.json's `start` script (`node <flags>
+ * dist/src/main.js`), read from the checkout `root`. The bench starts the service as deployed, and the reference
+ * servers with the same flags, so that a ratio between them compares code and not runtime settings.
+ */
+export function startFlags(root = projectRoot): string[] {
+  const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts?: { start?: string } }).scripts?.start ?? '';
+  const m = /^node((?: --[\w-]+(?:=\S+)?)*) dist\/src\/main\.js$/.exec(start);
+  if (!m) throw new Error(`package.json in ${root}: its start script is not "node [--flags] dist/src/main.js": ${start}`);
+  return m[1]!.split(' ').filter(Boolean);
+}
+
 export interface Proc {
   name: string;
   child: ChildProcess;

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { insertCatalogue } from './catalogue.js';
-import { distRoot, freePort, nodeProc, waitForHttp, waitForOutput, type Proc } from './procs.js';
+import { distRoot, freePort, nodeProc, startFlags, waitForHttp, waitForOutput, type Proc } from './procs.js';
 
 export const DB_NAME = 'bench';
 
@@ -87,6 +87,9 @@ export interface Service {
  */
 const PRODUCTION = { NODE_ENV: 'production' };
 
+/** The node flags of `npm start` (package.json), for the service and the reference servers alike. */
+const START_FLAGS = startFlags();
+
 /** `node dist/src/main.js` against the engine: no seeding, warnings only, loopback. */
 export async function startService(uri: string, extraEnv: Record<string, string> = {}, nodeFlags: string[] = [], name = 'service'): Promise<Service> {
   const port = await freePort();
@@ -96,14 +99,14 @@ export async function startService(uri: string, extraEnv: Record<string, string>
     serviceMain,
     [],
     { ...PRODUCTION, MONGODB_URI: uri, MONGODB_DB: DB_NAME, SEED: 'none', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: url, ...extraEnv },
-    nodeFlags,
+    [...START_FLAGS, ...nodeFlags],
   );
   await waitForHttp(proc, `${url}/readyz`, 120_000);
   return { proc, url };
 }
 
-export async function startReference(mode: 'ceiling' | 'minimal', args: string[], nodeFlags: string[] = []): Promise<Service> {
-  const proc = nodeProc(mode, referenceMain, [mode, '--port', '0', ...args], {}, nodeFlags);
+export async function startReference(mode: 'ceiling' | 'minimal', args: string[], nodeFlags: string[] = [], withStartFlags = true): Promise<Service> {
+  const proc = nodeProc(mode, referenceMain, [mode, '--port', '0', ...args], {}, [...(withStartFlags ? START_FLAGS : []), ...nodeFlags]);
   const out = await waitForOutput(proc, (o) => /listening \d+/.test(o), 60_000);
   return { proc, url: `http://127.0.0.1:${/listening (\d+)/.exec(out)![1]}` };
 }
@@ -133,7 +136,7 @@ export async function startEmbeddedService(dataDir: string, extraEnv: Record<str
     serviceMain,
     [],
     { ...PRODUCTION, STORE: 'disk', DATA_DIR: dataDir, MONGODB_DB: DB_NAME, SEED: 'none', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: url, RESPONSE_CACHE_MB: '0', ...extraEnv },
-    nodeFlags,
+    [...START_FLAGS, ...nodeFlags],
   );
   await waitForHttp(proc, `${url}/readyz`, 600_000);
   return { proc, url };

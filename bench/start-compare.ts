@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { startFlags } from './procs.js';
 import { nestedPostBody } from './scenarios.js';
 
 const { values } = parseArgs({
@@ -55,7 +56,8 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 async function start(b: Build, port: number): Promise<{ proc: ChildProcess; url: string; readyMs: number }> {
   const url = `http://127.0.0.1:${port}`;
   const env = { ...process.env, NODE_ENV: 'production', STORE: 'disk', DATA_DIR: b.data, MONGODB_DB: 'bench', SEED: 'none', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: url, RESPONSE_CACHE_MB: '0', ...b.env };
-  const proc = spawn(process.execPath, [join(b.dir, 'dist/src/main.js')], { cwd: b.dir, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  // As that build's `npm start` runs it: with the node flags of its own package.json.
+  const proc = spawn(process.execPath, [...startFlags(b.dir), join(b.dir, 'dist/src/main.js')], { cwd: b.dir, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const t0 = Date.now();
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`${b.name}: the service exited with ${proc.exitCode}`);

@@ -1,5 +1,8 @@
 // Configuration is validated at start: every bad variable is named; defaults are sane.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { projectRoot } from '../../src/version.js';
 
 test('defaults: port 4000, embedded store on ./data, demo seed, playground on outside production', () => {
   const c = loadConfig({});
@@ -26,4 +29,14 @@ test('every bad value is reported by name', () => {
 
 test('empty variables count as unset', () => {
   expect(loadConfig({ PORT: '', MONGODB_URI: '' }).port).toBe(4000);
+});
+
+test('the image starts the service with the node flags of `npm start`', () => {
+  // docs/deployment.md, "Node flags": the bench measures the service with package.json's start flags, so the image
+  // must run it the same way.
+  const start = (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const fromStart = /^node((?: --\S+)*) dist\/src\/main\.js$/.exec(start)?.[1]?.trim().split(' ');
+  expect(fromStart).toContain('--max-semi-space-size=64');
+  const cmd = /^CMD (\[.*\])$/m.exec(readFileSync(join(projectRoot, 'Dockerfile'), 'utf8'))?.[1];
+  expect(JSON.parse(cmd ?? 'null')).toEqual(['node', ...fromStart!, 'dist/src/main.js']);
 });
