@@ -72,6 +72,9 @@ export interface Report {
   commandCounts: Record<string, { gateway: Record<string, number>; minimal: Record<string, number> }>;
   startedAt: string;
   minutes: number;
+  /** Node flags of `npm start`, given to the service and the reference servers; `serviceFlags` only to the service. */
+  startFlags: string[];
+  serviceFlags: string[];
 }
 
 const avg = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
@@ -142,6 +145,8 @@ export function generatedSection(report: Report): string {
     `- load average before the run ${m.loadBefore.join(' / ')}, after it ${report.loadAfter.join(' / ')} (1 / 5 / 15 min)` +
       (m.loadBefore[0]! > m.cores * 0.5 ? ' **: the machine was busy with other work; figures are lower and noisier than on an idle machine**' : ''),
     '- everything on this one machine: the engine, the service, the references and the load generator (autocannon, in the bench process) share its cores',
+    `- node flags of the service and the reference servers (package.json's \`start\`): ${report.startFlags.length ? report.startFlags.map((f) => `\`${f}\``).join(' ') : 'none'}` +
+      (report.serviceFlags.length ? `; the service also ${report.serviceFlags.map((f) => `\`${f}\``).join(' ')}` : ''),
     '',
     '### Dataset',
     '',

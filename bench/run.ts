@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { expectExact, runLoad, type LoadRequest } from './load.js';
 import { currentLoad, describeMachine } from './machine.js';
-import { cpuSeconds, outputTails, projectRoot, rssMiB, sleep, stopAll, type Proc } from './procs.js';
+import { cpuSeconds, outputTails, projectRoot, rssMiB, sleep, startFlags, stopAll, type Proc } from './procs.js';
 import { consoleTable, ratio, writeReport, type Report, type Row, type Soak, type Target } from './report.js';
 import {
   categoriesPath, graphqlGetHeaders, graphqlProblem, nestedGetPath, nestedPostBody, PER_DELIVERY, productItemBody, restListPath, REST_LIMIT, smallPostBody, type RecordedAnswer,
@@ -668,6 +668,8 @@ async function main(): Promise<void> {
       },
       startedAt: new Date(started).toISOString().replace(/\.\d+Z$/, 'Z'),
       minutes: (Date.now() - started) / 60_000,
+      startFlags: startFlags(),
+      serviceFlags: opts.serviceFlags,
     };
     log('');
     log(consoleTable(rows));
