@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { Rand } from '../src/seed/content-random.js';
+import { startFlags } from './procs.js';
 import { cpuMs, rssMb, startEngineCli, stopped } from './store-common.js';
 
 const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -116,7 +117,8 @@ async function main(): Promise<number> {
   const s = await sizes();
   console.log(`data: ${values.data} (${s.articles} articles, ${s.issues} issues, ${s.pages} pages); ${clients} clients for ${minutes} min`);
   const env = { ...process.env, NODE_ENV: 'production', DATA_DIR: values.data!, PORT: String(port), HOST: '127.0.0.1', SEED: 'none', RESPONSE_CACHE_MB: '0', LOG_LEVEL: 'warn', STORE: 'disk' };
-  const proc = spawn(process.execPath, [join(distRoot, 'src/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  // As `npm start` runs it: with package.json's start flags.
+  const proc = spawn(process.execPath, [...startFlags(), join(distRoot, 'src/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   let died: string | undefined;
   proc.once('exit', (code, signal) => (died = `service exited (code ${code}, signal ${signal})`));
   try {

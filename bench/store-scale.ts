@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
+import { startFlags } from './procs.js';
 import { startEngineCli, stopped } from './store-common.js';
 
 const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -85,7 +86,8 @@ function pct(xs: number[], p: number): number {
 async function service(): Promise<void> {
   const t0 = performance.now();
   const env = { ...process.env, DATA_DIR: values.data!, PORT: String(port), HOST: '127.0.0.1', SEED: 'none', RESPONSE_CACHE_MB: '0', LOG_LEVEL: 'warn', STORE: 'disk' };
-  const proc = spawn(process.execPath, [join(distRoot, 'src/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  // As `npm start` runs it: with package.json's start flags.
+  const proc = spawn(process.execPath, [...startFlags(), join(distRoot, 'src/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   try {
     await until(async () => (await fetch(`${base}/readyz`)).status === 200, 600_000);
     const ready = performance.now() - t0;
