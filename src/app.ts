@@ -82,6 +82,7 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   const oauth = await createOAuthServer({ config: deps.config, log: deps.log, store: deps.store, mailer: deps.mailer });
   deps.authenticate ??= oauth.authenticate;
   cache?.useAuthenticator(deps.authenticate);
+  if (cache) oauth.revocations.onRevoked(() => cache.forgetViewers());
   koa.keys = oauth.cookieKeys;
   // Its middlewares (the provider's mount, two routers, the token endpoint's checks) only for the paths it serves:
   // under the mount, and the metadata alias under /.well-known. Every other request skipped six of them for nothing.

@@ -138,7 +138,7 @@ export function cacheControlPlugins(defaultMaxAge: number): ApolloServerPlugin<C
         async willSendResponse({ response, overallCachePolicy, contextValue }) {
           const shared = contextValue.http.shared;
           if (shared?.personal) {
-            contextValue.log.warn({ read: shared.readBy, operation: contextValue.http.operationName }, 'a field without the per-viewer marker read the viewer: answer not shared');
+            if (shared.readBy) contextValue.log.warn({ read: shared.readBy, operation: contextValue.http.operationName }, 'a field without the per-viewer marker read the viewer: answer not shared');
             overallCachePolicy.restrict({ maxAge: 0 });
           }
           // An answer that read the reader's entitlements must not outlive the first of them.

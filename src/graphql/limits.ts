@@ -33,6 +33,21 @@ export function armorProtection(limits: Config['graphql']): { plugins: ApolloSer
   return { plugins: plugins as unknown as ApolloServerPlugin[], validationRules: [limitsRule, ...validationRules] };
 }
 
+/**
+ * Variables nested deeper than this are refused (400): no input type of the schema comes near it, and a value
+ * nested some thousands of levels deep (a few kilobytes of brackets) overflows the stack of whatever serialises
+ * or walks it recursively (the cost key below, the shared answers' key).
+ */
+export const MAX_VARIABLE_DEPTH = 64;
+
+/** Whether `value` holds arrays or objects nested more than `max` levels deep; looks no deeper than that. */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (max <= 0) return true;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) if (nestedDeeperThan(item, max - 1)) return true;
+  return false;
+}
+
 /** Per parsed document (Apollo's document store reuses them), the cost per operation name and variables. */
 const costs = new WeakMap<DocumentNode, Map<string, number | null>>();
 /** Distinct variable sets remembered per document, and the longest key kept: bounded whatever clients send. */
@@ -66,6 +81,11 @@ export function costLimitPlugin(maxCost: number): ApolloServerPlugin<Context> {
           // No such operation (execution answers OPERATION_RESOLUTION_FAILURE), or variables that do not coerce
           // (execution answers BAD_USER_INPUT): nothing to measure. graphql-query-complexity would throw on both.
           if (!operation || operation.operation === 'subscription') return;
+          if (nestedDeeperThan(request.variables, MAX_VARIABLE_DEPTH)) {
+            throw new GraphQLError(`Variables may be nested at most ${MAX_VARIABLE_DEPTH} levels deep`, {
+              extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } },
+            });
+          }
           const cost = operationCost(schema, document, operation, request.operationName ?? undefined, request.variables ?? {});
           if (cost !== null && cost > maxCost) {
             throw new GraphQLError(`Query cost ${cost} exceeds the limit of ${maxCost}; ask for fewer items (first/limit) or fewer fields`, {

@@ -86,6 +86,35 @@ export function selectedFields(schema: GraphQLSchema, document: DocumentNode, op
   return fields;
 }
 
+const shown = new WeakMap<DocumentNode, Map<string, ReadonlySet<string>>>();
+
+/**
+ * Every type whose objects the operation's answer can show: the types it selects fields of, and the type each
+ * selected field returns, even where only `__typename` is asked of it (`{ article(id:) { __typename } }` shows
+ * whether the article exists) and for abstract types by their own name too (`Node`, `Linkable`). A write that can
+ * change an object of one of them evicts the cached answer (src/http/cache-invalidation.ts). Once per parsed
+ * document and operation name.
+ */
+export function shownTypes(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): ReadonlySet<string> {
+  let byName = shown.get(document);
+  if (!byName) shown.set(document, (byName = new Map()));
+  const key = operationName ?? '';
+  let types = byName.get(key);
+  if (!types) {
+    const found = new Set<string>();
+    forEachSelectedField(schema, document, operationName, (parent, field) => {
+      found.add(parent.name);
+      const target = getNamedType(field.type);
+      if (isCompositeType(target)) {
+        found.add(target.name);
+        if (isAbstractType(target)) for (const possible of schema.getPossibleTypes(target)) found.add(possible.name);
+      }
+    });
+    byName.set(key, (types = found));
+  }
+  return types;
+}
+
 /** Whether `@skip` / `@include` leave a selection in (graphql-js's `shouldIncludeNode`). */
 function included(node: SelectionNode, variables: GraphQLResolveInfo['variableValues']): boolean {
   if (!node.directives?.length) return true;

@@ -10,7 +10,7 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { formatGraphQLError, isClientErrorCode, isClientGraphQLError } from './errors.js';
 import { armorProtection, costLimitPlugin } from './limits.js';
 import { cacheControlPlugins } from './cache-control.js';
-import { selectedFields } from './selection.js';
+import { selectedFields, shownTypes } from './selection.js';
 import { operationLabel } from '../metrics/metrics.js';
 import { executeQuery, releaseAnswer } from './execute.js';
 
@@ -29,6 +29,7 @@ const requestIdPlugin: ApolloServerPlugin<Context> = {
           });
         }
         contextValue.operation.fields = selectedFields(schema, document, operationName);
+        contextValue.operation.types = shownTypes(schema, document, operationName);
       },
       async didEncounterErrors({ errors, contextValue }) {
         storeDown ||= errors.some((e) => isStoreOutage(unwrapResolverError(e)));

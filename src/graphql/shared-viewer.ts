@@ -27,10 +27,23 @@ export async function activeEntitlements(viewer: Viewer, now: Date): Promise<Act
 /** Whether the answer being computed read who the viewer is (shared per request with the HTTP layer). */
 export interface SharedAnswerState {
   personal: boolean;
-  /** What made it personal, for the log. */
+  /** What made it personal without saying so first (a field without the per-viewer marker), for the log. */
   readBy?: string;
+  /** What said, before reading the viewer, that the answer is theirs alone (`answerIsPersonal`). */
+  declared?: string;
   /** The active entitlements, once a resolver has asked for them (an answer that never does is not bound by them). */
   active?: ActiveEntitlements;
+}
+
+/**
+ * Said by a resolver that has found its answer depends on who the viewer is (a cart found by `node(id:)`), before
+ * it reads them: the answer is sent `no-store` and never stored, as when an unmarked field reads the viewer, but
+ * without the warning that such a read logs. A no-op outside a shareable operation.
+ */
+export function answerIsPersonal(state: SharedAnswerState | undefined, what: string): void {
+  if (!state) return;
+  state.personal = true;
+  state.declared ??= what;
 }
 
 /**
@@ -60,7 +73,7 @@ class EntitlementsOnlyViewer implements Viewer {
 
   #identity<T>(name: string, value: T): T {
     this.#state.personal = true;
-    this.#state.readBy ??= name;
+    if (!this.#state.declared) this.#state.readBy ??= name;
     return value;
   }
 

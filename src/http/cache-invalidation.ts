@@ -26,8 +26,10 @@ export function evictFor(cache: ResponseCache, collection: string): number {
   const touched = new Set(shown);
   return cache.evict((entry) => {
     if (entry.graphql) return !entry.types || [...entry.types].some((type) => touched.has(type));
-    const rest = REST_SHOWS.find((r) => entry.key.startsWith(r.prefix));
-    return rest !== undefined && rest.types.some((type) => touched.has(type));
+    // Routes match in any case (`/CMS/...` is `/cms/...`). An entry of no known family may show anything: evicted.
+    const path = entry.key.toLowerCase();
+    const rest = REST_SHOWS.find((r) => path.startsWith(r.prefix));
+    return rest === undefined || rest.types.some((type) => touched.has(type));
   });
 }
 

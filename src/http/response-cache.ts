@@ -70,9 +70,17 @@ function maxAgeIf(scope: 'public' | 'private', cacheControl: string): number {
   return match ? Number(match[1]) : 0;
 }
 
+/**
+ * /graphql as the router matches it (@koa/router's defaults: any case, with or without a trailing slash). An
+ * answer reached through `/GRAPHQL` is a GraphQL answer all the same: it must be stored as one (with the types
+ * writes evict it by) and obey the same rules.
+ */
+const GRAPHQL_PATH = /^\/graphql\/?$/i;
+const isGraphqlPath = (path: string): boolean => GRAPHQL_PATH.test(path);
+
 /** Apollo answers GET operations only with a CSRF-safe header; a cached answer must obey the same rule. */
 function graphqlGetAllowed(ctx: Koa.Context): boolean {
-  return ctx.path !== '/graphql' || Boolean(ctx.get('apollo-require-preflight') || ctx.get('x-apollo-operation-name'));
+  return !isGraphqlPath(ctx.path) || Boolean(ctx.get('apollo-require-preflight') || ctx.get('x-apollo-operation-name'));
 }
 
 export class ResponseCache {
@@ -93,6 +101,14 @@ export class ResponseCache {
   /** The bearer check the fast path runs before it answers a signed-in reader (the app's own). */
   useAuthenticator(authenticate: Authenticator): void {
     this.viewers = new ViewerMemo(authenticate);
+  }
+
+  /**
+   * A revocation was learnt (this process's at once, another's within the revocation poll): the fast path checks
+   * every token again, as the Koa chain does, instead of trusting a viewer it remembered for a few seconds.
+   */
+  forgetViewers(): void {
+    this.viewers?.forget();
   }
 
   /**
@@ -207,7 +223,7 @@ export class ResponseCache {
   middleware(): Koa.Middleware {
     return async (ctx, next) => {
       if (ctx.method !== 'GET' || ctx.get('authorization') || ctx.path.startsWith('/oauth2') || !graphqlGetAllowed(ctx)) return next();
-      const accept = ctx.path === '/graphql' ? (ctx.accepts('application/json', 'text/html') || '') : '';
+      const accept = isGraphqlPath(ctx.path) ? (ctx.accepts('application/json', 'text/html') || '') : '';
       if (accept === 'text/html') return next(); // the playground page, not an API answer
       const key = ctx.url;
       const now = Date.now();
@@ -272,10 +288,10 @@ export class ResponseCache {
       const value = ctx.response.get(name);
       if (value) headers[name] = value;
     }
-    const graphql = ctx.path === '/graphql';
-    const fields = graphql ? (ctx.state as { context?: Context }).context?.operation.fields : undefined;
+    const graphql = isGraphqlPath(ctx.path);
+    const types = graphql ? (ctx.state as { context?: Context }).context?.operation.types : undefined;
     const keptFor = this.longTtl && maxAge >= this.longTtl.defaultMaxAge ? Math.max(maxAge, this.longTtl.seconds) : maxAge;
-    const stored: Stored = { body, headers, etag: headers.etag!, storedAt: now, expiresAt: now + keptFor * 1000, maxAge, graphql, types: fields && new Set(fields.keys()) };
+    const stored: Stored = { body, headers, etag: headers.etag!, storedAt: now, expiresAt: now + keptFor * 1000, maxAge, graphql, types };
     this.cache.set(key, stored);
     ctx.body = body;
     ctx.set('X-Cache', 'MISS');

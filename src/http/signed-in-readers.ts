@@ -5,6 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import type { Viewer } from '../context.js';
 import type { Authenticator } from './authenticate.js';
+import { MAX_VARIABLE_DEPTH, nestedDeeperThan } from '../graphql/limits.js';
 
 /**
  * How long a checked token's viewer (and with it the customer's entitlements) is reused by the fast path. A
@@ -23,6 +24,8 @@ interface Remembered {
 /** The bearer check of the app, remembered per exact Authorization header. Failures are never remembered. */
 export class ViewerMemo {
   private readonly viewers = new LRUCache<string, Remembered>({ max: 50_000 });
+  /** Counts `forget` calls: a check that began before one may have accepted a token revoked since. */
+  private forgotten = 0;
 
   constructor(private readonly authenticate: Authenticator) {}
 
@@ -31,14 +34,22 @@ export class ViewerMemo {
     const known = this.viewers.get(authorization);
     if (known && now < known.until) return known.viewer;
     let viewer: Viewer | null;
+    const forgotten = this.forgotten;
     try {
       viewer = await this.authenticate(authorization);
     } catch {
       return undefined;
     }
     if (!viewer) return undefined;
+    if (forgotten !== this.forgotten) return undefined; // Koa's chain checks it again
     this.viewers.set(authorization, { viewer, until: Math.min(now + VIEWER_REUSE_MS, expiryOf(authorization) ?? now) });
     return viewer;
+  }
+
+  /** Forgets every remembered viewer: a token or grant was revoked, and its next request must be checked again. */
+  forget(): void {
+    this.forgotten++;
+    this.viewers.clear();
   }
 }
 
@@ -103,6 +114,8 @@ export function discardBody(req: IncomingMessage): void {
 /** The key of a signed-in reader's shareable GraphQL answer: never the token, only what the answer depends on. */
 export function sharedKey(params: Record<string, unknown>, groups: readonly string[]): string | undefined {
   const { query, operationName, variables, extensions } = params;
+  // Not shareable, and too deep to serialise safely: the GraphQL layer refuses such variables (400).
+  if (nestedDeeperThan(variables, MAX_VARIABLE_DEPTH) || nestedDeeperThan(extensions, MAX_VARIABLE_DEPTH)) return undefined;
   const text = typeof query === 'string' ? query : undefined;
   const persisted = typeof extensions === 'string' ? extensions : extensions === undefined ? undefined : JSON.stringify(extensions);
   if (text === undefined && persisted === undefined) return undefined;

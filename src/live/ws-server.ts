@@ -14,7 +14,7 @@ import type { Config } from '../config.js';
 import { createContext, type Viewer } from '../context.js';
 import { AppError } from '../errors.js';
 import { formatGraphQLError } from '../graphql/errors.js';
-import { armorProtection } from '../graphql/limits.js';
+import { armorProtection, MAX_VARIABLE_DEPTH, nestedDeeperThan } from '../graphql/limits.js';
 import type { Authenticator } from '../http/authenticate.js';
 import type { Logger } from '../logger.js';
 import type { Mailer } from '../mail/mailer.js';
@@ -191,7 +191,10 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
           return [new GraphQLError('Only subscriptions run over WebSocket; send queries and mutations as HTTP POST /graphql', { extensions: { code: 'BAD_USER_INPUT' } })];
         }
         // Variables that do not fit their types (objects or operators where an ID goes) are the client's error,
-        // as over HTTP: BAD_USER_INPUT, never reaching a resolver.
+        // as over HTTP: BAD_USER_INPUT, never reaching a resolver. So are variables nested too deep to key safely.
+        if (nestedDeeperThan(payload.variables, MAX_VARIABLE_DEPTH)) {
+          return [new GraphQLError(`Variables may be nested at most ${MAX_VARIABLE_DEPTH} levels deep`, { extensions: { code: 'BAD_USER_INPUT' } })];
+        }
         const coerced = getVariableValues(deps.schema, operation.variableDefinitions ?? [], payload.variables ?? {}, { maxErrors: 10 });
         if (coerced.errors) return coerced.errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'BAD_USER_INPUT' } }));
         active.set(socket, (active.get(socket) ?? 0) + 1);

@@ -6,7 +6,7 @@ import { parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql'
 import type { Context } from '../context.js';
 import { AppError, notFound } from '../errors.js';
 import { executeQuery } from '../graphql/execute.js';
-import { selectedFields } from '../graphql/selection.js';
+import { selectedFields, shownTypes } from '../graphql/selection.js';
 import { connections } from '../operations/connections.js';
 import { projectRoot } from '../version.js';
 
@@ -39,6 +39,7 @@ export async function runPageIssues(
 ): Promise<PageIssuesResult['page']> {
   const document = documentFor(schema);
   ctx.operation.fields = selectedFields(schema, document, 'PageIssues');
+  ctx.operation.types = shownTypes(schema, document, 'PageIssues');
   const result = await executeQuery({
     schema,
     document,

@@ -22,8 +22,14 @@ const CATALOGUE = [
 /** Evicts every cached answer (a channel's configuration shapes everything a channel serves). */
 export const EVERYTHING = '*';
 
+/**
+ * Whether a live blog is open to a reader is worked out from the articles that carry it
+ * (src/operations/live/live-blog-access.ts): a write to an article can change a live blog read through `node`.
+ */
+const CARRIED = ['LiveBlog', 'LiveBlogMessage', 'LiveBlogEvent'];
+
 export const SHOWN_BY = {
-  articles: CONTENT,
+  articles: [...CONTENT, ...CARRIED],
   contentTypes: CONTENT,
   sponsors: CONTENT,
   contentCategories: CONTENT,
@@ -43,9 +49,11 @@ export const SHOWN_BY = {
   products: CATALOGUE,
   productItems: CATALOGUE,
   coupons: [...CATALOGUE, 'Cart', 'CartCoupon'],
-  // Per-viewer or internal data: no cached answer shows it (carts and viewers are never cached; shared
-  // answers are keyed by entitlement set, so a customer's change of entitlements picks another entry).
-  carts: [],
+  // `node(id:)` answers a signed-in reader shares when no cart has the id (src/operations/node/node.ts): a cart
+  // written with that id must evict them.
+  carts: ['Cart'],
+  // Per-viewer or internal data: no cached answer shows it (viewers are never cached; shared answers are keyed
+  // by entitlement set, so a customer's change of entitlements picks another entry).
   customers: [],
   settings: [],
   outbox: [],

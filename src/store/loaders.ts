@@ -65,6 +65,8 @@ export type LoaderFactory<K, V> = (store: Store, request: LoaderRequest) => Data
 /** The API fields per GraphQL type that the running operation selects; set once the operation is known. */
 export interface OperationSelection {
   fields?: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Every type the operation can show an object of (src/graphql/selection.ts `shownTypes`): what writes evict by. */
+  types?: ReadonlySet<string>;
 }
 
 export class Loaders implements LoaderRequest {

@@ -16,6 +16,7 @@ import { toVideo } from '../../store/content/mappers/media.mapper.js';
 import { toIssue, toPage } from '../../store/content/mappers/page.mapper.js';
 import { toAuthor, toCategory, toKeyword } from '../../store/content/mappers/taxonomy.mapper.js';
 import { CART_SCOPE } from '../cart/require-cart-scope.js';
+import { answerIsPersonal } from '../../graphql/shared-viewer.js';
 import { checkId } from '../content/input.js';
 import type { Selected } from '../../store/loaders.js';
 
@@ -52,15 +53,23 @@ const issues: Lookup = async (ctx, ids, selectedAs) => {
   );
 };
 
-/** The viewer's own carts, and only with the `cart` scope: anyone else's cart is absent. */
+/**
+ * The viewer's own carts, and only with the `cart` scope: anyone else's cart is absent. The carts are looked up
+ * by id alone first: when none has any of the ids, the answer is the same for every reader and may be shared
+ * (readers with the same entitlements, src/http/response-cache.ts); only a cart found makes it the viewer's own.
+ */
 const carts: Lookup = async (ctx, ids) => {
   const viewer = ctx.viewer;
-  if (!viewer?.scopes.has(CART_SCOPE)) return ids.map(() => null);
+  if (!viewer) return ids.map(() => null);
   const docs = await ctx.store
     .collection('carts')
-    .find({ _id: { $in: [...ids] }, customerId: viewer.customerId }, { projection: cartProjection, limit: ids.length, batchSize: ids.length })
+    .find({ _id: { $in: [...ids] } }, { projection: cartProjection, limit: ids.length, batchSize: ids.length })
     .toArray();
-  const byId = new Map(docs.map((d) => [d._id, d]));
+  if (docs.length === 0) return ids.map(() => null);
+  answerIsPersonal(ctx.http.shared, 'Cart');
+  if (!viewer.scopes.has(CART_SCOPE)) return ids.map(() => null);
+  const customerId = viewer.customerId;
+  const byId = new Map(docs.filter((d) => d.customerId === customerId).map((d) => [d._id, d]));
   return ids.map((id) => {
     const doc = byId.get(id);
     return doc ? toCart(doc, null) : null;
