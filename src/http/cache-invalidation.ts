@@ -10,7 +10,10 @@
 import type { ChangeStreamDocument, Document } from 'mongodb';
 import { MongoServerError } from 'mongodb';
 import type { Logger } from '../logger.js';
-import { EVERYTHING, REST_SHOWS, SHOWN_BY, SHOWN_COLLECTIONS } from '../schema/shown-by.js';
+import { EVERYTHING, REST_SHOWS, SHARED_ONLY, SHOWN_BY, SHOWN_COLLECTIONS } from '../schema/shown-by.js';
+import { ASSETS_PREFIX } from '../openapi/docs/assets.js';
+import { DOCS_PATH, OPENAPI_PATH } from '../openapi/routes.js';
+import { ASSET_PREFIX } from '../playground/assets.js';
 import { ResumableWatch } from '../store/resumable-watch.js';
 import type { Store } from '../store/store.js';
 import type { ResponseCache } from './response-cache.js';
@@ -18,16 +21,22 @@ import type { ResponseCache } from './response-cache.js';
 /** Change stream events that only name a collection or database: drop, rename, invalidate evict everything. */
 const DATA_EVENTS = new Set(['insert', 'update', 'replace', 'delete']);
 
+/** Answers no write changes: the OpenAPI document, its viewer and the playground's files. */
+const STATIC_PREFIXES = [OPENAPI_PATH, DOCS_PATH, ASSETS_PREFIX, ASSET_PREFIX].map((path) => path.toLowerCase());
+
 /** Evicts the entries a change to `collection` can make wrong; returns how many. */
 export function evictFor(cache: ResponseCache, collection: string): number {
   const shown: readonly string[] | undefined = (SHOWN_BY as Record<string, readonly string[]>)[collection];
   if (!shown || shown.length === 0) return 0;
   if (shown.includes(EVERYTHING)) return cache.evict(() => true);
   const touched = new Set(shown);
+  const sharedOnly = SHARED_ONLY.has(collection);
   return cache.evict((entry) => {
+    if (sharedOnly && !entry.shared) return false;
     if (entry.graphql) return !entry.types || [...entry.types].some((type) => touched.has(type));
     // Routes match in any case (`/CMS/...` is `/cms/...`). An entry of no known family may show anything: evicted.
     const path = entry.key.toLowerCase();
+    if (STATIC_PREFIXES.some((prefix) => path.startsWith(prefix))) return false;
     const rest = REST_SHOWS.find((r) => path.startsWith(r.prefix));
     return rest === undefined || rest.types.some((type) => touched.has(type));
   });

@@ -48,6 +48,8 @@ interface Stored {
   /** The max-age (seconds) the answer was sent with; the service may keep it longer (see `keepLonger`). */
   maxAge: number;
   graphql: boolean;
+  /** Shared among signed-in readers with the same entitlements (`private`), rather than public. */
+  shared: boolean;
   /** The GraphQL types the operation selects (what a write must touch to change the answer). */
   types?: ReadonlySet<string>;
   /** The metrics label of the request that computed it (a GraphQL operation, a route pattern). */
@@ -130,11 +132,11 @@ export class ResponseCache {
    * Drops every entry `match` selects; returns how many. The hook for invalidation on writes: a change to
    * stored content names the GraphQL types it touches and evicts the answers whose operation selected them.
    */
-  evict(match: (entry: { key: string; graphql: boolean; types?: ReadonlySet<string>; route?: string }) => boolean): number {
+  evict(match: (entry: { key: string; graphql: boolean; shared: boolean; types?: ReadonlySet<string>; route?: string }) => boolean): number {
     let evicted = 0;
     this.evictions++;
     for (const [key, entry] of this.cache.entries()) {
-      if (match({ key, graphql: entry.graphql, types: entry.types, route: entry.route }) && this.cache.delete(key)) evicted++;
+      if (match({ key, graphql: entry.graphql, shared: entry.shared, types: entry.types, route: entry.route }) && this.cache.delete(key)) evicted++;
     }
     return evicted;
   }
@@ -291,7 +293,7 @@ export class ResponseCache {
     const graphql = isGraphqlPath(ctx.path);
     const types = graphql ? (ctx.state as { context?: Context }).context?.operation.types : undefined;
     const keptFor = this.longTtl && maxAge >= this.longTtl.defaultMaxAge ? Math.max(maxAge, this.longTtl.seconds) : maxAge;
-    const stored: Stored = { body, headers, etag: headers.etag!, storedAt: now, expiresAt: now + keptFor * 1000, maxAge, graphql, types };
+    const stored: Stored = { body, headers, etag: headers.etag!, storedAt: now, expiresAt: now + keptFor * 1000, maxAge, graphql, shared: scope === 'private', types };
     this.cache.set(key, stored);
     ctx.body = body;
     ctx.set('X-Cache', 'MISS');

@@ -50,7 +50,7 @@ export const SHOWN_BY = {
   productItems: CATALOGUE,
   coupons: [...CATALOGUE, 'Cart', 'CartCoupon'],
   // `node(id:)` answers a signed-in reader shares when no cart has the id (src/operations/node/node.ts): a cart
-  // written with that id must evict them.
+  // written with that id must evict them (only shared answers: anonymous ones never look carts up, SHARED_ONLY).
   carts: ['Cart'],
   // Per-viewer or internal data: no cached answer shows it (viewers are never cached; shared answers are keyed
   // by entitlement set, so a customer's change of entitlements picks another entry).
@@ -66,6 +66,9 @@ export const SHOWN_BY = {
   login_failures: [],
   oauth_revocations: [],
 } satisfies Record<CollectionName, readonly string[]>;
+
+/** Collections whose writes change only answers shared among signed-in readers (never an anonymous one). */
+export const SHARED_ONLY: ReadonlySet<string> = new Set<CollectionName>(['carts']);
 
 /** The collections a cached answer can show (the change stream watches these). */
 export const SHOWN_COLLECTIONS: string[] = Object.entries(SHOWN_BY).filter(([, types]) => types.length > 0).map(([name]) => name);

@@ -19,6 +19,8 @@ beforeAll(async () => {
           f.article('soon-premium', { body: '<p>will be gold</p>' }),
           f.article('gold', { premium: true, free: false, accessControlEnabled: true, accessGroups: ['gold'], body: '<p>gold only</p>' }),
           f.article('to-delete'),
+          f.article('plain'),
+          f.article('plain-2'),
         ],
         liveBlogs: [f.liveBlog('blog-1', 3)],
         liveBlogMessages: [1, 2, 3].map((seq) => f.message('blog-1', seq)),
@@ -137,4 +139,38 @@ test('variables nested deeper than the limit are refused over GET too, and an an
   expect(res.status).toBe(400);
   expect(((await res.json()) as any).errors[0].extensions.code).toBe('BAD_USER_INPUT');
   expect((await get('{ service { __typename } }', { x: deep(63) })).status).toBe(200);
+});
+
+test('a write to an article leaves static answers (the OpenAPI document) cached', async () => {
+  const doc = async () => {
+    const res = await fetch(`${svc.url}/openapi.json`);
+    await res.text();
+    return res.headers.get('x-cache');
+  };
+  const title = async () => ((await (await get('{ article(id: "plain") { title } }')).json()) as any).data.article.title;
+  await doc();
+  expect(await doc()).toBe('HIT');
+  await title();
+  await svc.db.collection('articles').updateOne({ _id: 'plain' as never }, { $set: { title: 'changed' } });
+  expect(await until(title, (t) => t === 'changed')).toBe('changed');
+  expect(await doc()).toBe('HIT');
+});
+
+test('a cart write evicts no anonymous node(id:) answer (anonymous readers never look carts up)', async () => {
+  const NODE = '{ node(id: "plain-2") { ... on Article { title } } }';
+  const cache = async (q: string) => {
+    const res = await get(q);
+    await res.text();
+    return res.headers.get('x-cache');
+  };
+  await cache(NODE);
+  expect(await cache(NODE)).toBe('HIT');
+  // A signed-in reader's shared null answer for the id the cart will have: its eviction marks the write as seen.
+  const reader = (await tokenFor(svc, { scopes: ['openid'] })).accessToken;
+  const shared = async () => (await svc.gql('{ node(id: "cart-x") { id } }', {}, bearer(reader))).headers.get('x-cache');
+  await shared();
+  expect(await shared()).toBe('HIT');
+  await svc.db.collection('carts').insertOne({ ...aliceCart, _id: 'cart-x' as never });
+  expect(await until(shared, (c) => c !== 'HIT')).not.toBe('HIT');
+  expect(await cache(NODE)).toBe('HIT');
 });
