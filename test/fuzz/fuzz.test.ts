@@ -43,6 +43,7 @@ async function send(request: FuzzRequest): Promise<Outcome> {
 function problemsOf(outcome: Outcome): string[] {
   const problems: string[] = [];
   if (outcome.status >= 500) problems.push(`status ${outcome.status}`);
+  if (outcome.request.kind.endsWith('(over the limit)') && (outcome.status < 400 || outcome.status >= 500)) problems.push(`status ${outcome.status}, not a client error`);
   let body: { errors?: Array<{ extensions?: { code?: unknown } }> } | undefined;
   try {
     body = JSON.parse(outcome.text) as typeof body;

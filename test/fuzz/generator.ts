@@ -123,7 +123,7 @@ export class Fuzzer extends Draws {
     const roll = this.rnd();
     if (roll < 0.55) return this.post('valid query', this.operation('query'), accept);
     if (roll < 0.6) return this.post('valid mutation', this.operation('mutation'), accept);
-    const hostile = this.int(15);
+    const hostile = this.int(17);
     const op = this.operation();
     switch (hostile) {
       case 0: {
@@ -169,6 +169,23 @@ export class Fuzzer extends Draws {
         return this.post('syntax error', { query: op.query.slice(0, this.int(op.query.length)) });
       case 13:
         return this.rest();
+      case 14: {
+        // Variables nested around the limit (64 levels, the variables object the first) and far past it.
+        const over = this.chance(0.6);
+        const depth = over ? this.pick([65, 66, 200, 5_000, 20_000]) : 1 + this.int(64);
+        const nested = `${'['.repeat(depth - 1)}1${']'.repeat(depth - 1)}`;
+        const kind = over ? 'deeply nested variables (over the limit)' : 'nested variables (within the limit)';
+        const query = this.pick(['{ __typename }', `query($x: [ID!]) { nodes(ids: ["${this.pick(this.ids)}"]) { id } }`, op.query]);
+        if (this.chance(0.3)) {
+          return { kind, method: 'GET', path: `/graphql?query=${encodeURIComponent(query)}&variables=${encodeURIComponent(`{"x":${nested}}`)}`, headers: { 'apollo-require-preflight': '1', ...accept } };
+        }
+        return this.post(kind, `{"query":${JSON.stringify(query)},"variables":{"x":${nested}}}`, accept);
+      }
+      case 15: {
+        // The router matches /graphql in any case and with a trailing slash: the cache must treat those as GraphQL too.
+        const path = this.pick(['/GRAPHQL', '/graphql/', '/GraphQL/', '/Graphql']);
+        return { ...this.post('odd-case /graphql path', this.operation('query'), accept), path };
+      }
       default:
         return this.post('subscription over HTTP', { query: 'subscription S { __typename }' }, accept);
     }

@@ -76,6 +76,13 @@ function cases(seed: number): Case[] {
       return { kind: 'operator in variables', frames: [INIT, subscribe(sub, { query: BLOG, variables })], expect: { errorFor: sub } };
     },
     () => {
+      // Past the 64 levels variables may be nested: refused as the client's error, the connection kept.
+      const sub = id();
+      const depth = pick([65, 300, 1_500]);
+      const variables = { id: 'blog-1', x: JSON.parse(`${'['.repeat(depth - 1)}1${']'.repeat(depth - 1)}`) as unknown };
+      return { kind: 'deeply nested variables', frames: [INIT, subscribe(sub, { query: BLOG, variables })], expect: { errorFor: sub } };
+    },
+    () => {
       const sub = id();
       const query = pick([text(30), 'subscription {', '{ __typename }', 'mutation { x }', `subscription { liveBlogMessageAdded(liveBlogId: ${text(4)}) { id } }`]);
       return { kind: 'bad query', frames: [INIT, subscribe(sub, { query })], expect: { errorFor: sub } };
