@@ -2,16 +2,19 @@
 // failures are counted and the first few kept for the report. Throughput counts checked answers only.
 import autocannon from 'autocannon';
 
-/** Why an answer is wrong, or null when it is right. */
-export type Check = (status: number, body: string) => string | null;
+/**
+ * Why an answer is wrong, or null when it is right. `context`: the connection's own object, which `dynamicBody`
+ * was given for the request this answers (one request in flight per connection).
+ */
+export type Check = (status: number, body: string, context: Record<string, unknown>) => string | null;
 
 export interface LoadRequest {
   method: 'GET' | 'POST';
   path: string;
   headers?: Record<string, string>;
   body?: string;
-  /** Builds the request just before it is sent (e.g. a fresh refresh token); return the body. */
-  dynamicBody?: () => string;
+  /** Builds the request just before it is sent (e.g. a fresh refresh token); return the body. `context` as for `check`. */
+  dynamicBody?: (context: Record<string, unknown>) => string;
   check: Check;
   /** Sees every answer (after the check), e.g. to take the rotated refresh token. */
   onAnswer?: (status: number, body: string) => void;
@@ -71,14 +74,14 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     body: r.body,
     ...(r.dynamicBody
       ? {
-          setupRequest: (req: autocannon.Request) => {
-            req.body = r.dynamicBody!();
+          setupRequest: (req: autocannon.Request, context: object) => {
+            req.body = r.dynamicBody!(context as Record<string, unknown>);
             return req;
           },
         }
       : {}),
-    onResponse: (status: number, body: string) => {
-      const problem = r.check(status, body);
+    onResponse: (status: number, body: string, context: object) => {
+      const problem = r.check(status, body, context as Record<string, unknown>);
       if (problem === null) ok++;
       else {
         failed++;

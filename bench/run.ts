@@ -17,10 +17,10 @@ import { currentLoad, describeMachine } from './machine.js';
 import { cpuSeconds, outputTails, projectRoot, rssMiB, sleep, startFlags, stopAll, type Proc } from './procs.js';
 import { consoleTable, ratio, writeReport, type Report, type Row, type Soak, type Target } from './report.js';
 import {
-  categoriesPath, graphqlGetHeaders, graphqlProblem, nestedGetPath, nestedPostBody, PER_DELIVERY, productItemBody, restListPath, REST_LIMIT, smallPostBody, type RecordedAnswer,
+  categoriesPath, graphqlGetHeaders, graphqlProblem, nestedGetPath, nestedPostBody, PER_DELIVERY, productItemBody, restListPath, REST_LIMIT, smallPostBody, SMALL_IDS, type RecordedAnswer,
 } from './scenarios.js';
 import {
-  DB_NAME, ensureCatalogue, sampleArticleId, sampleProductItemId, seed, seededCounts, startEmbeddedService, startEngine, startReference, startService, type Service,
+  DB_NAME, ensureCatalogue, sampleArticleIds, sampleProductItemId, seed, seededCounts, startEmbeddedService, startEngine, startReference, startService, type Service,
 } from './stack.js';
 import { demoAccessToken, RefreshTokenPool, tokenCheck, tokenHeaders, TOKEN_PATH } from './tokens.js';
 
@@ -288,11 +288,16 @@ async function main(): Promise<void> {
     if (itemProblem || !item.text.includes('"productItem":{')) throw new Error(`product item: ${itemProblem ?? item.text}`);
     checks.push(`productItem lookup: ${item.text.length} bytes, no errors`);
 
-    const smallBody = smallPostBody(await sampleArticleId(engine.uri));
-    const small = await record(service.url, 'POST', '/graphql', {}, smallBody);
-    const smallProblem = graphqlProblem(small.status, small.text);
-    if (smallProblem || !small.text.includes('"article":{"id"')) throw new Error(`small query: ${smallProblem ?? small.text}`);
-    checks.push(`small query: ${small.text}`);
+    // The small query asks for SMALL_IDS articles in turn; every answer is checked against its own article's.
+    const smallIds = await sampleArticleIds(engine.uri, SMALL_IDS);
+    const smallAnswers = new Map<string, string>();
+    for (const id of smallIds) {
+      const answer = await record(service.url, 'POST', '/graphql', {}, smallPostBody(id));
+      const problem = graphqlProblem(answer.status, answer.text);
+      if (problem || !answer.text.includes(`"article":{"id":${JSON.stringify(id)}`)) throw new Error(`small query: ${problem ?? answer.text}`);
+      smallAnswers.set(id, answer.text);
+    }
+    checks.push(`small query: ${smallIds.length} articles asked in turn, e.g. ${smallAnswers.get(smallIds[0]!)!}`);
 
     // The signed-in reader: the demo customer's token, the nested query as POST (what apps send). Minted when
     // its scenario comes, not before: on Node 20 the first OAuth request (oidc-provider's AsyncLocalStorage)
@@ -329,8 +334,12 @@ async function main(): Promise<void> {
     const minimalNested = await minimalNestedAnswer();
     const minimalNestedCommands = delta(await minimalCounts(minimal.url), mBefore);
     const nestedSame = minimalNested === nestedPost.text;
-    const minimalSmall = await (await fetch(`${minimal.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: smallBody })).text();
-    checks.push(minimalSmall === small.text ? 'minimal handler, small query: byte-identical to the gateway\'s answer' : `minimal handler, small query: DIFFERS ${firstDifference(small.text, minimalSmall)}`);
+    let smallDiffers: string | undefined;
+    for (const id of smallIds) {
+      const minimalSmall = await (await fetch(`${minimal.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: smallPostBody(id) })).text();
+      if (minimalSmall !== smallAnswers.get(id)) smallDiffers ??= `${id}: ${firstDifference(smallAnswers.get(id)!, minimalSmall)}`;
+    }
+    checks.push(smallDiffers === undefined ? `minimal handler, small query: byte-identical to the gateway's answer for all ${smallIds.length} articles` : `minimal handler, small query: DIFFERS ${smallDiffers}`);
     checks.push(nestedSame ? 'minimal handler, nested query: byte-identical to the gateway\'s answer' : `minimal handler, nested query: DIFFERS ${firstDifference(nestedPost.text, minimalNested)}`);
     await (await fetch(`${minimal.url}${restListPath}`)).text();
     mBefore = await minimalCounts(minimal.url);
@@ -365,14 +374,26 @@ async function main(): Promise<void> {
     const noCacheService = (): Service => noCache!;
     const get = (path: string, expected: string, headers: Record<string, string> = {}): LoadRequest => ({ method: 'GET', path, headers, check: expectExact(expected) });
     const post = (path: string, body: string, expected: string, headers: Record<string, string> = {}): LoadRequest => ({ method: 'POST', path, body, headers, check: expectExact(expected) });
+    // Each connection asks for the next article of the list and checks the answer against that article's.
+    let nextSmall = 0;
+    const small = (): LoadRequest => ({
+      method: 'POST',
+      path: '/graphql',
+      dynamicBody: (context) => {
+        const id = smallIds[nextSmall++ % smallIds.length]!;
+        context.smallId = id;
+        return smallPostBody(id);
+      },
+      check: (status, body, context) => expectExact(smallAnswers.get(context.smallId as string)!)(status, body, context),
+    });
     const refresh = (): LoadRequest => ({ method: 'POST', path: TOKEN_PATH, headers: tokenHeaders, dynamicBody: () => pool.nextBody(), check: tokenCheck, onAnswer: pool.onAnswer });
     const restTimeout = Math.min(120, Math.max(30, Math.ceil((restMs / 1000) * opts.restConnections * 2)));
 
     const all: Scenario[] = [
       { heavy: true, key: 'nested', label: 'nested query, uncached (POST)', server: 'gateway', target: () => service, requests: () => [post('/graphql', nestedPostBody, nestedPost.text)], ceiling: 'ceiling-nested', minimal: 'minimal-nested' },
       { heavy: true, key: 'minimal-nested', label: 'nested query', server: 'minimal', target: () => minimal, requests: () => [post('/graphql', nestedPostBody, nestedPost.text)] },
-      { key: 'small', label: 'small query article(id) { id title } (POST)', server: 'gateway', target: () => service, requests: () => [post('/graphql', smallBody, small.text)], minimal: 'minimal-small' },
-      { key: 'minimal-small', label: 'small query', server: 'minimal', target: () => minimal, requests: () => [post('/graphql', smallBody, small.text)] },
+      { key: 'small', label: 'small query article(id) { id title } (POST)', server: 'gateway', target: () => service, requests: () => [small()], minimal: 'minimal-small' },
+      { key: 'minimal-small', label: 'small query', server: 'minimal', target: () => minimal, requests: () => [small()] },
       {
         key: 'signed-in', label: 'signed-in reader, nested query (POST)', server: 'gateway', target: () => service, requests: () => [post('/graphql', nestedPostBody, nestedPost.text, signedIn)],
         ceiling: 'ceiling-nested', cached: { path: '/graphql', headers: signedIn, body: nestedPostBody }, before: signIn, note: 'the demo customer\'s access token; an answer shared among readers with the same entitlements',

@@ -46,6 +46,13 @@ export const NESTED_VARIABLES = { id: PAGE_ID, first: NESTED_FIRST };
 /** The smallest useful read: one article's title (what the per-request overhead of the stack costs). */
 export const SMALL_QUERY = 'query Small($id: ID!) { article(id: $id) { id title } }';
 export const smallPostBody = (id: string): string => JSON.stringify({ query: SMALL_QUERY, variables: { id } });
+/**
+ * How many different articles the small query asks for, one after the other on every connection: concurrent
+ * readers of one service rarely want the same article at the same moment, and the gateway sends the reads of
+ * requests that arrive together as one command (src/store/shared-reads.ts), which the same id every time would
+ * flatter (one key read for fifty requests).
+ */
+export const SMALL_IDS = 1000;
 
 export const nestedPostBody = JSON.stringify({ query: NESTED_QUERY, variables: NESTED_VARIABLES });
 

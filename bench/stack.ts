@@ -111,14 +111,14 @@ export async function startReference(mode: 'ceiling' | 'minimal', args: string[]
   return { proc, url: `http://127.0.0.1:${/listening (\d+)/.exec(out)![1]}` };
 }
 
-/** The article the small query asks for: the first published one by id. */
-export async function sampleArticleId(uri: string): Promise<string> {
+/** The articles the small query asks for, in turn: the first `n` published ones by id. */
+export async function sampleArticleIds(uri: string, n: number): Promise<string[]> {
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 60_000 });
   try {
     await client.connect();
-    const article = await client.db(DB_NAME).collection<{ _id: string }>('articles').find({ status: 'published' }, { projection: { _id: 1 }, sort: { _id: 1 }, limit: 1 }).next();
-    if (!article) throw new Error('the dataset has no published article');
-    return article._id;
+    const articles = await client.db(DB_NAME).collection<{ _id: string }>('articles').find({ status: 'published' }, { projection: { _id: 1 }, sort: { _id: 1 }, limit: n }).toArray();
+    if (articles.length === 0) throw new Error('the dataset has no published article');
+    return articles.map((a) => a._id);
   } finally {
     await client.close();
   }

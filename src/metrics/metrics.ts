@@ -28,6 +28,13 @@ export const loaderBatchSize = new Histogram({
   registers: [registry],
 });
 
+export const sharedReadReaders = new Histogram({
+  name: 'store_shared_read_readers',
+  help: 'Batches of reads by key (one per request and loader) that one store command served (store/shared-reads.ts)',
+  buckets: [1, 2, 5, 10, 25, 50, 100],
+  registers: [registry],
+});
+
 export const rateLimitRejections = new Counter({
   name: 'rate_limit_rejections_total',
   help: 'Requests answered 429, by route',

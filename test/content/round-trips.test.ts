@@ -24,11 +24,15 @@ let service: RunningService;
 const commands: CommandStartedEvent[] = [];
 const dbName = uniqueDbName('rt');
 /**
- * The request's commands grouped by wait: a command sent while none of the request's others is on its way starts
- * a new wait for the store (a round trip in sequence); those sent while one is out join it.
+ * The request's commands grouped by wait: a command sent after one of the request's replies came back (since its
+ * command before) may depend on that reply, and starts a new wait for the store (a round trip in sequence); those
+ * sent before any reply came back join the wait of the one before them. (Counting a wait as over only once nothing
+ * is out would join a level's read to the wait before it whenever a read of that wait that nothing depends on was
+ * still out: reads by key leave at the end of their turn, store/shared-reads.ts, after the other commands of it.)
  */
 const waits: string[][] = [];
 const out = new Set<number>();
+let replied = true;
 
 beforeAll(async () => {
   // Commands sent together leave together only over idle pooled connections (otherwise one is opened first, and a
@@ -37,11 +41,14 @@ beforeAll(async () => {
   client.on('commandStarted', (event) => {
     if (isBackgroundPoll(event) || event.databaseName !== dbName) return;
     commands.push(event);
-    if (out.size === 0) waits.push([]);
+    if (replied) waits.push([]);
+    replied = false;
     waits.at(-1)!.push(`${event.commandName}:${String(event.command[event.commandName])}`);
     out.add(event.requestId);
   });
-  const done = (event: CommandSucceededEvent | CommandFailedEvent): boolean => out.delete(event.requestId);
+  const done = (event: CommandSucceededEvent | CommandFailedEvent): void => {
+    if (out.delete(event.requestId)) replied = true;
+  };
   client.on('commandSucceeded', done);
   client.on('commandFailed', done);
   await client.connect();
@@ -65,6 +72,7 @@ afterAll(async () => {
 async function post(query: string, variables: Record<string, unknown>): Promise<{ data?: any; errors?: any }> {
   commands.length = 0;
   waits.length = 0;
+  replied = true;
   const res = await fetch(`${service.url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -1,11 +1,12 @@
 // Per-request loaders of catalogue documents: by id, the items of a product, the products of a
 // category (a connection page or all of them) and its count. One query per batch, nulls for misses.
 import DataLoader from 'dataloader';
-import type { Document, Filter } from 'mongodb';
+import type { Collection, Document, Filter } from 'mongodb';
 import type { CollectionName, DocOf } from '../collections.js';
 import { childrenCountLoader, childrenPageLoader } from '../content/children.loader.js';
 import type { SortSpec } from '../content/paging.js';
 import { byIdLoader, type LoaderFactory } from '../loaders.js';
+import { findByKeys } from '../shared-reads.js';
 import type { Store } from '../store.js';
 import type { ProductDoc, ProductItemDoc } from './catalogue.docs.js';
 import { categoryProjection, couponProjection, productItemProjection, productProjection } from './catalogue.projections.js';
@@ -18,9 +19,10 @@ function findIn<N extends CollectionName>(store: Store, name: N, field: string, 
   return store.collection(name).find(query, { projection, batchSize }).toArray() as Promise<DocOf<N>[]>;
 }
 
-// By id: at most one document per key, so the reply size is known.
+/** By id, no other condition: the reads of concurrent requests go out as one command (store/shared-reads.ts). */
+const anyDocument: Document = {};
 const byId = <N extends 'productCategories' | 'products' | 'productItems' | 'coupons'>(name: N, projection: Document) =>
-  byIdLoader<DocOf<N>>((store, ids) => findIn(store, name, '_id', ids, projection, Math.max(1, ids.length)));
+  byIdLoader<DocOf<N>>((store, ids) => findByKeys(store.collection(name) as unknown as Collection<Document>, '_id', ids, anyDocument, projection) as Promise<DocOf<N>[]>);
 
 export const categoryById = byId('productCategories', categoryProjection);
 export const productById = byId('products', productProjection);

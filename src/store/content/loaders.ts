@@ -1,29 +1,31 @@
 // Per-request loaders of content documents by id or slug: one `$in` query per batch, visibility and
 // projection applied in the query, nulls for misses and for what a reader may not see.
 import DataLoader from 'dataloader';
-import type { Document, Filter } from 'mongodb';
+import type { Collection, Document } from 'mongodb';
 import type { CollectionName, DocOf } from '../collections.js';
 import { byIdLoader, type FollowUp, type IdLoader, type LoaderFactory, type LoaderRequest, type Wanted } from '../loaders.js';
 import type { ProjectedType } from '../projection.js';
-import { findAll } from '../read.js';
+import { findByKeys } from '../shared-reads.js';
 import type { Store } from '../store.js';
 import type { ArticleDoc } from './article.doc.js';
 import type { IssueDoc } from './page.doc.js';
 import * as p from './projections.js';
 import { visibleArticle, visibleCategory, visibleIssue, visibleQuiz, visibleVideo } from './visibility.js';
 
-/** find with `limit` = `batchSize` = the number of keys: the answer always fits one reply (no getMore). */
+/**
+ * find with `limit` = `batchSize` = the number of keys: the answer always fits one reply (no getMore). `field` is
+ * unique (`_id`, slugs) and `filter` a constant: the same reads of concurrent requests go out as one command
+ * (store/shared-reads.ts).
+ */
 export function findIn<N extends CollectionName>(
   store: Store,
   name: N,
   field: string,
-  values: readonly unknown[],
+  values: readonly string[],
   filter: Document,
   projection: Document,
 ): Promise<DocOf<N>[]> {
-  const query = { ...filter, [field]: { $in: [...values] } } as Filter<DocOf<N>>;
-  const size = Math.max(1, values.length);
-  return findAll(store.collection(name), query, { projection, limit: size, batchSize: size }) as Promise<DocOf<N>[]>;
+  return findByKeys(store.collection(name) as unknown as Collection<Document>, field, values, filter, projection) as Promise<DocOf<N>[]>;
 }
 
 /**

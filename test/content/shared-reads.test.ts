@@ -1,0 +1,162 @@
+// Reads by key of concurrent requests go out as one command (src/store/shared-reads.ts): each reader still gets
+// exactly the documents of its own keys, as objects of its own, and a failed command fails only its own readers.
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { connect, type Socket } from 'node:net';
+import { MongoClient, type Collection, type CommandStartedEvent, type Db, type Document } from 'mongodb';
+import { findByKeys, MAX_SHARED_KEYS } from '../../src/store/shared-reads.js';
+import { isBackgroundPoll } from '../helpers/background.js';
+import { testMongoUri, uniqueDbName } from '../helpers/db.js';
+import { startMonitoredService, type MonitoredService } from '../helpers/monitored.js';
+import { article, insert } from './fixtures.js';
+
+const published = { status: 'published' };
+const titles = { _id: 1, title: 1 };
+const everything = {};
+
+describe('findByKeys', () => {
+  let client: MongoClient;
+  let db: Db;
+  const finds: CommandStartedEvent[] = [];
+  const dbName = uniqueDbName('shared');
+
+  beforeAll(async () => {
+    client = new MongoClient(testMongoUri(), { monitorCommands: true, serverSelectionTimeoutMS: 5000 });
+    client.on('commandStarted', (event) => {
+      if (event.databaseName === dbName && event.commandName === 'find' && !isBackgroundPoll(event)) finds.push(event);
+    });
+    await client.connect();
+    db = client.db(dbName);
+    await db.collection('things').insertMany(
+      Array.from({ length: 1200 }, (_, i) => ({ _id: `t${i}` as never, title: `Thing ${i}`, status: i % 10 === 9 ? 'draft' : 'published', body: `body ${i}` })),
+    );
+  });
+  afterAll(async () => {
+    await db.dropDatabase().catch(() => undefined);
+    await client.close();
+  });
+
+  // The store keeps one Collection object per collection (reads merge by it), as here.
+  let collection: Collection<Document>;
+  const things = () => (collection ??= db.collection<Document>('things'));
+  const ids = (docs: Document[]) => docs.map((d) => d._id as string).sort();
+
+  test('reads of one turn with the same filter and projection go out as one command; each gets its own keys', async () => {
+    finds.length = 0;
+    const [a, b, c] = await Promise.all([
+      findByKeys(things(), '_id', ['t1', 't2'], published, titles),
+      findByKeys(things(), '_id', ['t3', 't9', 'missing'], published, titles),
+      findByKeys(things(), '_id', ['t2', 't4'], published, titles),
+    ]);
+    expect(finds).toHaveLength(1);
+    expect((finds[0]!.command.filter as Document)._id).toEqual({ $in: ['t1', 't2', 't3', 't9', 'missing', 't4'] });
+    expect(ids(a)).toEqual(['t1', 't2']);
+    expect(ids(b)).toEqual(['t3']); // t9 is a draft, `missing` is absent
+    expect(ids(c)).toEqual(['t2', 't4']);
+    expect(a[0]).toEqual({ _id: 't1', title: 'Thing 1' });
+  });
+
+  test('a document two readers asked for is an object of each one\'s own', async () => {
+    const [a, b] = await Promise.all([findByKeys(things(), '_id', ['t5'], published, titles), findByKeys(things(), '_id', ['t5'], published, titles)]);
+    expect(a[0]).toEqual(b[0]);
+    expect(a[0]).not.toBe(b[0]);
+    a[0]!.title = 'changed by one request';
+    expect(b[0]!.title).toBe('Thing 5');
+  });
+
+  test('another filter, projection, field or collection, or a later turn, is another command', async () => {
+    finds.length = 0;
+    await Promise.all([
+      findByKeys(things(), '_id', ['t1'], published, titles),
+      findByKeys(things(), '_id', ['t1'], { status: 'draft' }, titles),
+      findByKeys(things(), '_id', ['t1'], published, { _id: 1, body: 1 }),
+      findByKeys(things(), 'title', ['Thing 1'], published, titles),
+      findByKeys(db.collection('others'), '_id', ['t1'], published, titles),
+    ]);
+    expect(finds).toHaveLength(5);
+    finds.length = 0;
+    await findByKeys(things(), '_id', ['t1'], published, titles);
+    await findByKeys(things(), '_id', ['t2'], published, titles);
+    expect(finds).toHaveLength(2);
+  });
+
+  test(`no command asks for more than ${MAX_SHARED_KEYS} keys`, async () => {
+    finds.length = 0;
+    const readers = [0, 1, 2].map((r) => Array.from({ length: 400 }, (_, i) => `t${r * 400 + i}`));
+    const results = await Promise.all(readers.map((keys) => findByKeys(things(), '_id', keys, everything, titles)));
+    expect(finds.map((f) => ((f.command.filter as Document)._id as { $in: string[] }).$in.length)).toEqual([800, 400]);
+    expect(results.map((docs) => docs.length)).toEqual([400, 400, 400]);
+    expect(ids(results[2]!)).toEqual([...readers[2]!].sort());
+  });
+
+  test('a failed command fails its own readers only', async () => {
+    const bad = { status: { $noSuchOperator: 1 } }; // refused by the store
+    const [failedA, failedB, fine] = await Promise.allSettled([
+      findByKeys(things(), '_id', ['t1'], bad, titles),
+      findByKeys(things(), '_id', ['t2'], bad, titles),
+      findByKeys(things(), '_id', ['t3'], published, titles),
+    ]);
+    expect(failedA.status).toBe('rejected');
+    expect(failedB.status).toBe('rejected');
+    expect(fine).toEqual({ status: 'fulfilled', value: [{ _id: 't3', title: 'Thing 3' }] });
+  });
+});
+
+describe('through the service', () => {
+  let service: MonitoredService;
+  const QUERY = 'query One($id: ID!) { article(id: $id) { id title } }';
+  const asked = ['a1', 'a2', 'a3', 'draft1', 'nobody', 'a1', 'a4', 'a5', 'a2', 'a6', 'a7', 'a8'];
+
+  beforeAll(async () => {
+    service = await startMonitoredService({
+      prefix: 'shared_http',
+      beforeStart: (_store, db) =>
+        insert(db, {
+          articles: [...['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8'].map((id) => article(id, { title: `Title of ${id}` })), article('draft1', { status: 'draft' })],
+        }),
+    });
+  });
+  afterAll(() => service.close());
+
+  /** Sends every body as a POST on one connection, written at once (pipelined), and the answers' bodies in order. */
+  async function pipelined(bodies: string[]): Promise<string[]> {
+    const { hostname, port } = new URL(service.url);
+    const socket: Socket = connect(Number(port), hostname);
+    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    socket.write(bodies.map((body) => `POST /graphql HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`).join(''));
+    let text = '';
+    const answers: string[] = [];
+    await new Promise<void>((resolve, reject) => {
+      socket.on('error', reject);
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString('utf8');
+        for (;;) {
+          const head = text.indexOf('\r\n\r\n');
+          if (head < 0) break;
+          const length = Number(/content-length: (\d+)/i.exec(text.slice(0, head))?.[1]);
+          if (text.length < head + 4 + length) break;
+          answers.push(text.slice(head + 4, head + 4 + length));
+          text = text.slice(head + 4 + length);
+        }
+        if (answers.length === bodies.length) resolve();
+      });
+    });
+    socket.destroy();
+    return answers;
+  }
+
+  test('requests arriving together read their articles in one command, and each answer is its own', async () => {
+    const bodies = asked.map((id) => JSON.stringify({ query: QUERY, variables: { id } }));
+    const alone: string[] = [];
+    for (const body of bodies) alone.push(await (await fetch(`${service.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).text());
+    expect(alone.map((a) => (JSON.parse(a) as { data: { article: { id: string } | null } }).data.article?.id ?? null)).toEqual(
+      asked.map((id) => (id === 'draft1' || id === 'nobody' ? null : id)),
+    );
+
+    service.commands.length = 0;
+    const together = await pipelined(bodies);
+    expect(together).toEqual(alone);
+    const articleFinds = service.commands.filter((c) => c.commandName === 'find' && c.command.find === 'articles');
+    expect(articleFinds).toHaveLength(1);
+    expect(((articleFinds[0]!.command.filter as Document)._id as { $in: string[] }).$in.sort()).toEqual([...new Set(asked)].sort());
+  });
+});
