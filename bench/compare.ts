@@ -1,19 +1,20 @@
-// `node dist/bench/compare.js --builds before=/copy/of/dist,after=dist --data DIR [--scenario nested|small]
+// `node dist/bench/compare.js --builds before=/copy/of/dist,after=dist --data DIR [--scenario nested|nested-pages|small]
 //                               [--rounds 8] [--answers 150] [--connections 4] [--flags name="--a --b"]
 //                               [--node-defaults]`
 // Service CPU per answer of several builds back to back: one engine on a seeded data directory (a `--data` of
 // `npm run bench`), each build's service beside the others against it with the response cache off, and the
 // minimal handler; the services are asked in turn, the order reversed every round, and each round's CPU
 // (user + system from /proc, GC threads included) is divided by its answers. Prints every round and the
-// medians. On a shared machine the rounds spread by 10–20%: compare medians of the same run only. Every process runs
+// medians. `nested-pages` asks the nested query of every enabled page in turn instead of one page on every
+// connection (concurrent requests then share fewer of the reads that leave together, src/store/shared-reads.ts). On a shared machine the rounds spread by 10–20%: compare medians of the same run only. Every process runs
 // with the node flags of `npm start` (package.json's `start` script of the checkout its dist sits in; the minimal
 // handler with this checkout's), then its `--flags`; `--node-defaults` leaves the start flags out.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { nestedPostBody, SMALL_IDS, smallPostBody } from './scenarios.js';
+import { NESTED_QUERY, NESTED_VARIABLES, nestedPostBody, SMALL_IDS, smallPostBody } from './scenarios.js';
 import { cpuSeconds, freePort, nodeProc, sleep, startFlags, stopAll, waitForHttp, type Proc } from './procs.js';
-import { DB_NAME, sampleArticleIds, startEngine, startReference } from './stack.js';
+import { DB_NAME, enabledPageIds, sampleArticleIds, startEngine, startReference } from './stack.js';
 
 const { values } = parseArgs({
   options: {
@@ -60,8 +61,13 @@ async function main(): Promise<void> {
   const minimal = await startReference('minimal', ['--uri', engine.uri, '--db', DB_NAME], flagsOf.get('minimal')?.split(' ').filter(Boolean) ?? [], !values['node-defaults']);
   targets.push({ name: 'minimal', url: minimal.url, proc: minimal.proc });
 
-  // The small query asks for SMALL_IDS articles in turn (bench/scenarios.ts), the nested one for the same page.
-  const bodies = small ? (await sampleArticleIds(engine.uri, SMALL_IDS)).map(smallPostBody) : [nestedPostBody];
+  // The small query asks for SMALL_IDS articles in turn (bench/scenarios.ts), the nested one for the same page, or
+  // for each enabled page in turn.
+  const bodies = small
+    ? (await sampleArticleIds(engine.uri, SMALL_IDS)).map(smallPostBody)
+    : values.scenario === 'nested-pages'
+      ? (await enabledPageIds(engine.uri)).map((id) => JSON.stringify({ query: NESTED_QUERY, variables: { ...NESTED_VARIABLES, id } }))
+      : [nestedPostBody];
   const once = async (t: Target, body = bodies[0]!): Promise<string> => {
     const res = await fetch(`${t.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     const text = await res.text();

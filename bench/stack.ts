@@ -111,6 +111,18 @@ export async function startReference(mode: 'ceiling' | 'minimal', args: string[]
   return { proc, url: `http://127.0.0.1:${/listening (\d+)/.exec(out)![1]}` };
 }
 
+/** The pages whose issues the nested query can read (enabled ones), by id. */
+export async function enabledPageIds(uri: string): Promise<string[]> {
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 60_000 });
+  try {
+    await client.connect();
+    const pages = await client.db(DB_NAME).collection<{ _id: string }>('pages').find({ enabled: true }, { projection: { _id: 1 }, sort: { _id: 1 } }).toArray();
+    return pages.map((p) => p._id);
+  } finally {
+    await client.close();
+  }
+}
+
 /** The articles the small query asks for, in turn: the first `n` published ones by id. */
 export async function sampleArticleIds(uri: string, n: number): Promise<string[]> {
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 60_000 });

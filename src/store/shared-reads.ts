@@ -3,12 +3,13 @@
 // Each request batches its own reads (its DataLoaders), but under load many requests ask for the same kind of
 // document at once: the requests whose bytes arrived in one turn of the event loop each run until their first store
 // read before the next one starts, so fifty readers of `article(id:)` sent fifty `find`s a few microseconds apart.
-// Here a read by key waits for the end of that turn (setImmediate: after every request that arrived with it has
-// reached its own reads) and goes out with every other read of the same collection, filter and projection as one
-// `$in` of their keys. Each request still gets only the documents of its own keys, decoded for it alone (no object
-// is shared between requests), and a failed command fails the reads that were in it, which is what they would have
-// met on their own. A single read in a turn is sent as before. Written by hand: DataLoader batches per loader
-// instance, and a loader shared by requests would share its cache and its documents between readers too.
+// Here a read by key whose kind (collection, filter, projection) already has a command on its way waits for the end
+// of that turn (setImmediate: after every request that arrived with it has reached its own reads) and goes out with
+// every other read of its kind as one `$in` of their keys; one with nothing of its kind on its way leaves at once, so
+// a lone reader waits for nothing. Each request still gets only the documents of its own keys, decoded for it alone
+// (no object is shared between requests), and a failed command fails the reads that were in it, which is what they
+// would have met on their own. Written by hand: DataLoader batches per loader instance, and a loader shared by
+// requests would share its cache and its documents between readers too.
 import { BSON, type Collection, type Document, type Filter } from 'mongodb';
 import { sharedReadReaders } from '../metrics/metrics.js';
 
@@ -22,6 +23,7 @@ interface Reader {
 }
 
 interface Group {
+  slot: Slot;
   collection: Collection<Document>;
   field: string;
   filter: Document;
@@ -30,11 +32,19 @@ interface Group {
   readers: Reader[];
 }
 
-/** Groups being filled this turn: per collection, per filter object, per projection (its JSON). */
-const filling = new Map<Collection<Document>, Map<Document, Map<string, Group>>>();
-/** Groups full before the turn's end, sent with the others. */
-const full: Group[] = [];
-let flushing = false;
+/** One kind of read (collection, filter, field and projection): its commands on their way, and the group waiting. */
+interface Slot {
+  out: number;
+  waiting?: Group;
+  /** Where it is kept, and under what: dropped from there once nothing of its kind is out or waiting. */
+  home: Map<string, Slot>;
+  key: string;
+}
+
+/** Kinds of read with a command on its way or a group waiting: per collection, per filter object, per field and projection. */
+const slots = new Map<Collection<Document>, Map<Document, Map<string, Slot>>>();
+/** Groups to send at the end of this turn (full ones included). */
+let toSend: Group[] = [];
 
 const projectionKeys = new WeakMap<Document, string>();
 function projectionKey(projection: Document): string {
@@ -46,38 +56,54 @@ function projectionKey(projection: Document): string {
 /**
  * The documents matching `filter` whose `field` (unique in the collection, holding strings) is one of `keys`, in
  * any order, with `projection`. `filter` should be a constant object: reads merge by its identity.
+ *
+ * A read of a kind with no command on its way leaves at once, as it would alone (one reader at a time loses
+ * nothing then: the store is waiting for it). Otherwise it waits for the end of the turn and leaves with the
+ * other reads of its kind made meanwhile, as Nagle's algorithm holds small writes while one is unanswered.
  */
 export function findByKeys<T extends Document>(collection: Collection<T>, field: string, keys: readonly string[], filter: Filter<T>, projection: Document): Promise<T[]> {
   const coll = collection as unknown as Collection<Document>;
-  let byFilter = filling.get(coll);
-  if (!byFilter) filling.set(coll, (byFilter = new Map()));
-  let byProjection = byFilter.get(filter as Document);
-  if (!byProjection) byFilter.set(filter as Document, (byProjection = new Map()));
-  const pKey = `${field}\u0000${projectionKey(projection)}`;
-  let group = byProjection.get(pKey);
-  if (group && group.keys.size + keys.length > MAX_SHARED_KEYS) {
-    full.push(group);
-    group = undefined;
+  let byFilter = slots.get(coll);
+  if (!byFilter) slots.set(coll, (byFilter = new Map()));
+  let byKind = byFilter.get(filter as Document);
+  if (!byKind) byFilter.set(filter as Document, (byKind = new Map()));
+  const kind = `${field}\u0000${projectionKey(projection)}`;
+  let slot = byKind.get(kind);
+  if (!slot) byKind.set(kind, (slot = { out: 0, home: byKind, key: kind }));
+  const alone = slot.out === 0 && slot.waiting === undefined;
+  let group = slot.waiting;
+  if (!group || group.keys.size + keys.length > MAX_SHARED_KEYS) {
+    group = { slot, collection: coll, field, filter: filter as Document, projection, keys: new Set(), readers: [] };
+    if (!alone) {
+      if (toSend.length === 0) setImmediate(flush);
+      toSend.push(group);
+      slot.waiting = group;
+    }
   }
-  if (!group) byProjection.set(pKey, (group = { collection: coll, field, filter: filter as Document, projection, keys: new Set(), readers: [] }));
   for (const key of keys) group.keys.add(key);
   const promise = new Promise<T[]>((resolve, reject) => group.readers.push({ keys, resolve: resolve as (docs: Document[]) => void, reject }));
-  if (!flushing) {
-    flushing = true;
-    setImmediate(flush);
-  }
+  if (alone) void send(group);
   return promise;
 }
 
 function flush(): void {
-  flushing = false;
-  const groups = full.splice(0);
-  for (const byFilter of filling.values()) for (const byProjection of byFilter.values()) for (const group of byProjection.values()) groups.push(group);
-  filling.clear();
+  const groups = toSend;
+  toSend = [];
+  for (const group of groups) if (group.slot.waiting === group) group.slot.waiting = undefined;
   for (const group of groups) void send(group);
 }
 
 async function send(group: Group): Promise<void> {
+  const { slot } = group;
+  slot.out++;
+  try {
+    await answer(group);
+  } finally {
+    if (--slot.out === 0 && slot.waiting === undefined) slot.home.delete(slot.key);
+  }
+}
+
+async function answer(group: Group): Promise<void> {
   const keys = [...group.keys];
   const size = Math.max(1, keys.length);
   sharedReadReaders.observe(group.readers.length);
