@@ -2,8 +2,8 @@
 // exactly the documents of its own keys, as objects of its own, and a failed command fails only its own readers.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { connect, type Socket } from 'node:net';
-import { MongoClient, type Collection, type CommandStartedEvent, type Db, type Document } from 'mongodb';
-import { findByKeys, MAX_SHARED_KEYS } from '../../src/store/shared-reads.js';
+import { BSON, MongoClient, type Collection, type CommandStartedEvent, type Db, type Document } from 'mongodb';
+import { findByKeys, MAX_SHARED_KEY_CHARS, MAX_SHARED_KEYS } from '../../src/store/shared-reads.js';
 import { isBackgroundPoll } from '../helpers/background.js';
 import { testMongoUri, uniqueDbName } from '../helpers/db.js';
 import { startMonitoredService, type MonitoredService } from '../helpers/monitored.js';
@@ -95,7 +95,21 @@ describe('findByKeys', () => {
     expect(ids(results[3]!)).toEqual([...readers[3]!].sort());
   });
 
-  test('a failed command fails its own readers only', async () => {
+  test(`no command merges more than ${MAX_SHARED_KEY_CHARS} characters of keys`, async () => {
+    finds.length = 0;
+    const long = (c: string) => c.repeat(Math.ceil(MAX_SHARED_KEY_CHARS * 0.6));
+    const results = await Promise.all([
+      findByKeys(things(), '_id', ['t1'], published, titles),
+      findByKeys(things(), '_id', [long('a')], published, titles),
+      findByKeys(things(), '_id', [long('b'), 't2'], published, titles),
+      findByKeys(things(), '_id', ['t3'], published, titles),
+    ]);
+    // t1 alone; then the first long key; the second would take that group past the limit, so it starts another, which t3 joins.
+    expect(finds.map((f) => ((f.command.filter as Document)._id as { $in: string[] }).$in.map((k) => (k.length > 64 ? k[0] : k)))).toEqual([['t1'], ['a'], ['b', 't2', 't3']]);
+    expect(results.map(ids)).toEqual([['t1'], [], ['t2'], ['t3']]);
+  });
+
+  test('a failed command fails the reads in it, not those of another command of the same turn', async () => {
     const bad = { status: { $noSuchOperator: 1 } }; // refused by the store
     const [failedA, failedB, fine] = await Promise.allSettled([
       findByKeys(things(), '_id', ['t1'], bad, titles),
@@ -105,6 +119,32 @@ describe('findByKeys', () => {
     expect(failedA.status).toBe('rejected');
     expect(failedB.status).toBe('rejected');
     expect(fine).toEqual({ status: 'fulfilled', value: [{ _id: 't3', title: 'Thing 3' }] });
+  });
+
+  // The store refuses strings of invalid UTF-8 (the engine checks what it is sent), but a MongoDB that another system
+  // writes to may hold one. A stand-in collection answers with such a document: only the reads of its key fail.
+  test('a document that does not decode fails the reads of its key only, and leaves nothing unanswered', async () => {
+    const good = (id: string) => BSON.serialize({ _id: id, title: `Title ${id}` });
+    const broken = BSON.serialize({ _id: 'bad', title: 'xx' });
+    broken.set([0xff, 0xfe], broken.indexOf(0x78)); // "xx" -> two bytes that are no UTF-8
+    const sent: string[][] = [];
+    const standIn = {
+      find: (filter: { _id: { $in: string[] } }) => ({
+        toArray: async () => {
+          sent.push(filter._id.$in);
+          return filter._id.$in.map((id) => (id === 'bad' ? broken : good(id)));
+        },
+      }),
+    } as unknown as Collection<Document>;
+    const reads = await Promise.allSettled([
+      findByKeys(standIn, '_id', ['x'], published, titles),
+      findByKeys(standIn, '_id', ['y', 'bad'], published, titles),
+      findByKeys(standIn, '_id', ['z'], published, titles),
+      findByKeys(standIn, '_id', ['bad'], published, titles),
+    ]);
+    expect(sent).toEqual([['x'], ['y', 'bad', 'z']]);
+    expect(reads.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected']);
+    expect(reads[2]).toEqual({ status: 'fulfilled', value: [{ _id: 'z', title: 'Title z' }] });
   });
 });
 
