@@ -1,12 +1,12 @@
 // Reads by key of concurrent requests go out as one command (src/store/shared-reads.ts): each reader still gets
 // exactly the documents of its own keys, as objects of its own, and a failed command fails only its own readers.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { connect, type Socket } from 'node:net';
 import { BSON, MongoClient, type Collection, type CommandStartedEvent, type Db, type Document } from 'mongodb';
 import { findByKeys, MAX_SHARED_KEY_CHARS, MAX_SHARED_KEYS } from '../../src/store/shared-reads.js';
 import { isBackgroundPoll } from '../helpers/background.js';
 import { testMongoUri, uniqueDbName } from '../helpers/db.js';
 import { startMonitoredService, type MonitoredService } from '../helpers/monitored.js';
+import { pipelinedPosts } from '../helpers/pipelined.js';
 import { article, insert } from './fixtures.js';
 
 const published = { status: 'published' };
@@ -164,33 +164,6 @@ describe('through the service', () => {
   });
   afterAll(() => service.close());
 
-  /** Sends every body as a POST on one connection, written at once (pipelined), and the answers' bodies in order. */
-  async function pipelined(bodies: string[]): Promise<string[]> {
-    const { hostname, port } = new URL(service.url);
-    const socket: Socket = connect(Number(port), hostname);
-    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
-    socket.write(bodies.map((body) => `POST /graphql HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`).join(''));
-    let text = '';
-    const answers: string[] = [];
-    await new Promise<void>((resolve, reject) => {
-      socket.on('error', reject);
-      socket.on('data', (chunk: Buffer) => {
-        text += chunk.toString('utf8');
-        for (;;) {
-          const head = text.indexOf('\r\n\r\n');
-          if (head < 0) break;
-          const length = Number(/content-length: (\d+)/i.exec(text.slice(0, head))?.[1]);
-          if (text.length < head + 4 + length) break;
-          answers.push(text.slice(head + 4, head + 4 + length));
-          text = text.slice(head + 4 + length);
-        }
-        if (answers.length === bodies.length) resolve();
-      });
-    });
-    socket.destroy();
-    return answers;
-  }
-
   test('requests arriving together read their articles in two commands (the first alone), and each answer is its own', async () => {
     const bodies = asked.map((id) => JSON.stringify({ query: QUERY, variables: { id } }));
     const alone: string[] = [];
@@ -200,7 +173,7 @@ describe('through the service', () => {
     );
 
     service.commands.length = 0;
-    const together = await pipelined(bodies);
+    const together = await pipelinedPosts(service.url, '/graphql', bodies);
     expect(together).toEqual(alone);
     const articleFinds = service.commands.filter((c) => c.commandName === 'find' && c.command.find === 'articles');
     expect(articleFinds.map((f) => ((f.command.filter as Document)._id as { $in: string[] }).$in.sort())).toEqual([['a1'], [...new Set(asked.slice(1))].sort()]);
