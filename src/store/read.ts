@@ -5,7 +5,8 @@
 // driver's own BSON and its default options: the same objects, one decode instead of two.
 import { BSON, type AggregateOptions, type Collection, type Document, type Filter, type FindOptions } from 'mongodb';
 
-function decoded<T>(raw: unknown[]): T[] {
+/** Raw documents (`raw: true`) decoded with the driver's BSON and its default options. */
+export function decoded<T>(raw: unknown[]): T[] {
   return (raw as Uint8Array[]).map((bytes) => BSON.deserialize(bytes) as T);
 }
 

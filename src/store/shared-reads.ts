@@ -10,8 +10,9 @@
 // (no object is shared between requests), and a failed command fails the reads that were in it, which is what they
 // would have met on their own. Written by hand: DataLoader batches per loader instance, and a loader shared by
 // requests would share its cache and its documents between readers too.
-import { BSON, type Collection, type Document, type Filter } from 'mongodb';
+import { BSON, type Collection, type Document } from 'mongodb';
 import { sharedReadReaders } from '../metrics/metrics.js';
+import { decoded } from './read.js';
 
 /** The most keys one command asks for (the loaders' own batch size): a fuller group is sent and a new one begun. */
 export const MAX_SHARED_KEYS = 1000;
@@ -73,12 +74,12 @@ function projectionKey(projection: Document): string {
  * nothing then: the store is waiting for it). Otherwise it waits for the end of the turn and leaves with the
  * other reads of its kind made meanwhile, as Nagle's algorithm holds small writes while one is unanswered.
  */
-export function findByKeys<T extends Document>(collection: Collection<T>, field: string, keys: readonly string[], filter: Filter<T>, projection: Document): Promise<T[]> {
+export function findByKeys<T extends Document>(collection: Collection<T>, field: string, keys: readonly string[], filter: Document, projection: Document): Promise<T[]> {
   const coll = collection as unknown as Collection<Document>;
   let byFilter = slots.get(coll);
   if (!byFilter) slots.set(coll, (byFilter = new WeakMap()));
-  let byKind = byFilter.get(filter as Document);
-  if (!byKind) byFilter.set(filter as Document, (byKind = new Map()));
+  let byKind = byFilter.get(filter);
+  if (!byKind) byFilter.set(filter, (byKind = new Map()));
   const kind = `${field}\u0000${projectionKey(projection)}`;
   let slot = byKind.get(kind);
   if (!slot) byKind.set(kind, (slot = { out: 0, home: byKind, key: kind }));
@@ -87,7 +88,7 @@ export function findByKeys<T extends Document>(collection: Collection<T>, field:
   for (const key of keys) chars += key.length;
   let group = slot.waiting;
   if (!group || group.keys.size + keys.length > MAX_SHARED_KEYS || group.chars + chars > MAX_SHARED_KEY_CHARS) {
-    group = { slot, collection: coll, field, filter: filter as Document, projection, keys: new Set(), chars: 0, readers: [] };
+    group = { slot, collection: coll, field, filter, projection, keys: new Set(), chars: 0, readers: [] };
     if (!alone) {
       if (toSend.length === 0) setImmediate(flush);
       toSend.push(group);
@@ -144,13 +145,13 @@ async function answer(group: Group): Promise<void> {
     .toArray()) as unknown as Uint8Array[];
   if (group.readers.length === 1) {
     // As a read alone answered before: every document found (one that does not decode fails the read).
-    group.readers[0]!.resolve(raw.map((bytes) => BSON.deserialize(bytes)));
+    group.readers[0]!.resolve(decoded(raw));
     return;
   }
   // Each document to every reader of its key: the first gets the decoded one, any other its own decoding. A document
   // that does not decode fails the reads of its key only (or of every reader, when its key cannot be told either).
   const byKey = new Map<string, Uint8Array>();
-  const decoded = new Map<string, Document>();
+  const decodedByKey = new Map<string, Document>();
   const failed = new Map<string, unknown>();
   let unattributed: unknown;
   for (const bytes of raw) {
@@ -167,7 +168,7 @@ async function answer(group: Group): Promise<void> {
     const key = doc[group.field];
     if (typeof key !== 'string') continue;
     byKey.set(key, bytes);
-    decoded.set(key, doc);
+    decodedByKey.set(key, doc);
   }
   if (unattributed !== undefined) throw unattributed;
   for (const reader of group.readers) {
@@ -178,10 +179,10 @@ async function answer(group: Group): Promise<void> {
         error = failed.get(key);
         break;
       }
-      const first = decoded.get(key);
+      const first = decodedByKey.get(key);
       if (first) {
         docs.push(first);
-        decoded.delete(key);
+        decodedByKey.delete(key);
       } else {
         const bytes = byKey.get(key);
         if (bytes) docs.push(BSON.deserialize(bytes));

@@ -1,7 +1,7 @@
 // Per-request loaders of catalogue documents: by id, the items of a product, the products of a
 // category (a connection page or all of them) and its count. One query per batch, nulls for misses.
 import DataLoader from 'dataloader';
-import type { Collection, Document, Filter } from 'mongodb';
+import type { Document, Filter } from 'mongodb';
 import type { CollectionName, DocOf } from '../collections.js';
 import { childrenCountLoader, childrenPageLoader } from '../content/children.loader.js';
 import type { SortSpec } from '../content/paging.js';
@@ -22,7 +22,7 @@ function findIn<N extends CollectionName>(store: Store, name: N, field: string, 
 /** By id, no other condition: the reads of concurrent requests go out as one command (store/shared-reads.ts). */
 const anyDocument: Document = {};
 const byId = <N extends 'productCategories' | 'products' | 'productItems' | 'coupons'>(name: N, projection: Document) =>
-  byIdLoader<DocOf<N>>((store, ids) => findByKeys(store.collection(name) as unknown as Collection<Document>, '_id', ids, anyDocument, projection) as Promise<DocOf<N>[]>);
+  byIdLoader<DocOf<N>>((store, ids) => findByKeys(store.collection(name), '_id', ids, anyDocument, projection) as Promise<DocOf<N>[]>);
 
 export const categoryById = byId('productCategories', categoryProjection);
 export const productById = byId('products', productProjection);

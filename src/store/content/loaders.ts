@@ -1,7 +1,7 @@
 // Per-request loaders of content documents by id or slug: one `$in` query per batch, visibility and
 // projection applied in the query, nulls for misses and for what a reader may not see.
 import DataLoader from 'dataloader';
-import type { Collection, Document } from 'mongodb';
+import type { Document } from 'mongodb';
 import type { CollectionName, DocOf } from '../collections.js';
 import { byIdLoader, type FollowUp, type IdLoader, type LoaderFactory, type LoaderRequest, type Wanted } from '../loaders.js';
 import type { ProjectedType } from '../projection.js';
@@ -13,9 +13,8 @@ import * as p from './projections.js';
 import { visibleArticle, visibleCategory, visibleIssue, visibleQuiz, visibleVideo } from './visibility.js';
 
 /**
- * find with `limit` = `batchSize` = the number of keys: the answer always fits one reply (no getMore). `field` is
- * unique (`_id`, slugs) and `filter` a constant: the same reads of concurrent requests go out as one command
- * (store/shared-reads.ts).
+ * find with `batchSize` = the number of keys: the answer fits one reply (no getMore). `field` is unique (`_id`,
+ * slugs) and `filter` a constant: the same reads of concurrent requests go out as one command (store/shared-reads.ts).
  */
 export function findIn<N extends CollectionName>(
   store: Store,
@@ -25,7 +24,7 @@ export function findIn<N extends CollectionName>(
   filter: Document,
   projection: Document,
 ): Promise<DocOf<N>[]> {
-  return findByKeys(store.collection(name) as unknown as Collection<Document>, field, values, filter, projection) as Promise<DocOf<N>[]>;
+  return findByKeys(store.collection(name), field, values, filter, projection) as Promise<DocOf<N>[]>;
 }
 
 /**
