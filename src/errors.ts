@@ -28,7 +28,7 @@ export type ErrorCode =
   | 'STORE_UNAVAILABLE'
   | 'INTERNAL_SERVER_ERROR';
 
-/** GraphQL `extensions.code` for each application code (CONTRACT.md §2). */
+/** GraphQL `extensions.code` for each application code (docs/api.md). */
 const graphqlCodes: Partial<Record<ErrorCode, string>> = {
   BAD_REQUEST: 'BAD_USER_INPUT',
   COUPON_NOT_IN_CART: 'BAD_USER_INPUT',

@@ -1,4 +1,4 @@
-// RFC 9457 problem+json bodies (CONTRACT.md §2) as zod: the generic Problem component, and per-response
+// RFC 9457 problem+json bodies (docs/api.md) as zod: the generic Problem component, and per-response
 // schemas narrowed to the codes (and their exact titles) that response can carry, so a client sees
 // which failures to expect and the live-response tests pin the codes the shims actually send.
 import type { ErrorCode } from '../../errors.js';
