@@ -42,7 +42,7 @@ const graphqlCodes: Partial<Record<ErrorCode, string>> = {
 export class AppError extends Error {
   readonly status: number;
   readonly code: ErrorCode;
-  /** Problem title: the interface's failure text verbatim where it has one. */
+  /** Problem title: a fixed text per code ("Page not found", "Bad Request"), never the detail. */
   readonly title: string;
   readonly errors?: FieldProblem[];
   readonly headers: Record<string, string>;

@@ -1,7 +1,7 @@
 // Seeded fuzzing of the authorization server under /oauth2 (docs/api.md): token requests of every
 // grant with right, wrong, repeated, missing and oversized parameters, every way of presenting a client, form,
 // JSON and broken bodies, and odd calls to the other endpoints. Whatever a client sends: never a 5xx, never a
-// stack trace or a file path; the token endpoint answers RFC 6749 §5.2 errors with the contract's codes and
+// stack trace or a file path; the token endpoint answers RFC 6749 §5.2 errors with the API's codes and
 // texts; nothing is created by a refused request; and the service still issues and refreshes tokens afterwards.
 // FUZZ_OAUTH_REQUESTS (default 800, sized for CI) and FUZZ_SEED (default 12) set the run; FUZZ_REPORT=1 prints figures.
 import { startTestService, type TestService } from '../helpers/service.js';

@@ -60,7 +60,7 @@ function fields(status: z.ZodType, code: z.ZodType, title: z.ZodType, serverErro
 
 export const problem = z
   .object({
-    ...fields(z.number().int().min(400).max(599).describe('The HTTP status code'), z.enum(ALL_CODES).describe('Stable machine-readable code'), z.string().describe('Short summary; the interface\'s failure text verbatim where it has one'), false),
+    ...fields(z.number().int().min(400).max(599).describe('The HTTP status code'), z.enum(ALL_CODES).describe('Stable machine-readable code'), z.string().describe('Short summary: a fixed text per code'), false),
     requestId: z.string().optional().describe('Present on 5xx answers: quote it when reporting the failure'),
   })
   .openapi('Problem', { description: 'RFC 9457 problem details, as every REST shim answers errors (application/problem+json)' });
