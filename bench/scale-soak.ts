@@ -1,7 +1,7 @@
 // `npm run bench:scale-soak -- --data <seeded DATA_DIR> [--minutes 10] [--clients 6]`: a mixed read load on a
 // seeded data directory, served as `npm start` serves it (the service with its embedded engine, response
 // cache off so every answer is computed, no seeding). Each client loops over a weighted mix of the
-// contract's entry points on random ids of the seeded scale and checks every answer (HTTP 200, no GraphQL
+// API's entry points on random ids of the seeded scale and checks every answer (HTTP 200, no GraphQL
 // `errors`). Samples the process's anonymous memory (RssAnon, not the mapped data file) every 5 s and its
 // CPU. Prints a Markdown table and exits 1 if any answer was wrong or the service died (an OOM shows here).
 import { spawn } from 'node:child_process';

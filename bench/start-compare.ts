@@ -6,8 +6,8 @@
 // format changed between builds. Reports per round and as medians: answers per second, p50 / p99, and the
 // whole process's CPU per answer (engine thread included), with the load average.
 //
-// Used for issue 16's "`npm start`, uncached nested query: >= 3x today's at medium scale": today's is the build
-// the issue was filed against (51f81bb), checked out beside this one with `git worktree add --detach`.
+// Used for the target "`npm start`, uncached nested query: >= 3x the in-heap engine's build at medium scale":
+// that build is 51f81bb, checked out beside this one with `git worktree add --detach` (docs/PERFORMANCE.md).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

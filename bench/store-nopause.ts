@@ -6,7 +6,7 @@
 // sends them (insertMany batches of `batch`, `writers` batches in flight, unordered, as the seed does), from a
 // second process, so building and encoding the batches does not stall the readers' own event loop.
 // Prints read latency percentiles for both phases, the insert rate and the engine's CPU and memory.
-// The target (issue 13): reads keep p99 <= 50 ms while the articles are inserted.
+// The target: reads keep p99 <= 50 ms while the articles are inserted.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,7 @@
 // `npm run build && node dist/bench/store-scale.js --data <seeded DATA_DIR> [--runs 15]`: what a user of a
 // seeded data directory sees. Starts the service (`dist/src/main.js`, embedded engine in-process, response
 // cache off, no seeding) on the directory and measures: time from spawn to the first 200 of /readyz (and of
-// a first GraphQL answer), the latency of the contract's entry points and both REST lists (sequential, one
+// a first GraphQL answer), the latency of the API's entry points and both REST lists (sequential, one
 // client; p50 / p90 / max), the process's anonymous memory (RssAnon, not the file cache) while serving,
 // then, against the engine alone (`cli.js`), the engine CPU per count through `count`, `countDocuments`
 // and the gateway's per-parent `$group` pipeline. Prints a Markdown table.

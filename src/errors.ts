@@ -28,7 +28,7 @@ export type ErrorCode =
   | 'STORE_UNAVAILABLE'
   | 'INTERNAL_SERVER_ERROR';
 
-/** GraphQL `extensions.code` for each application code (CONTRACT.md §2). */
+/** GraphQL `extensions.code` for each application code (docs/api.md). */
 const graphqlCodes: Partial<Record<ErrorCode, string>> = {
   BAD_REQUEST: 'BAD_USER_INPUT',
   COUPON_NOT_IN_CART: 'BAD_USER_INPUT',
@@ -42,7 +42,7 @@ const graphqlCodes: Partial<Record<ErrorCode, string>> = {
 export class AppError extends Error {
   readonly status: number;
   readonly code: ErrorCode;
-  /** Problem title: the interface's failure text verbatim where it has one. */
+  /** Problem title: a fixed text per code ("Page not found", "Bad Request"), never the detail. */
   readonly title: string;
   readonly errors?: FieldProblem[];
   readonly headers: Record<string, string>;

@@ -1,5 +1,5 @@
 // Query execution for Apollo (src/graphql/server.ts): graphql-js 16's `execute` algorithm, step for step, minus the
-// allocations that made it the largest cost of an uncached answer after the store (docs/PERFORMANCE.md, issue 16).
+// allocations that made it the largest cost of an uncached answer after the store (docs/decisions.md, "Our own query executor").
 // Adapted from graphql-js 16.15 `execution/execute.js` (MIT licence, Copyright (c) GraphQL Contributors); the
 // helpers it exports (variable and argument coercion, field collection, paths, located errors, the error list) are
 // used as they are. What differs, and why:
@@ -90,7 +90,7 @@ function promiseForObject(ctx: Context, object: Result): Promise<Result> {
  * empties once the answer's bytes are made. A promise made when the request began (a root field's, the completion of
  * an asynchronous field) is in the old generation by the time it settles, and a dead old object is a root for every
  * young-generation collection until the next full one: whatever its value reaches (the rest of the answer) was kept
- * and promoted with each answer (docs/PERFORMANCE.md, seventh round).
+ * and promoted with each answer (docs/decisions.md, "What a finished request leaves behind").
  */
 const settledOf = new WeakMap<object, object[]>();
 

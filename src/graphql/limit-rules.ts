@@ -1,4 +1,4 @@
-// Depth, alias and directive limits (CONTRACT.md §5) as graphql-js validation rules: a client that crosses one
+// Depth, alias and directive limits (docs/api.md) as graphql-js validation rules: a client that crosses one
 // gets GRAPHQL_VALIDATION_FAILED with the location of the selection that crossed it. Written here rather than
 // taken from graphql-armor because armor's rules report "Syntax Error: …" with no location (a parse failure,
 // to the client and to Apollo) and offer no hook that knows the offending node.

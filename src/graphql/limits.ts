@@ -1,4 +1,4 @@
-// Query limits (CONTRACT.md §5): depth, aliases and directives by our validation rules (limit-rules.ts); tokens by
+// Query limits (docs/api.md): depth, aliases and directives by our validation rules (limit-rules.ts); tokens by
 // graphql-js's parser; a cost limit through graphql-query-complexity, because armor's cost rule cannot read
 // `first`/`limit` arguments; field suggestions hidden by graphql-armor when introspection is off.
 import { ApolloArmor } from '@escape.tech/graphql-armor';

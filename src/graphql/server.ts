@@ -61,7 +61,7 @@ const requestIdPlugin: ApolloServerPlugin<Context> = {
           response.http.status = 400;
         } else if (noData && result.errors?.length && result.errors.every((e) => e.extensions?.code === 'BAD_USER_INPUT')) {
           // Bad arguments (a forged cursor, a page size out of range) left nothing to answer: a client error, 400
-          // (docs/decisions.md, issue 12). A partial answer stays 200, as GraphQL over HTTP requires.
+          // (docs/decisions.md, "Client mistakes are 4xx"). A partial answer stays 200, as GraphQL over HTTP requires.
           response.http.status = 400;
         }
       },
@@ -107,7 +107,7 @@ function localExecution(schema: GraphQLSchema): GatewayInterface {
  * dead after the request but stays until the next full collection (seconds), and every young-generation
  * collection before then takes it as a root: each finished answer's objects (result objects, lists, strings of
  * the documents read) were copied by one scavenge and promoted by the next (0.7 MB per scavenge at one
- * connection; docs/PERFORMANCE.md, sixth round). Emptying the root of the data (a few keys) leaves that pair
+ * connection; docs/decisions.md, "What a finished request leaves behind"). Emptying the root of the data (a few keys) leaves that pair
  * reaching nothing large. Exported for the test that checks it.
  */
 export function answerBytes(result: FormattedExecutionResult): string {

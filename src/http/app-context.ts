@@ -32,7 +32,7 @@ export interface AppState extends RequestState {
 }
 
 /**
- * JSON bodies only (415 for anything else), bounded at 1 MiB (CONTRACT.md §5). A body the parser cannot even
+ * JSON bodies only (415 for anything else), bounded at 1 MiB (docs/api.md). A body the parser cannot even
  * read (one that does not inflate per its Content-Encoding: zlib and brotli errors carry no HTTP status) is
  * the client's 400, not a server fault.
  */

@@ -1,4 +1,4 @@
-// Public, cacheable GET answers (CONTRACT.md §4.2, §4.3): a strong ETag over the exact bytes sent,
+// Public, cacheable GET answers (docs/api.md): a strong ETag over the exact bytes sent,
 // 304 on a matching If-None-Match, `public` caching for anonymous callers and `private` with a token.
 import { createHash } from 'node:crypto';
 import type Koa from 'koa';

@@ -1,4 +1,4 @@
-// RFC 9457 problem+json: the one place REST errors are shaped (CONTRACT.md §2).
+// RFC 9457 problem+json: the one place REST errors are shaped (docs/api.md).
 import type Koa from 'koa';
 import { AppError } from '../errors.js';
 import { storeErrorToAppError } from '../store/errors.js';

@@ -1,4 +1,4 @@
-// zod failures as 400 problems with field-level errors (CONTRACT.md §2), for every REST shim.
+// zod failures as 400 problems with field-level errors (docs/api.md), for every REST shim.
 import type { z } from 'zod';
 import { badRequest, type FieldProblem } from '../errors.js';
 

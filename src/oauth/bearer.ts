@@ -1,4 +1,4 @@
-// The bearer check for REST and GraphQL (CONTRACT.md §3): the access token is a JWT for this API,
+// The bearer check for REST and GraphQL (docs/api.md): the access token is a JWT for this API,
 // verified in-process against the provider's own public keys (signature, issuer, audience, expiry) and
 // the in-memory revocation list (no store round trip). The viewer it yields loads entitlements lazily through a customers DataLoader.
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';

@@ -1,4 +1,4 @@
-// POST /oauth2/otp `{ client_id, username }`: asks for a one-time sign-in code (CONTRACT.md §4.4).
+// POST /oauth2/otp `{ client_id, username }`: asks for a one-time sign-in code (docs/api.md).
 // Always 202 for a well-formed request from a client registered for the otp grant, whether or not the
 // address has an account; errors use the token endpoint's RFC 6749 shape.
 import { bodyParser } from '@koa/bodyparser';
@@ -17,7 +17,7 @@ export function otpRoutes(deps: { path: string; store: Store; otp: OtpService })
     enableTypes: ['json', 'form'],
     jsonLimit: '16kb',
     formLimit: '16kb',
-    // An unreadable body is answered below as a missing field; one over the limit as 413 (CONTRACT.md §2).
+    // An unreadable body is answered below as a missing field; one over the limit as 413 (docs/api.md).
     onError: (err, ctx) => {
       ctx.state.bodyTooLarge = (err as { status?: number }).status === 413;
     },

@@ -1,4 +1,4 @@
-// One-time sign-in codes (CONTRACT.md §4.4): 6 digits, 5 minutes, 5 attempts, stored as an HMAC, sent
+// One-time sign-in codes (docs/api.md): 6 digits, 5 minutes, 5 attempts, stored as an HMAC, sent
 // through the mailer. Requests and checks take the same path whether or not the account exists.
 // A request never cancels a code already mailed: every request adds a code, and a check tries the
 // address's live codes. Requests are limited per address and client IP together, per client IP, and per

@@ -1,4 +1,4 @@
-// Scope checks for operations (CONTRACT.md §3): no viewer is a 401, a viewer without the scope a 403.
+// Scope checks for operations (docs/api.md): no viewer is a 401, a viewer without the scope a 403.
 import type { Context, Viewer } from '../context.js';
 import { forbidden, unauthenticated } from '../errors.js';
 

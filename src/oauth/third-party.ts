@@ -1,4 +1,4 @@
-// Third-party sign-in through the password grant (CONTRACT.md §4.4): `username` names the provider and
+// Third-party sign-in through the password grant (docs/api.md): `username` names the provider and
 // `password` is `{"token","source","name"}` whose token is the provider's signed ID token. The token is
 // verified with jose against that provider's configured issuer, audience(s) and JWKS; the customer is
 // found by the provider's subject, else linked by a verified e-mail, else created.

@@ -1,6 +1,6 @@
 // In front of the provider's token endpoint (POST /oauth2/access_token): a JSON body from a legacy
-// client is turned into the form body the provider reads, and error answers are given CONTRACT.md §2's
-// codes and descriptions (RFC 6749 §5.2 shape). Success bodies pass through untouched.
+// client is turned into the form body the provider reads, and error answers are given the API's
+// codes and fixed descriptions (RFC 6749 §5.2 shape; docs/api.md). Success bodies pass through untouched.
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type Koa from 'koa';
@@ -26,7 +26,7 @@ export function tokenEndpoint(path: string): Koa.Middleware {
     if (ctx.path !== path || ctx.method !== 'POST') return next();
     const json = ctx.is('application/json');
     if (json || ctx.is('application/x-www-form-urlencoded')) {
-      // Read here rather than by the provider, so that a body over the limit is a 413 (CONTRACT.md §2) and
+      // Read here rather than by the provider, so that a body over the limit is a 413 (docs/api.md) and
       // its connection stays usable for the client's next request.
       const raw = await readBody(ctx.req, BODY_LIMIT);
       if (raw === TOO_LARGE || raw === UNREADABLE) {
@@ -50,7 +50,7 @@ export function tokenEndpoint(path: string): Koa.Middleware {
 }
 
 /**
- * CONTRACT.md §2 for the authorization server's POST-only endpoints (token, introspection, revocation, otp):
+ * The API's status rules (docs/api.md) for the authorization server's POST-only endpoints (token, introspection, revocation, otp):
  * another method is 405 with `Allow: POST` (OPTIONS goes on, for CORS), a body in another media type or with a
  * content coding is 415, each in the RFC 6749 §5.2 error shape. The provider itself answers 404 and 400.
  */
@@ -84,7 +84,7 @@ function coded(ctx: Koa.Context): boolean {
   return coding !== '' && coding !== 'identity';
 }
 
-/** CONTRACT.md §2: the interface's two failure texts, and the RFC 6749 code each failure deserves. */
+/** The token endpoint's two fixed failure texts (docs/api.md), and the RFC 6749 code each failure deserves. */
 export function contractError(status: number, body: OAuthErrorBody): { status: number; body: OAuthErrorBody } {
   switch (body.error) {
     case 'invalid_client':

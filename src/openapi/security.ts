@@ -1,4 +1,4 @@
-// Security schemes (CONTRACT.md §3): bearer JWT access tokens on the API, the OAuth 2.0 flows that
+// Security schemes (docs/api.md): bearer JWT access tokens on the API, the OAuth 2.0 flows that
 // issue them (URLs from config, so the document names this deployment's authorization server), OpenID
 // Connect discovery, and HTTP Basic client authentication (client_secret_basic) at the token endpoint.
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';

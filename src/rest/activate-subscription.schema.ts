@@ -1,4 +1,4 @@
-// Request and response of POST /cms/channel/{channel_id}/activate_subscription (CONTRACT.md §4.5).
+// Request and response of POST /cms/channel/{channel_id}/activate_subscription (docs/api.md).
 import { z } from 'zod';
 import { activateSubscriptionBody, channelIdSchema } from '../operations/newsletter/input.js';
 

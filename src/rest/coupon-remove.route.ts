@@ -1,5 +1,5 @@
-// DELETE /cms/customer/coupon/remove and its legacy alias /customer/coupon/remove_coupon (CONTRACT.md
-// §4.1): thin shims over removeCouponFromCart. Fields come from the body or the query string.
+// DELETE /cms/customer/coupon/remove and its legacy alias /customer/coupon/remove_coupon
+// (docs/api.md): thin shims over removeCouponFromCart. Fields come from the body or the query string.
 import type { Router, RouterMiddleware } from '@koa/router';
 import type Koa from 'koa';
 import { jsonBody, withContext, type AppDeps, type AppState } from '../http/app-context.js';

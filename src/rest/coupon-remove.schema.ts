@@ -1,4 +1,4 @@
-// Request of DELETE /cms/customer/coupon/remove (CONTRACT.md §4.1). The fields come in the JSON body,
+// Request of DELETE /cms/customer/coupon/remove (docs/api.md). The fields come in the JSON body,
 // or as query parameters because some proxies drop DELETE bodies; strings only, no other keys.
 import { z } from 'zod';
 import { ID_PATTERN } from '../operations/catalogue/catalogue.input.js';

@@ -1,5 +1,5 @@
 // The GraphQL answer of the PageIssues operation -> the legacy REST shape: keyed objects where the
-// interface says "keyed by", lower-case status and enum strings (CONTRACT.md §1).
+// interface says "keyed by", lower-case status and enum strings (docs/api.md).
 //
 // The answer is reshaped in place: graphql-js builds a fresh object for every position of its result, nothing
 // else holds them, and a list of 20 issues is about 4 MB of JSON, so copying each object with a spread doubled

@@ -1,4 +1,4 @@
-// GET /cms/page/{id}/issues (CONTRACT.md §4.2): validate, run the PageIssues GraphQL operation, reshape
+// GET /cms/page/{id}/issues (docs/api.md): validate, run the PageIssues GraphQL operation, reshape
 // to the legacy envelope, and answer cacheably with RFC 8288 `Link` next/prev.
 import type { Router } from '@koa/router';
 import type Koa from 'koa';

@@ -1,4 +1,4 @@
-// Request and response shapes of GET /cms/page/{id}/issues (CONTRACT.md §4.2), described for the
+// Request and response shapes of GET /cms/page/{id}/issues (docs/api.md), described for the
 // OpenAPI document. Unknown or repeated query parameters are a 400, like every REST shim here.
 import { z } from 'zod';
 

@@ -1,8 +1,8 @@
-// The answer of GET /cms/product/categories (CONTRACT.md §4.3) as JSON bytes. With products (the default)
+// The answer of GET /cms/product/categories (docs/api.md) as JSON bytes. With products (the default)
 // the whole catalogue can be tens of thousands of products and items, tens of megabytes of JSON: the
 // products and items are read as raw BSON and written straight out as JSON bytes (./bson-json.ts), each
 // product once however many categories list it, instead of deserializing, mapping, copying into the REST
-// shape and stringifying every field (docs/decisions.md, "issue 13: REST lists"). The bytes are those of
+// shape and stringifying every field (docs/decisions.md, "The category list written from raw BSON"). The bytes are those of
 // `JSON.stringify` over the mapper's objects (product-categories.present.ts, catalogue.mapper.ts); a document
 // the byte writer does not vouch for sends the whole answer through those objects instead.
 //

@@ -1,4 +1,4 @@
-// REST shapes of catalogue and cart objects: translations keyed by language (CONTRACT.md §1), nested
+// REST shapes of catalogue and cart objects: translations keyed by language (docs/api.md), nested
 // objects assembled through the same loader-backed relations GraphQL uses, internal fields left out.
 // These are also the reference the byte writer of the category list (product-categories.listing.ts) follows.
 import type { Context } from '../context.js';

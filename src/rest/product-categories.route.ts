@@ -1,4 +1,4 @@
-// GET /cms/product/categories (CONTRACT.md §4.3): a thin shim over the category list, written as JSON
+// GET /cms/product/categories (docs/api.md): a thin shim over the category list, written as JSON
 // bytes (product-categories.listing.ts); public and cacheable (ETag, 304, Cache-Control by whether a
 // token was presented).
 import type { Router } from '@koa/router';

@@ -1,4 +1,4 @@
-// Query parameters of GET /cms/product/categories (CONTRACT.md §4.3). Unknown or repeated parameters
+// Query parameters of GET /cms/product/categories (docs/api.md). Unknown or repeated parameters
 // are a 400, so a typo (`parent_id`) is reported instead of silently returning everything.
 import { z } from 'zod';
 import { ID_PATTERN, LANGUAGE_PATTERN } from '../operations/catalogue/catalogue.input.js';

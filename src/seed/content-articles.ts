@@ -6,7 +6,7 @@ import { makeAttachment } from './content-media.js';
 import { randFor, slugify, type Rand } from './content-random.js';
 import { CONTENT_TYPES, SEED_NOW, SPAN_MS, id, issueOfArticle, pageOfIssue, type GenContext } from './content-sizes.js';
 
-/** Published most of the time; the rest spread over the other states (CONTRACT.md §1). */
+/** Published most of the time; the rest spread over the other states (docs/api.md). */
 export function publicationStatus(r: Rand): PublicationStatusValue {
   const x = r.next();
   return x < 0.92 ? 'published' : x < 0.95 ? 'draft' : x < 0.97 ? 'scheduled' : 'archived';

@@ -98,7 +98,7 @@ export class Loaders implements LoaderRequest {
    * Forgets what the loaders read, once the request is answered (later loads read again). What a finished request
    * leaves in the old generation stays there, dead or not, until the next full collection, and the scavenger keeps
    * every young object it points to: loader maps reached from there held every document read after, which were then
-   * promoted in turn (docs/PERFORMANCE.md, fifth round: half of what each scavenge promoted).
+   * promoted in turn (half of what each scavenge promoted; docs/decisions.md, "What a finished request leaves behind").
    */
   release(): void {
     this.released = true;

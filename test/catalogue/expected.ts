@@ -8,7 +8,7 @@ const pick = (base: string | null, t: Record<string, Record<string, string | und
   return v ? v : base;
 };
 
-/** Every translation carries each of the interface's keys; a missing text is null. */
+/** Every translation carries every key the legacy clients read; a missing text is null. */
 const withKeys = (t: Record<string, Record<string, string | undefined>>, keys: string[]) =>
   Object.fromEntries(Object.entries(t).map(([lang, v]) => [lang, Object.fromEntries(keys.map((k) => [k, v[k] ?? null]))]));
 

@@ -1,4 +1,4 @@
-// The round-trip bound (CONTRACT.md §5) for the catalogue: store commands grow with the depth of a
+// The round-trip bound (docs/api.md) for the catalogue: store commands grow with the depth of a
 // query, never with the number of categories, products or items. Counted with command monitoring.
 import { MongoClient, type CommandStartedEvent, type Db } from 'mongodb';
 import { loadConfig } from '../../src/config.js';

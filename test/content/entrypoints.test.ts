@@ -1,4 +1,4 @@
-// Every content entry point of CONTRACT.md §5 against the real service, checking values from the stored documents.
+// Every content entry point of the GraphQL schema against the real service, checking values from the stored documents.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { startTestService, type TestService } from '../helpers/service.js';
 import * as f from './fixtures.js';

@@ -1,4 +1,4 @@
-// GET /cms/page/{id}/issues (CONTRACT.md §4.2): the legacy envelope, keyed contents with full v3
+// GET /cms/page/{id}/issues (docs/api.md): the legacy envelope, keyed contents with full v3
 // articles, paging with Link, caching with ETag/304, and every documented failure as problem+json.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Viewer } from '../../src/context.js';

@@ -105,7 +105,7 @@ test('a place that lists only issue ids reads nothing below them; the place that
   const articles = answer.data.issue.contents.flatMap((c: any) => c.articles);
   expect(articles).toHaveLength(5);
   expect(articles.every((a: any) => a.authors.length === 2 && a.keywords.length === 2 && a.categories.length === 2)).toBe(true);
-  // Only issue 3's five articles; before, the contents and articles of all eight issues listed (40 articles).
+  // Only issue 3's five articles, not the contents and articles of all eight issues listed (40 articles).
   expect(answer.read.articles).toBe(5);
   expect(answer.read.authors).toBe(2);
   expect(answer.read.keywords).toBe(2);

@@ -1,4 +1,4 @@
-// The round-trip bound (CONTRACT.md §5): store commands grow with the depth of a query, never with
+// The round-trip bound (docs/api.md): store commands grow with the depth of a query, never with
 // the number of objects. Counted with the driver's command monitoring on the service's own client.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { MongoClient, type CommandFailedEvent, type CommandStartedEvent, type CommandSucceededEvent } from 'mongodb';

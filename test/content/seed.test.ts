@@ -107,7 +107,7 @@ describe('the generated graph', () => {
     }
   });
 
-  test('slugs are unique and ids follow the id alphabet (CONTRACT.md §1)', async () => {
+  test('slugs are unique and ids follow the id alphabet', async () => {
     for (const name of ['articles', 'contentCategories', 'keywords']) {
       const docs = await all(a.db, name);
       expect(new Set(docs.map((d) => d.slug)).size).toBe(docs.length);

@@ -1,4 +1,4 @@
-// What anonymous and signed-in readers may see: statuses (CONTRACT.md §1) and premium access (§3).
+// What anonymous and signed-in readers may see: statuses (docs/api.md) and premium access (§3).
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Entitlement, Viewer } from '../../src/context.js';
 import { unauthenticated } from '../../src/errors.js';

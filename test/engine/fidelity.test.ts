@@ -1,4 +1,4 @@
-// Behaviours where the engine once differed from MongoDB (issue 14): each is MongoDB's documented answer,
+// Behaviours where the engine is easy to get wrong against MongoDB: each is MongoDB's documented answer,
 // asserted through the official driver.
 import { MongoClient, MongoServerError, type Collection, type Db, type Document } from 'mongodb';
 import { openTestDb, testMongoUri } from '../helpers/db.js';

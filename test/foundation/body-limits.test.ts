@@ -1,6 +1,6 @@
 // A body over an endpoint's limit, sent chunked (no Content-Length, so the service finds out only while
 // reading): the answer is a 413 and the client's next request on the same kept-alive connection is answered
-// (CONTRACT.md §2; one request's bad input never fails another request). Driven over a raw socket, since
+// (docs/api.md; one request's bad input never fails another request). Driven over a raw socket, since
 // fetch and undici always send a length for a string body.
 import net from 'node:net';
 import { insertCatalogue, testAuthenticator } from '../catalogue/fixtures.js';

@@ -1,4 +1,5 @@
-// Shared answers and invalidation: the gaps a review found (issue 16), each as the behaviour the design promises.
+// Shared answers and invalidation at their edges (paths in any case, types shown but not selected, revocation,
+// personal answers, deep variables), each as the behaviour the design promises (docs/decisions.md, Caching).
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { aliceCart } from '../catalogue/fixtures.js';
 import * as f from '../content/fixtures.js';

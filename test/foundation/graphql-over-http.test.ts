@@ -1,5 +1,5 @@
 // The GraphQL over HTTP audit of the `graphql-http` package against the running service: no MUST fails; each
-// SHOULD not followed is listed here and explained in docs/decisions.md (issue 12).
+// SHOULD not followed is listed here and explained in docs/decisions.md ("Client mistakes are 4xx").
 import { auditServer, type AuditResult } from 'graphql-http';
 import { startTestService, type TestService } from '../helpers/service.js';
 
@@ -11,7 +11,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => svc.close());
 
-/** SHOULDs we decided not to follow (docs/decisions.md, issue 12), by audit id. */
+/** SHOULDs we decided not to follow (docs/decisions.md, "Client mistakes are 4xx"), by audit id. */
 const NOT_FOLLOWED: Record<string, string> = {
   '572B': 'a parse failure is 400 under application/json too',
   FDE2: 'a validation failure is 400 under application/json too',

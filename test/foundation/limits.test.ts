@@ -33,7 +33,7 @@ test('JSON responses carry security headers', async () => {
   expect(res.headers.get('x-powered-by')).toBeNull();
 });
 
-// Helmet runs on every answer, /graphql's included (called directly since the per-request round, src/http/security.ts).
+// Helmet runs on every answer, /graphql's included (helmet called directly, not through koa-helmet: src/http/security.ts).
 test('GraphQL answers carry every security header, and a 415 refusal too', async () => {
   const expected = {
     'content-security-policy': "default-src 'none'; frame-ancestors 'none'",

@@ -1,7 +1,7 @@
-// Seeded fuzzing of the authorization server under /oauth2 (CONTRACT.md §2 and §4.4): token requests of every
+// Seeded fuzzing of the authorization server under /oauth2 (docs/api.md): token requests of every
 // grant with right, wrong, repeated, missing and oversized parameters, every way of presenting a client, form,
 // JSON and broken bodies, and odd calls to the other endpoints. Whatever a client sends: never a 5xx, never a
-// stack trace or a file path; the token endpoint answers RFC 6749 §5.2 errors with the contract's codes and
+// stack trace or a file path; the token endpoint answers RFC 6749 §5.2 errors with the API's codes and
 // texts; nothing is created by a refused request; and the service still issues and refreshes tokens afterwards.
 // FUZZ_OAUTH_REQUESTS (default 800, sized for CI) and FUZZ_SEED (default 12) set the run; FUZZ_REPORT=1 prints figures.
 import { startTestService, type TestService } from '../helpers/service.js';
@@ -56,9 +56,9 @@ function problemsOf(outcome: Outcome): string[] {
   if (status >= 500) problems.push(`status ${status}`);
   if (status === 0) problems.push(`no answer: ${text}`);
   if (LEAK.test(text)) problems.push('stack trace, file path or driver message in the body');
-  // CONTRACT.md §2's statuses for what is wrong with the request itself, whatever else it holds.
+  // The API's statuses (docs/api.md) for what is wrong with the request itself, whatever else it holds.
   const expected: Record<string, number> = { 'token: wrong method': 405, 'token: oversized': 413, 'token: wrong media type': 415, 'token: odd encoding': 415 };
-  if (expected[request.kind] !== undefined && status !== expected[request.kind]) problems.push(`${status} where CONTRACT.md §2 says ${expected[request.kind]}`);
+  if (expected[request.kind] !== undefined && status !== expected[request.kind]) problems.push(`${status} where docs/api.md says ${expected[request.kind]}`);
   if (!request.path.startsWith(TOKEN_PATH)) return problems;
 
   if (![200, 400, 401, 405, 413, 415, 429].includes(status)) problems.push(`token endpoint status ${status}`);

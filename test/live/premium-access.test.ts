@@ -1,4 +1,4 @@
-// Premium live blogs over HTTP follow the article access rules (CONTRACT.md §3), as subscriptions do: a reader
+// Premium live blogs over HTTP follow the article access rules (docs/api.md), as subscriptions do: a reader
 // without an active entitlement of a premium carrier gets no messages (and `accessAllowed: false`) through
 // node, nodes and the article's elements; an entitled reader gets them. The response cache never gives a premium
 // blog's messages to an anonymous reader or to a reader with other entitlements, and the rule is read in one

@@ -1,4 +1,4 @@
-// The bearer check on REST and GraphQL (CONTRACT.md §3): real tokens from the token endpoint give a
+// The bearer check on REST and GraphQL (docs/api.md): real tokens from the token endpoint give a
 // viewer (premium articles open with an entitlement); bad, expired, foreign or mis-addressed tokens are
 // 401 with WWW-Authenticate; a token without the needed scope is 403.
 import { generateKeyPair, importJWK, SignJWT, type CryptoKey, type JWK } from 'jose';

@@ -1,4 +1,4 @@
-// The rest of the authorization server under /oauth2 (CONTRACT.md §4.4): discovery and RFC 8414 metadata
+// The rest of the authorization server under /oauth2 (docs/api.md): discovery and RFC 8414 metadata
 // listing only the enabled grants, the JWKS, revocation (RFC 7009), introspection (RFC 7662); keys kept
 // in the store and generated once; no development warnings from the provider.
 import { jest } from '@jest/globals';

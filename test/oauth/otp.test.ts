@@ -1,4 +1,4 @@
-// One-time codes (CONTRACT.md §4.4): POST /oauth2/otp always 202, the code arrives through the mailer
+// One-time codes (docs/api.md): POST /oauth2/otp always 202, the code arrives through the mailer
 // (the outbox in development and tests), grant_type=otp exchanges it once, within 5 attempts.
 import { startTestService, type TestService } from '../helpers/service.js';
 import { ensureCustomer, ensureTestClient, TEST_CLIENT_ID, TEST_CLIENT_SECRET } from '../helpers/tokens.js';

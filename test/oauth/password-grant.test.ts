@@ -1,4 +1,4 @@
-// POST /oauth2/access_token with grant_type=password (CONTRACT.md §4.4): the success shape, client
+// POST /oauth2/access_token with grant_type=password (docs/api.md): the success shape, client
 // authentication both ways, a JSON body, and each documented failure with its status and body.
 import { startTestService, type TestService } from '../helpers/service.js';
 import { ensureCustomer, ensureTestClient, TEST_CLIENT_ID, TEST_CLIENT_SECRET } from '../helpers/tokens.js';

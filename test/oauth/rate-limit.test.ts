@@ -1,4 +1,4 @@
-// Brute-force limits (CONTRACT.md §4.4): failed password and otp attempts are counted per account and per
+// Brute-force limits (docs/api.md): failed password and otp attempts are counted per account and per
 // client IP in the store; past the limit the answer is 429 with Retry-After, for known and unknown
 // accounts alike, and even the right password waits.
 import { startTestService, type TestService } from '../helpers/service.js';

@@ -1,4 +1,4 @@
-// Request bodies at the token, introspection and revocation endpoints (CONTRACT.md §2, §4.4): a body over
+// Request bodies at the token, introspection and revocation endpoints (docs/api.md): a body over
 // the limit is a 413 in RFC 6749's error shape, whether form or JSON, and the kept-alive connection it came on
 // still carries the client's next request (an early answer must not reset it).
 import { Client } from 'undici';
@@ -58,7 +58,7 @@ test.each(['/oauth2/introspect', '/oauth2/revoke'])('%s: a form over the limit i
   expect(next.status).toBe(200);
 });
 
-describe('methods and media types (CONTRACT.md §2: 405, 415)', () => {
+describe('methods and media types (405, 415)', () => {
   const endpoints = ['/oauth2/access_token', '/oauth2/introspect', '/oauth2/revoke', '/oauth2/otp'];
 
   test.each(endpoints)('%s: GET, PUT and DELETE are 405 with Allow: POST in the RFC 6749 error shape', async (path) => {

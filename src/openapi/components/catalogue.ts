@@ -1,4 +1,4 @@
-// REST shapes of the catalogue and the cart (CONTRACT.md §4.1, §4.3) as zod. The shims assemble these
+// REST shapes of the catalogue and the cart (docs/api.md) as zod. The shims assemble these
 // bodies without a schema (src/rest/product-categories.present.ts), so the live-response tests pin that
 // what they send is exactly what is written here. Money is a decimal in the object's `currency`, rounded
 // to the currency's minor digits; translations are keyed by ISO 639-1 language code. Enums come from the
@@ -70,7 +70,7 @@ const productItemFields = {
   actionDataOnRenewalPurchase: z.array(actionData),
 };
 
-export const productItem = z.object(productItemFields).openapi('ProductItem', { description: 'A purchasable variant of a product (interface §2.2)' });
+export const productItem = z.object(productItemFields).openapi('ProductItem', { description: 'A purchasable variant of a product' });
 
 export const product = z
   .object({
@@ -99,7 +99,7 @@ export const product = z
     categoryIds: z.array(z.string()).describe('Categories the product is listed in'),
     productItems: z.array(productItem).describe('In item order'),
   })
-  .openapi('Product', { description: 'A product of the catalogue (interface §2.3); what is bought is one of its items' });
+  .openapi('Product', { description: 'A product of the catalogue; what is bought is one of its items' });
 
 export const productCategory = z
   .object({
@@ -122,7 +122,7 @@ export const productCategory = z
     translations: keyedByLanguage(z.object({ name: nullableString(), description: nullableString() }), 'Every translation the category has'),
     products: z.array(product).optional().describe('Available products in product order; left out with `includeProducts=false`'),
   })
-  .openapi('ProductCategory', { description: 'A category of the ecommerce catalogue (interface §2.4)' });
+  .openapi('ProductCategory', { description: 'A category of the ecommerce catalogue' });
 
 export const cartItem = z
   .object({ ...productItemFields, quantity: z.number().int().min(1) })
@@ -153,4 +153,4 @@ export const priceMatrix = z
 
 export const cart = z
   .object({ id: id('Cart ID'), items: z.array(cartItem).describe('In cart order'), priceMatrix })
-  .openapi('Cart', { description: "A customer's shopping cart (interface §2.1)" });
+  .openapi('Cart', { description: "A customer's shopping cart" });

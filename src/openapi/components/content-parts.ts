@@ -1,4 +1,4 @@
-// The objects an article of GET /cms/page/{id}/issues is made of (interface §2.8-§2.15), in the legacy
+// The objects an article of GET /cms/page/{id}/issues is made of, in the legacy
 // REST shape the shim builds from the PageIssues GraphQL document (src/rest/page-issues.legacy.ts):
 // statuses as lower-case strings, translations and additional URLs keyed. Field lists follow the
 // document's fragments; the live-response tests pin that nothing is sent that is not listed here.
@@ -23,7 +23,7 @@ export const contentCategory = z
     accessType: str.describe('For example `public` or `restricted`'),
     status: z.enum(CategoryStatus),
   })
-  .openapi('ContentCategory', { description: 'A content category (interface §2.8)' });
+  .openapi('ContentCategory', { description: 'A content category' });
 
 export const author = z
   .object({
@@ -33,7 +33,7 @@ export const author = z
     socialNetworkUsername: opt, professionalNetworkProfile: opt, photoSharingHandle: opt, className: str,
     replacedById: opt.describe('If this author was replaced, the id of the replacement'), source: opt,
   })
-  .openapi('Author', { description: 'An author (interface §2.9)' });
+  .openapi('Author', { description: 'An author' });
 
 export const keyword = z
   .object({
@@ -43,7 +43,7 @@ export const keyword = z
       .describe('Keyed by ISO 639-1 language code'),
     collectionId: opt, imageUrl: opt,
   })
-  .openapi('Keyword', { description: 'A keyword (interface §2.12)' });
+  .openapi('Keyword', { description: 'A keyword' });
 
 export const video = z
   .object({
@@ -52,7 +52,7 @@ export const video = z
     publishDate: dateTime.nullable(), views: int(), publish: z.boolean(),
     formats: z.array(z.object({ format: str, filename: str, cdnPath: str, mimeType: str, duration: int('Duration in seconds') })),
   })
-  .openapi('Video', { description: 'A video (interface §2.11)' });
+  .openapi('Video', { description: 'A video' });
 
 export const attachment = z
   .object({
@@ -62,7 +62,7 @@ export const attachment = z
     additionalUrls: z.record(z.string(), str).describe('Additional URL per transform, keyed by transform'),
     searchTitle: opt, searchDescription: opt, socialTitle: opt, videoId: opt, video: video.nullable(),
   })
-  .openapi('Attachment', { description: 'An image, video or file attached to an article (interface §2.10)' });
+  .openapi('Attachment', { description: 'An image, video or file attached to an article' });
 
 const liveBlog = z.object({
   id: str, title: str, startDate: dateTime, endDate: dateTime.nullable(), websocketRoomName: str,

@@ -1,4 +1,4 @@
-// The answer of GET /cms/page/{id}/issues (CONTRACT.md §4.2): the page (the shim's own `legacyPage`
+// The answer of GET /cms/page/{id}/issues (docs/api.md): the page (the shim's own `legacyPage`
 // schema), its issues with keyed contents and dynamic sections, full v3 articles, and the pagination.
 // The shim shapes issues without a closed schema (page-issues.legacy.ts), so they are written out here
 // and the live-response tests pin that the two agree field for field.
@@ -29,7 +29,7 @@ export const article = z
     body: opt.describe('The full body (HTML); null when `accessAllowed` is false'),
     preview: str.describe('At most `previewLimit` characters when `accessAllowed` is false'),
   })
-  .openapi('Article', { description: 'An article in its full v3 representation (interface §2.7), as the caller may see it' });
+  .openapi('Article', { description: 'An article in its full v3 representation, as the caller may see it' });
 
 const linkable = z.object({ name: str, url: str, objectType: str });
 
@@ -58,7 +58,7 @@ const channel = z
       dynamicSections: z.record(z.string(), section(articleReference)).describe('Keyed by section name'),
     }),
   })
-  .openapi('Channel', { description: 'A channel (interface §2.16)' });
+  .openapi('Channel', { description: 'A channel' });
 
 export const issue = z
   .object({
@@ -74,7 +74,7 @@ export const issue = z
     frontPage: z.object({ categoryId: opt, category: contentCategory.nullable(), articles: z.array(article) }).nullable(),
     authors: z.array(author), channelId: opt, channel: channel.nullable(),
   })
-  .openapi('Issue', { description: 'An issue of a page (interface §2.6)' });
+  .openapi('Issue', { description: 'An issue of a page' });
 
 export const issuesForPage = z
   .object({

@@ -1,4 +1,4 @@
-// Response headers the REST shims and the OAuth endpoints send (CONTRACT.md §2-§4), as reusable
+// Response headers the REST shims and the OAuth endpoints send (docs/api.md), as reusable
 // components referenced from each response that carries them.
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 

@@ -1,4 +1,4 @@
-// The token endpoint and the one-time-code request (CONTRACT.md §4.4, interface §5) as zod. The
+// The token endpoint and the one-time-code request (docs/api.md) as zod. The
 // provider (oidc-provider) parses these requests itself, so there is no shim schema to import: these are
 // written from src/oauth (grants, token-endpoint.ts, otp.routes.ts) and pinned by the live-response tests.
 import { SUPPORTED_SCOPES } from '../../oauth/clients.js';
@@ -73,7 +73,7 @@ export const otpGrant = z
 
 export const tokenRequest = z
   .discriminatedUnion('grant_type', [authorizationCodeGrant, refreshTokenGrant, passwordGrant, otpGrant])
-  .openapi('TokenRequest', { description: 'One variant per grant type; the fields each grant requires (CONTRACT.md §4.4)' });
+  .openapi('TokenRequest', { description: 'One variant per grant type; the fields each grant requires' });
 
 export const tokenResponse = z
   .object({
@@ -89,7 +89,7 @@ export const tokenResponse = z
     examples: [{ access_token: 'eyJhbGciOiJFUzI1NiIsInR5cCI6ImF0K2p3dCJ9...', token_type: 'Bearer', expires_in: 900, refresh_token: 'Xg0kP...', scope: 'openid offline_access cart' }],
   });
 
-/** RFC 6749 §5.2 codes the service sends, with the interface's fixed text where CONTRACT.md §2 sets one. */
+/** RFC 6749 §5.2 codes the service sends, with the fixed text docs/api.md gives each failure. */
 export const OAUTH_ERRORS = {
   invalid_request: INVALID_REQUEST,
   invalid_grant: INVALID_REQUEST,
@@ -107,7 +107,7 @@ export type OAuthCode = keyof typeof OAUTH_ERRORS;
 export const oauthError = z
   .object({
     error: z.enum(Object.keys(OAUTH_ERRORS) as [OAuthCode, ...OAuthCode[]]).describe('RFC 6749 §5.2 error code'),
-    error_description: z.string().optional().describe('"Invalid request or authorization code" or "Invalid client credentials or unauthorized request" (CONTRACT.md §2)'),
+    error_description: z.string().optional().describe('"Invalid request or authorization code" or "Invalid client credentials or unauthorized request"'),
   })
   .openapi('OAuthError', { description: 'RFC 6749 §5.2 error body of the token endpoint and of POST /oauth2/otp' });
 

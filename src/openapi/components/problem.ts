@@ -1,4 +1,4 @@
-// RFC 9457 problem+json bodies (CONTRACT.md §2) as zod: the generic Problem component, and per-response
+// RFC 9457 problem+json bodies (docs/api.md) as zod: the generic Problem component, and per-response
 // schemas narrowed to the codes (and their exact titles) that response can carry, so a client sees
 // which failures to expect and the live-response tests pin the codes the shims actually send.
 import type { ErrorCode } from '../../errors.js';
@@ -60,7 +60,7 @@ function fields(status: z.ZodType, code: z.ZodType, title: z.ZodType, serverErro
 
 export const problem = z
   .object({
-    ...fields(z.number().int().min(400).max(599).describe('The HTTP status code'), z.enum(ALL_CODES).describe('Stable machine-readable code'), z.string().describe('Short summary; the interface\'s failure text verbatim where it has one'), false),
+    ...fields(z.number().int().min(400).max(599).describe('The HTTP status code'), z.enum(ALL_CODES).describe('Stable machine-readable code'), z.string().describe('Short summary: a fixed text per code'), false),
     requestId: z.string().optional().describe('Present on 5xx answers: quote it when reporting the failure'),
   })
   .openapi('Problem', { description: 'RFC 9457 problem details, as every REST shim answers errors (application/problem+json)' });

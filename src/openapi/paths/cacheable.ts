@@ -1,4 +1,4 @@
-// The public, cacheable GET answers (CONTRACT.md §4.2, §4.3): If-None-Match in, ETag and Cache-Control
+// The public, cacheable GET answers (docs/api.md): If-None-Match in, ETag and Cache-Control
 // out, 304 when the client's copy is current.
 import type { ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { headers } from '../components/headers.js';

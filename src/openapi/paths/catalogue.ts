@@ -1,4 +1,4 @@
-// GET /cms/product/categories (CONTRACT.md §4.3): the shim's query schema, the ProductCategory
+// GET /cms/product/categories (docs/api.md): the shim's query schema, the ProductCategory
 // component for the answer; public and cacheable.
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { PRODUCT_CATEGORIES_PATH } from '../../rest/product-categories.route.js';

@@ -1,4 +1,4 @@
-// GET /cms/page/{id}/issues (CONTRACT.md §4.2): the shim's own path and query schemas
+// GET /cms/page/{id}/issues (docs/api.md): the shim's own path and query schemas
 // (src/rest/page-issues.schema.ts), the IssuesForPage component for the answer; public and cacheable.
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { PAGE_ISSUES_PATH } from '../../rest/page-issues.route.js';

@@ -1,5 +1,5 @@
 // DELETE /cms/customer/coupon/remove and the deprecated alias /customer/coupon/remove_coupon
-// (CONTRACT.md §4.1). Request fields are the shim's own schema (couponRemoveSource for the body and for
+// (docs/api.md). Request fields are the shim's own schema (couponRemoveSource for the body and for
 // the query, merged and checked by couponRemoveRequest); the alias is the same operation, deprecated,
 // and sends Deprecation and a successor Link on every answer.
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';

@@ -1,4 +1,4 @@
-// POST /cms/channel/{channel_id}/activate_subscription (CONTRACT.md §4.5): the shim's path and body
+// POST /cms/channel/{channel_id}/activate_subscription (docs/api.md): the shim's path and body
 // schemas and its Activation result; the key is the credential, so the operation is anonymous.
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { ACTIVATE_SUBSCRIPTION_PATH } from '../../rest/activate-subscription.route.js';

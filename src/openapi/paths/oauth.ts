@@ -1,4 +1,4 @@
-// POST /oauth2/access_token and POST /oauth2/otp (CONTRACT.md §4.4): form bodies per RFC 6749, JSON
+// POST /oauth2/access_token and POST /oauth2/otp (docs/api.md): form bodies per RFC 6749, JSON
 // accepted for legacy clients; errors in the RFC 6749 §5.2 shape, not problem+json. The rest of the
 // authorization server (authorize, revocation, introspection, discovery, JWKS) is described by its
 // OpenID Connect discovery document, referenced from the security schemes.

@@ -1,4 +1,4 @@
-// Expected failures of the cart operations, with their stable codes (CONTRACT.md §2).
+// Expected failures of the cart operations, with their stable codes (docs/api.md).
 import { AppError, notFound } from '../../errors.js';
 
 /** Absent and someone else's carts answer the same: a cart is never revealed to another customer. */

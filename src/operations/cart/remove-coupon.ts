@@ -1,4 +1,4 @@
-// Use case: remove one coupon from the caller's cart and reprice it (CONTRACT.md §4.1). Removal and the
+// Use case: remove one coupon from the caller's cart and reprice it (docs/api.md). Removal and the
 // recomputed matrix are one findOneAndUpdate guarded by the version the cart was read at; on a conflict
 // the whole read-decide-price step runs again on the newer cart, so concurrent removals all take effect
 // and each answer is exactly the cart state its own write produced.

@@ -1,4 +1,4 @@
-// The cart operations' access rule (CONTRACT.md §3): a bearer token with the `cart` scope.
+// The cart operations' access rule (docs/api.md): a bearer token with the `cart` scope.
 import type { Context, Viewer } from '../../context.js';
 import { requireScope } from '../../oauth/scopes.js';
 

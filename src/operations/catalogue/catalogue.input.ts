@@ -1,11 +1,11 @@
-// Input rules of the catalogue operations (CONTRACT.md §1, §4.3): language codes and category filters;
+// Input rules of the catalogue operations (docs/api.md): language codes and category filters;
 // ids, page sizes and cursors follow the content operations' rules (../content/input.ts).
 import { badRequest } from '../../errors.js';
 import { checkId } from '../content/input.js';
 
 export { checkId };
 
-/** The id rule of CONTRACT.md §1, as a pattern for the REST schemas (and their OpenAPI document). */
+/** The id rule (1 to 64 characters of `[A-Za-z0-9_.:-]`), as a pattern for the REST schemas (and their OpenAPI document). */
 export const ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 export const LANGUAGE_PATTERN = /^[a-z]{2}$/;
 

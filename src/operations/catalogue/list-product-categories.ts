@@ -1,4 +1,4 @@
-// Use case: the product categories matching the filters of CONTRACT.md §4.3, in tree order, localised.
+// Use case: the product categories matching the list's filters (docs/api.md), in tree order, localised.
 import type { Document } from 'mongodb';
 import type { Context } from '../../context.js';
 import type { ProductCategory } from '../../schema/catalogue/product-category.type.js';

@@ -1,4 +1,4 @@
-// Premium access (CONTRACT.md §3): computed per viewer on every read, never stored. Known at once for free
+// Premium access (docs/api.md): computed per viewer on every read, never stored. Known at once for free
 // articles and anonymous readers (every article of a list, most of the time); a promise only when a signed-in
 // reader's entitlements must be read.
 import { hasEntitlement, type Context } from '../../context.js';

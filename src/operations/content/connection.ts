@@ -44,8 +44,8 @@ class PageInfoOf {
  *
  * Getters on classes, not in object literals: V8 gives each object literal's accessors a pair of its own, made in
  * the old generation, whose functions capture the page (its documents and API objects); dead after the request,
- * that pair keeps them alive across young-generation collections until the next full one (docs/PERFORMANCE.md,
- * sixth round). A class's getters are made once.
+ * that pair keeps them alive across young-generation collections until the next full one (docs/decisions.md,
+ * "What a finished request leaves behind"). A class's getters are made once.
  */
 class ConnectionOf<T> implements ConnectionShape<T> {
   readonly #count: () => Promise<number>;

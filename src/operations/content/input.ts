@@ -1,4 +1,4 @@
-// Validation of content arguments shared by GraphQL and REST: ids, page sizes (CONTRACT.md §1, §5). Cursors are
+// Validation of content arguments shared by GraphQL and REST: ids, page sizes (docs/api.md). Cursors are
 // signed and checked by src/cursors/codec.ts.
 import { badRequest } from '../../errors.js';
 

@@ -1,4 +1,4 @@
-// Use cases on pages: one page (404 / 403 rules of CONTRACT.md §4.2), the list of pages, a page's issues.
+// Use cases on pages: one page (404 when absent, 403 when disabled), the list of pages, a page's issues.
 import type { Context } from '../../context.js';
 import { AppError } from '../../errors.js';
 import type { ConnectionShape } from '../../schema/content/connection.type.js';

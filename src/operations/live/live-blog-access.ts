@@ -1,4 +1,4 @@
-// Premium live blogs follow the article access rules (CONTRACT.md §3): a live blog is open when no published
+// Premium live blogs follow the article access rules (docs/api.md): a live blog is open when no published
 // article carries it or one that carries it is open; otherwise the viewer needs an active entitlement for an
 // access group of one of the premium articles carrying it (an article without groups names `subscription`).
 //

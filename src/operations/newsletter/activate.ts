@@ -1,4 +1,4 @@
-// Activates a newsletter subscription with the key from its mail (CONTRACT.md §4.5). Every wrong answer
+// Activates a newsletter subscription with the key from its mail (docs/api.md). Every wrong answer
 // (wrong, expired or unknown key, no such subscription) is the same, so nobody learns who subscribed.
 import type { Context } from '../../context.js';
 import { requireChannel } from './channel.js';

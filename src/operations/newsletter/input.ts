@@ -2,10 +2,10 @@
 // for the OpenAPI document.
 import { z } from 'zod';
 
-/** CONTRACT.md §1: an integer path parameter is 1 to 18 decimal digits. */
+/** An integer path parameter is 1 to 18 decimal digits (a string on the wire: 18 digits overflow a double). */
 export const channelIdSchema = z.string().regex(/^[0-9]{1,18}$/, 'must be an integer of 1 to 18 digits').describe('Channel id (integer)');
 
-/** Trimmed and lower-cased before it is checked or used (CONTRACT.md §4.5). */
+/** Trimmed and lower-cased before it is checked or used (docs/api.md). */
 export const emailSchema = z
   .string()
   .max(254)

@@ -1,5 +1,5 @@
 // Use case: any Node by its id (Relay Global Object Identification). Ids are the stored ids, unique across the
-// Node types (docs/decisions.md, issue 12), so an id is looked up in every type at once: through the request's
+// Node types (docs/decisions.md, "Relay ids are the stored ids"), so an id is looked up in every type at once: through the request's
 // loaders, one store round trip per type whatever the number of ids, with each type's own visibility rules
 // (what its entry point would not show is null here too; a cart only for its owner with the `cart` scope).
 import type DataLoader from 'dataloader';

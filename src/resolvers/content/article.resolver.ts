@@ -1,5 +1,5 @@
 // Article fields that reach other objects (content type, categories, authors, sponsor, keywords) and
-// the per-viewer premium fields (CONTRACT.md §3).
+// the per-viewer premium fields (docs/api.md).
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context.js';
 import { accessAllowed, articleBody, articlePreview } from '../../operations/content/access.js';

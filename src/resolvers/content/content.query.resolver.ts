@@ -1,4 +1,4 @@
-// Root queries of the content graph (CONTRACT.md §5): thin, arguments straight to an operation.
+// Root queries of the content graph (docs/api.md): thin, arguments straight to an operation.
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, ID, Info, Query, Resolver } from 'type-graphql';
 import { selectedWithArguments, selectionOf } from '../../graphql/selection.js';

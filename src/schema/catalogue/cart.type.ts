@@ -1,4 +1,4 @@
-// API shape of a cart (interface §2.1, CONTRACT.md §4.1): its items, each a product item with its
+// API shape of a cart (docs/api.md): its items, each a product item with its
 // quantity, and the price matrix as stored by the last write. Amounts are decimals in `currency`.
 import { Directive, Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { CouponReason } from './catalogue.enums.js';

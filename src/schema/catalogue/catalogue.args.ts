@@ -1,4 +1,4 @@
-// Arguments of the catalogue queries: the filters of CONTRACT.md §4.3 and the language texts come in.
+// Arguments of the catalogue queries: the filters of GET /cms/product/categories and the language texts come in.
 import { ArgsType, Field, ID, InputType } from 'type-graphql';
 
 @ArgsType()

@@ -1,4 +1,4 @@
-// Catalogue enums: lower-case strings in the store and in REST, enums in GraphQL (CONTRACT.md §1).
+// Catalogue enums: lower-case strings in the store and in REST, enums in GraphQL (docs/api.md).
 import { registerEnumType } from 'type-graphql';
 
 export enum CategorySettingType {

@@ -1,4 +1,4 @@
-// API shape of a product category (interface §2.4). `products`, `breadcrumbs` and `totalProductsCount`
+// API shape of a product category. `products`, `breadcrumbs` and `totalProductsCount`
 // are resolved per request through loaders; the undecorated fields carry what those resolvers need.
 import { Field, ID, ObjectType } from 'type-graphql';
 import { CategorySettingType } from './catalogue.enums.js';

@@ -1,4 +1,4 @@
-// The products of a category as a Relay connection (CONTRACT.md §5: a list that can grow).
+// The products of a category as a Relay connection (a list that can grow is a connection).
 import { ObjectType } from 'type-graphql';
 import { Connection } from '../content/connection.type.js';
 import { Product } from './product.type.js';

@@ -1,4 +1,4 @@
-// The nested objects of a product item (interface §2.2): settings, prices, installments, media,
+// The nested objects of a product item: settings, prices, installments, media,
 // action data and related items. Amounts are decimals in the item's currency.
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { RecurrentSchedule } from './catalogue.enums.js';

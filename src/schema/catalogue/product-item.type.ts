@@ -1,4 +1,4 @@
-// API shape of a product item (interface §2.2), what a customer actually buys. Its fields are a GraphQL
+// API shape of a product item, what a customer actually buys. Its fields are a GraphQL
 // interface shared with CartItem, so one client fragment serves both. `productName`, the translation
 // lookup and related items are resolved through loaders.
 import { Field, Float, ID, Int, InterfaceType, ObjectType } from 'type-graphql';

@@ -1,4 +1,4 @@
-// API shape of a product (interface §2.3). `productItems` is resolved through a loader.
+// API shape of a product. `productItems` is resolved through a loader.
 import { Field, ID, ObjectType } from 'type-graphql';
 import { ProductTranslatedText } from './translation.type.js';
 import { Node } from '../types/node.type.js';

@@ -1,4 +1,4 @@
-// Translation entries: REST keys them by language, GraphQL lists them with their `language` (CONTRACT.md §1).
+// Translation entries: REST keys them by language, GraphQL lists them with their `language` (docs/api.md).
 import { Field, ObjectType } from 'type-graphql';
 
 @ObjectType({ description: 'A product category in one language' })

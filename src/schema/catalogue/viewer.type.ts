@@ -1,4 +1,4 @@
-// The signed-in customer a bearer token stands for (CONTRACT.md §5 `viewer`). Other domains add their
+// The signed-in customer a bearer token stands for (the `viewer` query). Other domains add their
 // fields through field resolvers on this type (`@Resolver(() => Viewer)`), not by redefining it.
 import { Directive, Field, ID, ObjectType } from 'type-graphql';
 

@@ -1,4 +1,4 @@
-// The value objects an Article (interface §2.7) carries: content type, sponsor, SEO, elements.
+// The value objects an Article carries: content type, sponsor, SEO, elements.
 import { Field, ID, ObjectType } from 'type-graphql';
 
 @ObjectType({ description: 'The kind of an article (news, review, gallery, ...)' })

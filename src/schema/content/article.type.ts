@@ -1,4 +1,4 @@
-// Article, v3 (interface §2.7). Scalar and embedded fields live here; categories, authors, keywords,
+// Article, v3. Scalar and embedded fields live here; categories, authors, keywords,
 // sponsor, content type and the per-viewer access fields are resolved by ArticleResolver.
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { ArticleElements, Seo } from './article-parts.type.js';

@@ -1,4 +1,4 @@
-// Attachment (interface §2.10): images, videos and files embedded in an article. `video` is resolved by AttachmentResolver.
+// Attachment: images, videos and files embedded in an article. `video` is resolved by AttachmentResolver.
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { ImageTransform } from './common.type.js';
 import { AttachmentType } from './enums.js';

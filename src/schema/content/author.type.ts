@@ -1,4 +1,4 @@
-// Author (interface §2.9). `replacedBy` and `articles` are resolved by AuthorResolver.
+// Author. `replacedBy` and `articles` are resolved by AuthorResolver.
 import { Field, ID, ObjectType } from 'type-graphql';
 import { ImageTransform } from './common.type.js';
 import { Node } from '../types/node.type.js';

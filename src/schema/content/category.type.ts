@@ -1,4 +1,4 @@
-// Content category (interface §2.8). Type, parent, page and articles are resolved by ContentCategoryResolver.
+// Content category. Type, parent, page and articles are resolved by ContentCategoryResolver.
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { CategoryStatus } from './enums.js';
 import { Node } from '../types/node.type.js';

@@ -1,4 +1,4 @@
-// Channel and its configuration (interface §2.16).
+// Channel and its configuration.
 import { Field, ID, ObjectType } from 'type-graphql';
 import { DynamicSection, Linkable } from './section.type.js';
 import { Node } from '../types/node.type.js';

@@ -1,4 +1,4 @@
-// Relay connections (CONTRACT.md §5): PageInfo, and a factory for each node type's Edge and Connection.
+// Relay connections (docs/api.md): PageInfo, and a factory for each node type's Edge and Connection.
 import { Field, Int, ObjectType, type ClassType } from 'type-graphql';
 
 @ObjectType({ description: 'Where a page of a connection sits in the whole list' })

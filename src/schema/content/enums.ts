@@ -1,4 +1,4 @@
-// GraphQL enums of the content model: upper-case names, stored as the lower-case strings of CONTRACT.md §1.
+// GraphQL enums of the content model: upper-case names, stored as lower-case strings (the REST form too).
 import { registerEnumType } from 'type-graphql';
 
 export enum PublicationStatus {

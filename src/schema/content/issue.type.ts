@@ -1,4 +1,4 @@
-// Issue (interface §2.6) and its embedded parts. Fields that reach other objects (page, poll,
+// Issue and its embedded parts. Fields that reach other objects (page, poll,
 // channel, authors, categories, articles) are resolved by IssueResolver and its part resolvers.
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { Connection } from './connection.type.js';

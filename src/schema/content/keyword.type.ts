@@ -1,4 +1,4 @@
-// Keyword (interface §2.12). `replacedBy`, `articles` and `translation` are resolved by KeywordResolver.
+// Keyword. `replacedBy`, `articles` and `translation` are resolved by KeywordResolver.
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { Node } from '../types/node.type.js';
 

@@ -1,4 +1,4 @@
-// Live blog and message (interface §2.13). `previewMessages` is resolved by LiveBlogResolver.
+// Live blog and message. `previewMessages` is resolved by LiveBlogResolver.
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { Node } from '../types/node.type.js';
 

@@ -1,4 +1,4 @@
-// Page (interface §2.5). Its issues connection is resolved by PageResolver.
+// Page. Its issues connection is resolved by PageResolver.
 import { Field, ID, ObjectType } from 'type-graphql';
 import { Connection } from './connection.type.js';
 import { Node } from '../types/node.type.js';

@@ -1,4 +1,4 @@
-// Poll (interface §2.14). `voted` and `votedChoice` are per viewer, resolved by PollResolver.
+// Poll. `voted` and `votedChoice` are per viewer, resolved by PollResolver.
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { Node } from '../types/node.type.js';
 

@@ -1,4 +1,4 @@
-// Quiz (interface §2.15) with its questions, answers and results, all embedded in the quiz.
+// Quiz with its questions, answers and results, all embedded in the quiz.
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { QuizStatus } from './enums.js';
 import { Node } from '../types/node.type.js';

@@ -1,4 +1,4 @@
-// Dynamic sections (interface §2.6) and linkables (§2.16), shared by issues and channel configurations.
+// Dynamic sections and linkables (§2.16), shared by issues and channel configurations.
 import { Field, Int, ObjectType } from 'type-graphql';
 import { SectionDirection, SectionType } from './enums.js';
 

@@ -1,4 +1,4 @@
-// Video (interface §2.11) and its formats.
+// Video and its formats.
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { VideoStatus } from './enums.js';
 import { Node } from '../types/node.type.js';

@@ -1,5 +1,5 @@
 // Relay Global Object Identification: every type with an id of its own implements Node, and `node(id:)` /
-// `nodes(ids:)` fetch any of them. The id is the stored id (docs/decisions.md, issue 12).
+// `nodes(ids:)` fetch any of them. The id is the stored id (docs/decisions.md, "Relay ids are the stored ids").
 import { Field, ID, InterfaceType } from 'type-graphql';
 
 /** The concrete type of each object `node`/`nodes` returned: tagged where it is looked up, read by resolveType. */

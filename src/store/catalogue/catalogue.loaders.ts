@@ -36,7 +36,7 @@ export const productOrder: SortSpec = [
 ];
 const itemOrder = (a: ProductItemDoc, b: ProductItemDoc) => a.order - b.order || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
 
-/** Only available products are listed under a category and counted (CONTRACT.md §4.3). */
+/** Only available products are listed under a category and counted (docs/api.md). */
 const listed = { available: true } as const;
 const productsOfCategorySpec = { collection: 'products', parentField: 'categoryIds', visible: listed, sort: productOrder, projection: productProjection } as const;
 

@@ -1,4 +1,4 @@
-// Stored shape of channels (collection `channels`); `_id` is a decimal string (CONTRACT.md §1).
+// Stored shape of channels (collection `channels`); `_id` is a decimal string (docs/api.md).
 import type { DynamicSectionDoc, LinkableDoc } from './section.doc.js';
 
 export interface ChannelDoc {

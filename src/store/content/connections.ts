@@ -5,7 +5,7 @@ import { readArticleReferences, readIssueFollowUps } from './loaders.js';
 import { articleProjection, articleType, issueProjection, issueType } from './projections.js';
 import { visibleArticle, visibleIssue } from './visibility.js';
 
-/** Issues newest first: by date, then issue number (CONTRACT.md §4.2), then id to make the order total. */
+/** Issues newest first: by date, then issue number (docs/api.md), then id to make the order total. */
 export const issueOrder: SortSpec = [
   ['date', -1],
   ['issueNumber', -1],

@@ -89,7 +89,7 @@ export const channelById = byId('channels', p.channelProjection);
 // Follow-ups (store/loaders.ts): what the operation selects below a batch of documents, read level by level before
 // the batch's keys resolve, one command per level and collection, the commands the field resolvers would have sent
 // a moment later. The resolvers then find everything read and answer at once: no promise per object and id, and no
-// pending field for the executor to wait on (docs/PERFORMANCE.md, issue 16 part 4, seventh round). Each group of
+// pending field for the executor to wait on (docs/decisions.md, "Loaders read ahead"). Each group of
 // documents gets what the place in the operation that asked for them selects (its `@skip`/`@include` applied), so
 // a place that shows only the issues' ids reads nothing below them.
 

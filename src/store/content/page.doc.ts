@@ -15,7 +15,7 @@ export interface PageDoc {
   name: string;
   previewUrl: string;
   publicFacingMetadata: PageMetadataDoc;
-  /** A disabled page answers 403 "Page not enabled" (CONTRACT.md §4.2). */
+  /** A disabled page answers 403 "Page not enabled" (docs/api.md). */
   enabled: boolean;
 }
 

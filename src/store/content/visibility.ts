@@ -1,4 +1,4 @@
-// What anonymous readers may see (CONTRACT.md §1): everything else behaves as absent. Customers are
+// What anonymous readers may see (docs/api.md): everything else behaves as absent. Customers are
 // never editors, so the same filters hold for signed-in viewers.
 import type { Filter } from 'mongodb';
 import type { ArticleDoc } from './article.doc.js';

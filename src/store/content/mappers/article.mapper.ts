@@ -7,7 +7,7 @@ import type { ArticleDoc, ContentTypeDoc, SponsorDoc } from '../article.doc.js';
 import type { AttachmentDoc } from '../media.doc.js';
 import { toImageTransform } from './common.mapper.js';
 
-/** The entitlement group premium articles need when they name none (CONTRACT.md §3). */
+/** The entitlement group premium articles need when they name none (docs/api.md). */
 export const DEFAULT_ACCESS_GROUP = 'subscription';
 
 export function toAttachment(doc: AttachmentDoc): Attachment {
