@@ -19,6 +19,9 @@ export default [
           InputValueDefinition: true,
           EnumValueDefinition: true,
           DirectiveDefinition: true,
+          // type-graphql builds Query, Mutation and Subscription itself and offers no way to describe them;
+          // their fields are described (`rootField`).
+          ignoredSelectors: ['[type=ObjectTypeDefinition][name.value=/^(Query|Mutation|Subscription)$/]'],
         },
       ],
     },
