@@ -25,14 +25,25 @@ import type { Context } from '../context.js';
 import { forEachSelectedField } from './selection.js';
 import { entitlementsOnlyViewer } from './shared-viewer.js';
 
-const CacheControlScope = new GraphQLEnumType({ name: 'CacheControlScope', values: { PUBLIC: {}, PRIVATE: {} } });
+const CacheControlScope = new GraphQLEnumType({
+  name: 'CacheControlScope',
+  description: 'Whom a cached answer may be shared with',
+  values: {
+    PUBLIC: { description: 'The same for every reader with the same entitlements (the default)' },
+    PRIVATE: { description: "Depends on which signed-in customer asks: a signed-in reader's answer holding it is not cached" },
+  },
+});
 
 /** The directive the policy is read from (declared so the SDL is valid). */
 export const cacheControlDirective = new GraphQLDirective({
   name: 'cacheControl',
   description: 'How long (seconds) an answer containing this field may be cached, and by whom',
   locations: [DirectiveLocation.FIELD_DEFINITION, DirectiveLocation.OBJECT, DirectiveLocation.INTERFACE, DirectiveLocation.UNION],
-  args: { maxAge: { type: GraphQLInt }, scope: { type: CacheControlScope }, inheritMaxAge: { type: GraphQLBoolean } },
+  args: {
+    maxAge: { type: GraphQLInt, description: 'Seconds the answer may be cached; 0 makes it uncacheable' },
+    scope: { type: CacheControlScope, description: 'PRIVATE for a field whose value depends on which customer asks' },
+    inheritMaxAge: { type: GraphQLBoolean, description: "Take the parent field's max age instead of the default" },
+  },
 });
 
 /** A hint as Apollo's plugins speak it (its type lives in a package we do not depend on directly). */

@@ -4,27 +4,40 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** What an attachment holds */
 export type AttachmentType =
+  /** A downloadable file */
   | 'FILE'
+  /** An image; `transforms` lists its renditions */
   | 'IMAGE'
+  /** A video; `video` holds it once it is ready */
   | 'VIDEO';
 
 /** Readers only ever see ACTIVE categories */
 export type CategoryStatus =
+  /** Served to readers */
   | 'ACTIVE'
+  /** Hidden: not served, and left out of issue contents */
   | 'INACTIVE';
 
 /** Life cycle of issues and articles; readers only ever see PUBLISHED ones */
 export type PublicationStatus =
+  /** Withdrawn; no longer served */
   | 'ARCHIVED'
+  /** Being written; not served */
   | 'DRAFT'
+  /** Live: served to readers */
   | 'PUBLISHED'
+  /** Waiting for its publication time; not served yet */
   | 'SCHEDULED';
 
 /** Readers see OPEN and CLOSED quizzes, never DRAFT ones */
 export type QuizStatus =
+  /** Served with its counts; takes no more submissions (QUIZ_NOT_OPEN) */
   | 'CLOSED'
+  /** Being prepared; not served */
   | 'DRAFT'
+  /** Served and takes submissions */
   | 'OPEN';
 
 /** How a dynamic section orders what it holds */
@@ -36,13 +49,18 @@ export type SectionDirection =
 
 /** What a dynamic section holds */
 export type SectionType =
+  /** Articles, in `articles`; `linkables` is empty */
   | 'ARTICLES'
+  /** Links, in `linkables`; `articles` is empty */
   | 'LINKABLES';
 
 /** Readers only ever see READY videos */
 export type VideoStatus =
+  /** Encoding failed; not served */
   | 'FAILED'
+  /** Being encoded; not served yet */
   | 'PROCESSING'
+  /** Playable: served to readers */
   | 'READY';
 
 export type PageIssuesQueryVariables = Exact<{

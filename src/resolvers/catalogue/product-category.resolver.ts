@@ -11,7 +11,7 @@ import { ConnectionArgs } from '../../schema/content/connection.args.js';
 
 @Resolver(() => ProductCategory)
 export class ProductCategoryResolver {
-  @Query(() => [ProductCategory], { description: 'Product categories in tree order, filtered as GET /cms/product/categories' })
+  @Query(() => [ProductCategory], { description: 'Product categories in tree order, at most 1,000, filtered as GET /cms/product/categories' })
   productCategories(@Args() args: ProductCategoriesArgs, @Ctx() ctx: Context): Promise<ProductCategory[]> {
     return listProductCategories(ctx, {
       parentId: args.parentId ?? undefined,
@@ -37,7 +37,7 @@ export class ProductCategoryResolver {
   }
 
   @FieldResolver(() => CategoryTranslation, { nullable: true, description: 'The translation into one language, if there is one' })
-  translation(@Root() category: ProductCategory, @Arg('language', () => String) language: string): CategoryTranslation | null {
+  translation(@Root() category: ProductCategory, @Arg('language', () => String, { description: 'ISO 639-1 language code, e.g. `de`' }) language: string): CategoryTranslation | null {
     return category.translations.find((t) => t.language === language) ?? null;
   }
 }

@@ -12,7 +12,7 @@ import { ProductItemTranslation } from '../../schema/catalogue/translation.type.
 export class ProductItemResolver {
   @Query(() => ProductItem, { nullable: true, description: 'A product item by id; null when there is none' })
   productItem(
-    @Arg('id', () => ID) id: string,
+    @Arg('id', () => ID, { description: 'Id of the product item' }) id: string,
     @Arg('lang', () => String, { nullable: true, description: 'ISO 639-1 code; falls back to the default language (en)' }) lang: string | null,
     @Ctx() ctx: Context,
   ): Promise<ProductItem | null> {
@@ -28,7 +28,7 @@ export class ProductItemFieldsResolver {
   }
 
   @FieldResolver(() => ProductItemTranslation, { nullable: true, description: 'The translation into one language, if there is one' })
-  translation(@Root() item: ProductItemFields, @Arg('language', () => String) language: string): ProductItemTranslation | null {
+  translation(@Root() item: ProductItemFields, @Arg('language', () => String, { description: 'ISO 639-1 language code, e.g. `de`' }) language: string): ProductItemTranslation | null {
     return item.translations.find((t) => t.language === language) ?? null;
   }
 }

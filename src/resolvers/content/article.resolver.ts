@@ -15,7 +15,7 @@ import { loadOne, loadVisible, type MaybePromise } from './load.js';
 
 @Resolver(() => Article)
 export class ArticleResolver {
-  @FieldResolver(() => ContentType, { nullable: true })
+  @FieldResolver(() => ContentType, { nullable: true, description: 'The kind of article; null when it has none' })
   contentType(@Root() article: Article, @Ctx() ctx: Context): MaybePromise<ContentType | null> {
     return loadOne(ctx.loaders.get(contentTypeById), article.contentTypeId, toContentType);
   }
@@ -30,7 +30,7 @@ export class ArticleResolver {
     return loadOne(ctx.loaders.get(categoryById), article.categoryId, toCategory);
   }
 
-  @FieldResolver(() => [Author])
+  @FieldResolver(() => [Author], { description: 'Every author of the article, in byline order' })
   authors(@Root() article: Article, @Ctx() ctx: Context): MaybePromise<Author[]> {
     return loadVisible(ctx.loaders.get(authorById), article.authorIds, toAuthor);
   }
@@ -40,12 +40,12 @@ export class ArticleResolver {
     return loadOne(ctx.loaders.get(authorById), article.authorId, toAuthor);
   }
 
-  @FieldResolver(() => Sponsor, { nullable: true })
+  @FieldResolver(() => Sponsor, { nullable: true, description: 'Who sponsored the article; null for an unsponsored article' })
   sponsor(@Root() article: Article, @Ctx() ctx: Context): MaybePromise<Sponsor | null> {
     return loadOne(ctx.loaders.get(sponsorById), article.sponsorId, toSponsor);
   }
 
-  @FieldResolver(() => [Keyword])
+  @FieldResolver(() => [Keyword], { description: 'Keywords the article is tagged with' })
   keywords(@Root() article: Article, @Ctx() ctx: Context): MaybePromise<Keyword[]> {
     return loadVisible(ctx.loaders.get(keywordById), article.keywordIds, toKeyword);
   }

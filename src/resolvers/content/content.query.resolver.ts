@@ -18,8 +18,6 @@ import { Issue } from '../../schema/content/issue.type.js';
 import { Keyword } from '../../schema/content/keyword.type.js';
 import { Page, PageConnection } from '../../schema/content/page.type.js';
 
-const opt = { nullable: true } as const;
-
 @Resolver()
 export class ContentQueryResolver {
   @Query(() => PageConnection, { description: 'Enabled pages, by name' })
@@ -27,22 +25,22 @@ export class ContentQueryResolver {
     return listPages(ctx, args);
   }
 
-  @Query(() => Page, { nullable: true, description: 'A page; PAGE_NOT_ENABLED when it is disabled' })
-  page(@Ctx() ctx: Context, @Arg('id', () => ID) id: string, @Info() info: GraphQLResolveInfo): Promise<Page | null> {
+  @Query(() => Page, { nullable: true, description: 'A page; null when there is none, PAGE_NOT_ENABLED when it is disabled' })
+  page(@Ctx() ctx: Context, @Arg('id', () => ID, { description: 'Id of the page' }) id: string, @Info() info: GraphQLResolveInfo): Promise<Page | null> {
     // The page's issues are read beside the page (one wait for the store less).
     return getPage(ctx, id, selectedWithArguments<IssuesArgs>(info, 'issues'));
   }
 
-  @Query(() => Issue, { nullable: true, description: 'A published issue of an enabled page' })
-  issue(@Ctx() ctx: Context, @Arg('id', () => ID) id: string, @Info() info: GraphQLResolveInfo): Promise<Issue | null> {
+  @Query(() => Issue, { nullable: true, description: 'A published issue of an enabled page; null otherwise' })
+  issue(@Ctx() ctx: Context, @Arg('id', () => ID, { description: 'Id of the issue' }) id: string, @Info() info: GraphQLResolveInfo): Promise<Issue | null> {
     return getIssue(ctx, id, selectionOf(info));
   }
 
-  @Query(() => Article, { nullable: true, description: 'A published article, by id or by slug (exactly one)' })
+  @Query(() => Article, { nullable: true, description: 'A published article, by id or by slug (exactly one); null when there is none' })
   article(
     @Ctx() ctx: Context,
-    @Arg('id', () => ID, opt) id?: string | null,
-    @Arg('slug', () => String, opt) slug?: string | null,
+    @Arg('id', () => ID, { nullable: true, description: 'Id of the article; give this or `slug`' }) id?: string | null,
+    @Arg('slug', () => String, { nullable: true, description: 'Slug of the article; give this or `id`' }) slug?: string | null,
     @Info() info?: GraphQLResolveInfo,
   ): Promise<Article | null> {
     return getArticle(ctx, { id, slug }, info && selectionOf(info));
@@ -52,36 +50,36 @@ export class ContentQueryResolver {
   articles(
     @Ctx() ctx: Context,
     @Args() args: ConnectionArgs,
-    @Arg('filter', () => ArticlesFilter, opt) filter?: ArticlesFilter | null,
+    @Arg('filter', () => ArticlesFilter, { nullable: true, description: 'Narrows the list; omit for every published article' }) filter?: ArticlesFilter | null,
   ): Promise<ConnectionShape<Article>> {
     return listArticles(ctx, filter, args);
   }
 
-  @Query(() => ContentCategory, { nullable: true, description: 'An active content category, by id or by slug (exactly one)' })
+  @Query(() => ContentCategory, { nullable: true, description: 'An active content category, by id or by slug (exactly one); null when there is none' })
   contentCategory(
     @Ctx() ctx: Context,
-    @Arg('id', () => ID, opt) id?: string | null,
-    @Arg('slug', () => String, opt) slug?: string | null,
+    @Arg('id', () => ID, { nullable: true, description: 'Id of the category; give this or `slug`' }) id?: string | null,
+    @Arg('slug', () => String, { nullable: true, description: 'Slug of the category; give this or `id`' }) slug?: string | null,
   ): Promise<ContentCategory | null> {
     return getCategory(ctx, { id, slug });
   }
 
-  @Query(() => Author, { nullable: true })
-  author(@Ctx() ctx: Context, @Arg('id', () => ID) id: string): Promise<Author | null> {
+  @Query(() => Author, { nullable: true, description: 'An author by id; null when there is none' })
+  author(@Ctx() ctx: Context, @Arg('id', () => ID, { description: 'Id of the author' }) id: string): Promise<Author | null> {
     return getAuthor(ctx, id);
   }
 
-  @Query(() => Keyword, { nullable: true, description: 'A keyword, by id or by slug (exactly one)' })
+  @Query(() => Keyword, { nullable: true, description: 'A keyword, by id or by slug (exactly one); null when there is none' })
   keyword(
     @Ctx() ctx: Context,
-    @Arg('id', () => ID, opt) id?: string | null,
-    @Arg('slug', () => String, opt) slug?: string | null,
+    @Arg('id', () => ID, { nullable: true, description: 'Id of the keyword; give this or `slug`' }) id?: string | null,
+    @Arg('slug', () => String, { nullable: true, description: 'Slug of the keyword; give this or `id`' }) slug?: string | null,
   ): Promise<Keyword | null> {
     return getKeyword(ctx, { id, slug });
   }
 
-  @Query(() => Channel, { nullable: true })
-  channel(@Ctx() ctx: Context, @Arg('id', () => ID) id: string): Promise<Channel | null> {
+  @Query(() => Channel, { nullable: true, description: 'A channel by its numeric id; null when there is none' })
+  channel(@Ctx() ctx: Context, @Arg('id', () => ID, { description: 'Id of the channel: 1 to 18 decimal digits' }) id: string): Promise<Channel | null> {
     return getChannel(ctx, id);
   }
 }

@@ -17,12 +17,12 @@ import { loadOne, loadVisible, type MaybePromise } from './load.js';
 
 @Resolver(() => ArticleElements)
 export class ArticleElementsResolver {
-  @FieldResolver(() => [LiveBlog])
+  @FieldResolver(() => [LiveBlog], { description: 'Live blogs embedded in the article, in editorial order' })
   liveBlogs(@Root() elements: ArticleElements, @Ctx() ctx: Context): MaybePromise<LiveBlog[]> {
     return loadVisible(ctx.loaders.get(liveBlogById), elements.liveBlogIds, toLiveBlog);
   }
 
-  @FieldResolver(() => [Poll])
+  @FieldResolver(() => [Poll], { description: 'Polls embedded in the article, in editorial order' })
   polls(@Root() elements: ArticleElements, @Ctx() ctx: Context): MaybePromise<Poll[]> {
     return loadVisible(ctx.loaders.get(pollById), elements.pollIds, toPoll);
   }

@@ -30,35 +30,35 @@ export class IssueResolver {
     return Promise.all(issue.contentRefs.map((c) => loader.load(c.categoryId))).then((categories) => issue.contentRefs.filter((_, i) => categories[i] !== null));
   }
 
-  @FieldResolver(() => Page, { nullable: true })
+  @FieldResolver(() => Page, { nullable: true, description: 'The page the issue belongs to; null when it is disabled' })
   page(@Root() issue: Issue, @Ctx() ctx: Context): Promise<Page | null> {
     return linkedPage(ctx, issue.pageId);
   }
 
-  @FieldResolver(() => Poll, { nullable: true })
+  @FieldResolver(() => Poll, { nullable: true, description: 'The poll of the issue; null when there is none' })
   poll(@Root() issue: Issue, @Ctx() ctx: Context): MaybePromise<Poll | null> {
     return loadOne(ctx.loaders.get(pollById), issue.pollId, toPoll);
   }
 
-  @FieldResolver(() => Channel, { nullable: true })
+  @FieldResolver(() => Channel, { nullable: true, description: 'The channel the issue is distributed on; null when there is none' })
   channel(@Root() issue: Issue, @Ctx() ctx: Context): MaybePromise<Channel | null> {
     return loadOne(ctx.loaders.get(channelById), issue.channelId, toChannel);
   }
 
-  @FieldResolver(() => [Author])
+  @FieldResolver(() => [Author], { description: 'Authors credited for the issue' })
   authors(@Root() issue: Issue, @Ctx() ctx: Context): MaybePromise<Author[]> {
     return loadVisible(ctx.loaders.get(authorById), issue.authorIds, toAuthor);
   }
 
   @FieldResolver(() => DynamicSection, { nullable: true, description: 'The dynamic section with this name' })
-  dynamicSection(@Root() issue: Issue, @Arg('name') name: string): DynamicSection | null {
+  dynamicSection(@Root() issue: Issue, @Arg('name', { description: 'Name (key) of the section' }) name: string): DynamicSection | null {
     return issue.dynamicSections.find((s) => s.name === name) ?? null;
   }
 }
 
 @Resolver(() => IssueContent)
 export class IssueContentResolver {
-  @FieldResolver(() => ContentCategory)
+  @FieldResolver(() => ContentCategory, { description: 'The content category of the entry (always active: entries of inactive categories are left out)' })
   category(@Root() content: IssueContent, @Ctx() ctx: Context): MaybePromise<ContentCategory | null> {
     // Already read by Issue.contents (which dropped inactive ones): returned at once.
     return loadOne(ctx.loaders.get(categoryById), content.categoryId, toCategory);
@@ -72,7 +72,7 @@ export class IssueContentResolver {
 
 @Resolver(() => ArticleGroup)
 export class ArticleGroupResolver {
-  @FieldResolver(() => [Article])
+  @FieldResolver(() => [Article], { description: 'Published articles of the group, in editorial order' })
   articles(@Root() group: ArticleGroup, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo): MaybePromise<Article[]> {
     return articlesByIds(ctx, group.articleIds, () => selectionOf(info));
   }
@@ -80,12 +80,12 @@ export class ArticleGroupResolver {
 
 @Resolver(() => FrontPage)
 export class FrontPageResolver {
-  @FieldResolver(() => ContentCategory, { nullable: true })
+  @FieldResolver(() => ContentCategory, { nullable: true, description: 'The lead category; null when there is none or it is inactive' })
   category(@Root() front: FrontPage, @Ctx() ctx: Context): MaybePromise<ContentCategory | null> {
     return loadOne(ctx.loaders.get(categoryById), front.categoryId, toCategory);
   }
 
-  @FieldResolver(() => [Article])
+  @FieldResolver(() => [Article], { description: 'Published articles of the front page, in editorial order' })
   articles(@Root() front: FrontPage, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo): MaybePromise<Article[]> {
     return articlesByIds(ctx, front.articleIds, () => selectionOf(info));
   }

@@ -14,42 +14,52 @@ import { toLiveBlogMessage, toPoll, toQuiz } from '../../store/content/mappers/e
 
 @Resolver()
 export class LiveMutationResolver {
-  @Mutation(() => Poll, { description: 'One vote per customer (anonymous votes only where onlyLoggedIn is false); a repeat of the same vote is harmless' })
-  async voteInPoll(@Ctx() ctx: Context, @Arg('pollId', () => ID) pollId: string, @Arg('choiceId', () => ID) choiceId: string): Promise<Poll> {
+  @Mutation(() => Poll, {
+    description:
+      'One vote per customer (anonymous votes only where onlyLoggedIn is false, at most 5 a day per poll and IP); a repeat of the same vote is harmless, ' +
+      'another choice is ALREADY_VOTED, a closed poll POLL_CLOSED. At most 30 votes and quiz submissions a minute per customer, 120 per IP',
+  })
+  async voteInPoll(
+    @Ctx() ctx: Context,
+    @Arg('pollId', () => ID, { description: 'Id of the poll' }) pollId: string,
+    @Arg('choiceId', () => ID, { description: "Id of one of the poll's choices" }) choiceId: string,
+  ): Promise<Poll> {
     const { poll, choiceId: chosen } = await voteInPoll(ctx, { pollId, choiceId });
     return { ...toPoll(poll), viewerChoiceId: chosen };
   }
 
-  @Mutation(() => QuizSubmissionResult, { description: 'Scores the answers and counts them; open quizzes only' })
+  @Mutation(() => QuizSubmissionResult, {
+    description: 'Scores the answers and counts them; open quizzes only (QUIZ_NOT_OPEN). At most 30 votes and quiz submissions a minute per customer, 120 per IP',
+  })
   async submitQuizAnswers(
     @Ctx() ctx: Context,
-    @Arg('quizId', () => ID) quizId: string,
-    @Arg('answers', () => [QuizAnswerInput]) answers: QuizAnswerInput[],
+    @Arg('quizId', () => ID, { description: 'Id of the quiz' }) quizId: string,
+    @Arg('answers', () => [QuizAnswerInput], { description: '1 to 200 answers, at most one per question' }) answers: QuizAnswerInput[],
   ): Promise<QuizSubmissionResult> {
     const submission = await submitQuizAnswers(ctx, { quizId, answers });
     return { score: submission.score, maxScore: submission.maxScore, result: submission.result && { ...submission.result }, quiz: toQuiz(submission.quiz) };
   }
 
-  @Mutation(() => LiveBlogMessage, { description: 'Editors only: adds a message to a live blog' })
+  @Mutation(() => LiveBlogMessage, { description: 'Adds a message to a live blog. Editors only (the `editor` role); at most 60 posts, edits and deletions a minute per editor' })
   async postLiveBlogMessage(
     @Ctx() ctx: Context,
-    @Arg('liveBlogId', () => ID) liveBlogId: string,
-    @Arg('input', () => LiveBlogMessageInput) input: LiveBlogMessageInput,
+    @Arg('liveBlogId', () => ID, { description: 'Id of the live blog' }) liveBlogId: string,
+    @Arg('input', () => LiveBlogMessageInput, { description: 'The message' }) input: LiveBlogMessageInput,
   ): Promise<LiveBlogMessage> {
     return toLiveBlogMessage(await postLiveBlogMessage(ctx, { liveBlogId, message: input }));
   }
 
-  @Mutation(() => LiveBlogMessage, { description: 'Editors only: changes the given fields of a live-blog message' })
+  @Mutation(() => LiveBlogMessage, { description: 'Changes the given fields of a live-blog message. Editors only (the `editor` role); at most 60 a minute per editor' })
   async editLiveBlogMessage(
     @Ctx() ctx: Context,
-    @Arg('messageId', () => ID) messageId: string,
-    @Arg('input', () => LiveBlogMessageChangesInput) input: LiveBlogMessageChangesInput,
+    @Arg('messageId', () => ID, { description: 'Id of the message' }) messageId: string,
+    @Arg('input', () => LiveBlogMessageChangesInput, { description: 'The fields to change; at least one' }) input: LiveBlogMessageChangesInput,
   ): Promise<LiveBlogMessage> {
     return toLiveBlogMessage(await editLiveBlogMessage(ctx, { messageId, changes: input }));
   }
 
-  @Mutation(() => DeletedLiveBlogMessage, { description: 'Editors only: deletes a live-blog message' })
-  async deleteLiveBlogMessage(@Ctx() ctx: Context, @Arg('messageId', () => ID) messageId: string): Promise<DeletedLiveBlogMessage> {
+  @Mutation(() => DeletedLiveBlogMessage, { description: 'Deletes a live-blog message. Editors only (the `editor` role); at most 60 a minute per editor' })
+  async deleteLiveBlogMessage(@Ctx() ctx: Context, @Arg('messageId', () => ID, { description: 'Id of the message' }) messageId: string): Promise<DeletedLiveBlogMessage> {
     const deleted = await deleteLiveBlogMessage(ctx, { messageId });
     return { id: deleted._id, liveBlogId: deleted.liveBlogId };
   }

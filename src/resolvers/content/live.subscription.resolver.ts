@@ -19,7 +19,7 @@ export class LiveSubscriptionResolver {
     description: 'Messages posted to a live blog from now on',
     subscribe: ({ args, context }: Args<{ liveBlogId: string }>) => watchLiveBlog(context, { liveBlogId: args.liveBlogId }, 'added'),
   })
-  liveBlogMessageAdded(@Root() update: LiveBlogUpdate, @Arg('liveBlogId', () => ID) _liveBlogId: string): LiveBlogMessage {
+  liveBlogMessageAdded(@Root() update: LiveBlogUpdate, @Arg('liveBlogId', () => ID, { description: 'Id of the live blog to follow' }) _liveBlogId: string): LiveBlogMessage {
     return toLiveBlogMessage(update.message!);
   }
 
@@ -29,8 +29,8 @@ export class LiveSubscriptionResolver {
   })
   liveBlogUpdates(
     @Root() update: LiveBlogUpdate,
-    @Arg('liveBlogId', () => ID, { nullable: true }) _liveBlogId?: string,
-    @Arg('websocketRoomName', () => String, { nullable: true }) _room?: string,
+    @Arg('liveBlogId', () => ID, { nullable: true, description: 'Id of the live blog to follow; give this or `websocketRoomName`' }) _liveBlogId?: string,
+    @Arg('websocketRoomName', () => String, { nullable: true, description: '`websocketRoomName` of the live blog to follow; give this or `liveBlogId`' }) _room?: string,
   ): LiveBlogEvent {
     return {
       kind: update.kind as LiveBlogEventKind,
@@ -44,7 +44,7 @@ export class LiveSubscriptionResolver {
     description: 'The poll with its new counts and results, on every change',
     subscribe: ({ args, context }: Args<{ pollId: string }>) => watchPoll(context, { pollId: args.pollId }),
   })
-  pollResultsChanged(@Root() poll: PollDoc, @Arg('pollId', () => ID) _pollId: string): Poll {
+  pollResultsChanged(@Root() poll: PollDoc, @Arg('pollId', () => ID, { description: 'Id of the poll to follow' }) _pollId: string): Poll {
     return toPoll(poll);
   }
 }

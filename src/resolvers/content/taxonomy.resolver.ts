@@ -28,7 +28,7 @@ export class ContentCategoryResolver {
     return loadOne(ctx.loaders.get(categoryById), category.parentCategoryId, toCategory);
   }
 
-  @FieldResolver(() => Page, { nullable: true })
+  @FieldResolver(() => Page, { nullable: true, description: 'The page the category belongs to; null when there is none or it is disabled' })
   page(@Root() category: ContentCategory, @Ctx() ctx: Context): Promise<Page | null> {
     return linkedPage(ctx, category.pageId);
   }
@@ -65,7 +65,7 @@ export class KeywordResolver {
   }
 
   @FieldResolver(() => KeywordTranslation, { nullable: true, description: 'The translation into `language` (ISO 639-1), if any' })
-  translation(@Root() keyword: Keyword, @Arg('language') language: string): KeywordTranslation | null {
+  translation(@Root() keyword: Keyword, @Arg('language', { description: 'ISO 639-1 language code, e.g. `de`' }) language: string): KeywordTranslation | null {
     return keyword.translations.find((t) => t.language === language) ?? null;
   }
 }

@@ -18,10 +18,10 @@ export class ProductCategoriesArgs {
 
 @InputType({ description: 'Which coupon to remove from which cart; give couponId, couponCode or both' })
 export class RemoveCouponFromCartInput {
-  @Field(() => ID)
+  @Field(() => ID, { description: "Id of one of the caller's carts" })
   cartId!: string;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Id of the coupon to remove' })
   couponId?: string | null;
 
   @Field(() => String, { nullable: true, description: 'Matched case-insensitively' })

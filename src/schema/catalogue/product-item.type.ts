@@ -10,7 +10,7 @@ import { Node } from '../types/node.type.js';
 
 @InterfaceType({ description: 'The fields of a product item, shared by ProductItem and CartItem' })
 export abstract class ProductItemFields {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The stored id of the item' })
   id!: string;
 
   @Field({ description: "The item's own name, in the requested language with a fallback to the default language" })
@@ -19,7 +19,7 @@ export abstract class ProductItemFields {
   @Field(() => String, { nullable: true, description: 'In the requested language, falling back to the default language' })
   subtitle!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Description of the item, not translated; null when none' })
   description!: string | null;
 
   @Field(() => ID, { description: 'The owning product' })
@@ -31,34 +31,34 @@ export abstract class ProductItemFields {
   @Field({ description: 'ISO 4217 currency code' })
   currency!: string;
 
-  @Field()
+  @Field({ description: 'Whether the item can be bought' })
   available!: boolean;
 
   @Field(() => Int, { description: 'Item order: position among the items of its product' })
   order!: number;
 
-  @Field()
+  @Field({ description: 'Whether the item is shipped (physical goods); a cart holding one pays the shipping fee' })
   shippable!: boolean;
 
   @Field(() => Int, { nullable: true, description: 'Weight in grams' })
   weight!: number | null;
 
-  @Field(() => Installments, { nullable: true })
+  @Field(() => Installments, { nullable: true, description: 'Paying in instalments; null when not offered' })
   installments!: Installments | null;
 
   @Field({ description: 'Whether a customer may buy the item only once' })
   oncePerUser!: boolean;
 
-  @Field()
+  @Field({ description: 'Whether the item upgrades another item the customer holds (see `upgradeFrom`)' })
   isUpgrade!: boolean;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Kind of upgrade; null when not set' })
   upgradeType!: string | null;
 
   @Field(() => [ID], { description: 'Items a customer may upgrade from' })
   upgradeFrom!: string[];
 
-  @Field(() => [ID])
+  @Field(() => [ID], { description: 'Items whose holders may not take this upgrade' })
   upgradeExcludeItems!: string[];
 
   @Field(() => Float, { nullable: true, description: 'Upgrade price on the web, in `currency`' })
@@ -67,31 +67,31 @@ export abstract class ProductItemFields {
   @Field(() => Float, { nullable: true, description: 'Upgrade price in the mobile apps, in `currency`' })
   upgradePriceMobile!: number | null;
 
-  @Field(() => ProductItemSettings)
+  @Field(() => ProductItemSettings, { description: 'Labels, dimensions and renewal terms' })
   settings!: ProductItemSettings;
 
-  @Field()
+  @Field({ description: 'Stock keeping unit' })
   sku!: string;
 
-  @Field(() => ProductItemPrices)
+  @Field(() => ProductItemPrices, { description: 'Prices per sales channel, in `currency`' })
   prices!: ProductItemPrices;
 
-  @Field()
+  @Field({ description: 'Whether stock is counted for the item' })
   stockEnabled!: boolean;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'Units in stock; null when unknown' })
   stockAvailable!: number | null;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Units in one package' })
   packageQuantity!: number;
 
-  @Field(() => RelatedItems)
+  @Field(() => RelatedItems, { description: 'Items offered alongside this one' })
   relatedItems!: RelatedItems;
 
-  @Field(() => [ItemImage])
+  @Field(() => [ItemImage], { description: 'Images of the item' })
   images!: ItemImage[];
 
-  @Field(() => [ItemFile])
+  @Field(() => [ItemFile], { description: 'Downloadable files of the item' })
   files!: ItemFile[];
 
   @Field(() => ProductDetails, { deprecationReason: 'Use productId', description: 'Deprecated: holds only the product id' })
@@ -100,10 +100,10 @@ export abstract class ProductItemFields {
   @Field(() => [ProductItemTranslation], { description: 'Every translation the item has' })
   translations!: ProductItemTranslation[];
 
-  @Field(() => [ActionDataEntry])
+  @Field(() => [ActionDataEntry], { description: 'What happens when the item is bought' })
   actionDataOnPurchase!: ActionDataEntry[];
 
-  @Field(() => [ActionDataEntry])
+  @Field(() => [ActionDataEntry], { description: 'What happens when a recurrent item renews' })
   actionDataOnRenewalPurchase!: ActionDataEntry[];
 
   lang!: string | null;

@@ -6,10 +6,10 @@ export class CategoryTranslation {
   @Field({ description: 'ISO 639-1 language code' })
   language!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Name in this language; null when not translated' })
   name!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Description in this language; null when not translated' })
   description!: string | null;
 }
 
@@ -18,16 +18,16 @@ export class ProductTranslatedText {
   @Field({ description: 'ISO 639-1 language code' })
   language!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Description in this language; null when not translated' })
   description!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'First label in this language; null when not translated' })
   label1!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Second label in this language; null when not translated' })
   label2!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Third label in this language; null when not translated' })
   label3!: string | null;
 }
 
@@ -36,9 +36,9 @@ export class ProductItemTranslation {
   @Field({ description: 'ISO 639-1 language code' })
   language!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Name in this language; null when not translated' })
   name!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Subtitle in this language; null when not translated' })
   subtitle!: string | null;
 }

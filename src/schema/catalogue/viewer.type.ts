@@ -5,6 +5,6 @@ import { Directive, Field, ID, ObjectType } from 'type-graphql';
 @Directive('@cacheControl(scope: PRIVATE)') // per viewer: never shared between readers
 @ObjectType({ description: 'The signed-in customer; null for anonymous requests' })
 export class Viewer {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Id of the signed-in customer' })
   customerId!: string;
 }

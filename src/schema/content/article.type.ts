@@ -12,34 +12,34 @@ export class Article {
   @Field({ description: 'Class of the object in the legacy CMS' })
   objectClassName!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The stored id of the article' })
   id!: string;
 
-  @Field()
+  @Field({ description: 'Editorial reference code the newsroom knows the article by' })
   signature!: string;
 
-  @Field()
+  @Field({ description: 'Canonical URL of the article on the site' })
   absoluteUrl!: string;
 
-  @Field()
+  @Field({ description: 'Short link to the article, for sharing' })
   shortUrl!: string;
 
-  @Field()
+  @Field({ description: 'URL-safe name of the article; `article(slug:)` finds it by this' })
   slug!: string;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Id of the content type (the object is `contentType`); null when the article has none' })
   contentTypeId!: string | null;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'How often the article was viewed, as the CMS counts it' })
   viewsCount!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Number of reader comments on the article' })
   commentsCount!: number;
 
   @Field(() => Float, { description: 'Average rating by customers, 0 to 5' })
   averageRatingByCustomers!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Number of customer ratings `averageRatingByCustomers` is the average of' })
   totalRatingsCount!: number;
 
   @Field(() => Int, { description: 'Characters of `preview` shown to viewers without access' })
@@ -48,46 +48,46 @@ export class Article {
   @Field({ description: 'Asks search engines not to index the article' })
   excludedFromSearchEngine!: boolean;
 
-  @Field()
+  @Field({ description: 'Headline of the article' })
   title!: string;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: 'When the article was first published; null when the CMS recorded no date' })
   firstPublishedDate!: Date | null;
 
-  @Field()
+  @Field({ description: 'When the article was last changed' })
   lastUpdateDate!: Date;
 
   @Field(() => Int, { description: 'Length of the body in characters' })
   contentLength!: number;
 
-  @Field()
+  @Field({ description: 'Short summary of the article, for lists and teasers' })
   summary!: string;
 
-  @Field()
+  @Field({ description: 'Introductory paragraph shown above the body' })
   introduction!: string;
 
   @Field({ description: 'Premium content: readable in full only with an entitlement when access control is enabled' })
   premium!: boolean;
 
-  @Field()
+  @Field({ description: 'Marked free by the editors; who may read the body follows `premium` and `accessControlEnabled`' })
   free!: boolean;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Credits line (photographers, agencies); null when there is none' })
   credits!: string | null;
 
-  @Field(() => [Attachment])
+  @Field(() => [Attachment], { description: 'Images, videos and files attached to the article' })
   attachments!: Attachment[];
 
-  @Field(() => [Attachment])
+  @Field(() => [Attachment], { description: 'Attachments placed inside the body' })
   inlineAttachments!: Attachment[];
 
-  @Field(() => [Attachment])
+  @Field(() => [Attachment], { description: 'Downloadable files of the article' })
   files!: Attachment[];
 
-  @Field(() => [Attachment])
+  @Field(() => [Attachment], { description: 'Video attachments of the article' })
   videos!: Attachment[];
 
-  @Field(() => ArticleElements)
+  @Field(() => ArticleElements, { description: 'Live blogs, polls, quizzes and external videos embedded in the article' })
   elements!: ArticleElements;
 
   @Field(() => Seo, { description: 'SEO object' })
@@ -96,13 +96,13 @@ export class Article {
   @Field(() => Int, { description: 'Time to read in seconds' })
   timeToRead!: number;
 
-  @Field()
+  @Field({ description: 'Whether access rules apply to the article; when false everyone may read it whole' })
   accessControlEnabled!: boolean;
 
   @Field(() => [String], { description: 'Entitlement groups that unlock the article when it is premium' })
   accessGroups!: string[];
 
-  @Field(() => PublicationStatus)
+  @Field(() => PublicationStatus, { description: 'Always PUBLISHED: articles in other states are not served' })
   status!: PublicationStatus;
 
   @Field({ description: 'Whether the representation may be served from a cache' })
@@ -114,7 +114,7 @@ export class Article {
   @Field(() => ID, { nullable: true, description: 'Id of the primary author' })
   authorId!: string | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Id of the sponsor (the object is `sponsor`); null for an unsponsored article' })
   sponsorId!: string | null;
 
   categoryIds!: string[];
@@ -125,5 +125,5 @@ export class Article {
   fullPreview!: string;
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of a list of articles (Relay connection)' })
 export class ArticleConnection extends Connection(Article, 'Article') {}

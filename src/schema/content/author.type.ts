@@ -3,9 +3,9 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import { ImageTransform } from './common.type.js';
 import { Node } from '../types/node.type.js';
 
-@ObjectType({ implements: Node })
+@ObjectType({ implements: Node, description: 'A writer of articles' })
 export class Author {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The stored id of the author' })
   id!: string;
 
   @Field({ description: 'URL to the author page' })
@@ -14,25 +14,25 @@ export class Author {
   @Field({ description: 'Author name' })
   name!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Portrait URL; null when none' })
   imageUrl!: string | null;
 
   @Field(() => [ImageTransform], { description: 'Available image transformations' })
   imageTransforms!: ImageTransform[];
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Cover image URL for the author page; null when none' })
   coverImageUrl!: string | null;
 
   @Field(() => String, { nullable: true, description: 'Author email' })
   email!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Desk or department the author works for; null when not set' })
   department!: string | null;
 
   @Field({ description: 'Editorial name (slug)' })
   slug!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Short biography; null when none' })
   shortBiography!: string | null;
 
   @Field(() => String, { nullable: true, description: 'Full description (HTML)' })
@@ -50,13 +50,13 @@ export class Author {
   @Field(() => String, { nullable: true, description: 'Microblog handle, without the at-sign' })
   microblogHandle!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Username on the social network; null when not set' })
   socialNetworkUsername!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Profile on the professional network; null when not set' })
   professionalNetworkProfile!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Handle on the photo-sharing network; null when not set' })
   photoSharingHandle!: string | null;
 
   @Field({ description: 'Class name in the legacy CMS' })

@@ -5,19 +5,19 @@ import { Node } from '../types/node.type.js';
 
 @ObjectType({ description: 'A named list of linkables (linkable lists are keyed by `key`)' })
 export class LinkableList {
-  @Field()
+  @Field({ description: 'Name of the list, e.g. `menu` or `footer`' })
   key!: string;
 
-  @Field(() => [Linkable])
+  @Field(() => [Linkable], { description: 'The links of the list, in editorial order' })
   linkables!: Linkable[];
 }
 
-@ObjectType()
+@ObjectType({ description: 'The navigation and sections of a channel' })
 export class ChannelConfiguration {
-  @Field(() => [LinkableList])
+  @Field(() => [LinkableList], { description: 'Lists of links (menus, footers), each with its key' })
   linkables!: LinkableList[];
 
-  @Field(() => [DynamicSection])
+  @Field(() => [DynamicSection], { description: 'Sections of the channel, each with its key `name`' })
   dynamicSections!: DynamicSection[];
 }
 
@@ -32,12 +32,12 @@ export class Channel {
   @Field(() => String, { nullable: true, description: 'Channel image URL' })
   image!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Description of the channel; null when none' })
   description!: string | null;
 
-  @Field()
+  @Field({ description: 'Kind of channel, e.g. `site`, `app` or `newsletter`' })
   objectType!: string;
 
-  @Field(() => ChannelConfiguration)
+  @Field(() => ChannelConfiguration, { description: 'Navigation and sections of the channel' })
   configuration!: ChannelConfiguration;
 }

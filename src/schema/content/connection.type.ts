@@ -30,21 +30,21 @@ export interface ConnectionShape<T> {
 
 /** Builds `<Name>Edge` and an abstract connection class for `Node`; extend it as `<Name>Connection`. */
 export function Connection<T extends object>(Node: ClassType<T>, name: string) {
-  @ObjectType(`${name}Edge`)
+  @ObjectType(`${name}Edge`, { description: `One ${name} of a page of a connection, with its cursor` })
   class EdgeType implements Edge<T> {
     @Field({ description: 'Opaque position of this item; pass it as `after`' })
     cursor!: string;
 
-    @Field(() => Node)
+    @Field(() => Node, { description: `The ${name}` })
     node!: T;
   }
 
   @ObjectType(`${name}ConnectionBase`)
   abstract class ConnectionType implements ConnectionShape<T> {
-    @Field(() => [EdgeType])
+    @Field(() => [EdgeType], { description: 'The items of this page in list order, each with its cursor; at most `first`' })
     edges!: Edge<T>[];
 
-    @Field(() => PageInfo)
+    @Field(() => PageInfo, { description: 'Whether more items follow, and the cursors to page on from' })
     pageInfo!: PageInfo;
 
     @Field(() => Int, { description: 'Number of items in the whole list, across all pages' })

@@ -8,10 +8,10 @@ import { Node } from '../types/node.type.js';
 
 @ObjectType({ description: "A PDF edition of an issue (PDF files are keyed by name, e.g. `full`, `preview`)" })
 export class PdfFile {
-  @Field()
+  @Field({ description: 'Key of the PDF file, e.g. `full` or `preview`' })
   name!: string;
 
-  @Field()
+  @Field({ description: 'URL of the PDF file' })
   url!: string;
 }
 
@@ -25,7 +25,7 @@ export class IssueContent {
 
 @ObjectType({ description: 'A group of articles that repeats from issue to issue (e.g. "Editorials")' })
 export class ArticleGroup {
-  @Field()
+  @Field({ description: 'Name of the group' })
   name!: string;
 
   articleIds!: string[];
@@ -33,7 +33,7 @@ export class ArticleGroup {
 
 @ObjectType({ description: 'How the front page of an issue is built: a lead category and its articles' })
 export class FrontPage {
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Id of the lead category (the object is `category`); null when none' })
   categoryId!: string | null;
 
   articleIds!: string[];
@@ -41,57 +41,57 @@ export class FrontPage {
 
 @ObjectType({ implements: Node, description: 'One issue of a page: articles grouped by category, plus dynamic sections' })
 export class Issue {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The stored id of the issue' })
   id!: string;
 
-  @Field()
+  @Field({ description: 'Title of the issue' })
   title!: string;
 
-  @Field()
+  @Field({ description: 'Publication date of the issue' })
   date!: Date;
 
-  @Field(() => PublicationStatus)
+  @Field(() => PublicationStatus, { description: 'Always PUBLISHED: issues in other states are not served' })
   status!: PublicationStatus;
 
   @Field({ description: 'When the issue was last saved' })
   timestamp!: Date;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Id of the CMS user who last saved the issue; null when unknown' })
   lastModifierUserId!: string | null;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Number of the issue within its page' })
   issueNumber!: number;
 
-  @Field(() => [PdfFile])
+  @Field(() => [PdfFile], { description: 'PDF editions of the issue' })
   pdfFiles!: PdfFile[];
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Cover image URL; null when none' })
   imageUrl!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Header image URL; null when none' })
   topImageUrl!: string | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Id of the poll of the issue (the object is `poll`); null when none' })
   pollId!: string | null;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Id of the page the issue belongs to (the object is `page`)' })
   pageId!: string;
 
   @Field(() => [DynamicSection], { description: 'Dynamic sections, each carrying its key `name`' })
   dynamicSections!: DynamicSection[];
 
-  @Field(() => [ArticleGroup])
+  @Field(() => [ArticleGroup], { description: 'Groups of articles that repeat from issue to issue' })
   repeatedArticleGroups!: ArticleGroup[];
 
-  @Field(() => FrontPage, { nullable: true })
+  @Field(() => FrontPage, { nullable: true, description: 'How the front page of the issue is built; null when it has none' })
   frontPage!: FrontPage | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Id of the channel the issue is distributed on (the object is `channel`); null when none' })
   channelId!: string | null;
 
   contentRefs!: IssueContent[];
   authorIds!: string[];
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of a list of issues (Relay connection)' })
 export class IssueConnection extends Connection(Issue, 'Issue') {}

@@ -20,10 +20,10 @@ export class QuizSubmissionResult {
 
 @ObjectType({ description: 'A live-blog message that was deleted' })
 export class DeletedLiveBlogMessage {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Id of the deleted message' })
   id!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Id of the live blog the message belonged to' })
   liveBlogId!: string;
 }
 
@@ -32,17 +32,25 @@ export enum LiveBlogEventKind {
   EDITED = 'edited',
   DELETED = 'deleted',
 }
-registerEnumType(LiveBlogEventKind, { name: 'LiveBlogEventKind' });
+registerEnumType(LiveBlogEventKind, {
+  name: 'LiveBlogEventKind',
+  description: 'What happened to a live-blog message',
+  valuesConfig: {
+    ADDED: { description: 'The message was posted' },
+    EDITED: { description: 'The message was changed; `message` is the new version' },
+    DELETED: { description: 'The message was deleted; `message` is null' },
+  },
+});
 
 @ObjectType({ description: 'A change to a live blog: a message added, edited or deleted' })
 export class LiveBlogEvent {
-  @Field(() => LiveBlogEventKind)
+  @Field(() => LiveBlogEventKind, { description: 'What happened to the message' })
   kind!: LiveBlogEventKind;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Id of the live blog' })
   liveBlogId!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Id of the message concerned' })
   messageId!: string;
 
   @Field(() => LiveBlogMessage, { nullable: true, description: 'The message as it is now; null when deleted' })

@@ -15,7 +15,7 @@ export class StoreStatusType {
 
 @ObjectType({ description: 'The gateway itself' })
 export class ServiceInfo {
-  @Field()
+  @Field({ description: 'Name of the service' })
   name!: string;
 
   @Field({ description: 'Version of the running build (package.json)' })
@@ -24,6 +24,6 @@ export class ServiceInfo {
   @Field(() => Int, { description: 'Seconds since the process started' })
   uptimeSeconds!: number;
 
-  @Field(() => StoreStatusType)
+  @Field(() => StoreStatusType, { description: 'Reachability of the document store' })
   store!: StoreStatusType;
 }
