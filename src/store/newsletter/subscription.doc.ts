@@ -1,5 +1,5 @@
 // Stored shape of newsletter subscriptions (collection `newsletterSubscriptions`) and their indexes.
-import type { IndexDef } from '../indexes.js';
+import type { IndexDef } from '../index-def.js';
 
 export type SubscriptionStatus = 'pending' | 'active' | 'unsubscribed';
 

@@ -1,6 +1,6 @@
 // Stored shapes of the authorization server's data: provider models (`oauth_models`), registered clients
 // (`clients`), one-time codes (`otp_codes`) and failed-login counters (`login_failures`), with their indexes.
-import type { IndexDef } from '../indexes.js';
+import type { IndexDef } from '../index-def.js';
 
 /** One oidc-provider model instance (Session, Grant, AuthorizationCode, RefreshToken, Interaction, ...). */
 export interface OAuthModelDoc {
