@@ -3,7 +3,7 @@
 // so both answer the new content within the 2 s. Also: the REST category list, the collection map,
 // and the service keeping an entry longer than the max-age it sends.
 import { buildGatewaySchema } from '../../src/schema/build.js';
-import { SHOWN_BY, SHOWN_COLLECTIONS, EVERYTHING } from '../../src/schema/shown-by.js';
+import { SHOWN_BY, SHOWN_COLLECTIONS, EVERYTHING } from '../../src/cache/shown-by.js';
 import { isObjectType, isInterfaceType } from 'graphql';
 import { distPath, ensureBuilt } from '../helpers/built.js';
 import { spawnNode, type Child } from '../helpers/child.js';
