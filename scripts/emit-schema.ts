@@ -2,7 +2,7 @@
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { printGatewaySchema } from '../src/schema/print.js';
+import { printGatewaySchema } from '../src/graphql/print-schema.js';
 import { projectRoot } from '../src/version.js';
 
 const target = join(projectRoot, 'schema.graphql');

@@ -6,6 +6,8 @@ import type { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Koa from 'koa';
+import { CacheInvalidation } from './cache/invalidation.js';
+import { ResponseCache } from './cache/response-cache.js';
 import type { Context } from './context.js';
 import type { Authenticator } from './http/authenticate.js';
 import { CursorCodec } from './cursors/codec.js';
@@ -18,14 +20,14 @@ import { sendProblem } from './http/problem.js';
 import { requestContext } from './http/request-context.js';
 import { corsAllowlist, securityHeaders } from './http/security.js';
 import { discardUnreadBody } from './http/unread-body.js';
-import { ResponseCache } from './http/response-cache.js';
-import { CacheInvalidation } from './http/cache-invalidation.js';
 import { createMailer, type Mailer } from './mail/index.js';
 import { registry } from './metrics/metrics.js';
+import { ASSET_PREFIX } from './playground/assets.js';
 import { playground } from './playground/index.js';
 import { createOAuthServer, OAUTH_MOUNT } from './oauth/index.js';
 import type { RevocationList } from './oauth/revocations.js';
-import { openApiRoutes } from './openapi/routes.js';
+import { ASSETS_PREFIX } from './openapi/docs/assets.js';
+import { DOCS_PATH, OPENAPI_PATH, openApiRoutes } from './openapi/routes.js';
 import { restRouter } from './rest/routes.js';
 
 export type { AppDeps, AppState } from './http/app-context.js';
@@ -130,8 +132,10 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   });
 
   // Writes from any process or system evict what they change (one change stream per process), so entries may live longer.
+  // No write changes the OpenAPI document, its viewer or the playground's files.
+  const staticPaths = [OPENAPI_PATH, DOCS_PATH, ASSETS_PREFIX, ASSET_PREFIX];
   const invalidation = cache
-    ? await CacheInvalidation.start(deps.store, cache, deps.log, { seconds: deps.config.cache.responseCacheTtl, defaultMaxAge: deps.config.cache.maxAge })
+    ? await CacheInvalidation.start(deps.store, cache, deps.log, { seconds: deps.config.cache.responseCacheTtl, defaultMaxAge: deps.config.cache.maxAge }, staticPaths)
     : undefined;
 
   // Every part is stopped even when one fails (a poll or stream left running would hold the store open).

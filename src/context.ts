@@ -3,24 +3,13 @@ import type { Config } from './config.js';
 import { processCursorCodec, type CursorCodec } from './cursors/codec.js';
 import type { LiveFeed } from './live/feed.js';
 import type { Logger } from './logger.js';
-import type { SharedAnswerState } from './graphql/shared-viewer.js';
+import type { SharedAnswerState } from './cache/shared-viewer.js';
 import type { Mailer } from './mail/mailer.js';
 import { Loaders, type OperationSelection } from './store/loaders.js';
 import type { Store } from './store/store.js';
+import type { Viewer } from './viewer.js';
 
-export interface Entitlement {
-  group: string;
-  validUntil: Date | null;
-}
-
-/** The signed-in customer a bearer token stands for. */
-export interface Viewer {
-  customerId: string;
-  clientId?: string;
-  scopes: ReadonlySet<string>;
-  /** Loaded lazily (a DataLoader in the OAuth module) so requests that never ask pay nothing. */
-  entitlements(): Promise<Entitlement[]>;
-}
+export type { Entitlement, Viewer } from './viewer.js';
 
 export interface Context {
   requestId: string;
@@ -38,7 +27,7 @@ export interface Context {
   /**
    * What the GraphQL layer learns for the HTTP layer (the operation's name, a bounded metrics label). An
    * object, because Apollo shallow-clones the context per operation and a plain field would be lost. `shared`:
-   * a signed-in reader's answer that readers with the same entitlements may be given (src/graphql/shared-viewer.ts).
+   * a signed-in reader's answer that readers with the same entitlements may be given (src/cache/shared-viewer.ts).
    */
   http: { operationName?: string; shared?: SharedAnswerState };
   /** Signs and checks connection cursors with the service's keys. */

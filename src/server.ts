@@ -7,7 +7,7 @@ import { createApp, type AppDeps, type GatewayApp } from './app.js';
 import { answerClientError } from './http/client-error.js';
 import type { Logger } from './logger.js';
 import { startLive, type LiveServer } from './live/index.js';
-import { buildGatewaySchema } from './schema/build.js';
+import { buildGatewaySchema } from './graphql/build-schema.js';
 import type { Store } from './store/store.js';
 
 export interface RunningService {

@@ -6,7 +6,7 @@
 // is answered `max-age=N, private` and may be shared with readers holding the same active entitlements (never
 // with a shared cache, never past the first of those entitlements' end); with one it is `no-store`. Anonymous
 // readers have no viewer, so for them the marker changes nothing and their answers stay public. The marker is
-// backed at run time (shared-viewer.ts): a field that reads who the viewer is without it makes its answer
+// backed at run time (src/cache/shared-viewer.ts): a field that reads who the viewer is without it makes its answer
 // `no-store` all the same.
 //
 // Apollo's own cache-control plugin computes the same policy while the operation runs, through `willResolveField`,
@@ -23,7 +23,7 @@ import {
 } from 'graphql';
 import type { Context } from '../context.js';
 import { forEachSelectedField } from './selection.js';
-import { entitlementsOnlyViewer } from './shared-viewer.js';
+import { entitlementsOnlyViewer } from '../cache/shared-viewer.js';
 
 const CacheControlScope = new GraphQLEnumType({
   name: 'CacheControlScope',

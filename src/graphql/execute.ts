@@ -23,10 +23,7 @@ import {
   isListType,
   isNonNullType,
   isObjectType,
-  Kind,
   locatedError,
-  visit,
-  type DocumentNode,
   type ExecutionArgs,
   type ExecutionResult,
   type FieldNode,
@@ -37,27 +34,14 @@ import {
   type GraphQLObjectType,
   type GraphQLOutputType,
   type GraphQLResolveInfo,
-  type GraphQLSchema,
-  type OperationDefinitionNode,
 } from 'graphql';
-import { assertValidExecutionArguments, buildExecutionContext, defaultTypeResolver, getFieldDef, type ExecutionContext } from 'graphql/execution/execute.js';
-import { collectFields, collectSubfields } from 'graphql/execution/collectFields.js';
+import { assertValidExecutionArguments, buildExecutionContext, defaultTypeResolver, type ExecutionContext } from 'graphql/execution/execute.js';
 import values from 'graphql/execution/values.js';
 import { addPath, pathToArray, type Path } from 'graphql/jsutils/Path.js';
 import { inspect } from 'graphql/jsutils/inspect.js';
+import { hasVariableDirectives, rootFieldsOf, subfieldsOf, type Fields, type SubfieldsCache } from './collected-fields.js';
+import { recordSettled } from './released-answers.js';
 
-/** Collected fields (graphql-js's map from response name to field nodes) as two arrays, iterated without allocating. */
-interface Fields {
-  names: string[];
-  nodes: ReadonlyArray<FieldNode>[];
-  /** Each field's definition in the parent type (undefined for a name the type does not have). */
-  defs: Array<Field | undefined>;
-}
-
-function fieldsOf(schema: GraphQLSchema, parentType: GraphQLObjectType, collected: Map<string, ReadonlyArray<FieldNode>>): Fields {
-  const nodes = [...collected.values()];
-  return { names: [...collected.keys()], nodes, defs: nodes.map((n) => getFieldDef(schema, parentType, n[0]!) ?? undefined) };
-}
 type Field = GraphQLField<unknown, unknown>;
 type Result = Record<string, unknown>;
 type Completed = unknown;
@@ -85,66 +69,12 @@ function promiseForObject(ctx: Context, object: Result): Promise<Result> {
   });
 }
 
-/**
- * The result objects and lists of each answer that settled a promise, by the answer's data: what `releaseAnswer`
- * empties once the answer's bytes are made. A promise made when the request began (a root field's, the completion of
- * an asynchronous field) is in the old generation by the time it settles, and a dead old object is a root for every
- * young-generation collection until the next full one: whatever its value reaches (the rest of the answer) was kept
- * and promoted with each answer (docs/decisions.md, "What a finished request leaves behind").
- */
-const settledOf = new WeakMap<object, object[]>();
-
-/** Empties what settled the promises of an answer whose bytes are made (its data is not read again). */
-export function releaseAnswer(data: object): void {
-  const settled = settledOf.get(data);
-  if (!settled) return;
-  settledOf.delete(data);
-  for (const value of settled) {
-    if (Array.isArray(value)) value.length = 0;
-    else for (const key of Object.keys(value)) (value as Result)[key] = undefined;
-  }
-  settled.length = 0;
-}
-
-// Documents whose field collection depends on variables (an @skip or @include with a variable argument).
-const variableDirectives = new WeakMap<DocumentNode, boolean>();
-function hasVariableDirectives(document: DocumentNode): boolean {
-  let found = variableDirectives.get(document);
-  if (found === undefined) {
-    found = false;
-    visit(document, {
-      Directive(node) {
-        if ((node.name.value === 'skip' || node.name.value === 'include') && node.arguments?.some((a) => a.value.kind === Kind.VARIABLE)) found = true;
-      },
-    });
-    variableDirectives.set(document, found);
-  }
-  return found;
-}
-
-// Collected fields shared by every request of a document without variable directives: the root fields by
-// operation, the subfields by the field nodes (arrays from the cached maps, so the same across requests) and type.
-const rootFieldsCache = new WeakMap<OperationDefinitionNode, Fields>();
-const subfieldsCache = new WeakMap<ReadonlyArray<FieldNode>, Map<GraphQLObjectType, Fields>>();
-
 interface Context {
   exe: ExecutionContext;
   /** Per-request collected subfields when the document's field collection depends on variables. */
-  subfields: WeakMap<ReadonlyArray<FieldNode>, Map<GraphQLObjectType, Fields>> | undefined;
-  /** Result objects and lists that settled a promise (see `settledOf`). */
+  subfields: SubfieldsCache | undefined;
+  /** Result objects and lists that settled a promise (see released-answers.ts). */
   settled: object[];
-}
-
-function subfieldsOf(ctx: Context, returnType: GraphQLObjectType, fieldNodes: ReadonlyArray<FieldNode>): Fields {
-  const cache = ctx.subfields ?? subfieldsCache;
-  let byType = cache.get(fieldNodes);
-  if (!byType) cache.set(fieldNodes, (byType = new Map()));
-  let fields = byType.get(returnType);
-  if (!fields) {
-    const { schema, fragments, variableValues } = ctx.exe;
-    byType.set(returnType, (fields = fieldsOf(schema, returnType, collectSubfields(schema, fragments, variableValues, returnType, fieldNodes))));
-  }
-  return fields;
 }
 
 /** Executes a query as graphql-js would (see the top of this file); other operations through graphql-js itself. */
@@ -157,19 +87,14 @@ export function executeQuery(args: ExecutionArgs): ExecutionResult | Promise<Exe
   const dynamic = hasVariableDirectives(args.document);
   const ctx: Context = { exe, subfields: dynamic ? new WeakMap() : undefined, settled: [] };
   const buildResponse = (data: Result | null): ExecutionResult => {
-    if (data && ctx.settled.length > 0) settledOf.set(data, ctx.settled);
+    if (data && ctx.settled.length > 0) recordSettled(data, ctx.settled);
     const errors = exe.collectedErrors.errors;
     return errors.length === 0 ? { data } : { errors, data };
   };
   try {
     const rootType = schema.getRootType(operation.operation);
     if (rootType == null) throw new GraphQLError(`Schema is not configured to execute ${operation.operation} operation.`, { nodes: operation });
-    let rootFields = dynamic ? undefined : rootFieldsCache.get(operation);
-    if (!rootFields) {
-      rootFields = fieldsOf(schema, rootType, collectFields(schema, exe.fragments, exe.variableValues, rootType, operation.selectionSet));
-      if (!dynamic) rootFieldsCache.set(operation, rootFields);
-    }
-    const result = executeFields(ctx, rootType, exe.rootValue, undefined, rootFields);
+    const result = executeFields(ctx, rootType, exe.rootValue, undefined, rootFieldsOf(exe, rootType, dynamic));
     if (isPromise(result)) {
       return result.then(
         (data) => buildResponse(data),
@@ -418,7 +343,7 @@ function ensureValidRuntimeType(
 }
 
 function completeObjectValue(ctx: Context, returnType: GraphQLObjectType, fieldNodes: ReadonlyArray<FieldNode>, at: FieldAt, path: Path, result: unknown): Completed {
-  const subFieldNodes = subfieldsOf(ctx, returnType, fieldNodes);
+  const subFieldNodes = subfieldsOf(ctx.exe, ctx.subfields, returnType, fieldNodes);
   if (returnType.isTypeOf) {
     const isTypeOf = returnType.isTypeOf(result, ctx.exe.contextValue, infoOf(ctx, at, fieldNodes));
     if (isPromise(isTypeOf)) {

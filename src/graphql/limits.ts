@@ -8,6 +8,7 @@ import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphq
 import type { Config } from '../config.js';
 import type { Context } from '../context.js';
 import { operationLimitsRule } from './limit-rules.js';
+import { MAX_VARIABLE_DEPTH, nestedDeeperThan } from './variable-depth.js';
 
 /** A list field costs its children times the number of items it may return. */
 const pageSizeEstimator: ComplexityEstimator = ({ args, childComplexity }) => {
@@ -31,21 +32,6 @@ export function armorProtection(limits: Config['graphql']): { plugins: ApolloSer
   // armor is typed against the CJS build of @apollo/server; the shapes are the same.
   const limitsRule = operationLimitsRule({ maxDepth: limits.maxDepth, maxAliases: limits.maxAliases, maxDirectives: 50 });
   return { plugins: plugins as unknown as ApolloServerPlugin[], validationRules: [limitsRule, ...validationRules] };
-}
-
-/**
- * Variables nested deeper than this are refused (400): no input type of the schema comes near it, and a value
- * nested some thousands of levels deep (a few kilobytes of brackets) overflows the stack of whatever serialises
- * or walks it recursively (the cost key below, the shared answers' key).
- */
-export const MAX_VARIABLE_DEPTH = 64;
-
-/** Whether `value` holds arrays or objects nested more than `max` levels deep; looks no deeper than that. */
-export function nestedDeeperThan(value: unknown, max: number): boolean {
-  if (value === null || typeof value !== 'object') return false;
-  if (max <= 0) return true;
-  for (const item of Array.isArray(value) ? value : Object.values(value)) if (nestedDeeperThan(item, max - 1)) return true;
-  return false;
 }
 
 /** Per parsed document (Apollo's document store reuses them), the cost per operation name and variables. */

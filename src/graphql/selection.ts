@@ -92,7 +92,7 @@ const shown = new WeakMap<DocumentNode, Map<string, ReadonlySet<string>>>();
  * Every type whose objects the operation's answer can show: the types it selects fields of, and the type each
  * selected field returns, even where only `__typename` is asked of it (`{ article(id:) { __typename } }` shows
  * whether the article exists) and for abstract types by their own name too (`Node`, `Linkable`). A write that can
- * change an object of one of them evicts the cached answer (src/http/cache-invalidation.ts). Once per parsed
+ * change an object of one of them evicts the cached answer (src/cache/invalidation.ts). Once per parsed
  * document and operation name.
  */
 export function shownTypes(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): ReadonlySet<string> {

@@ -12,7 +12,8 @@ import { armorProtection, costLimitPlugin } from './limits.js';
 import { cacheControlPlugins } from './cache-control.js';
 import { selectedFields, shownTypes } from './selection.js';
 import { operationLabel } from '../metrics/metrics.js';
-import { executeQuery, releaseAnswer } from './execute.js';
+import { executeQuery } from './execute.js';
+import { releaseAnswer } from './released-answers.js';
 
 /** Attaches the request id to every error and turns a store outage into 503 + Retry-After. */
 const requestIdPlugin: ApolloServerPlugin<Context> = {

@@ -2,7 +2,8 @@
 // (`login_failures`, rate-limiter-flexible's RateLimiterMongo) so every service process shares them.
 // Which keys an attempt counts under is the caller's policy (sign-in-limits.ts, otp.ts).
 import { createHmac } from 'node:crypto';
-import { RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterMongo } from 'rate-limiter-flexible';
+import { refusalWait, storeLimiters, type RateLimit } from '../store/rate-limits.js';
 import type { Store } from '../store/store.js';
 
 export interface AttemptLimits<Name extends string> {
@@ -19,17 +20,14 @@ export interface AttemptLimits<Name extends string> {
 export type AttemptKeys<Name extends string> = Partial<Record<Name, string>>;
 
 export class AttemptLimiter<Name extends string> {
-  private readonly limiters = new Map<Name, RateLimiterMongo>();
+  private readonly limiters: Record<Name, RateLimiterMongo>;
 
   constructor(
     store: Store,
     private readonly limits: AttemptLimits<Name>,
   ) {
-    // Indexes come from src/store/oauth/oauth.docs.ts with every other index, not from the library.
-    const common = { storeClient: store.db, tableName: 'login_failures', disableIndexesCreation: true, duration: limits.windowSeconds };
-    for (const [name, points] of Object.entries(limits.points) as Array<[Name, number]>) {
-      this.limiters.set(name, new RateLimiterMongo({ ...common, keyPrefix: `${limits.prefix}:${name}`, points }));
-    }
+    const perName = Object.fromEntries(Object.entries<number>(limits.points).map(([name, points]) => [name, { points, windowSeconds: limits.windowSeconds }]));
+    this.limiters = storeLimiters(store, 'login_failures', perName as Record<Name, RateLimit>, `${limits.prefix}:`);
   }
 
   /**
@@ -39,17 +37,18 @@ export class AttemptLimiter<Name extends string> {
    */
   async take(keys: AttemptKeys<Name>): Promise<number | null> {
     const entries = this.entries(keys);
-    const results = await Promise.allSettled(entries.map(([name, key]) => this.limiters.get(name)!.consume(this.stored(key), 1)));
+    const results = await Promise.allSettled(entries.map(([name, key]) => this.limiters[name].consume(this.stored(key), 1)));
     let waitMs = 0;
     let failure: unknown;
     for (const result of results) {
       if (result.status === 'fulfilled') continue;
-      if (result.reason instanceof RateLimiterRes) waitMs = Math.max(waitMs, result.reason.msBeforeNext, 1);
+      const wait = refusalWait(result.reason);
+      if (wait !== undefined) waitMs = Math.max(waitMs, wait, 1);
       else failure ??= result.reason;
     }
     if (!waitMs && failure === undefined) return null;
     // A refused consume has counted too: give back every point this attempt took.
-    const counted = entries.filter((_, i) => results[i]!.status === 'fulfilled' || (results[i] as PromiseRejectedResult).reason instanceof RateLimiterRes);
+    const counted = entries.filter((_, i) => results[i]!.status === 'fulfilled' || refusalWait((results[i] as PromiseRejectedResult).reason) !== undefined);
     await this.giveBack(Object.fromEntries(counted) as AttemptKeys<Name>);
     if (failure !== undefined) throw failure;
     return Math.max(1, Math.ceil(waitMs / 1000));
@@ -57,11 +56,11 @@ export class AttemptLimiter<Name extends string> {
 
   /** Gives back the attempt `take` counted (it succeeded and should not count against these keys). */
   async giveBack(keys: AttemptKeys<Name>): Promise<void> {
-    await Promise.all(this.entries(keys).map(([name, key]) => this.limiters.get(name)!.reward(this.stored(key), 1)));
+    await Promise.all(this.entries(keys).map(([name, key]) => this.limiters[name].reward(this.stored(key), 1)));
   }
 
   async reset(keys: AttemptKeys<Name>): Promise<void> {
-    await Promise.all(this.entries(keys).map(([name, key]) => this.limiters.get(name)!.delete(this.stored(key))));
+    await Promise.all(this.entries(keys).map(([name, key]) => this.limiters[name].delete(this.stored(key))));
   }
 
   /**

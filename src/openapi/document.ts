@@ -35,7 +35,7 @@ const TAGS = [
   { name: 'OAuth', description: 'The OAuth 2.0 authorization server (token endpoint and one-time codes)' },
 ];
 
-export function buildOpenApiDocument(config: Pick<Config, 'publicUrl' | 'oauth'>): OpenApiDocument {
+function buildOpenApiDocument(config: Pick<Config, 'publicUrl' | 'oauth'>): OpenApiDocument {
   const registry = new OpenAPIRegistry();
   registerHeaders(registry, { successorPath: COUPON_REMOVE_PATH });
   registerSecuritySchemes(registry, config);

@@ -3,7 +3,7 @@
 import { Router } from '@koa/router';
 import type Koa from 'koa';
 import type { Config } from '../config.js';
-import { ifNoneMatchMatches, strongEtag } from '../http/cacheable.js';
+import { ifNoneMatchMatches, strongEtag } from '../cache/cacheable.js';
 import { ASSETS_PREFIX, sendAsset } from './docs/assets.js';
 import { docsCsp, INIT_SCRIPT, renderDocsPage, renderInitScript } from './docs/page.js';
 import { openApiJson } from './document.js';

@@ -28,5 +28,3 @@ export const productCategoriesQuery = z.strictObject({
     .describe('ISO 639-1 code: names, subtitles and descriptions in this language, falling back to the default language (en).'),
   includeProducts: flag('Embed each category\'s available products with their items (default true).').default(true).meta({ default: true }),
 });
-
-export type ProductCategoriesQuery = z.output<typeof productCategoriesQuery>;

@@ -1,18 +1,13 @@
 // Every index the service relies on, created idempotently at start-up. Domains export their own lists;
 // add one line below for a new domain.
-import type { CreateIndexesOptions, IndexSpecification } from 'mongodb';
-import type { CollectionName } from './collections.js';
+import type { IndexDef } from './index-def.js';
 import { contentIndexes } from './content/indexes.js';
 import { catalogueIndexes } from './catalogue/catalogue.indexes.js';
 import { customerIndexes } from './customers/customer.doc.js';
 import { oauthIndexes } from './oauth/oauth.docs.js';
 import { newsletterIndexes } from './newsletter/subscription.doc.js';
 
-export interface IndexDef {
-  collection: CollectionName;
-  key: IndexSpecification;
-  options?: CreateIndexesOptions & { name: string };
-}
+export type { IndexDef } from './index-def.js';
 
 export const allIndexes: IndexDef[] = [
   ...contentIndexes,

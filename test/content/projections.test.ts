@@ -3,7 +3,7 @@
 // what asking for it among all the type's fields (which reads whole documents) gives.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { getNamedType, isLeafType, isNonNullType, isObjectType, type GraphQLField, type GraphQLObjectType } from 'graphql';
-import { buildGatewaySchema } from '../../src/schema/build.js';
+import { buildGatewaySchema } from '../../src/graphql/build-schema.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { tokenFor } from '../helpers/tokens.js';
 import * as f from './fixtures.js';

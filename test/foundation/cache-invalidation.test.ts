@@ -2,8 +2,8 @@
 // their cache; a write made straight into the store (another system, not through a gateway) evicts it on both,
 // so both answer the new content within the 2 s. Also: the REST category list, the collection map,
 // and the service keeping an entry longer than the max-age it sends.
-import { buildGatewaySchema } from '../../src/schema/build.js';
-import { SHOWN_BY, SHOWN_COLLECTIONS, EVERYTHING } from '../../src/schema/shown-by.js';
+import { buildGatewaySchema } from '../../src/graphql/build-schema.js';
+import { SHOWN_BY, SHOWN_COLLECTIONS, EVERYTHING } from '../../src/cache/shown-by.js';
 import { isObjectType, isInterfaceType } from 'graphql';
 import { distPath, ensureBuilt } from '../helpers/built.js';
 import { spawnNode, type Child } from '../helpers/child.js';

@@ -9,7 +9,7 @@ import { answerBytes } from '../../src/graphql/server.js';
 import { selectedFields } from '../../src/graphql/selection.js';
 import { createLogger } from '../../src/logger.js';
 import { createMailer } from '../../src/mail/index.js';
-import { buildGatewaySchema } from '../../src/schema/build.js';
+import { buildGatewaySchema } from '../../src/graphql/build-schema.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import * as f from '../content/fixtures.js';
 import { contentGraph } from '../content/graph.fixture.js';

@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { printGatewaySchema } from '../../src/schema/print.js';
+import { printGatewaySchema } from '../../src/graphql/print-schema.js';
 import { projectRoot } from '../../src/version.js';
 
 const run = promisify(execFile);

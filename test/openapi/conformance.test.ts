@@ -2,10 +2,10 @@
 // (wrong code, undocumented field, missing required header, undocumented status or content type, a
 // body where none is documented), so the live-response tests cannot pass vacuously.
 import { loadConfig } from '../../src/config.js';
-import { buildOpenApiDocument } from '../../src/openapi/document.js';
+import { openApiJson, type OpenApiDocument } from '../../src/openapi/document.js';
 import { Conformance, type LiveResponse } from './conformance.js';
 
-const conformance = new Conformance(buildOpenApiDocument(loadConfig({ NODE_ENV: 'test' })));
+const conformance = new Conformance(JSON.parse(openApiJson(loadConfig({ NODE_ENV: 'test' }))) as OpenApiDocument);
 const ISSUES = '/cms/page/{id}/issues';
 const ACTIVATE = '/cms/channel/{channel_id}/activate_subscription';
 

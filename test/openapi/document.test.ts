@@ -3,7 +3,7 @@
 // operation ids, tags, security schemes, the deprecated alias.
 import { validate, compileErrors } from '@readme/openapi-parser';
 import { loadConfig } from '../../src/config.js';
-import { buildOpenApiDocument, type OpenApiDocument } from '../../src/openapi/document.js';
+import { openApiJson, type OpenApiDocument } from '../../src/openapi/document.js';
 import { toOpenApiPath } from '../../src/openapi/paths/params.js';
 import type { AppDeps } from '../../src/app.js';
 import { restRouter } from '../../src/rest/routes.js';
@@ -12,7 +12,7 @@ import { serviceVersion } from '../../src/version.js';
 const config = loadConfig({ NODE_ENV: 'test', PUBLIC_URL: 'https://api.example.com' });
 let doc: OpenApiDocument;
 beforeAll(() => {
-  doc = buildOpenApiDocument(config);
+  doc = JSON.parse(openApiJson(config)) as OpenApiDocument;
 });
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;

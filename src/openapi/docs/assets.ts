@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type Koa from 'koa';
-import { ifNoneMatchMatches, strongEtag } from '../../http/cacheable.js';
+import { ifNoneMatchMatches, strongEtag } from '../../cache/cacheable.js';
 
 export const ASSETS_PREFIX = '/docs/assets/';
 

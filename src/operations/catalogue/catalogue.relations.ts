@@ -1,4 +1,4 @@
-// How catalogue objects reach each other: breadcrumbs, a category's products (page, all, count), a
+// How catalogue objects reach each other: breadcrumbs, a category's products (page, count), a
 // product's items, an item's product name and related items. Loaders only, so GraphQL field resolvers
 // and the REST assembly share them and a request's round trips grow with depth, not with objects.
 import type { Context } from '../../context.js';
@@ -6,7 +6,7 @@ import type { Breadcrumb, ProductCategory } from '../../schema/catalogue/product
 import type { ProductItem } from '../../schema/catalogue/product-item.type.js';
 import type { Product } from '../../schema/catalogue/product.type.js';
 import {
-  allProductsOfCategory, categoryById, itemsOfProduct, productById, productCountOfCategory, productItemById, productPageOfCategory,
+  categoryById, itemsOfProduct, productById, productCountOfCategory, productItemById, productPageOfCategory,
 } from '../../store/catalogue/catalogue.loaders.js';
 import { toProduct, toProductCategory, toProductItem } from '../../store/catalogue/catalogue.mapper.js';
 import { connectionOf } from '../content/connection.js';
@@ -28,11 +28,6 @@ export async function breadcrumbsOf(ctx: Context, category: ProductCategory): Pr
 
 export function totalProductsCountOf(ctx: Context, category: ProductCategory): Promise<number> {
   return ctx.loaders.get(productCountOfCategory).load(category.id);
-}
-
-export async function allProductsOf(ctx: Context, category: ProductCategory): Promise<Product[]> {
-  const docs = await ctx.loaders.get(allProductsOfCategory).load(category.id);
-  return docs.map((d) => toProduct(d, category.lang));
 }
 
 export async function productPageOf(ctx: Context, category: ProductCategory, args: { first: number; after?: string | null }) {

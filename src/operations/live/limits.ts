@@ -1,8 +1,7 @@
 // Rate limits of the interactive content, kept in the store (rate-limiter-flexible's RateLimiterMongo) so
 // every service process shares the counts: votes and quiz submissions per voter and per IP, posts per editor.
 import { createHash } from 'node:crypto';
-import { RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible';
-import { rateLimited } from '../../errors.js';
+import { limitersPerStore, spendPoint } from '../../store/rate-limits.js';
 import type { Store } from '../../store/store.js';
 
 export const LIVE_LIMITS = {
@@ -18,29 +17,12 @@ export const LIVE_LIMITS = {
 
 export type LiveLimit = keyof typeof LIVE_LIMITS;
 
-const limiters = new WeakMap<Store, Record<LiveLimit, RateLimiterMongo>>();
-
-function limitersFor(store: Store): Record<LiveLimit, RateLimiterMongo> {
-  let set = limiters.get(store);
-  if (!set) {
-    const common = { storeClient: store.db, tableName: 'live_limits', disableIndexesCreation: true };
-    const make = (kind: LiveLimit) =>
-      new RateLimiterMongo({ ...common, keyPrefix: kind, points: LIVE_LIMITS[kind].points, duration: LIVE_LIMITS[kind].windowSeconds });
-    set = { interactions: make('interactions'), ip: make('ip'), anonymousPerPoll: make('anonymousPerPoll'), posts: make('posts') };
-    limiters.set(store, set);
-  }
-  return set;
-}
+const limitersFor = limitersPerStore('live_limits', LIVE_LIMITS);
 
 /** IPs are kept hashed: the limit store needs a key, not the address. */
 export const ipKey = (ip: string | undefined): string => createHash('sha256').update(ip ?? 'unknown').digest('base64url').slice(0, 22);
 
 /** Spends one point of `kind` for `key`; throws 429 with Retry-After once they are used up. */
-export async function spend(store: Store, kind: LiveLimit, key: string): Promise<void> {
-  try {
-    await limitersFor(store)[kind].consume(key, 1);
-  } catch (err) {
-    if (err instanceof RateLimiterRes) throw rateLimited(err.msBeforeNext / 1000);
-    throw err;
-  }
+export function spend(store: Store, kind: LiveLimit, key: string): Promise<void> {
+  return spendPoint(limitersFor(store)[kind], key);
 }

@@ -19,5 +19,3 @@ export const activationKeySchema = z.string().min(1).max(256).describe('The acti
 export const activateSubscriptionBody = z
   .strictObject({ email: emailSchema, key: activationKeySchema })
   .describe('Activation request');
-
-export type ActivateSubscriptionBody = z.output<typeof activateSubscriptionBody>;

@@ -16,7 +16,7 @@ import { toVideo } from '../../store/content/mappers/media.mapper.js';
 import { toIssue, toPage } from '../../store/content/mappers/page.mapper.js';
 import { toAuthor, toCategory, toKeyword } from '../../store/content/mappers/taxonomy.mapper.js';
 import { CART_SCOPE } from '../cart/require-cart-scope.js';
-import { answerIsPersonal } from '../../graphql/shared-viewer.js';
+import { answerIsPersonal } from '../../cache/shared-viewer.js';
 import { checkId } from '../content/input.js';
 import type { Selected } from '../../store/loaders.js';
 
@@ -56,7 +56,7 @@ const issues: Lookup = async (ctx, ids, selectedAs) => {
 /**
  * The viewer's own carts, and only with the `cart` scope: anyone else's cart is absent. The carts are looked up
  * by id alone first: when none has any of the ids, the answer is the same for every reader and may be shared
- * (readers with the same entitlements, src/http/response-cache.ts); only a cart found makes it the viewer's own.
+ * (readers with the same entitlements, src/cache/response-cache.ts); only a cart found makes it the viewer's own.
  */
 const carts: Lookup = async (ctx, ids) => {
   const viewer = ctx.viewer;

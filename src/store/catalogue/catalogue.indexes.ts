@@ -1,5 +1,5 @@
 // Every index the catalogue and cart rely on: one per lookup that is not by `_id`.
-import type { IndexDef } from '../indexes.js';
+import type { IndexDef } from '../index-def.js';
 
 export const catalogueIndexes: IndexDef[] = [
   // productCategories / GET /cms/product/categories: available (always given), then parent or featured, in tree order

@@ -1,5 +1,5 @@
 // Per-request loaders of catalogue documents: by id, the items of a product, the products of a
-// category (a connection page or all of them) and its count. One query per batch, nulls for misses.
+// category (a connection page) and its count. One query per batch, nulls for misses.
 import DataLoader from 'dataloader';
 import type { Document, Filter } from 'mongodb';
 import type { CollectionName, DocOf } from '../collections.js';
@@ -8,7 +8,7 @@ import type { SortSpec } from '../content/paging.js';
 import { byIdLoader, type LoaderFactory } from '../loaders.js';
 import { findByKeys } from '../shared-reads.js';
 import type { Store } from '../store.js';
-import type { ProductDoc, ProductItemDoc } from './catalogue.docs.js';
+import type { ProductItemDoc } from './catalogue.docs.js';
 import { categoryProjection, couponProjection, productItemProjection, productProjection } from './catalogue.projections.js';
 
 /** A batch's answer in one reply: no getMore round trips, whatever the number of parents. */
@@ -42,16 +42,6 @@ const productsOfCategorySpec = { collection: 'products', parentField: 'categoryI
 
 export const productPageOfCategory = childrenPageLoader(productsOfCategorySpec);
 export const productCountOfCategory = childrenCountLoader(productsOfCategorySpec);
-
-/** Every listed product of each category (REST answers them as a plain array): one query per batch. */
-export const allProductsOfCategory: LoaderFactory<string, ProductDoc[]> = (store) =>
-  new DataLoader<string, ProductDoc[]>(async (categoryIds) => {
-    const docs = await store
-      .collection('products')
-      .find({ ...listed, categoryIds: { $in: [...categoryIds] } }, { projection: productProjection, sort: Object.fromEntries(productOrder), batchSize: ONE_REPLY })
-      .toArray();
-    return categoryIds.map((id) => docs.filter((d) => d.categoryIds.includes(id)));
-  });
 
 /** The items of each product, in item order (a product's items are a bounded, plain list). */
 export const itemsOfProduct: LoaderFactory<string, ProductItemDoc[]> = (store) =>

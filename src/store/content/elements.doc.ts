@@ -1,5 +1,6 @@
 // Stored shape of article elements with a life of their own: live blogs and their messages, polls
 // (and who voted what), quizzes (collections `liveBlogs`, `liveBlogMessages`, `polls`, `pollVotes`, `quizzes`).
+import type { RateLimitDoc } from '../rate-limit.doc.js';
 
 export interface LiveBlogDoc {
   _id: string;
@@ -111,14 +112,6 @@ export interface QuizDoc {
   results: QuizResultDoc[];
 }
 
-/** rate-limiter-flexible's document shape (RateLimiterMongo), for vote, quiz and posting limits. */
-export interface LiveLimitDoc {
-  _id: unknown;
-  key: string;
-  points: number;
-  expire: Date | null;
-}
-
 declare module '../collections.js' {
   interface CollectionTypes {
     liveBlogs: LiveBlogDoc;
@@ -126,6 +119,6 @@ declare module '../collections.js' {
     polls: PollDoc;
     pollVotes: PollVoteDoc;
     quizzes: QuizDoc;
-    live_limits: LiveLimitDoc;
+    live_limits: RateLimitDoc;
   }
 }

@@ -1,5 +1,5 @@
 // Every index the content resolvers rely on: one per lookup that is not by `_id`.
-import type { IndexDef } from '../indexes.js';
+import type { IndexDef } from '../index-def.js';
 
 const published = { status: 1, firstPublishedDate: -1, _id: -1 } as const;
 

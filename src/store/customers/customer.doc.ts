@@ -1,6 +1,6 @@
 // Stored shape of customers (collection `customers`): sign-in credentials, entitlements and linked
 // third-party identities. The API never sees this type; the OAuth module maps it to claims and viewers.
-import type { IndexDef } from '../indexes.js';
+import type { IndexDef } from '../index-def.js';
 
 export type IdentityProvider = 'google' | 'facebook' | 'apple';
 

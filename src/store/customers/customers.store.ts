@@ -68,10 +68,6 @@ export async function linkIdentity(store: Store, customerId: string, identity: C
   }
 }
 
-export async function setPasswordHash(store: Store, customerId: string, passwordHash: string): Promise<void> {
-  await store.collection('customers').updateOne({ _id: customerId }, { $set: { passwordHash, updatedAt: new Date() } });
-}
-
 /** Customers by id with only what the bearer check needs (entitlements). */
 export const customerEntitlementsLoader: LoaderFactory<string, Pick<CustomerDoc, '_id' | 'entitlements'> | null> = byIdLoader(
   (store, ids) =>

@@ -1,5 +1,6 @@
 // Stored shape of newsletter subscriptions (collection `newsletterSubscriptions`) and their indexes.
-import type { IndexDef } from '../indexes.js';
+import type { IndexDef } from '../index-def.js';
+import type { RateLimitDoc } from '../rate-limit.doc.js';
 
 export type SubscriptionStatus = 'pending' | 'active' | 'unsubscribed';
 
@@ -18,18 +19,10 @@ export interface NewsletterSubscriptionDoc {
   updatedAt: Date;
 }
 
-/** rate-limiter-flexible's document shape (RateLimiterMongo), for the newsletter's counters. */
-export interface NewsletterLimitDoc {
-  _id: unknown;
-  key: string;
-  points: number;
-  expire: Date | null;
-}
-
 declare module '../collections.js' {
   interface CollectionTypes {
     newsletterSubscriptions: NewsletterSubscriptionDoc;
-    newsletter_limits: NewsletterLimitDoc;
+    newsletter_limits: RateLimitDoc;
   }
 }
 

@@ -1,6 +1,7 @@
 // Stored shapes of the authorization server's data: provider models (`oauth_models`), registered clients
 // (`clients`), one-time codes (`otp_codes`) and failed-login counters (`login_failures`), with their indexes.
-import type { IndexDef } from '../indexes.js';
+import type { IndexDef } from '../index-def.js';
+import type { RateLimitDoc } from '../rate-limit.doc.js';
 
 /** One oidc-provider model instance (Session, Grant, AuthorizationCode, RefreshToken, Interaction, ...). */
 export interface OAuthModelDoc {
@@ -68,20 +69,12 @@ export interface OtpCodeDoc {
   createdAt: Date;
 }
 
-/** rate-limiter-flexible's document shape (RateLimiterMongo). */
-export interface LoginFailureDoc {
-  _id?: unknown;
-  key: string;
-  points: number;
-  expire: Date | null;
-}
-
 declare module '../collections.js' {
   interface CollectionTypes {
     oauth_models: OAuthModelDoc;
     clients: ClientDoc;
     otp_codes: OtpCodeDoc;
-    login_failures: LoginFailureDoc;
+    login_failures: RateLimitDoc;
     oauth_revocations: RevocationDoc;
   }
 }

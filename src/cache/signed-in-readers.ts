@@ -3,9 +3,8 @@
 // parameters (from the URL, or from a JSON body looked at and left on the stream for Koa).
 import type { IncomingMessage } from 'node:http';
 import { LRUCache } from 'lru-cache';
-import type { Viewer } from '../context.js';
-import type { Authenticator } from './authenticate.js';
-import { MAX_VARIABLE_DEPTH, nestedDeeperThan } from '../graphql/limits.js';
+import type { Viewer } from '../viewer.js';
+import { MAX_VARIABLE_DEPTH, nestedDeeperThan } from '../graphql/variable-depth.js';
 
 /**
  * How long a checked token's viewer (and with it the customer's entitlements) is reused by the fast path. A
@@ -15,6 +14,9 @@ import { MAX_VARIABLE_DEPTH, nestedDeeperThan } from '../graphql/limits.js';
  */
 export const VIEWER_REUSE_MS = 5_000;
 
+
+/** The app's bearer check (src/http/authenticate.ts): the viewer of a token, null for none; throws for a bad one. */
+export type BearerCheck = (authorization: string) => Promise<Viewer | null>;
 
 interface Remembered {
   viewer: Viewer;
@@ -27,7 +29,7 @@ export class ViewerMemo {
   /** Counts `forget` calls: a check that began before one may have accepted a token revoked since. */
   private forgotten = 0;
 
-  constructor(private readonly authenticate: Authenticator) {}
+  constructor(private readonly authenticate: BearerCheck) {}
 
   /** The viewer of a valid token, or undefined: no token, a bad one (Koa's chain answers 401), or an error. */
   async viewerOf(authorization: string, now: number): Promise<Viewer | undefined> {

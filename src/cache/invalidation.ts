@@ -1,6 +1,6 @@
 // Invalidation of the response cache on writes: one change stream per process on the database, its own
 // connection (Store.watchClient). Each change names a collection; the GraphQL types that can show that
-// collection (src/schema/shown-by.ts) select the cached answers to evict: GraphQL entries by the types their
+// collection (src/cache/shown-by.ts) select the cached answers to evict: GraphQL entries by the types their
 // operation selects, REST entries by their route. Writes through any process, or straight into MongoDB by
 // another system, reach every process this way, so the service keeps answers longer than the max-age it sends
 // (RESPONSE_CACHE_TTL_SECONDS). A stream that fails evicts everything (what it missed is unknown) and is reopened
@@ -10,22 +10,19 @@
 import type { ChangeStreamDocument, Document } from 'mongodb';
 import { MongoServerError } from 'mongodb';
 import type { Logger } from '../logger.js';
-import { EVERYTHING, REST_SHOWS, SHARED_ONLY, SHOWN_BY, SHOWN_COLLECTIONS } from '../schema/shown-by.js';
-import { ASSETS_PREFIX } from '../openapi/docs/assets.js';
-import { DOCS_PATH, OPENAPI_PATH } from '../openapi/routes.js';
-import { ASSET_PREFIX } from '../playground/assets.js';
 import { ResumableWatch } from '../store/resumable-watch.js';
 import type { Store } from '../store/store.js';
 import type { ResponseCache } from './response-cache.js';
+import { EVERYTHING, REST_SHOWS, SHARED_ONLY, SHOWN_BY, SHOWN_COLLECTIONS } from './shown-by.js';
 
 /** Change stream events that only name a collection or database: drop, rename, invalidate evict everything. */
 const DATA_EVENTS = new Set(['insert', 'update', 'replace', 'delete']);
 
-/** Answers no write changes: the OpenAPI document, its viewer and the playground's files. */
-const STATIC_PREFIXES = [OPENAPI_PATH, DOCS_PATH, ASSETS_PREFIX, ASSET_PREFIX].map((path) => path.toLowerCase());
-
-/** Evicts the entries a change to `collection` can make wrong; returns how many. */
-export function evictFor(cache: ResponseCache, collection: string): number {
+/**
+ * Evicts the entries a change to `collection` can make wrong; returns how many. `staticPrefixes` (lower case)
+ * are the paths of answers no write changes (the OpenAPI document, its viewer, the playground's files).
+ */
+function evictFor(cache: ResponseCache, collection: string, staticPrefixes: readonly string[]): number {
   const shown: readonly string[] | undefined = (SHOWN_BY as Record<string, readonly string[]>)[collection];
   if (!shown || shown.length === 0) return 0;
   if (shown.includes(EVERYTHING)) return cache.evict(() => true);
@@ -36,7 +33,7 @@ export function evictFor(cache: ResponseCache, collection: string): number {
     if (entry.graphql) return !entry.types || [...entry.types].some((type) => touched.has(type));
     // Routes match in any case (`/CMS/...` is `/cms/...`). An entry of no known family may show anything: evicted.
     const path = entry.key.toLowerCase();
-    if (STATIC_PREFIXES.some((prefix) => path.startsWith(prefix))) return false;
+    if (staticPrefixes.some((prefix) => path.startsWith(prefix))) return false;
     const rest = REST_SHOWS.find((r) => path.startsWith(r.prefix));
     return rest === undefined || rest.types.some((type) => touched.has(type));
   });
@@ -50,9 +47,17 @@ export class CacheInvalidation {
 
   /**
    * Opens the stream and, once it runs, lets the cache keep answers `ttlSeconds`; a store that cannot watch
-   * leaves the cache as it is (logged). Returns the running invalidation, to stop before the store closes.
+   * leaves the cache as it is (logged). `staticPaths`: the path prefixes of answers no write changes, never
+   * evicted by a data change. Returns the running invalidation, to stop before the store closes.
    */
-  static async start(store: Store, cache: ResponseCache, log: Logger, ttl: { seconds: number; defaultMaxAge: number }): Promise<CacheInvalidation> {
+  static async start(
+    store: Store,
+    cache: ResponseCache,
+    log: Logger,
+    ttl: { seconds: number; defaultMaxAge: number },
+    staticPaths: readonly string[],
+  ): Promise<CacheInvalidation> {
+    const staticPrefixes = staticPaths.map((path) => path.toLowerCase());
     const watch = await ResumableWatch.start(store, log, {
       name: 'response cache invalidation stream',
       pipeline: [
@@ -61,7 +66,7 @@ export class CacheInvalidation {
       ],
       options: { maxAwaitTimeMS: 500 },
       forgetsToken: (err) => err instanceof MongoServerError && !err.hasErrorLabel('ResumableChangeStreamError'),
-      onChange: (change) => apply(cache, log, change),
+      onChange: (change) => apply(cache, log, change, staticPrefixes),
       // What the stream missed is unknown: nothing stored can be trusted past its max-age.
       onFailure: () => cache.evict(() => true),
       // Answers cached between the failure's eviction and now may show writes nobody reported.
@@ -82,8 +87,8 @@ export class CacheInvalidation {
   }
 }
 
-function apply(cache: ResponseCache, log: Logger, change: ChangeStreamDocument<Document>): void {
+function apply(cache: ResponseCache, log: Logger, change: ChangeStreamDocument<Document>, staticPrefixes: readonly string[]): void {
   const coll = 'ns' in change && change.ns && 'coll' in change.ns ? change.ns.coll : undefined;
-  const evicted = DATA_EVENTS.has(change.operationType) && coll ? evictFor(cache, coll) : cache.evict(() => true);
+  const evicted = DATA_EVENTS.has(change.operationType) && coll ? evictFor(cache, coll, staticPrefixes) : cache.evict(() => true);
   if (evicted > 0 && log.isLevelEnabled('debug')) log.debug({ collection: coll, operation: change.operationType, evicted }, 'response cache entries evicted');
 }

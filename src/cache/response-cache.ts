@@ -20,14 +20,21 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import type Koa from 'koa';
 import { LRUCache } from 'lru-cache';
 import { Counter } from 'prom-client';
-import type { Context } from '../context.js';
-import { activeEntitlements } from '../graphql/shared-viewer.js';
 import type { Logger } from '../logger.js';
 import { httpRequests, registry } from '../metrics/metrics.js';
+import { routeLabel, SANE_REQUEST_ID } from '../metrics/request-labels.js';
+import type { Viewer } from '../viewer.js';
 import { ifNoneMatchMatches } from './cacheable.js';
-import type { Authenticator } from './authenticate.js';
-import { routeLabel, SANE_REQUEST_ID } from './request-context.js';
-import { discardBody, jsonBodyLength, paramsOfUrl, peekBody, sharedKey, ViewerMemo } from './signed-in-readers.js';
+import { activeEntitlements, type SharedAnswerState } from './shared-viewer.js';
+import { discardBody, jsonBodyLength, paramsOfUrl, peekBody, sharedKey, ViewerMemo, type BearerCheck } from './signed-in-readers.js';
+
+/** What the cache reads of a request's context (src/context.ts): who asks, when, and what the operation showed. */
+interface CachedRequest {
+  viewer: Viewer | null;
+  now: Date;
+  http: { shared?: SharedAnswerState };
+  operation: { types?: ReadonlySet<string> };
+}
 
 /** What the fast path needs to answer like the Koa chain did. */
 interface Delivery {
@@ -101,7 +108,7 @@ export class ResponseCache {
   }
 
   /** The bearer check the fast path runs before it answers a signed-in reader (the app's own). */
-  useAuthenticator(authenticate: Authenticator): void {
+  useAuthenticator(authenticate: BearerCheck): void {
     this.viewers = new ViewerMemo(authenticate);
   }
 
@@ -114,7 +121,7 @@ export class ResponseCache {
   }
 
   /**
-   * While a change stream evicts what writes change (src/http/cache-invalidation.ts), answers sent with the
+   * While a change stream evicts what writes change (src/cache/invalidation.ts), answers sent with the
    * default max-age (nothing in them ends sooner) are kept `seconds` instead; `undefined` goes back to max-age.
    */
   keepLonger(ttl: { seconds: number; defaultMaxAge: number } | undefined): void {
@@ -253,7 +260,7 @@ export class ResponseCache {
    * active entitlements, and shareable answers are stored for them (GET and POST alike). An entry never
    * outlives the first of those entitlements' end (the answer's max age says so, see cache-control.ts).
    */
-  sharedAnswers(): Koa.Middleware<{ context?: Context }> {
+  sharedAnswers(): Koa.Middleware<{ context?: CachedRequest }> {
     return async (ctx, next) => {
       const context = ctx.state.context;
       const get = ctx.method === 'GET';
@@ -291,7 +298,7 @@ export class ResponseCache {
       if (value) headers[name] = value;
     }
     const graphql = isGraphqlPath(ctx.path);
-    const types = graphql ? (ctx.state as { context?: Context }).context?.operation.types : undefined;
+    const types = graphql ? (ctx.state as { context?: CachedRequest }).context?.operation.types : undefined;
     const keptFor = this.longTtl && maxAge >= this.longTtl.defaultMaxAge ? Math.max(maxAge, this.longTtl.seconds) : maxAge;
     const stored: Stored = { body, headers, etag: headers.etag!, storedAt: now, expiresAt: now + keptFor * 1000, maxAge, graphql, shared: scope === 'private', types };
     this.cache.set(key, stored);

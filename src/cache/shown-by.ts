@@ -1,5 +1,5 @@
 // Which GraphQL types can show the data of each collection: a write to the collection may change every cached
-// answer whose operation selects one of them (src/http/cache-invalidation.ts evicts those). Conservative on
+// answer whose operation selects one of them (src/cache/invalidation.ts evicts those). Conservative on
 // purpose: a type that embeds, lists or counts a collection's documents is named with it, and so is the Node
 // interface for every collection behind `node`/`nodes`. `satisfies Record<CollectionName, ...>` makes the
 // compiler ask for an entry whenever a collection is declared; `[]` says no cached answer shows it.

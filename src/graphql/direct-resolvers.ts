@@ -24,7 +24,7 @@ interface ResolverMethod {
 function paramGetter(param: ParamMetadata, field: GraphQLField<unknown, unknown>): ((root: unknown, args: Record<string, unknown>, context: unknown, info: unknown) => unknown) | undefined {
   switch (param.kind) {
     case 'root': {
-      if (param.getType) return undefined; // would be converted to a class instance (build.ts clears these)
+      if (param.getType) return undefined; // would be converted to a class instance (build-schema.ts clears these)
       const property = param.propertyName;
       return property ? (root) => (root as Record<string, unknown>)[property] : (root) => root;
     }

@@ -3,11 +3,11 @@ import 'reflect-metadata';
 import { DateTimeResolver } from 'graphql-scalars';
 import { GraphQLScalarType, specifiedDirectives, type GraphQLSchema } from 'graphql';
 import { buildSchema, getMetadataStorage } from 'type-graphql';
-import { cacheControlDirective } from '../graphql/cache-control.js';
+import { cacheControlDirective } from './cache-control.js';
 import { noTopicsPubSub } from '../live/pubsub.js';
 import { resolvers } from '../resolvers/index.js';
 import { useDirectResolvers } from './direct-resolvers.js';
-import { shareEmptyArguments } from '../graphql/argument-values.js';
+import { shareEmptyArguments } from './argument-values.js';
 
 let built: Promise<GraphQLSchema> | undefined;
 

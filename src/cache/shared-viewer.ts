@@ -1,10 +1,10 @@
 // What a signed-in reader's answer may depend on when it is shared with other readers: their active
-// entitlements, nothing else. The entitlement set keys the shared answer (src/http/response-cache.ts), and while
+// entitlements, nothing else. The entitlement set keys the shared answer (src/cache/response-cache.ts), and while
 // a shareable operation runs its resolvers see a viewer that exposes only that set. Reading anything that tells
 // one customer from another (id, client, scopes) marks the answer personal: it is sent `no-store` and never
 // stored. That is the fail-closed half of the per-viewer marker (`@cacheControl(scope: PRIVATE)`, see
-// cache-control.ts): a new per-viewer field without the marker costs its operation the cache, never a leak.
-import type { Entitlement, Viewer } from '../context.js';
+// src/graphql/cache-control.ts): a new per-viewer field without the marker costs its operation the cache, never a leak.
+import type { Entitlement, Viewer } from '../viewer.js';
 
 export interface ActiveEntitlements {
   /** The groups active at the request's time, sorted and distinct: a reader's key into shared answers. */
