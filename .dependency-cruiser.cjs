@@ -88,7 +88,9 @@ module.exports = {
     moduleSystems: ['es6', 'cjs'],
     enhancedResolveOptions: {
       exportsFields: ['exports'],
-      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      // '@gateway/source' first: a workspace package resolves to its TypeScript source (as tsconfig's
+      // customConditions does for tsc), not to a dist/ that is not built yet when CI lints.
+      conditionNames: ['@gateway/source', 'import', 'require', 'node', 'default', 'types'],
       mainFields: ['module', 'main', 'types', 'typings'],
     },
     skipAnalysisNotInRules: true,
