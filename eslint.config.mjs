@@ -46,7 +46,7 @@ export default defineConfig(
   },
   {
     // The playground's browser half, bundled by scripts/build-playground.mjs.
-    files: ['src/playground/client/**'],
+    files: ['src/playground/client/**/*.{js,jsx}'],
     languageOptions: { globals: globals.browser },
   },
   prettier,
