@@ -37,7 +37,7 @@ export class IssueResolver {
 
   @FieldResolver(() => Poll, { nullable: true })
   poll(@Root() issue: Issue, @Ctx() ctx: Context): MaybePromise<Poll | null> {
-    return loadOne(ctx.loaders.get(pollById), issue.pollId, toPoll);
+    return loadOne(ctx.loaders.get(pollById), issue.pollId, (d) => toPoll(d, ctx.now));
   }
 
   @FieldResolver(() => Channel, { nullable: true })

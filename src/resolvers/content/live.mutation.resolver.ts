@@ -17,7 +17,7 @@ export class LiveMutationResolver {
   @Mutation(() => Poll, { description: 'One vote per customer (anonymous votes only where onlyLoggedIn is false); a repeat of the same vote is harmless' })
   async voteInPoll(@Ctx() ctx: Context, @Arg('pollId', () => ID) pollId: string, @Arg('choiceId', () => ID) choiceId: string): Promise<Poll> {
     const { poll, choiceId: chosen } = await voteInPoll(ctx, { pollId, choiceId });
-    return { ...toPoll(poll), viewerChoiceId: chosen };
+    return { ...toPoll(poll, ctx.now), viewerChoiceId: chosen };
   }
 
   @Mutation(() => QuizSubmissionResult, { description: 'Scores the answers and counts them; open quizzes only' })
