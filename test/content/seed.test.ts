@@ -145,18 +145,18 @@ describe('alive whenever seeded: dates follow the moment of seeding', () => {
       const { db } = run();
       const { polls, open, blogs, messages } = await at(db, now);
       expect(open.map((p) => p._id)).toContain('poll-1');
-      expect(polls.find((p) => p._id === 'poll-1')).toMatchObject({ onlyLoggedIn: false, closed: false });
+      expect(polls.find((p) => String(p._id) === 'poll-1')).toMatchObject({ onlyLoggedIn: false, closed: false });
       expect(polls.length - open.length).toBeGreaterThan(0);
       expect(polls.some((p) => !p.closed && p.endDate !== null && p.endDate.getTime() <= now)).toBe(true);
       expect(polls.some((p) => p.closed && p.endDate.getTime() > now)).toBe(true);
 
-      const live = blogs.find((bl) => bl._id === 'live-blog-1')!;
+      const live = blogs.find((bl) => String(bl._id) === 'live-blog-1')!;
       expect(live.endDate).toBeNull();
       expect(live.startDate.getTime()).toBeLessThan(now);
       const newest = Math.max(...messages.map((m) => m.timestamp.getTime()));
       expect(now - newest).toBeGreaterThan(0);
       expect(now - newest).toBeLessThan(15 * 60_000);
-      for (const blog of blogs.filter((bl) => bl._id !== 'live-blog-1')) expect(blog.endDate.getTime()).toBeLessThan(now);
+      for (const blog of blogs.filter((bl) => String(bl._id) !== 'live-blog-1')) expect(blog.endDate.getTime()).toBeLessThan(now);
 
       const statuses = (await all(db, 'quizzes')).map((q) => q.status);
       expect(statuses).toContain('open');
