@@ -4,8 +4,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MongoClient, type Db } from 'mongodb';
-import { startEngine } from '../../src/store/embedded/index.js';
+import type { Db } from 'mongodb';
+import { openEndpoint } from '../../src/store/tools/endpoint.js';
 import { ensureBuilt, runBuiltScript } from '../helpers/built.js';
 import { testMongoUri } from '../helpers/db.js';
 import { startTestService, type TestService } from '../helpers/service.js';
@@ -61,13 +61,11 @@ test('an unknown role or customer is refused with exit code 1 and a message; a m
 
 /** Runs `fn` against the embedded store in `dir`, closed afterwards so the command can open it. */
 async function inDataDir<T>(dir: string, fn: (db: Db) => Promise<T>): Promise<T> {
-  const engine = await startEngine({ port: 0, dbPath: dir });
-  const client = new MongoClient(engine.uri);
+  const store = await openEndpoint(dir, { dbName: 'gateway', mustHoldData: false });
   try {
-    return await fn(client.db('gateway'));
+    return await fn(store.db);
   } finally {
-    await client.close();
-    await engine.close();
+    await store.close();
   }
 }
 
