@@ -42,6 +42,12 @@ test('every marked example of the README works on a fresh start, in order', asyn
   expect(JSON.parse(vote.output)).toMatchObject({ data: { voteInPoll: { closed: false } } });
 }, 300_000);
 
+test('the start log names the demo credentials the README uses, the editor beside the customer', async () => {
+  const notice = await service.waitFor((l) => String(l.msg).startsWith('demo OAuth access (development only)'));
+  expect(String(notice.msg)).toContain('demo customer demo@example.com / demo-password');
+  expect(String(notice.msg)).toContain('demo editor editor@example.com / editor-password');
+});
+
 test('a broken example fails: an unknown poll, a wrong password (an empty $TOKEN), a failing command', async () => {
   const [vote] = readmeSnippets().filter((s) => s.code.includes('voteInPoll'));
   const [token] = readmeSnippets().filter((s) => s.code.includes('TOKEN=$(') && s.code.includes('demo-password'));
