@@ -2,7 +2,8 @@
 # The gateway as a container image. Stage 1 installs everything and builds (TypeScript and the
 # playground bundle); stage 2 keeps the build output and production dependencies only, and runs as the
 # unprivileged `node` user. Not built by CI (no Docker engine there): see docs/deployment.md.
-ARG NODE_VERSION=20
+# Node 24 LTS, as the README recommends (20.19+ still runs the service: --build-arg NODE_VERSION=20).
+ARG NODE_VERSION=24
 
 FROM node:${NODE_VERSION}-slim AS build
 WORKDIR /app

@@ -10,6 +10,7 @@ import { CacheInvalidation } from './cache/invalidation.js';
 import { ResponseCache } from './cache/response-cache.js';
 import type { Context } from './context.js';
 import type { Authenticator } from './http/authenticate.js';
+import { devOutboxRoutes } from './http/dev-outbox.route.js';
 import { CursorCodec } from './cursors/codec.js';
 import { loadCursorKeys } from './cursors/keys.js';
 import { notFound, storeUnavailable } from './errors.js';
@@ -119,6 +120,8 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   koa.use(graphql.routes());
 
   koa.use(probes.routes());
+  const outbox = devOutboxRoutes(deps.config, deps.store);
+  if (outbox) koa.use(outbox.routes());
   // The REST API's OpenAPI document and its viewer (static, public: on in every environment).
   koa.use(openApiRoutes(deps.config));
 

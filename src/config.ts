@@ -15,7 +15,8 @@ const schema = z.object({
   MONGODB_DB: z.string().regex(/^[A-Za-z0-9_-]{1,63}$/, 'must be 1-63 of [A-Za-z0-9_-]').default('gateway'),
   STORE: z.enum(['disk', 'memory']).default('disk'),
   DATA_DIR: z.string().min(1).default('./data'),
-  SEED: z.enum(['demo', 'none']).default('demo'),
+  // Default: demo data outside production only (a production store is never filled with it unasked).
+  SEED: z.enum(['demo', 'none']).optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   STORE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
   ENGINE_WORKER: bool.optional(),
@@ -207,7 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     logLevel: c.LOG_LEVEL,
     store: { uri: c.MONGODB_URI, dbName: c.MONGODB_DB, mode: c.STORE, dataDir: c.DATA_DIR, timeoutMs: c.STORE_TIMEOUT_MS, engineThread: c.ENGINE_WORKER ?? true },
-    seed: c.SEED,
+    seed: c.SEED ?? (isProduction ? 'none' : 'demo'),
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
     introspection: c.INTROSPECTION ?? true,
     playground: c.PLAYGROUND ?? !isProduction,

@@ -44,3 +44,11 @@ export class OutboxMailer implements Mailer {
     else this.log.info({ outboxId: doc._id }, 'outbox: mail stored');
   }
 }
+
+/** The newest messages of the outbox, newest first, optionally only those to one address. */
+export function latestOutboxMessages(store: Store, opts: { to?: string; limit: number }): Promise<OutboxDoc[]> {
+  return store
+    .collection('outbox')
+    .find(opts.to ? { to: opts.to } : {}, { sort: { createdAt: -1 }, limit: opts.limit })
+    .toArray();
+}

@@ -17,8 +17,6 @@ const SIZES: Record<ScaleName, { roots: number; children: number; leaves: number
   large: { roots: 8, children: 6, leaves: 5, productsPerLeaf: 60, carts: 20_000 },
 };
 
-/** Validity windows and cart prices are relative to this date, not to the day the seed runs. */
-const EPOCH = new Date(Date.UTC(2026, 0, 1));
 const DAY = 86_400_000;
 const CURRENCY = 'EUR';
 const ROOTS = [
@@ -178,8 +176,9 @@ function productsOf(run: SeedRun, leaves: ProductCategoryDoc[]): { products: Pro
   return { products, items };
 }
 
-function coupons(items: ProductItemDoc[]): CouponDoc[] {
-  const at = (days: number) => new Date(EPOCH.getTime() + days * DAY);
+/** Validity windows are relative to the moment of seeding: the welcome coupons stay valid, SUMMER15 has expired. */
+function coupons(items: ProductItemDoc[], now: number): CouponDoc[] {
+  const at = (days: number) => new Date(now + days * DAY);
   const c = (code: string, extra: Partial<CouponDoc>): CouponDoc => ({
     _id: `coupon-${code.toLowerCase()}`, code, kind: 'percent', percentOff: null, amountOff: null, currency: null,
     minimumSubtotal: null, itemIds: [], validFrom: at(-30), validUntil: at(3 * 365), ...extra,
@@ -212,8 +211,8 @@ function makeCart(run: SeedRun, customerId: string, index: number, pool: Product
     items: picked.map((i) => ({ productItemId: i._id, quantity: i.shippable ? faker.number.int({ min: 1, max: 3 }) : 1 })),
     coupons: applied.map((c) => ({ couponId: c._id, code: c.code })),
   };
-  const matrix = priceMatrixFor(pricingInputFor(content, new Map(picked.map((i) => [i._id, i])), new Map(allCoupons.map((c) => [c._id, c])), EPOCH));
-  const updatedAt = new Date(EPOCH.getTime() - faker.number.int({ min: 0, max: 30 }) * DAY);
+  const matrix = priceMatrixFor(pricingInputFor(content, new Map(picked.map((i) => [i._id, i])), new Map(allCoupons.map((c) => [c._id, c])), new Date(run.now)));
+  const updatedAt = new Date(run.now - faker.number.int({ min: 0, max: 30 }) * DAY);
   return { _id: `cart-${pad(index + 1, 6)}`, customerId, ...content, version: 1, priceMatrix: matrix, createdAt: updatedAt, updatedAt };
 }
 
@@ -223,7 +222,7 @@ export const catalogueSeeder: Seeder = {
     const categories = categoryTree(run);
     const leaves = categories.filter((c) => c.ancestorIds.length === 2);
     const { products, items } = productsOf(run, leaves);
-    const couponDocs = coupons(items);
+    const couponDocs = coupons(items, run.now);
     const counts: Record<string, number> = {
       productCategories: await insertInBatches(run, 'productCategories', categories.length, (i) => categories[i]!),
       products: await insertInBatches(run, 'products', products.length, (i) => products[i]!),

@@ -4,7 +4,7 @@ import type { ArticleDoc } from '../store/content/article.doc.js';
 import type { PublicationStatusValue } from '../store/content/page.doc.js';
 import { makeAttachment } from './content-media.js';
 import { randFor, slugify, type Rand } from './content-random.js';
-import { CONTENT_TYPES, SEED_NOW, SPAN_MS, id, issueOfArticle, pageOfIssue, type GenContext } from './content-sizes.js';
+import { CONTENT_TYPES, SPAN_MS, id, issueOfArticle, pageOfIssue, type GenContext } from './content-sizes.js';
 
 /** Published most of the time; the rest spread over the other states (docs/api.md). */
 export function publicationStatus(r: Rand): PublicationStatusValue {
@@ -21,7 +21,7 @@ export function primaryCategory(ctx: GenContext, article: number): number {
 
 /** Articles are spread evenly over the span, oldest first. */
 export const publishedAt = (ctx: GenContext, article: number): number =>
-  SEED_NOW - SPAN_MS + Math.floor((article * SPAN_MS) / ctx.sizes.articles);
+  ctx.now - SPAN_MS + Math.floor((article * SPAN_MS) / ctx.sizes.articles);
 
 export function makeArticle(ctx: GenContext, a: number): ArticleDoc {
   const { pools, sizes } = ctx;
@@ -38,7 +38,7 @@ export function makeArticle(ctx: GenContext, a: number): ArticleDoc {
   const words = body.split(' ').length;
   const premium = r.chance(0.2);
   const published = status === 'published' || status === 'archived' ? publishedAt(ctx, a) : null;
-  const updated = (published ?? publishedAt(ctx, a)) + r.int(0, 48) * 3_600_000;
+  const updated = Math.min(ctx.now, (published ?? publishedAt(ctx, a)) + r.int(0, 48) * 3_600_000);
   const contentType = r.chance(0.7) ? 0 : r.int(1, CONTENT_TYPES.length - 1);
   return {
     _id: id('article', a),

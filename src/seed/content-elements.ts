@@ -1,21 +1,30 @@
 // Generators of live blogs and their messages, polls, quizzes and channels.
 import type { ChannelDoc } from '../store/content/channel.doc.js';
 import type { LiveBlogDoc, LiveBlogMessageDoc, PollDoc, QuizDoc } from '../store/content/elements.doc.js';
-import { randFor, slugify } from './content-random.js';
-import { SEED_NOW, SPAN_MS, id, type GenContext } from './content-sizes.js';
+import { randFor, slugify, type Rand } from './content-random.js';
+import { DAY_MS, HOUR_MS, SPAN_MS, id, type GenContext } from './content-sizes.js';
 
 export const messagesOfBlog = (ctx: GenContext, blog: number): number => randFor(ctx.seed, 'live-blog-size', blog).int(8, 40);
 
+/** Messages of a seeded blog are this far apart. */
+const MESSAGE_GAP_MS = 180_000;
+
+/**
+ * The first blog is in progress (started so that its last message is a few minutes old, no end date): the one
+ * to follow and post to. The others are over, spread over the span before the moment of seeding.
+ */
 export function makeLiveBlog(ctx: GenContext, i: number): LiveBlogDoc {
   const r = randFor(ctx.seed, 'live-blog', i);
-  const start = SEED_NOW - r.int(0, SPAN_MS);
+  const messages = messagesOfBlog(ctx, i);
+  const live = i === 0;
+  const start = live ? ctx.now - messages * MESSAGE_GAP_MS - r.int(60_000, 10 * 60_000) : ctx.now - r.int(DAY_MS, SPAN_MS);
   return {
     _id: id('live-blog', i),
     title: `Live: ${r.pick(ctx.pools.headlines)}`,
     startDate: new Date(start),
-    endDate: r.chance(0.8) ? new Date(start + r.int(2, 12) * 3_600_000) : null,
+    endDate: live ? null : new Date(start + Math.max(messages * MESSAGE_GAP_MS, r.int(2, 12) * HOUR_MS)),
     websocketRoomName: `live-blog-${i + 1}`,
-    lastSeq: messagesOfBlog(ctx, i),
+    lastSeq: messages,
   };
 }
 
@@ -29,7 +38,7 @@ export function makeMessages(ctx: GenContext, blog: LiveBlogDoc, i: number): Liv
       _id: `${blog._id}-message-${seq}`,
       liveBlogId: blog._id,
       seq,
-      timestamp: new Date(blog.startDate.getTime() + seq * 180_000),
+      timestamp: new Date(blog.startDate.getTime() + seq * MESSAGE_GAP_MS),
       text: r.pick(ctx.pools.sentences),
       title: r.chance(0.3) ? r.pick(ctx.pools.headlines) : null,
       minute: sport ? Math.min(90, seq * 2) : null,
@@ -44,11 +53,27 @@ export function makeMessages(ctx: GenContext, blog: LiveBlogDoc, i: number): Liv
   });
 }
 
+/** Polls by index: open to anyone, open to signed-in customers without an end, ended, closed early by an editor. */
+const POLL_STATES = ['open', 'open-members', 'ended', 'closed-early'] as const;
+
+function pollDates(ctx: GenContext, r: Rand, state: (typeof POLL_STATES)[number]): { timestamp: number; endDate: number | null } {
+  switch (state) {
+    case 'open': return { timestamp: ctx.now - r.int(HOUR_MS, 3 * DAY_MS), endDate: ctx.now + r.int(3, 30) * DAY_MS };
+    case 'open-members': return { timestamp: ctx.now - r.int(HOUR_MS, 10 * DAY_MS), endDate: null };
+    case 'ended': {
+      const timestamp = ctx.now - r.int(15 * DAY_MS, SPAN_MS);
+      return { timestamp, endDate: timestamp + 14 * DAY_MS };
+    }
+    case 'closed-early': return { timestamp: ctx.now - r.int(2, 10) * DAY_MS, endDate: ctx.now + 7 * DAY_MS };
+  }
+}
+
+/** `poll-1` is open to anyone, so a first vote needs no token. */
 export function makePoll(ctx: GenContext, i: number): PollDoc {
   const r = randFor(ctx.seed, 'poll', i);
   const options = r.sample(ctx.pools.words, r.int(2, 5));
-  const timestamp = SEED_NOW - r.int(0, SPAN_MS);
-  const closed = timestamp < SEED_NOW - 30 * 86_400_000;
+  const state = POLL_STATES[i % POLL_STATES.length]!;
+  const { timestamp, endDate } = pollDates(ctx, r, state);
   return {
     _id: id('poll', i),
     timestamp: new Date(timestamp),
@@ -57,11 +82,14 @@ export function makePoll(ctx: GenContext, i: number): PollDoc {
     slug: `poll-${i + 1}`,
     category: r.chance(0.7) ? { id: `poll-category-${r.int(1, 6)}`, name: r.pick(['Politics', 'Sport', 'Culture', 'Economy', 'Life', 'Local']), image: null } : null,
     message: r.chance(0.5) ? 'Thank you for voting!' : null,
-    onlyLoggedIn: r.chance(0.2),
-    endDate: new Date(timestamp + 14 * 86_400_000),
-    closed,
+    onlyLoggedIn: state === 'open-members' || (state !== 'open' && r.chance(0.2)),
+    endDate: endDate === null ? null : new Date(endDate),
+    closed: state === 'closed-early',
   };
 }
+
+/** Quizzes by index: two open, one closed, one draft (hidden), so every scale has open and closed ones. */
+const QUIZ_STATES = ['open', 'open', 'closed', 'draft'] as const;
 
 export function makeQuiz(ctx: GenContext, i: number): QuizDoc {
   const r = randFor(ctx.seed, 'quiz', i);
@@ -81,7 +109,7 @@ export function makeQuiz(ctx: GenContext, i: number): QuizDoc {
   return {
     _id: id('quiz', i),
     name: `Quiz: ${r.pick(ctx.pools.headlines)}`,
-    timestamp: new Date(SEED_NOW - r.int(0, SPAN_MS)),
+    timestamp: new Date(ctx.now - r.int(HOUR_MS, SPAN_MS)),
     image: `https://img.example-news.com/quiz/${i + 1}.jpg`,
     coverPicture: r.chance(0.5) ? `https://img.example-news.com/quiz/${i + 1}-cover.jpg` : null,
     description: r.pick(ctx.pools.sentences),
@@ -91,7 +119,7 @@ export function makeQuiz(ctx: GenContext, i: number): QuizDoc {
     introductionMessage: r.pick(ctx.pools.sentences),
     thankyouMessage: 'Thanks for playing!',
     terms: r.chance(0.3) ? 'Prizes are drawn among all correct entries.' : null,
-    status: r.chance(0.85) ? (r.chance(0.7) ? 'open' : 'closed') : 'draft',
+    status: QUIZ_STATES[i % QUIZ_STATES.length]!,
     questions,
     results: [
       { id: 'result-1', result: 'Beginner', image: null, letter: 'C', resultText: 'Keep reading!', share: null, twitterShare: null, minimum: 0, maximum: Math.floor(max / 2), votes: r.skewed(3_000) },

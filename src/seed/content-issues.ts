@@ -3,7 +3,7 @@
 import type { IssueDoc, PageDoc } from '../store/content/page.doc.js';
 import { primaryCategory, publicationStatus } from './content-articles.js';
 import { randFor, slugify } from './content-random.js';
-import { SEED_NOW, SPAN_MS, articlesPerIssue, id, pageOfIssue, type GenContext } from './content-sizes.js';
+import { SPAN_MS, articlesPerIssue, id, pageOfIssue, type GenContext } from './content-sizes.js';
 
 const PAGE_NAMES = ['The Daily Example', 'Example Weekend', 'Example Business', 'Example Sport', 'City Example', 'Example Science'];
 
@@ -43,7 +43,7 @@ export function makeIssue(ctx: GenContext, i: number): IssueDoc {
     groups.set(c, [...(groups.get(c) ?? []), id('article', a)]);
   }
   const contents = [...groups].map(([c, articleIds]) => ({ categoryId: id('category', c), articleIds }));
-  const date = SEED_NOW - SPAN_MS + Math.floor(((i + 1) * SPAN_MS) / ctx.sizes.issues);
+  const date = ctx.now - SPAN_MS + Math.floor(((i + 1) * SPAN_MS) / ctx.sizes.issues);
   const page = pageOfIssue(ctx, i);
   const latest = (own.length > LISTED ? own.slice(LISTED) : own).slice(0, 8).map((a) => id('article', a));
   return {

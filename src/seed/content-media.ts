@@ -1,7 +1,7 @@
 // Generators of videos and of the attachments embedded in articles.
 import type { AttachmentDoc, VideoDoc } from '../store/content/media.doc.js';
 import { randFor, type Rand } from './content-random.js';
-import { SEED_NOW, SPAN_MS, id, type GenContext } from './content-sizes.js';
+import { SPAN_MS, id, type GenContext } from './content-sizes.js';
 
 const CDN = 'https://cdn.example-news.com';
 const VIDEO = 'https://video.example-news.com';
@@ -26,7 +26,7 @@ export function makeVideo(ctx: GenContext, i: number): VideoDoc {
     thumbnailUrl: `${CDN}/video/${key}/thumb.jpg`,
     thumbnailPlayUrl: `${CDN}/video/${key}/thumb-play.jpg`,
     filename: `${CDN}/video/${key}/master.mp4`,
-    publishDate: status === 'ready' ? new Date(SEED_NOW - r.int(0, SPAN_MS)) : null,
+    publishDate: status === 'ready' ? new Date(ctx.now - r.int(0, SPAN_MS)) : null,
     views: r.skewed(500_000),
     publish: status === 'ready',
     formats: [

@@ -27,13 +27,15 @@ const table: Record<ScaleName, Omit<ContentSizes, 'articles'>> = {
 
 export const contentSizes = (scale: ScaleName): ContentSizes => ({ articles: scales[scale].articles, ...table[scale] });
 
-/** Fixed "now" of the generated world, so the same seed gives the same dates whenever it runs. */
-export const SEED_NOW = Date.UTC(2026, 10, 1);
-/** Articles and issues spread over the two years before SEED_NOW. */
+/** Articles and issues spread over the two years before the moment of seeding. */
 export const SPAN_MS = 2 * 365 * 86_400_000;
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 86_400_000;
 
 export interface GenContext {
   seed: number;
+  /** The moment of seeding (ms): every date is relative to it, so the demo is as alive a year later. */
+  now: number;
   sizes: ContentSizes;
   pools: Pools;
 }

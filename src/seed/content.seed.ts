@@ -22,7 +22,7 @@ export const contentSeeder: Seeder = {
   name: 'content',
   async run(run) {
     const sizes = contentSizes(run.scale);
-    const ctx: GenContext = { seed: run.seed, sizes, pools: buildPools(run.faker, run.seed, scales[run.scale]) };
+    const ctx: GenContext = { seed: run.seed, now: run.now, sizes, pools: buildPools(run.faker, run.seed, scales[run.scale]) };
     const counts: Record<string, number> = {};
     const range = <T>(n: number, make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));
 

@@ -5,12 +5,15 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../config.js';
 import { createClient, secretMatches, SUPPORTED_SCOPES } from '../oauth/clients.js';
+import { EDITOR_ROLE } from '../operations/live/editor.js';
 import { PasswordHasher } from '../oauth/passwords.js';
 import type { CustomerDoc } from '../store/customers/customer.doc.js';
 import type { Store } from '../store/store.js';
 import { insertInBatches, type ScaleName, type Seeder } from './seeder.js';
 
 export const DEMO_CUSTOMER = { id: 'cus_demo', email: 'demo@example.com', password: 'demo-password', name: 'Demo Customer' };
+/** Development only: a customer with the editor role, to post to live blogs. */
+export const DEMO_EDITOR = { id: 'cus_demo_editor', email: 'editor@example.com', password: 'editor-password', name: 'Demo Editor' };
 export const DEMO_SPA_CLIENT = {
   clientId: 'demo-spa',
   name: 'Demo single-page app',
@@ -25,8 +28,6 @@ export interface SharedCustomers {
 }
 
 const COUNTS: Record<ScaleName, number> = { tiny: 20, demo: 200, medium: 10_000, large: 100_000 };
-/** Fixed reference date, so the same seed gives the same entitlements whatever the day. */
-const EPOCH = Date.UTC(2026, 0, 1);
 const DAY = 86_400_000;
 
 export const customersSeeder: Seeder = {
@@ -45,10 +46,25 @@ export const customersSeeder: Seeder = {
       name: DEMO_CUSTOMER.name,
       passwordHash: await hasher.hash(demoPassword),
       entitlements: [{ group: 'subscription', validUntil: null }],
-      createdAt: new Date(EPOCH),
-      updatedAt: new Date(EPOCH),
+      createdAt: new Date(run.now),
+      updatedAt: new Date(run.now),
     };
     await run.store.collection('customers').insertOne(demo);
+    // A staff account with a known password has no place in production, not even with a random one.
+    const editors = config.env === 'development' ? 1 : 0;
+    if (editors) {
+      await run.store.collection('customers').insertOne({
+        _id: DEMO_EDITOR.id,
+        email: DEMO_EDITOR.email,
+        emailVerified: true,
+        name: DEMO_EDITOR.name,
+        passwordHash: await hasher.hash(DEMO_EDITOR.password),
+        entitlements: [],
+        roles: [EDITOR_ROLE],
+        createdAt: new Date(run.now),
+        updatedAt: new Date(run.now),
+      });
+    }
 
     // The rest sign in with a one-time code (no password: hashing thousands would only slow seeding).
     const ids: string[] = [demo._id];
@@ -62,9 +78,9 @@ export const customersSeeder: Seeder = {
         email: `${first}.${last}.${i}@example.com`.toLowerCase().replace(/[^a-z0-9.@_-]/g, ''),
         emailVerified: true,
         name: `${first} ${last}`,
-        entitlements: entitled ? [{ group: 'subscription', validUntil: new Date(EPOCH + faker.number.int({ min: -60, max: 365 }) * DAY) }] : [],
-        createdAt: new Date(EPOCH - faker.number.int({ min: 0, max: 700 }) * DAY),
-        updatedAt: new Date(EPOCH),
+        entitlements: entitled ? [{ group: 'subscription', validUntil: new Date(run.now + faker.number.int({ min: -60, max: 365 }) * DAY) }] : [],
+        createdAt: new Date(run.now - faker.number.int({ min: 0, max: 700 }) * DAY),
+        updatedAt: new Date(run.now),
       };
       ids.push(doc._id);
       return doc;
@@ -87,8 +103,8 @@ export const customersSeeder: Seeder = {
       scopes: [...SUPPORTED_SCOPES],
       secret: production ? randomBytes(32).toString('base64url') : DEMO_FIRST_PARTY_CLIENT.secret,
     });
-    run.log.info({ customers: total + 1, clients: 2 }, 'seeded customers and the demo OAuth clients');
-    return { customers: total + 1, clients: 2 };
+    run.log.info({ customers: total + 1 + editors, clients: 2 }, 'seeded customers and the demo OAuth clients');
+    return { customers: total + 1 + editors, clients: 2 };
   },
 };
 
@@ -101,6 +117,7 @@ export async function demoAccessNotice(store: Store, url: string): Promise<strin
   const spa = await store.collection('clients').findOne({ _id: DEMO_SPA_CLIENT.clientId });
   const firstParty = await store.collection('clients').findOne({ _id: DEMO_FIRST_PARTY_CLIENT.clientId });
   const customer = await store.collection('customers').findOne({ _id: DEMO_CUSTOMER.id }, { projection: { _id: 1 } });
+  const editor = await store.collection('customers').findOne({ _id: DEMO_EDITOR.id }, { projection: { _id: 1 } });
   // A store seeded in production has random demo credentials: then there is nothing true to print.
   if (!spa || !customer || !secretMatches(firstParty?.secretHash, DEMO_FIRST_PARTY_CLIENT.secret)) return null;
   return [
@@ -108,6 +125,7 @@ export async function demoAccessNotice(store: Store, url: string): Promise<strin
     `  public PKCE client "${DEMO_SPA_CLIENT.clientId}" (authorization_code + refresh_token), redirect URIs ${DEMO_SPA_CLIENT.redirectUris.join(', ')}`,
     `  first-party client "${DEMO_FIRST_PARTY_CLIENT.clientId}" / secret "${DEMO_FIRST_PARTY_CLIENT.secret}" (password, otp, refresh_token)`,
     `  demo customer ${DEMO_CUSTOMER.email} / ${DEMO_CUSTOMER.password} (subscription entitlement: reads premium articles)`,
+    ...(editor ? [`  demo editor ${DEMO_EDITOR.email} / ${DEMO_EDITOR.password} (editor role: posts to live blogs, e.g. live-blog-1)`] : []),
     `  token: curl -s -u ${DEMO_FIRST_PARTY_CLIENT.clientId}:${DEMO_FIRST_PARTY_CLIENT.secret} -d grant_type=password -d username=${DEMO_CUSTOMER.email} -d password=${DEMO_CUSTOMER.password} -d 'scope=openid offline_access cart' ${url}/oauth2/access_token`,
   ].join('\n');
 }

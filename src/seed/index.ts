@@ -18,20 +18,22 @@ const MARKER = 'seed';
 
 export async function runSeeders(
   store: Store,
-  opts: { scale: ScaleName; seed?: number; log: Logger; progress?: SeedProgress; only?: string[] },
+  opts: { scale: ScaleName; seed?: number; now?: number; log: Logger; progress?: SeedProgress; only?: string[] },
 ): Promise<Record<string, number>> {
   const seed = opts.seed ?? 20261121;
+  // Same seed and same `now`, same data; left out, the data is dated from this moment.
+  const now = opts.now ?? Date.now();
   const shared = new Map<string, unknown>();
   const counts: Record<string, number> = {};
   const progress = opts.progress ?? { advance: () => undefined };
   for (const seeder of seeders) {
     if (opts.only && !opts.only.includes(seeder.name)) continue;
-    const result = await seeder.run({ store, scale: opts.scale, seed, log: opts.log, progress, faker: seededFaker(seed, seeder.name), shared });
+    const result = await seeder.run({ store, scale: opts.scale, seed, now, log: opts.log, progress, faker: seededFaker(seed, seeder.name), shared });
     Object.assign(counts, result);
   }
   await store
     .collection('settings')
-    .updateOne({ _id: MARKER }, { $set: { value: { scale: opts.scale, seed, counts }, updatedAt: new Date() } }, { upsert: true });
+    .updateOne({ _id: MARKER }, { $set: { value: { scale: opts.scale, seed, now: new Date(now), counts }, updatedAt: new Date() } }, { upsert: true });
   return counts;
 }
 

@@ -22,6 +22,8 @@ export interface SeedRun {
   store: Store;
   scale: ScaleName;
   seed: number;
+  /** The moment of seeding (ms since the epoch): dates are generated relative to it. */
+  now: number;
   log: Logger;
   progress: SeedProgress;
   /** A faker seeded from (run seed, seeder name): same seed, same data, whatever else ran before. */

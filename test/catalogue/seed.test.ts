@@ -12,8 +12,11 @@ import { startTestService, type TestService } from '../helpers/service.js';
 
 const CUSTOMERS = { ids: ['cus_demo', 'cus_a', 'cus_b', 'cus_c'], demoCustomerId: 'cus_demo' };
 
+/** A fixed moment of seeding: same seed, same moment, same data. */
+const NOW = Date.UTC(2026, 0, 1);
+
 function seedRun(svc: TestService, shared: Map<string, unknown>): SeedRun {
-  return { store: svc.store, scale: 'tiny', seed: 7, log: createLogger('silent'), progress: { advance: () => undefined }, faker: seededFaker(7, 'catalogue'), shared };
+  return { store: svc.store, scale: 'tiny', seed: 7, now: NOW, log: createLogger('silent'), progress: { advance: () => undefined }, faker: seededFaker(7, 'catalogue'), shared };
 }
 
 let svc: TestService;

@@ -206,11 +206,14 @@ export const message = (blogId: string, seq: number): LiveBlogMessageDoc => ({
   htmlContent: `<b>${seq}</b>`, userDisplayName: 'Reporter', userThumbnailUrl: 'https://img.example.com/rep.jpg',
 });
 
+/** After any day the tests run: a poll ending then is open. */
+export const POLL_END = new Date(Date.UTC(2099, 0, 1));
+
 export const poll = (id: string): PollDoc => ({
   _id: id, timestamp: day(3), question: `Question ${id}?`, slug: `poll-${id}`,
   choices: [{ id: 'yes', text: 'Yes', votes: 3 }, { id: 'no', text: 'No', votes: 1 }],
   category: { id: 'pc-1', name: 'Politics', image: 'https://img.example.com/pc-1.png' },
-  message: 'Thanks for voting', onlyLoggedIn: false, endDate: day(30), closed: false,
+  message: 'Thanks for voting', onlyLoggedIn: false, endDate: POLL_END, closed: false,
 });
 
 export const quiz = (id: string, o: Partial<QuizDoc> = {}): QuizDoc => ({

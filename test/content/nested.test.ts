@@ -154,7 +154,7 @@ describe('Article', () => {
       choices: [{ id: 'yes', text: 'Yes', votes: 3 }, { id: 'no', text: 'No', votes: 1 }],
       results: [{ choiceId: 'yes', votes: 3, percentage: 75 }, { choiceId: 'no', votes: 1, percentage: 25 }],
       category: { id: 'pc-1', name: 'Politics', image: 'https://img.example.com/pc-1.png' }, message: 'Thanks for voting',
-      onlyLoggedIn: false, endDate: f.day(30).toISOString(), closed: false, voted: false, votedChoice: null,
+      onlyLoggedIn: false, endDate: f.POLL_END.toISOString(), closed: false, voted: false, votedChoice: null,
     }]);
     const q = f.quiz('g-quiz-1');
     expect(elements.quizzes).toEqual([{ ...q, _id: undefined, id: 'g-quiz-1', timestamp: q.timestamp.toISOString(), status: 'OPEN' }]);

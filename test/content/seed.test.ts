@@ -7,13 +7,16 @@ import { Store } from '../../src/store/store.js';
 import { openTestDb } from '../helpers/db.js';
 
 const log = createLogger('silent');
+/** The moment of seeding the runs share: same seed, same moment, same data. */
+const NOW = Date.UTC(2027, 5, 15, 12);
+const DAY = 86_400_000;
 const opened: Array<{ close(): Promise<void> }> = [];
 
-async function seeded(seed: number): Promise<{ db: Db; counts: Record<string, number> }> {
+async function seeded(seed: number, now = NOW): Promise<{ db: Db; counts: Record<string, number> }> {
   const t = await openTestDb('seed');
   opened.push(t);
   const store = await Store.onDb(t.client, t.db);
-  const counts = await runSeeders(store, { scale: 'tiny', seed, log, only: ['content'] });
+  const counts = await runSeeders(store, { scale: 'tiny', seed, now, log, only: ['content'] });
   return { db: t.db, counts };
 }
 
@@ -22,9 +25,10 @@ const all = (db: Db, name: string) => db.collection(name).find({}, { sort: { _id
 let a: Awaited<ReturnType<typeof seeded>>;
 let b: Awaited<ReturnType<typeof seeded>>;
 let c: Awaited<ReturnType<typeof seeded>>;
+let later: Awaited<ReturnType<typeof seeded>>;
 
 beforeAll(async () => {
-  [a, b, c] = await Promise.all([seeded(7), seeded(7), seeded(8)]);
+  [a, b, c, later] = await Promise.all([seeded(7), seeded(7), seeded(8), seeded(7, NOW + 400 * DAY)]);
 }, 180_000);
 afterAll(async () => {
   for (const t of opened) await t.close();
@@ -123,5 +127,50 @@ describe('the generated graph', () => {
     expect(statuses.has('published')).toBe(true);
     const demo = await Promise.all(['draft', 'scheduled', 'archived'].map((s) => a.db.collection('articles').countDocuments({ status: s })));
     expect(demo.reduce((x, y) => x + y, 0)).toBeGreaterThan(0);
+  });
+});
+
+describe('alive whenever seeded: dates follow the moment of seeding', () => {
+  const at = async (db: Db, now: number) => {
+    const polls = await all(db, 'polls');
+    const open = polls.filter((p) => !p.closed && (p.endDate === null || p.endDate.getTime() > now));
+    const blogs = await all(db, 'liveBlogs');
+    const messages = await db.collection('liveBlogMessages').find({ liveBlogId: 'live-blog-1' }).toArray();
+    return { polls, open, blogs, messages };
+  };
+
+  test.each([['the fixed moment', () => a, NOW], ['400 days later', () => later, NOW + 400 * DAY]])(
+    'seeded at %s: polls open and closed, poll-1 open to anyone, a live blog in progress, nothing dated after it',
+    async (_name, run, now) => {
+      const { db } = run();
+      const { polls, open, blogs, messages } = await at(db, now);
+      expect(open.map((p) => p._id)).toContain('poll-1');
+      expect(polls.find((p) => String(p._id) === 'poll-1')).toMatchObject({ onlyLoggedIn: false, closed: false });
+      expect(polls.length - open.length).toBeGreaterThan(0);
+      expect(polls.some((p) => !p.closed && p.endDate !== null && p.endDate.getTime() <= now)).toBe(true);
+      expect(polls.some((p) => p.closed && p.endDate.getTime() > now)).toBe(true);
+
+      const live = blogs.find((bl) => String(bl._id) === 'live-blog-1')!;
+      expect(live.endDate).toBeNull();
+      expect(live.startDate.getTime()).toBeLessThan(now);
+      const newest = Math.max(...messages.map((m) => m.timestamp.getTime()));
+      expect(now - newest).toBeGreaterThan(0);
+      expect(now - newest).toBeLessThan(15 * 60_000);
+      for (const blog of blogs.filter((bl) => String(bl._id) !== 'live-blog-1')) expect(blog.endDate.getTime()).toBeLessThan(now);
+
+      const statuses = (await all(db, 'quizzes')).map((q) => q.status);
+      expect(statuses).toContain('open');
+      expect(statuses).toContain('closed');
+      for (const name of ['articles', 'issues']) {
+        const dates = (await all(db, name)).flatMap((d) => [d.firstPublishedDate, d.lastUpdateDate, d.date, d.timestamp]).filter(Boolean);
+        expect(Math.max(...dates.map((d: Date) => d.getTime()))).toBeLessThanOrEqual(now + 6 * 3_600_000);
+      }
+    },
+  );
+
+  test('the same seed at another moment shifts the dates, not the content', async () => {
+    const [x, y] = [await all(a.db, 'articles'), await all(later.db, 'articles')];
+    expect(y.map((d) => d.title)).toEqual(x.map((d) => d.title));
+    expect(y[0].lastUpdateDate.getTime() - x[0].lastUpdateDate.getTime()).toBe(400 * DAY);
   });
 });

@@ -15,6 +15,12 @@ test('defaults: port 4000, embedded store on ./data, demo seed, playground on ou
   expect(loadConfig({ NODE_ENV: 'production' }).playground).toBe(false);
 });
 
+test('production seeds nothing unless asked: SEED defaults to none there (the container image runs in production)', () => {
+  expect(loadConfig({ NODE_ENV: 'production' }).seed).toBe('none');
+  expect(loadConfig({ NODE_ENV: 'production', SEED: 'demo' }).seed).toBe('demo');
+  expect(loadConfig({ NODE_ENV: 'test' }).seed).toBe('demo');
+});
+
 test('every bad value is reported by name', () => {
   let error: unknown;
   try {

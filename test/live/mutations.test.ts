@@ -47,6 +47,13 @@ describe('voteInPoll', () => {
     expect(counts.flatMap((p) => p.choices.map((c: { votes: number }) => c.votes))).toEqual([0, 0, 0, 0, 0, 0]);
   });
 
+  test('closed reads as the vote check decides: true for a poll closed by an editor or past its end date', async () => {
+    const read = await svc.gql(`{ nodes(ids: ["poll-open", "poll-closed", "poll-ended"]) { ... on Poll { id closed } } }`);
+    expect(read.body.data).toEqual({ nodes: [{ id: 'poll-open', closed: false }, { id: 'poll-closed', closed: true }, { id: 'poll-ended', closed: true }] });
+    // The stored flag of the ended poll still says open: the end date alone closes it.
+    expect((await svc.db.collection('polls').findOne({ _id: 'poll-ended' as never }))!.closed).toBe(false);
+  });
+
   test('anonymous votes on an open-to-all poll count, up to the per-IP limit', async () => {
     const results: unknown[] = [];
     for (let i = 0; i < 6; i++) results.push(code((await svc.gql(VOTE, { pollId: 'poll-anon', choiceId: 'spring' })).body) ?? 'ok');

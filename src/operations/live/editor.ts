@@ -4,8 +4,9 @@
 import type { Context } from '../../context.js';
 import { forbidden, unauthenticated } from '../../errors.js';
 import { findCustomerById } from '../../store/customers/customers.store.js';
+import type { Role } from '../../store/customers/roles.js';
 
-export const EDITOR_ROLE = 'editor';
+export const EDITOR_ROLE: Role = 'editor';
 
 export interface Editor {
   customerId: string;

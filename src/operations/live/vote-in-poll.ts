@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from '../../context.js';
 import { unauthenticated } from '../../errors.js';
 import type { PollDoc } from '../../store/content/elements.doc.js';
+import { pollIsOpen, pollOpenFilter } from '../../store/content/poll-state.js';
 import { pollProjection } from '../../store/content/projections.js';
 import { isDuplicateKey } from '../../store/errors.js';
 import { checkId } from '../content/input.js';
@@ -19,15 +20,8 @@ export interface VoteResult {
   choiceId: string;
 }
 
-const isOpen = (poll: PollDoc, now: Date): boolean => !poll.closed && (poll.endDate === null || poll.endDate > now);
-
 /** The filter that only matches while the poll takes votes for `choiceId`. */
-const openFor = (pollId: string, choiceId: string, now: Date) => ({
-  _id: pollId,
-  closed: false,
-  $or: [{ endDate: null }, { endDate: { $gt: now } }],
-  'choices.id': choiceId,
-});
+const openFor = (pollId: string, choiceId: string, now: Date) => ({ _id: pollId, ...pollOpenFilter(now), 'choices.id': choiceId });
 
 export async function voteInPoll(ctx: Context, input: { pollId: string; choiceId: string }): Promise<VoteResult> {
   const pollId = checkId(input.pollId, 'pollId');
@@ -36,7 +30,7 @@ export async function voteInPoll(ctx: Context, input: { pollId: string; choiceId
   const poll = await polls.findOne({ _id: pollId }, { projection: pollProjection });
   if (!poll) throw pollNotFound();
   if (!poll.choices.some((c) => c.id === choiceId)) throw choiceNotInPoll();
-  if (!isOpen(poll, ctx.now)) throw pollClosed();
+  if (!pollIsOpen(poll, ctx.now)) throw pollClosed();
   if (!ctx.viewer && poll.onlyLoggedIn) throw unauthenticated('This poll takes votes from signed-in customers only', 'invalid_token');
 
   const ip = ipKey(ctx.clientIp);

@@ -90,7 +90,7 @@ const NODE_TYPES: ReadonlyArray<readonly [string, Lookup]> = [
   ['Keyword', (ctx, ids) => through(ctx.loaders.get(content.keywordById), ids, toKeyword)],
   ['Video', (ctx, ids) => through(ctx.loaders.get(content.videoById), ids, toVideo)],
   ['LiveBlog', (ctx, ids) => through(ctx.loaders.get(content.liveBlogById), ids, toLiveBlog)],
-  ['Poll', (ctx, ids) => through(ctx.loaders.get(content.pollById), ids, toPoll)],
+  ['Poll', (ctx, ids) => through(ctx.loaders.get(content.pollById), ids, (d) => toPoll(d, ctx.now))],
   ['Quiz', (ctx, ids) => through(ctx.loaders.get(content.quizById), ids, toQuiz)],
   ['Channel', async (ctx, ids) => {
     const numeric = ids.filter((id) => CHANNEL_ID.test(id));

@@ -24,7 +24,7 @@ export class ArticleElementsResolver {
 
   @FieldResolver(() => [Poll], { description: 'Polls embedded in the article, in editorial order' })
   polls(@Root() elements: ArticleElements, @Ctx() ctx: Context): MaybePromise<Poll[]> {
-    return loadVisible(ctx.loaders.get(pollById), elements.pollIds, toPoll);
+    return loadVisible(ctx.loaders.get(pollById), elements.pollIds, (d) => toPoll(d, ctx.now));
   }
 
   @FieldResolver(() => [Quiz], { description: 'Open and closed quizzes; drafts are left out' })

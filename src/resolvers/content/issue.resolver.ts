@@ -37,7 +37,7 @@ export class IssueResolver {
 
   @FieldResolver(() => Poll, { nullable: true, description: 'The poll of the issue; null when there is none' })
   poll(@Root() issue: Issue, @Ctx() ctx: Context): MaybePromise<Poll | null> {
-    return loadOne(ctx.loaders.get(pollById), issue.pollId, toPoll);
+    return loadOne(ctx.loaders.get(pollById), issue.pollId, (d) => toPoll(d, ctx.now));
   }
 
   @FieldResolver(() => Channel, { nullable: true, description: 'The channel the issue is distributed on; null when there is none' })

@@ -25,7 +25,7 @@ export class LiveMutationResolver {
     @Arg('choiceId', () => ID, { description: "Id of one of the poll's choices" }) choiceId: string,
   ): Promise<Poll> {
     const { poll, choiceId: chosen } = await voteInPoll(ctx, { pollId, choiceId });
-    return { ...toPoll(poll), viewerChoiceId: chosen };
+    return { ...toPoll(poll, ctx.now), viewerChoiceId: chosen };
   }
 
   @Mutation(() => QuizSubmissionResult, {

@@ -45,6 +45,7 @@ export class LiveSubscriptionResolver {
     subscribe: ({ args, context }: Args<{ pollId: string }>) => watchPoll(context, { pollId: args.pollId }),
   })
   pollResultsChanged(@Root() poll: PollDoc, @Arg('pollId', () => ID, { description: 'Id of the poll to follow' }) _pollId: string): Poll {
-    return toPoll(poll);
+    // As of the change being sent, not of the subscription's start.
+    return toPoll(poll, new Date());
   }
 }

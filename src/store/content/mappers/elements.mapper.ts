@@ -6,6 +6,7 @@ import type { Poll } from '../../../schema/content/poll.type.js';
 import type { Quiz } from '../../../schema/content/quiz.type.js';
 import type { ChannelDoc } from '../channel.doc.js';
 import type { LiveBlogDoc, LiveBlogMessageDoc, PollDoc, QuizDoc } from '../elements.doc.js';
+import { pollIsOpen } from '../poll-state.js';
 import { toDynamicSection } from './page.mapper.js';
 
 export function toLiveBlog(doc: LiveBlogDoc): LiveBlog {
@@ -18,8 +19,11 @@ export function toLiveBlogMessage(doc: LiveBlogMessageDoc): LiveBlogMessage {
   return { ...rest, id: _id, editedAt: editedAt ?? null };
 }
 
-/** Results are derived from the choices' vote counts; percentages have two decimals and are 0 when nobody voted. */
-export function toPoll(doc: PollDoc): Poll {
+/**
+ * Results are derived from the choices' vote counts; percentages have two decimals and are 0 when nobody voted.
+ * `closed` is as of `now`: a poll past its end date reads closed, as a vote on it is refused.
+ */
+export function toPoll(doc: PollDoc, now: Date): Poll {
   const votes = doc.choices.reduce((sum, c) => sum + c.votes, 0);
   return {
     id: doc._id,
@@ -37,7 +41,7 @@ export function toPoll(doc: PollDoc): Poll {
     message: doc.message,
     onlyLoggedIn: doc.onlyLoggedIn,
     endDate: doc.endDate,
-    closed: doc.closed,
+    closed: !pollIsOpen(doc, now),
   };
 }
 
