@@ -6,7 +6,7 @@
 import { jest } from '@jest/globals';
 import type { Document } from 'bson';
 import { decode, encode } from '../src/storage/bsonio.js';
-import { DuplicateKeyError } from '../src/storage/dupkey.js';
+import { DuplicateKeyError } from '../src/errors.js';
 import { findRaw } from '../src/query/exec.js';
 import { scratchStore } from './scratch-store.js';
 

@@ -4,7 +4,7 @@
 import type { Document } from 'bson';
 import { Aggregator } from 'mingo';
 import type { AnyObject } from 'mingo/types';
-import { CommandError } from '../commands/errors.js';
+import { CommandError } from '../errors.js';
 import { mingoOptions } from '../query/options.js';
 import { encode } from '../storage/bsonio.js';
 import { eventOf, invalidateOf, type EventModes } from './events.js';

@@ -4,10 +4,9 @@
 // its own connection, and reads only).
 import { Long, type Document } from 'bson';
 import { randomBytes } from 'node:crypto';
-import type { CommandContext } from '../commands/context.js';
-import { optDoc, optInt } from '../commands/context.js';
-import { CommandError } from '../commands/errors.js';
-import { toBigInt } from '../commands/find.js';
+import type { ChangeStreamCommands, CommandContext } from '../commands/context.js';
+import { optDoc, optInt, toBigInt } from '../commands/args.js';
+import { CommandError } from '../errors.js';
 import { decode } from '../storage/bsonio.js';
 import type { ReplyBody } from '../wire/codec.js';
 import type { BeforeChangeMode, FullDocumentMode, Lookup } from './events.js';
@@ -20,7 +19,7 @@ const DEFAULT_AWAIT_MS = 1000;
 const FULL_DOCUMENT = new Set(['default', 'updateLookup', 'whenAvailable', 'required']);
 const BEFORE_CHANGE = new Set(['off', 'whenAvailable', 'required']);
 
-export class ChangeStreams {
+export class ChangeStreams implements ChangeStreamCommands {
   private readonly open = new Map<bigint, ChangeStream>();
   private readonly waiting = new Set<() => void>();
   private readonly reaper: NodeJS.Timeout;

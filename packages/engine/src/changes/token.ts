@@ -3,7 +3,7 @@
 // `startAfter` may resume from one).
 import { Timestamp } from 'bson';
 import type { Document } from 'bson';
-import { CommandError } from '../commands/errors.js';
+import { CommandError } from '../errors.js';
 import { incrementOf, positionOf, secondsOf } from './source.js';
 
 export interface ResumePoint {

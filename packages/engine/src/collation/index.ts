@@ -3,7 +3,7 @@
 // case and accents, 2 drops case, 3 keeps both); ordering uses the collator's compare. MongoDB's locale
 // names (en_US, de@collation=phonebook) are accepted; a locale Intl does not know is refused as MongoDB does.
 import type { Document } from 'bson';
-import { CommandError } from '../commands/errors.js';
+import { CommandError } from '../errors.js';
 
 export interface Collation {
   /** The folded form of a string: equal keys <=> equal under the collation. */

@@ -14,9 +14,10 @@ import { inclusionFields } from '../query/fields.js';
 import { effectiveCollation, mingoOptions, type QueryExtras } from '../query/options.js';
 import { KeySorter, sortKey, type SortFields } from '../query/sort.js';
 import { decode, encode } from '../storage/bsonio.js';
-import { letVariables, optDoc, optInt, type CommandContext, type Handler } from './context.js';
-import { CommandError } from './errors.js';
-import { firstBatchReply } from './find.js';
+import { letVariables, type CommandContext, type Handler } from './context.js';
+import { optDoc, optInt } from './args.js';
+import { CommandError } from '../errors.js';
+import { encoded, firstBatchReply } from './batches.js';
 import { runMerge, runOut, WRITE_STAGES } from './aggregateOut.js';
 import { viewOf } from './views.js';
 import { cappedMaxSize, isCapped } from './capped.js';
@@ -233,10 +234,6 @@ function countedFromIndex(ctx: CommandContext, name: string, pipeline: Document[
   const counted = countPipeline(ctx.state.catalog.get(ctx.db, name), pipeline, collated);
   if (counted) checkFilter(pipeline[0]!.$match as Document, extras);
   return counted;
-}
-
-function* encoded(docs: Iterable<Document>): Generator<Buffer> {
-  for (const d of docs) yield encode(d);
 }
 
 /**

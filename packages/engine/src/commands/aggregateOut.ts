@@ -8,7 +8,7 @@ import { encode } from '../storage/bsonio.js';
 import type { Collection } from '../storage/collection.js';
 import { encodeKey, valuesAtPath } from '../storage/keys.js';
 import type { CommandContext } from './context.js';
-import { CommandError } from './errors.js';
+import { CommandError } from '../errors.js';
 import { checkValidation } from './validation.js';
 import { prepareInsert, storeNew, take } from './write.js';
 

@@ -3,7 +3,7 @@
 // lists are MongoDB's Stable API V1 (https://www.mongodb.com/docs/manual/reference/stable-api-reference/)
 // restricted to the commands this engine has.
 import type { Document } from 'bson';
-import { CommandError } from './errors.js';
+import { CommandError } from '../errors.js';
 
 /** Commands in API Version 1 (Stable API). */
 const API_V1 = new Set([

@@ -4,7 +4,8 @@
 import { Long, type Document } from 'bson';
 import { decode, encode } from '../storage/bsonio.js';
 import { statements, typedStatements, type CommandContext, type Handler } from './context.js';
-import { codeNameOf, CommandError, errorFields } from './errors.js';
+import { codeNameOf, CommandError } from '../errors.js';
+import { errorFields } from './error-replies.js';
 import { writeCommands } from './write.js';
 
 interface Totals {

@@ -4,7 +4,7 @@
 // oldest are the first of a scan.
 import type { Document } from 'bson';
 import type { Collection } from '../storage/collection.js';
-import { CommandError } from './errors.js';
+import { CommandError } from '../errors.js';
 
 /** MongoDB's effective cap: at least 4096 bytes, otherwise raised to a multiple of 256. */
 export function cappedMaxSize(size: number): number {

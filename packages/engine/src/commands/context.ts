@@ -1,21 +1,40 @@
 // What a command handler receives, and the engine state shared by all connections.
 import type { Document } from 'bson';
-import type { ChangeStreams } from '../changes/streams.js';
 import type { CursorRegistry } from '../cursors.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { ReplyBody } from '../wire/codec.js';
-import { CommandError } from './errors.js';
+import { CommandError } from '../errors.js';
 import { evaluateLet } from '../query/options.js';
+import { optDoc } from './args.js';
 import { decodeCommand } from '../wire/codec.js';
 import { typedDecode } from '../query/types.js';
 
 export interface EngineState {
   catalog: Catalog;
   cursors: CursorRegistry;
-  /** Change streams and the write-path hooks that feed them (src/store/embedded/changes). */
-  changes?: ChangeStreams;
+  /** Change streams and the write-path hooks that feed them (changes/). */
+  changes?: ChangeStreamCommands;
   startedAt: number;
   log: (msg: string, fields?: Record<string, unknown>) => void;
+}
+
+/**
+ * What the commands need of the change streams (changes/streams.ts), which are built on the commands: the
+ * stream commands themselves, and whether a cursor id is a stream's.
+ */
+export interface ChangeStreamCommands {
+  /** The reply when `ctx` is a change-stream command; undefined (synchronously) for anything else. */
+  handle(name: string, ctx: CommandContext): Promise<ReplyBody> | undefined;
+  owns(id: bigint): boolean;
+  close(): void;
+}
+
+/** A command as it arrives: its body (and the body's bytes when it came off the wire) and document sequences. */
+export interface Invocation {
+  body: Document;
+  raw?: Buffer;
+  sequences: Map<string, Buffer[]>;
+  connectionId: number;
 }
 
 export interface CommandContext {
@@ -71,23 +90,6 @@ export function typedStatements(ctx: CommandContext, field: string): Document[] 
   if (seq) return seq.map((b) => typedDecode(b));
   const arr: unknown = typedBody(ctx)?.[field];
   return Array.isArray(arr) ? (arr as Document[]) : undefined;
-}
-
-export function optDoc(v: unknown, field: string): Document | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'object' || Array.isArray(v)) {
-    throw new CommandError('TypeMismatch', `BSON field '${field}' is the wrong type '${Array.isArray(v) ? 'array' : typeof v}', expected type 'object'`);
-  }
-  return v as Document;
-}
-
-export function optInt(v: unknown, field: string): number | undefined {
-  if (v === undefined || v === null) return undefined;
-  const n = typeof v === 'bigint' ? Number(v) : Number(v);
-  if (typeof v === 'boolean' || Number.isNaN(n)) {
-    throw new CommandError('TypeMismatch', `BSON field '${field}' is the wrong type '${typeof v}', expected types '[long, int, decimal, double]'`);
-  }
-  return Math.trunc(n);
 }
 
 /** The command's `let` variables, evaluated (see query/options.ts). */

@@ -4,8 +4,9 @@ import { collationOf, foldValues } from '../collation/index.js';
 import { countFromIndex } from '../query/count.js';
 import { checkFilter, checkHint, matches } from '../query/exec.js';
 import { encodeKey, valuesAtPath } from '../storage/keys.js';
-import { collName, optDoc, optInt, type Handler } from './context.js';
-import { CommandError } from './errors.js';
+import { collName, type Handler } from './context.js';
+import { optDoc, optInt } from './args.js';
+import { CommandError } from '../errors.js';
 import { pipelineDocuments } from './aggregate.js';
 import { viewOf } from './views.js';
 

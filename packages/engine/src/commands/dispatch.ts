@@ -10,9 +10,10 @@ import { aggregateCommands } from './aggregate.js';
 import { checkApiParameters, checkReadConcern } from './api.js';
 import { bulkWriteCommands } from './bulkWrite.js';
 import { collectionCommands } from './collections.js';
-import type { CommandContext, EngineState, Handler } from './context.js';
+import type { CommandContext, EngineState, Handler, Invocation } from './context.js';
 import { countCommands } from './count.js';
-import { CommandError, errorReply } from './errors.js';
+import { CommandError } from '../errors.js';
+import { errorReply } from './error-replies.js';
 import { findCommands } from './find.js';
 import { failPointCommands } from './failpoints.js';
 import { findAndModifyCommands } from './findAndModify.js';
@@ -49,13 +50,6 @@ function isWrite(name: string, body: Document): boolean {
   if (name !== 'aggregate' || !Array.isArray(body.pipeline)) return false;
   const last: unknown = body.pipeline.at(-1);
   return !!last && typeof last === 'object' && ('$out' in last || '$merge' in last);
-}
-
-export interface Invocation {
-  body: Document;
-  raw?: Buffer;
-  sequences: Map<string, Buffer[]>;
-  connectionId: number;
 }
 
 /** Commands that change the catalog (collections, indexes), which the heap mirrors ahead of the commit. */

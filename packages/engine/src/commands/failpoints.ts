@@ -14,8 +14,8 @@
 // failCommand in service_entry_point_common.cpp); no library provides it.
 import type { Document } from 'bson';
 import type { CommandContext, EngineState, Handler } from './context.js';
-import { codeNameOf, CommandError } from './errors.js';
-import { toBigInt } from './find.js';
+import { codeNameOf, CommandError } from '../errors.js';
+import { toBigInt } from './args.js';
 
 /** What a matched command does instead of, or besides, running. */
 export interface FailAction {

@@ -1,7 +1,6 @@
 // Read commands returning cursors: find, getMore, killCursors. Replies are hand-built around the raw
 // stored documents (see wire/rawbson.ts).
-import { Long } from 'bson';
-import { deserialize, type Document } from 'bson';
+import { Long, deserialize, type Document } from 'bson';
 import { checkHint, findRaw, hintedIndex } from '../query/exec.js';
 import { planQuery } from '../query/plan.js';
 import { parseSort } from '../query/sort.js';
@@ -9,32 +8,14 @@ import type { Collection } from '../storage/collection.js';
 import type { Index } from '../storage/indexes.js';
 import { checkProjection } from '../query/fields.js';
 import { cursorReply } from '../wire/rawbson.js';
-import { collName, letVariables, optDoc, optInt, type CommandContext, type Handler } from './context.js';
-import { CommandError } from './errors.js';
+import { collName, letVariables, type CommandContext, type Handler } from './context.js';
+import { optDoc, optInt, toBigInt } from './args.js';
+import { CommandError } from '../errors.js';
+import { encoded, firstBatchReply } from './batches.js';
 import { pipelineDocuments } from './aggregate.js';
 import { viewOf } from './views.js';
 import { findById, findByIds } from './findById.js';
 import { encode } from '../storage/bsonio.js';
-
-export function toBigInt(v: unknown): bigint {
-  if (typeof v === 'bigint') return v;
-  if (typeof v === 'number' && Number.isInteger(v)) return BigInt(v);
-  if (v && typeof v === 'object' && (v as { _bsontype?: string })._bsontype === 'Long') return (v as Long).toBigInt();
-  throw new CommandError('TypeMismatch', `cursor id must be a long, got ${typeof v}`);
-}
-
-/** Runs a lazy result source as a cursor and returns the first-batch reply. */
-export function firstBatchReply(
-  ctx: CommandContext,
-  ns: string,
-  source: Iterator<Buffer>,
-  batchSize: number | undefined,
-  singleBatch: boolean,
-): Buffer {
-  if (batchSize !== undefined && batchSize < 0) throw new CommandError('BadValue', 'BatchSize value must be non-negative');
-  const batch = ctx.state.cursors.first(ns, source, batchSize, singleBatch);
-  return cursorReply(ns, batch.id, 'firstBatch', batch.docs);
-}
 
 /** find on a view: the view's pipeline, then the find's filter, sort, window and projection as stages. */
 function findOnView(ctx: CommandContext, name: string, skip: number, limit: number, singleBatch: boolean): Buffer {
@@ -47,10 +28,7 @@ function findOnView(ctx: CommandContext, name: string, skip: number, limit: numb
   const projection = optDoc(b.projection, 'projection');
   if (projection && Object.keys(projection).length) stages.push({ $project: projection });
   const docs = pipelineDocuments(ctx, name, stages, { collation: optDoc(b.collation, 'collation'), variables: letVariables(ctx) });
-  function* encoded(): Generator<Buffer> {
-    for (const d of docs) yield encode(d);
-  }
-  return firstBatchReply(ctx, `${ctx.db}.${name}`, encoded(), optInt(b.batchSize, 'batchSize'), singleBatch);
+  return firstBatchReply(ctx, `${ctx.db}.${name}`, encoded(docs), optInt(b.batchSize, 'batchSize'), singleBatch);
 }
 
 /** The value an index keys for one field of a document: the first element where the path meets an array. */

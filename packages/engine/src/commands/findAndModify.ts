@@ -8,23 +8,12 @@ import type { QueryExtras } from '../query/options.js';
 import { typedDecode } from '../query/types.js';
 import { checkUpdateSpec, upsertDocument, type UpdateSpec } from '../query/update.js';
 import type { Collection } from '../storage/collection.js';
-import { collName, letVariables, optDoc, typedBody, type CommandContext, type Handler } from './context.js';
-import { CommandError } from './errors.js';
+import { collName, letVariables, typedBody, type CommandContext, type Handler } from './context.js';
+import { optDoc } from './args.js';
+import { CommandError } from '../errors.js';
 import { refuseWriteToView } from './views.js';
 import { prepareInsert, storeNew, take, updateOne } from './write.js';
-
-/** The first match in `sort` order (or natural order without a sort). */
-export function selectOne(coll: Collection, filter: Document, sort: Document | undefined, extras: QueryExtras): Match | undefined {
-  if (!sort || Object.keys(sort).length === 0) return [...take(matches(coll, filter, extras), 1)][0];
-  const bySlot = new Map<Document, Match>();
-  const docs: Document[] = [];
-  for (const m of matches(coll, filter, extras)) {
-    bySlot.set(m.doc, m);
-    docs.push(m.doc);
-  }
-  const [first] = [...shape(docs, { sort, limit: 1, extras })];
-  return first ? bySlot.get(first) : undefined;
-}
+import { selectOne } from './write.js';
 
 /** The document to return: as stored (`bytes`, its numbers keeping their BSON types) unless projected. */
 function project(doc: Document | null, fields: Document | undefined, extras: QueryExtras, bytes?: Buffer): Document | null {

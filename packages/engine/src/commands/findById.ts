@@ -9,7 +9,8 @@ import { exactKey, prefixKey } from '../storage/indexes.js';
 import { naturalOrder } from '../storage/order.js';
 import type { IdLookup } from '../wire/idLookup.js';
 import { CursorReplyWriter, cursorReply, idReply } from '../wire/rawbson.js';
-import { optDoc, optInt, type CommandContext, type EngineState } from './context.js';
+import { optDoc, optInt } from './args.js';
+import { type CommandContext, type EngineState } from './context.js';
 
 const isEmpty = (d: Document | undefined): boolean => !d || Object.keys(d).length === 0;
 

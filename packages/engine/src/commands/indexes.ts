@@ -5,9 +5,10 @@ import type { Collection } from '../storage/collection.js';
 import type { IndexSpec } from '../storage/indexes.js';
 import { encodeKey } from '../storage/keys.js';
 import { collationId, normalizeCollation } from '../collation/index.js';
-import { collName, optDoc, optInt, type Handler } from './context.js';
-import { CommandError } from './errors.js';
-import { firstBatchReply } from './find.js';
+import { collName, type Handler } from './context.js';
+import { optDoc, optInt } from './args.js';
+import { CommandError } from '../errors.js';
+import { firstBatchReply } from './batches.js';
 
 const ALLOWED = new Set(['key', 'name', 'unique', 'sparse', 'expireAfterSeconds', 'partialFilterExpression', 'collation', 'prepareUnique', 'background', 'v', 'ns']);
 

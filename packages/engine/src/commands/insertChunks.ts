@@ -11,7 +11,7 @@
 // prefix of the batch, or a crash keeping a prefix of an unacknowledged one, is what MongoDB allows too.
 import type { Document } from 'bson';
 import type { ReplyBody } from '../wire/codec.js';
-import type { Invocation } from './dispatch.js';
+import type { Invocation } from './context.js';
 
 /** Documents per slice; inserts of at most this many run as one transaction. */
 export const SLICE = 32;

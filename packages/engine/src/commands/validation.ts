@@ -11,7 +11,7 @@ import { numericTypesMatch, splitNumericTypes } from '../query/types.js';
 import { encode } from '../storage/bsonio.js';
 import type { Collection } from '../storage/collection.js';
 import type { CommandContext } from './context.js';
-import { CommandError } from './errors.js';
+import { CommandError } from '../errors.js';
 
 const LEVELS = ['off', 'strict', 'moderate'];
 const ACTIONS = ['error', 'warn', 'errorAndLog'];

@@ -3,7 +3,7 @@
 // collection), writes are refused with 166 as mongod does.
 import type { Document } from 'bson';
 import type { CommandContext } from './context.js';
-import { CommandError } from './errors.js';
+import { CommandError } from '../errors.js';
 
 export interface ResolvedView {
   source: string;

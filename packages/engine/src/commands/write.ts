@@ -2,7 +2,7 @@
 // at the first one); each document write is all-or-nothing in storage.
 import { ObjectId } from 'bson';
 import type { Document } from 'bson';
-import { checkFilter, checkHint, matches } from '../query/exec.js';
+import { checkFilter, checkHint, matches, shape, type Match } from '../query/exec.js';
 import type { QueryExtras } from '../query/options.js';
 import { typedDecode, withBsonTypes } from '../query/types.js';
 import { applyUpdate, checkUpdateSpec, isOperatorUpdate, upsertDocument, type UpdateSpec } from '../query/update.js';
@@ -10,10 +10,11 @@ import { decode, encode, idIsFirst, leadingId, withIdFirst } from '../storage/bs
 import type { Collection } from '../storage/collection.js';
 import type { Rid } from '../storage/indexes.js';
 import { MAX_BSON_OBJECT_SIZE } from './admin.js';
-import { collName, letVariables, optDoc, statements, typedStatements, type CommandContext, type Handler } from './context.js';
-import { selectOne } from './findAndModify.js';
+import { collName, letVariables, statements, typedStatements, type CommandContext, type Handler } from './context.js';
+import { optDoc } from './args.js';
 import { refuseWriteToView } from './views.js';
-import { CommandError, writeError } from './errors.js';
+import { CommandError } from '../errors.js';
+import { writeError } from './error-replies.js';
 import { checkCappedFits, trimCapped } from './capped.js';
 import { checkValidation } from './validation.js';
 
@@ -197,4 +198,17 @@ export function* take<T>(src: Iterable<T>, max: number): Generator<T> {
     yield x;
     if (++i >= max) return;
   }
+}
+
+/** The first match in `sort` order (or natural order without a sort). */
+export function selectOne(coll: Collection, filter: Document, sort: Document | undefined, extras: QueryExtras): Match | undefined {
+  if (!sort || Object.keys(sort).length === 0) return [...take(matches(coll, filter, extras), 1)][0];
+  const bySlot = new Map<Document, Match>();
+  const docs: Document[] = [];
+  for (const m of matches(coll, filter, extras)) {
+    bySlot.set(m.doc, m);
+    docs.push(m.doc);
+  }
+  const [first] = [...shape(docs, { sort, limit: 1, extras })];
+  return first ? bySlot.get(first) : undefined;
 }

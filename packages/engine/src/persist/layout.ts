@@ -15,7 +15,8 @@ import { EJSON, type Binary, type Document } from 'bson';
 import { decode } from '../storage/bsonio.js';
 import { Catalog, FORMAT, FORMAT_KEY } from '../storage/catalog.js';
 import { DATA_FILE, prefixEnd, StorageEnv, u32 } from '../storage/env.js';
-import { KeyTooLongError, type IndexSpec } from '../storage/indexes.js';
+import { KeyTooLongError } from '../errors.js';
+import { type IndexSpec } from '../storage/indexes.js';
 
 const STAGING = '.migrating';
 export const LAYOUT_BACKUP_DIR = 'pre-format3';

@@ -5,7 +5,7 @@
 // inclusion projection copies the kept elements' bytes; documents are decoded whole only when asked for.
 import { Query } from './mingo.js';
 import type { Document } from 'bson';
-import { CommandError } from '../commands/errors.js';
+import { CommandError } from '../errors.js';
 import type { Collection } from '../storage/collection.js';
 import { decode, encode } from '../storage/bsonio.js';
 import { decodeFields, NameSet, projectFields } from '../storage/rawdoc.js';

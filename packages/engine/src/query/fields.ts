@@ -3,7 +3,7 @@
 // Anything whose meaning can depend on other fields (or that this module does not recognise) yields
 // undefined, and the caller decodes the whole document as before.
 import type { Document } from 'bson';
-import { CommandError } from '../commands/errors.js';
+import { CommandError } from '../errors.js';
 import { NameSet } from '../storage/rawdoc.js';
 
 function isPlain(v: unknown): v is Document {

@@ -16,7 +16,7 @@ import * as pipelineOperators from 'mingo/operators/pipeline';
 import * as projectionOperators from 'mingo/operators/projection';
 import * as queryOperators from 'mingo/operators/query';
 import * as windowOperators from 'mingo/operators/window';
-import { CommandError } from '../commands/errors.js';
+import { CommandError } from '../errors.js';
 import {
   type ExpressionOperator,
   GROUP_KEY,

@@ -5,7 +5,7 @@
 // the order of the index walks in plan.ts (storage/order.ts encodes the same order as strings).
 import type { Document } from 'bson';
 import { compare as mingoCompare, resolve } from 'mingo/util';
-import { CommandError } from '../commands/errors.js';
+import { CommandError } from '../errors.js';
 import { compareNumbers } from '../storage/keys.js';
 
 export type SortFields = Array<[string, 1 | -1]>;

@@ -6,7 +6,7 @@ import { update as mingoUpdate } from 'mingo';
 import { Aggregator } from './mingo.js';
 import { setValue } from 'mingo/util';
 import type { AnyObject } from 'mingo/types';
-import { CommandError } from '../commands/errors.js';
+import { CommandError } from '../errors.js';
 import { encodeKey } from '../storage/keys.js';
 import { withIdFirst } from '../storage/bsonio.js';
 import { mingoOptions, type QueryExtras } from './options.js';

@@ -10,9 +10,9 @@
 import { Binary } from 'bson';
 import type { Document } from 'bson';
 import { decode, leadingId } from './bsonio.js';
-import type { Catalog } from './catalog.js';
-import { DuplicateKeyError } from './dupkey.js';
+import { DuplicateKeyError } from '../errors.js';
 import { assertWriting, copyOut, keyRange, prefixEnd, readStats, u32, type StorageEnv } from './env.js';
+import type { Oplog } from './oplog.js';
 import { Index, LMDB_MAX_KEY, prefixKey, type DocKeys, type IndexMeta, type IndexSpec, type Rid } from './indexes.js';
 import { slotSuffix } from './order.js';
 
@@ -60,11 +60,22 @@ function docReadKey(coll: number, rid: Rid): Buffer | undefined {
   return 4 + n > LMDB_MAX_KEY ? undefined : readKey.subarray(0, 4 + n);
 }
 
+/**
+ * What a collection needs of the catalog that holds it (catalog.ts, which creates and loads collections): the
+ * storage, the oplog its changes go to, fresh ids for its indexes, and a note that it changed in this write.
+ */
+export interface CollectionOwner {
+  readonly env: StorageEnv;
+  readonly oplog: Oplog;
+  newId(): number;
+  touched(c: Collection): void;
+}
+
 export class Collection {
   readonly indexes = new Map<string, Index>();
 
   constructor(
-    private readonly catalog: Catalog,
+    private readonly catalog: CollectionOwner,
     readonly meta: CollMeta,
   ) {
     for (const im of meta.indexes) this.indexes.set(im.spec.name, new Index(this.env, im, meta.clustered && im.spec.name === '_id_' ? meta.id : undefined));

@@ -19,6 +19,7 @@ import { keyRange, keyValueRange, prefixEnd, readStats, type StorageEnv, u32 } f
 import type { Database } from 'lmdb';
 import { valuesAtPath } from './keys.js';
 import { keyComponent, orderComponent, ridOf, SEP, typeRange } from './order.js';
+import { KeyTooLongError } from '../errors.js';
 
 export interface IndexSpec {
   v: number;
@@ -66,15 +67,6 @@ const MAX_KEY_BYTES = LMDB_MAX_KEY - 4;
 /** An `_id`'s component in a clustered collection: it is also the suffix of every secondary index entry, so it
  *  is held to MongoDB's former index key limit (1024 bytes), leaving at least 950 bytes to the other indexes. */
 export const MAX_ID_BYTES = 1024;
-
-/** An index key longer than LMDB allows (MongoDB before 4.2 refused these the same way, code 17280). */
-export class KeyTooLongError extends Error {
-  readonly code = 17280;
-  readonly codeName = 'KeyTooLong';
-  constructor(ns: string, index: string, bytes: number, max: number) {
-    super(`key too large to index, failing: ${ns} index: ${index} (${bytes} bytes, at most ${max})`);
-  }
-}
 
 /** Kept prefix counts per index. */
 const MAX_CACHED_COUNTS = 256;

@@ -1,7 +1,7 @@
 // Decodes OP_MSG and legacy OP_QUERY requests and encodes OP_MSG / OP_REPLY responses.
 // Kind-1 document sequences are kept as raw BSON slices so inserts can store them without re-encoding.
 import { BSONError, type Document } from 'bson';
-import { CommandError, type CodeName } from '../commands/errors.js';
+import { CommandError, type CodeName } from '../errors.js';
 import { InvalidBson, validateBson } from './validate.js';
 import { decode, docLength, encode, valueSize } from '../storage/bsonio.js';
 import { FRAME_BYTES, withFrameSpace } from './rawbson.js';

@@ -4,7 +4,7 @@ import net from 'node:net';
 import { deserialize, type Document } from 'bson';
 import type { Durability } from '../commands/dispatch.js';
 import { answerIdLookup, dispatch } from '../commands/dispatch.js';
-import { errorReply } from '../commands/errors.js';
+import { errorReply } from '../commands/error-replies.js';
 import { failAction, failPointSet, withWriteConcernError, type FailAction } from '../commands/failpoints.js';
 import type { EngineState } from '../commands/context.js';
 import { decodeRequest, encodeReply, frameOpMsg, type ReplyBody, type Request } from './codec.js';

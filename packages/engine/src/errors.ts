@@ -1,8 +1,7 @@
-// Command errors with MongoDB's numeric codes and code names, and their conversion to reply documents.
-import type { Document } from 'bson';
-import { MingoError } from 'mingo/util';
-import { DuplicateKeyError } from '../storage/dupkey.js';
-import { KeyTooLongError } from '../storage/indexes.js';
+// The engine's errors, at the bottom of the package so every layer may throw them: command errors with
+// MongoDB's numeric codes and code names, and the storage errors a write can meet (a duplicate key, a key
+// too long to index). commands/error-replies.ts turns any of them into a reply's error fields.
+import { EJSON, type Document } from 'bson';
 
 export const Code = {
   InternalError: [1, 'InternalError'],
@@ -103,30 +102,42 @@ export class CommandError extends Error {
   }
 }
 
-/** Any thrown value as the fields MongoDB puts in an error reply or a writeErrors entry. */
-export function errorFields(e: unknown): { code: number; codeName: string; errmsg: string } & Document {
-  if (e instanceof CommandError) return { errmsg: e.message, code: e.code, codeName: e.codeName, ...e.extra };
-  if (e instanceof DuplicateKeyError) {
-    return { errmsg: e.message, code: 11000, codeName: 'DuplicateKey', keyPattern: e.keyPattern, keyValue: e.keyValue };
+/** An index key longer than LMDB allows (MongoDB before 4.2 refused these the same way, code 17280). */
+export class KeyTooLongError extends Error {
+  readonly code = 17280;
+  readonly codeName = 'KeyTooLong';
+  constructor(ns: string, index: string, bytes: number, max: number) {
+    super(`key too large to index, failing: ${ns} index: ${index} (${bytes} bytes, at most ${max})`);
   }
-  if (e instanceof KeyTooLongError) return { errmsg: e.message, code: e.code, codeName: e.codeName };
-  const msg = e instanceof Error ? e.message : String(e);
-  // A $regex string JavaScript cannot compile (MongoDB's PCRE would refuse it too).
-  if (e instanceof SyntaxError && /regular expression/i.test(msg)) {
-    return { errmsg: `Regular expression is invalid: ${msg.replace(/^Invalid regular expression: /, '')}`, code: 51091, codeName: 'Location51091' };
-  }
-  if (/^Use of undefined variable/.test(msg)) return { errmsg: msg, code: 17276, codeName: 'Location17276' };
-  // mingo reports invalid operators/arguments as MingoError; MongoDB calls these BadValue.
-  if (e instanceof MingoError) return { errmsg: msg, code: 2, codeName: 'BadValue' };
-  return { errmsg: msg, code: 1, codeName: 'InternalError' };
 }
 
-export function errorReply(e: unknown): Document {
-  return { ok: 0, ...errorFields(e) };
+/** A unique index refused a key: MongoDB's E11000 (code 11000, keyPattern, keyValue, the gist of its errmsg). */
+/** Renders a value roughly the way the server prints it in E11000 messages. */
+function show(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  if (v instanceof Date) return `new Date(${v.getTime()})`;
+  const bt = (v as { _bsontype?: string })._bsontype;
+  if (bt === 'ObjectId') return `ObjectId('${String(v)}')`;
+  try {
+    return EJSON.stringify(v as Document, { relaxed: true });
+  } catch {
+    return String(v);
+  }
 }
 
-/** A writeErrors entry: { index, code, errmsg, ... } (no codeName, as the server sends). */
-export function writeError(index: number, e: unknown): Document {
-  const { codeName: _ignored, ...rest } = errorFields(e);
-  return { index, ...rest };
+export class DuplicateKeyError extends Error {
+  readonly code = 11000;
+  constructor(
+    readonly ns: string,
+    readonly indexName: string,
+    readonly keyPattern: Document,
+    readonly keyValue: Document,
+  ) {
+    const kv = Object.entries(keyValue)
+      .map(([k, v]) => `${k}: ${show(v)}`)
+      .join(', ');
+    super(`E11000 duplicate key error collection: ${ns} index: ${indexName} dup key: { ${kv} }`);
+  }
 }
