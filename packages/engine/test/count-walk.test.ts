@@ -13,7 +13,8 @@ import { startEngine, type RunningEngine } from '../src/index.js';
 import { encode } from '../src/storage/bsonio.js';
 import { readStats, StorageEnv } from '../src/storage/env.js';
 import { Catalog } from '../src/storage/catalog.js';
-import { countWalk, prefixKey } from '../src/storage/indexes.js';
+import { countWalk } from '../src/storage/kept-counts.js';
+import { prefixKey } from '../src/storage/index-keys.js';
 import { matches } from '../src/query/exec.js';
 import { scratchStore } from './scratch-store.js';
 

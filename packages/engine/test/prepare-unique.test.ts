@@ -10,7 +10,7 @@ import { MongoServerError, type Collection, type Document } from 'mongodb';
 import { encode } from '../src/storage/bsonio.js';
 import { Catalog } from '../src/storage/catalog.js';
 import { StorageEnv } from '../src/storage/env.js';
-import { prefixKey } from '../src/storage/indexes.js';
+import { prefixKey } from '../src/storage/index-keys.js';
 import { openTestDb } from './helpers/db.js';
 
 let ctx: Awaited<ReturnType<typeof openTestDb>>;

@@ -5,7 +5,7 @@
 import type { Document } from 'bson';
 import { DEFAULT_FIRST_BATCH, MAX_BATCH_BYTES } from '../cursors.js';
 import type { Collection } from '../storage/collection.js';
-import { exactKey, prefixKey } from '../storage/indexes.js';
+import { exactKey, prefixKey } from '../storage/index-keys.js';
 import { naturalOrder } from '../storage/order.js';
 import type { IdLookup } from '../wire/idLookup.js';
 import { CursorReplyWriter, cursorReply, idReply } from '../wire/rawbson.js';

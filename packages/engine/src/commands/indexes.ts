@@ -2,7 +2,7 @@
 import type { Document } from 'bson';
 import { encode } from '../storage/bsonio.js';
 import type { Collection } from '../storage/collection.js';
-import type { IndexSpec } from '../storage/indexes.js';
+import type { IndexSpec } from '../storage/index-keys.js';
 import { encodeKey } from '../storage/keys.js';
 import { collationId, normalizeCollation } from '../collation/index.js';
 import { collName, type Handler } from './context.js';

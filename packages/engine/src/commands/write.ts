@@ -8,7 +8,7 @@ import { typedDecode, withBsonTypes } from '../query/types.js';
 import { applyUpdate, checkUpdateSpec, isOperatorUpdate, upsertDocument, type UpdateSpec } from '../query/update.js';
 import { decode, encode, idIsFirst, leadingId, withIdFirst } from '../storage/bsonio.js';
 import type { Collection } from '../storage/collection.js';
-import type { Rid } from '../storage/indexes.js';
+import type { Rid } from '../storage/index-keys.js';
 import { MAX_BSON_OBJECT_SIZE } from './admin.js';
 import { collName, letVariables, statements, typedStatements, type CommandContext, type Handler } from './context.js';
 import { optDoc } from './args.js';

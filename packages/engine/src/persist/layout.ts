@@ -16,7 +16,7 @@ import { decode } from '../storage/bsonio.js';
 import { Catalog, FORMAT, FORMAT_KEY } from '../storage/catalog.js';
 import { DATA_FILE, prefixEnd, StorageEnv, u32 } from '../storage/env.js';
 import { KeyTooLongError } from '../errors.js';
-import { type IndexSpec } from '../storage/indexes.js';
+import { type IndexSpec } from '../storage/index-keys.js';
 
 const STAGING = '.migrating';
 export const LAYOUT_BACKUP_DIR = 'pre-format3';

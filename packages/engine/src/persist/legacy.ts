@@ -10,7 +10,7 @@ import type { Document } from 'bson';
 import { decode } from '../storage/bsonio.js';
 import { Catalog } from '../storage/catalog.js';
 import { DATA_FILE, StorageEnv } from '../storage/env.js';
-import type { IndexSpec } from '../storage/indexes.js';
+import type { IndexSpec } from '../storage/index-keys.js';
 import { decodeEntries, END_KIND, EntryKind, HEADER_KIND, readRecords, SNAPSHOT_FILE, type Entry } from './records.js';
 
 const LOG_RE = /^oplog\.(\d+)\.log$/;

@@ -6,7 +6,8 @@
 // Anything else returns undefined and the caller counts matching documents as before.
 import type { Document } from 'bson';
 import type { Collection } from '../storage/collection.js';
-import { exactKey, type Index, prefixKey } from '../storage/indexes.js';
+import { exactKey, prefixKey } from '../storage/index-keys.js';
+import { type Index } from '../storage/indexes.js';
 
 /** Per field the values it must equal (one of), or undefined when the filter is not of that form. */
 function equalities(filter: Document): Map<string, unknown[]> | undefined {

@@ -14,7 +14,8 @@ import { filterFields, inclusionFields } from './fields.js';
 import { numericTypesMatch, splitNumericTypes } from './types.js';
 import { mingoOptions, type QueryExtras } from './options.js';
 import { leadingComponents, naturalOrder, ridOf } from '../storage/order.js';
-import type { Index, Rid } from '../storage/indexes.js';
+import type { Index } from '../storage/indexes.js';
+import type { Rid } from '../storage/index-keys.js';
 import { planQuery, type Plan, type Walk } from './plan.js';
 import { KeySorter, parseSort, sortKey, type SortFields } from './sort.js';
 

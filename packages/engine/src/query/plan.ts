@@ -9,7 +9,8 @@
 // and nothing when the lookup settled every condition (the plan is "exact").
 import type { Document } from 'bson';
 import type { Collection } from '../storage/collection.js';
-import { exactKey, type Index, prefixKey, type Rid } from '../storage/indexes.js';
+import { exactKey, prefixKey, type Rid } from '../storage/index-keys.js';
+import { type Index } from '../storage/indexes.js';
 import { naturalOrder, orderComponent, SEP, TOP, typeRange } from '../storage/order.js';
 import type { SortFields } from './sort.js';
 import { collationFree, collationId, collationOf, foldValues } from '../collation/index.js';

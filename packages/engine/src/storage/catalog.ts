@@ -7,7 +7,8 @@ import type { Binary, Document } from 'bson';
 import { decode, encode } from './bsonio.js';
 import { Collection, ID_INDEX, type CollMeta } from './collection.js';
 import { assertWriting, type StorageEnv } from './env.js';
-import type { Index, IndexMeta } from './indexes.js';
+import type { Index } from './indexes.js';
+import type { IndexMeta } from './index-keys.js';
 import { Oplog } from './oplog.js';
 
 const COLL_PREFIX = 'catalog:';

@@ -13,7 +13,8 @@ import { decode, leadingId } from './bsonio.js';
 import { DuplicateKeyError } from '../errors.js';
 import { assertWriting, copyOut, keyRange, prefixEnd, readStats, u32, type StorageEnv } from './env.js';
 import type { Oplog } from './oplog.js';
-import { Index, LMDB_MAX_KEY, prefixKey, type DocKeys, type IndexMeta, type IndexSpec, type Rid } from './indexes.js';
+import { Index } from './indexes.js';
+import { LMDB_MAX_KEY, prefixKey, type DocKeys, type IndexMeta, type IndexSpec, type Rid } from './index-keys.js';
 import { slotSuffix } from './order.js';
 
 export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
