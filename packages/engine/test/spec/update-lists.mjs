@@ -1,4 +1,4 @@
-// Reads the per-file outcomes a `SPEC_RECORD=<dir> npm test -- test/engine/spec` run wrote and prints
+// Reads the per-file outcomes a `SPEC_RECORD=<dir> npm test -- test/spec` run wrote and prints
 // the pass rate and per-file table; with --write it rewrites skipped.json and adds newly failing tests
 // to expected-failures.json (with the failure message as a placeholder reason to be replaced by why).
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
