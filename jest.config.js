@@ -17,11 +17,12 @@ const service = {
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
-  testTimeout: 30000,
 };
 
 /** @type {import('jest').Config} */
 export default {
   projects: [service, '<rootDir>/packages/engine'],
+  // A global option: the projects' own testTimeout is not read when they run as projects.
+  testTimeout: 30000,
   maxWorkers: 2,
 };
