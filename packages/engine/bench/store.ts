@@ -265,7 +265,7 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${table(results)}\n(throughput: median of ${rounds} alternating windows of ${(seconds / rounds).toFixed(1)} s, ${concurrency} requests in flight; load average ${loadAtStart.toFixed(1)} at the first window, ${loadavg()[0]!.toFixed(1)} now)\n`);
     const [first, last] = [results[0]!, results[results.length - 1]!];
     if (references.length) {
-      // Issue 13: at least the (first) reference engine's throughput for both operations, at every size.
+      // The target: at least the (first) reference engine's throughput for both operations, at every size.
       const perSize = engines.length;
       const pairs = sizes.map((_, i) => [results[perSize * i]!, results[perSize * i + perSize - 1]!] as const);
       const ok = pairs.every(([ref, own]) => own.byIdOps >= ref.byIdOps && own.inOps >= ref.inOps);

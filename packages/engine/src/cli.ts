@@ -1,4 +1,4 @@
-// Command-line runner: `node dist/src/store/embedded/cli.js --port 27017 --dbpath ./data [--host 127.0.0.1]`
+// Command-line runner: `node dist/src/cli.js --port 27017 --dbpath ./data [--host 127.0.0.1]`
 // [--setParameter enableTestCommands=1] (mongod's test commands: the failCommand fail point).
 // Prints one line with the URI once listening; on SIGTERM/SIGINT closes cleanly and exits 0.
 // `--migrate <dir>` converts a data directory of the former format (snapshot + log) or of an earlier LMDB layout

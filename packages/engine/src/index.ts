@@ -32,7 +32,7 @@ export interface EngineOptions {
   testCommands?: boolean;
 }
 
-/** The engine's table of changes (see storage/oplog.ts and docs/engine.md, "Oplog"). */
+/** The engine's table of changes (see storage/oplog.ts and the README, "Oplog"). */
 export type EngineChanges = Pick<Oplog, 'readChanges' | 'oldestChangeTs' | 'latestChangeTs' | 'onChanges'>;
 
 export interface RunningEngine {

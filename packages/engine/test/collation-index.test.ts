@@ -1,4 +1,4 @@
-// Collation in indexes (issue 14): an index with a collation keys strings by their collation key, so a
+// Collation in indexes: an index with a collation keys strings by their collation key, so a
 // unique index under strength 2 refuses an e-mail differing only in case; the planner uses such an index
 // only for queries with the same collation (or for values without strings). Behaviour through the
 // driver; the planner's choice through planQuery on a scratch store (there is no explain command).

@@ -1,6 +1,6 @@
 // Writes commit on lmdb's write thread and are acknowledged once committed (storage/env.ts writeAsync). An
 // engine process killed with SIGKILL while several connections write concurrently keeps every acknowledged
-// write (an unacknowledged chunked insert may keep a prefix, as docs/engine.md says). The engine runs as a child process from
+// write (an unacknowledged chunked insert may keep a prefix, as the README says). The engine runs as a child process from
 // the dist/ build that jest's global setup produces; engine-internal, so only against the embedded engine.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -73,7 +73,7 @@ function defineTests(): void {
         answered++;
       }
       expect(await counting).toBe(18_000);
-      // Before: the walk held the engine's thread, so nothing sent after the count was answered before it.
+      // A walk in one go would hold the engine's thread, and nothing sent after the count would be answered first.
       expect(order.slice(0, 3)).toEqual(['other', 'other', 'other']);
     });
 
@@ -232,9 +232,8 @@ function defineTests(): void {
     it('walks behind back-to-back transactions each changing thousands of entries, and stays exact', async () => {
       // Each transaction inserts 5,000 documents (more entries than an index journals per transaction) and, once
       // it has run, queues the next, which lmdb runs while the one before commits: one of them is always waiting
-      // for its commit. The walks begin behind the first. Before, a walk waited for the newest such transaction
-      // to commit, found the next one waiting, and gave up after three rounds (the command then counted on the
-      // spot, holding the engine's thread).
+      // for its commit. The walks begin behind the first. A walk that waited for the newest such transaction
+      // to commit would always find the next one waiting: it must take its snapshot once the first has committed.
       const bulk = prefixKey(['bulk']);
       const published = prefixKey(['published']);
       const per = 5000;

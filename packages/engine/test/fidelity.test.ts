@@ -1,4 +1,4 @@
-// Behaviours where the engine once differed from MongoDB (issue 14): each is MongoDB's documented answer,
+// Behaviours where a simpler engine would differ from MongoDB: each is MongoDB's documented answer,
 // asserted through the official driver.
 import { MongoClient, MongoServerError, type Collection, type Db, type Document } from 'mongodb';
 import { openTestDb, testMongoUri } from './helpers/db.js';

@@ -31,7 +31,7 @@ const article = (i: number): Document => ({
   date: new Date(1_700_000_000_000 + (i % 977) * 1000),
 });
 
-const plan = (c: Collection, filter: Document, sort?: Document) => planQuery(c, filter, false, sort && parseSort(sort));
+const plan = (c: Collection, filter: Document, sort?: Document) => planQuery(c, filter, undefined, sort && parseSort(sort));
 
 it('prefers the index fixing the most leading fields by equality', () => {
   const c = collection(3000, { status: { status: 1 }, cat_status_date: { cat: 1, status: 1, date: -1, _id: -1 } }, article);

@@ -157,7 +157,7 @@ function collectionOf(docs: Buffer[]): Collection {
   return c;
 }
 
-/** What find returned before: every document decoded, the filter and projection through mingo. */
+/** The reference answer: every document decoded, the filter and projection through mingo. */
 /** The documents in natural order: `_id` order (BSON comparison order), as the storage keeps them. */
 function natural(docs: Buffer[]): Buffer[] {
   const byId = parseSort({ _id: 1 });

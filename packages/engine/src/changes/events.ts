@@ -20,7 +20,7 @@ const same = (a: unknown, b: unknown): boolean => encode({ v: a }).equals(encode
  * (showExpandedEvents) also `disambiguatedPaths`: for each path with a numeric-looking field name or a field name
  * holding a dot, its components (array indices as integers, field names as strings).
  */
-export function describeUpdate(before: Document, after: Document, disambiguate = false): Document {
+function describeUpdate(before: Document, after: Document, disambiguate = false): Document {
   const updatedFields: Document = {};
   const removedFields: string[] = [];
   const truncatedArrays: Document[] = [];

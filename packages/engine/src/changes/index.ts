@@ -9,7 +9,7 @@ import { ChangeStreams } from './streams.js';
 export { ChangeStreams } from './streams.js';
 export type { ChangeSource } from './source.js';
 
-export function catalogLookup(catalog: Catalog): Lookup {
+function catalogLookup(catalog: Catalog): Lookup {
   return (db, coll, id) => {
     const c = catalog.get(db, coll);
     const rid = c?.ridById(id);

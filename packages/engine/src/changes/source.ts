@@ -35,7 +35,7 @@ export const incrementOf = (position: bigint): number => Number(position & 0xfff
 const SCAN = 256;
 
 /** An oplog record as a change-stream record; undefined for what streams never report. */
-export function changeOf(r: OplogRecord): ChangeRecord | undefined {
+function changeOf(r: OplogRecord): ChangeRecord | undefined {
   const dot = r.ns.indexOf('.');
   const db = r.ns.slice(0, dot);
   const coll = r.ns.slice(dot + 1);

@@ -7,8 +7,8 @@ import { mingoOptions } from '../query/options.js';
 import type { CommandContext, Handler } from './context.js';
 
 export const MAX_BSON_OBJECT_SIZE = 16 * 1024 * 1024;
-export const MAX_MESSAGE_SIZE = 48_000_000;
-export const MAX_WRITE_BATCH_SIZE = 100_000;
+const MAX_MESSAGE_SIZE = 48_000_000;
+const MAX_WRITE_BATCH_SIZE = 100_000;
 const VERSION = '8.0.0';
 
 function hello(ctx: CommandContext, legacy: boolean): Document {

@@ -15,7 +15,7 @@ import { validationOptions } from './validation.js';
 import type { Collection } from '../storage/collection.js';
 
 /** Fields every command may carry that are not options of the command itself. */
-export const GENERIC_FIELDS = new Set(['$db', 'lsid', '$clusterTime', '$readPreference', 'writeConcern', 'readConcern', 'comment', 'maxTimeMS', 'apiVersion', 'apiStrict', 'apiDeprecationErrors', 'txnNumber', 'autocommit']);
+const GENERIC_FIELDS = new Set(['$db', 'lsid', '$clusterTime', '$readPreference', 'writeConcern', 'readConcern', 'comment', 'maxTimeMS', 'apiVersion', 'apiStrict', 'apiDeprecationErrors', 'txnNumber', 'autocommit']);
 
 const UNSUPPORTED_OPTIONS = ['timeseries', 'encryptedFields', 'collation', 'expireAfterSeconds', 'storageEngine', 'indexOptionDefaults'];
 /** create options checked and stored by their own modules (views, validation, capped). */

@@ -2,18 +2,16 @@
 // replying { lastErrorObject: { n, updatedExisting, upserted }, value }. Failures are command errors
 // (a duplicate key is code 11000 on the command, not a writeError).
 import type { Document } from 'bson';
-import { checkHint, matches, shape, type Match } from '../query/exec.js';
+import { checkHint, shape } from '../query/exec.js';
 import { checkProjection } from '../query/fields.js';
 import type { QueryExtras } from '../query/options.js';
 import { typedDecode } from '../query/types.js';
 import { checkUpdateSpec, upsertDocument, type UpdateSpec } from '../query/update.js';
-import type { Collection } from '../storage/collection.js';
 import { collName, letVariables, typedBody, type CommandContext, type Handler } from './context.js';
 import { optDoc } from './args.js';
 import { CommandError } from '../errors.js';
 import { refuseWriteToView } from './views.js';
-import { prepareInsert, storeNew, take, updateOne } from './write.js';
-import { selectOne } from './write.js';
+import { prepareInsert, selectOne, storeNew, updateOne } from './write.js';
 
 /** The document to return: as stored (`bytes`, its numbers keeping their BSON types) unless projected. */
 function project(doc: Document | null, fields: Document | undefined, extras: QueryExtras, bytes?: Buffer): Document | null {

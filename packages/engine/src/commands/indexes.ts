@@ -17,7 +17,7 @@ function show(d: Document): string {
 }
 
 /** Validates a requested index and returns it in listIndexes form. */
-export function normaliseSpec(raw: Document): IndexSpec {
+function normaliseSpec(raw: Document): IndexSpec {
   const key = optDoc(raw.key, 'key');
   if (!key || Object.keys(key).length === 0) throw new CommandError('CannotCreateIndex', 'Index keys cannot be empty.');
   if (typeof raw.name !== 'string' || !raw.name) throw new CommandError('FailedToParse', "The 'name' field is a required property of an index specification");

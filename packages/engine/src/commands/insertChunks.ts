@@ -1,7 +1,7 @@
 // A large insert runs as several write transactions, each holding the event loop for a few milliseconds at
 // most; lmdb's write thread commits them (one commit for the transactions queued together, concurrent
 // inserts' included) while the loop answers other connections, so reads are answered while it proceeds
-// instead of waiting for one transaction of the whole batch (issue 13: no pause while articles arrive).
+// instead of waiting for one transaction of the whole batch: a seed or an import must not stall readers.
 // A transaction takes slices of SLICE documents (each slice is the insert command over those documents)
 // until TURN_MS have passed; the slices' replies are merged (n summed, write error indexes shifted back), an
 // ordered insert stops at its first error as it would in one piece, and the command is acknowledged once
@@ -14,9 +14,9 @@ import type { ReplyBody } from '../wire/codec.js';
 import type { Invocation } from './context.js';
 
 /** Documents per slice; inserts of at most this many run as one transaction. */
-export const SLICE = 32;
+const SLICE = 32;
 /** Time after which a transaction of a large insert commits and lets the event loop turn. */
-export const TURN_MS = 4;
+const TURN_MS = 4;
 
 /**
  * When the transactions of the current commit began running. lmdb runs the transactions queued for one commit

@@ -29,7 +29,7 @@ const TOO_LONG_SHOWN = 20;
 
 /** The layout version of an LMDB data directory (without opening it as the engine would), or undefined when
  *  the directory holds no LMDB data. */
-export async function layoutVersion(dir: string): Promise<number | undefined> {
+async function layoutVersion(dir: string): Promise<number | undefined> {
   if (!StorageEnv.exists(dir)) return undefined;
   const root = open<Buffer, string>({ path: join(dir, DATA_FILE), maxDbs: 8, encoding: 'binary', readOnly: true });
   try {

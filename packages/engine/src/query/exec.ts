@@ -266,7 +266,7 @@ export function* shape(docs: Iterable<Document>, spec: FindSpec): Generator<Docu
  * A find projection over stored matches: top-level inclusions copy raw elements (falling back per
  * document when a kept value would not survive the decoding path byte for byte), the rest go through mingo.
  */
-export function rawProjector(spec: FindSpec): (m: Match) => Buffer {
+function rawProjector(spec: FindSpec): (m: Match) => Buffer {
   const keep = inclusionFields(spec.projection);
   let slow: ((doc: Document) => Document) | undefined;
   const viaMingo = (m: Match): Buffer => encode((slow ??= projector(spec))(m.doc));

@@ -109,7 +109,7 @@ function isDocument(v: unknown): v is Record<string, unknown> {
 
 /** Whether a value is a number or an embedded document or array holding one at any depth: such a value
  *  compares by value (encodeKey), where mingo compares by type and structure. */
-export function holdsNumber(v: unknown): boolean {
+function holdsNumber(v: unknown): boolean {
   if (isNumberLike(v)) return true;
   if (Array.isArray(v)) return v.some(holdsNumber);
   if (isDocument(v)) {

@@ -220,13 +220,9 @@ function lookupCount(idx: Index, cons: Map<string, Constraint>, len: number, key
  * the same collation (its keys are then collation keys, equal exactly when the values are equal under it),
  * or for values holding no string, which compare alike under every collation. Ordered walks only serve
  * binary-order queries over indexes without a collation (collated sorts are done after matching).
- * (A boolean is the earlier form of the argument, kept for callers on other branches: `false` is no
- * collation, `true` one not given, which no index serves.)
  * `sort`: the requested order, which an ordered walk may serve.
  */
-export function planQuery(coll: Collection, filter: Document, collation?: Document | boolean, sort?: SortFields): Plan {
-  if (collation === true) return { exact: false };
-  if (collation === false) collation = undefined;
+export function planQuery(coll: Collection, filter: Document, collation?: Document, sort?: SortFields): Plan {
   const cons = constraints(filter);
   if (cons.size === 0 && !sort?.length) return { exact: false };
   const queryCollation = collationId(collation);

@@ -191,11 +191,6 @@ export function withBsonTypes(next: Document, stored: Document | undefined, type
   return new Retyper(rulesOf(typedU, inserting, stored), stored).run(next);
 }
 
-/** `next` (the updated document) with the numeric types of the stored document `storedBytes`. */
-export function withStoredTypes(next: Document, storedBytes: Uint8Array): Document {
-  return withBsonTypes(next, typedDecode(storedBytes));
-}
-
 const NUMERIC_ALIASES: Record<string, string[]> = {
   int: ['Int32'],
   long: ['Long'],

@@ -211,7 +211,7 @@ export function applyUpdate(
 }
 
 /** Equality fields of a filter, as the seed document of an upsert (MongoDB's "query predicate fields"). */
-export function seedFromFilter(filter: Document, seed: Document = {}): Document {
+function seedFromFilter(filter: Document, seed: Document = {}): Document {
   for (const [k, v] of Object.entries(filter)) {
     if (k === '$and' && Array.isArray(v)) {
       for (const sub of v) seedFromFilter(sub as Document, seed);

@@ -195,7 +195,7 @@ export class Catalog {
  * The layout version of an environment's data: FORMAT_KEY's, else 1 when it holds collections (the first
  * layout kept no version), else FORMAT (an empty environment takes the current layout).
  */
-export function storedFormat(env: StorageEnv): number {
+function storedFormat(env: StorageEnv): number {
   const stored = env.meta.getBinary(FORMAT_KEY);
   if (stored) return Number(decode(stored).version);
   for (const _ of env.meta.getKeys({ start: COLL_PREFIX, end: COLL_PREFIX + '\uffff', limit: 1 })) return 1;

@@ -40,7 +40,7 @@ const SCAN_CHUNK = 256;
 const ZERO = Buffer.from([0]);
 
 /** The key of a document in `docs`: collection id (u32 BE), then its record id (UTF-8). */
-export function docKey(coll: number, rid: Rid): Buffer {
+function docKey(coll: number, rid: Rid): Buffer {
   const b = Buffer.allocUnsafe(4 + Buffer.byteLength(rid));
   b.writeUInt32BE(coll, 0);
   b.write(rid, 4, 'utf8');

@@ -207,11 +207,6 @@ export function encodeKey(v: unknown): string {
   return out + '}';
 }
 
-/** Encodes a compound key from per-field encoded parts. */
-export function joinKey(parts: readonly string[]): string {
-  return parts.length === 1 ? parts[0]! : parts.map(comp).join('');
-}
-
 /**
  * Values a dotted path reaches in a document, descending through arrays the way MongoDB does
  * (a.b over [{b:1},{b:2}] yields 1 and 2). A missing path yields [undefined].
@@ -232,31 +227,4 @@ export function valuesAtPath(doc: unknown, path: readonly string[], i = 0): unkn
     return out.length ? out : [undefined];
   }
   return valuesAtPath((doc as Record<string, unknown>)[key], path, i + 1);
-}
-
-/**
- * Keys a single field contributes: each array element separately (multikey), an empty array as its own
- * marker (MongoDB indexes [] as undefined, which no scalar equality matches).
- */
-export function fieldKeys(doc: unknown, path: readonly string[]): string[] {
-  const keys = new Set<string>();
-  for (const v of valuesAtPath(doc, path)) {
-    if (Array.isArray(v)) {
-      if (v.length === 0) keys.add('[]');
-      for (const el of v) keys.add(encodeKey(el));
-    } else {
-      keys.add(encodeKey(v));
-    }
-  }
-  return [...keys];
-}
-
-/** True when a value is a plain scalar whose key equality is exactly MongoDB equality. */
-export function isExactScalar(v: unknown): boolean {
-  if (v === null || v === undefined) return false;
-  const t = typeof v;
-  if (t === 'number' || t === 'string' || t === 'boolean' || t === 'bigint') return true;
-  if (v instanceof Date) return true;
-  const bt = (v as Bsonish)._bsontype;
-  return bt === 'ObjectId' || bt === 'Long' || bt === 'Int32' || bt === 'Double';
 }

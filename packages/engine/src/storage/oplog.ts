@@ -7,7 +7,7 @@
 // increment, strictly increasing, what change streams use as positions), and the table has an epoch (random,
 // chosen when the table is first written, kept in `meta`) naming this history across restarts.
 //
-// API (also documented in docs/engine.md, "Oplog"):
+// API (also documented in the package README, "Oplog"):
 //   readChanges(fromTs, limit)  records with ts >= fromTs, oldest first, at most `limit`
 //   oldestChangeTs()           ts of the oldest record still kept (undefined when none)
 //   latestChangeTs()           ts of the newest record (0 when nothing was ever written)
@@ -49,7 +49,7 @@ export interface ChangeRecord {
 export type ChangeInput = Omit<ChangeRecord, 'ts' | 'wall' | 'clusterTime' | 'doc' | 'before'> & { doc?: Uint8Array; before?: Uint8Array };
 export type ChangeListener = (records: readonly ChangeRecord[]) => void;
 
-export const DEFAULT_MAX_CHANGES = 100_000;
+const DEFAULT_MAX_CHANGES = 100_000;
 const META_KEY = 'oplog';
 
 function tsKey(ts: number): Buffer {

@@ -76,7 +76,7 @@ export function orderComponent(v: unknown): string | undefined {
   }
 }
 
-export const UNORDERED = '~';
+const UNORDERED = '~';
 export const SEP = '\0';
 /** Greater than any component character (components never hold surrogates or U+FFFF escapes). */
 export const TOP = '\uffff';

@@ -7,7 +7,7 @@ import { decode, docLength, encode, valueSize } from '../storage/bsonio.js';
 import { FRAME_BYTES, withFrameSpace } from './rawbson.js';
 
 export const OP_REPLY = 1;
-export const OP_QUERY = 2004;
+const OP_QUERY = 2004;
 export const OP_MSG = 2013;
 const CHECKSUM_PRESENT = 1;
 const MORE_TO_COME = 2;

@@ -1,5 +1,5 @@
 // Splits a TCP byte stream into whole wire-protocol messages using the int32 length prefix.
-export const MAX_MESSAGE_BYTES = 48_000_000;
+const MAX_MESSAGE_BYTES = 48_000_000;
 
 export class MessageFramer {
   private chunks: Buffer[] = [];

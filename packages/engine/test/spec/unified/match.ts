@@ -1,7 +1,7 @@
 // The unified test format's "Evaluating Matches": expected values (extended JSON, relaxed) against what the
 // driver returned, with the $$ special operators, flexible numerics, and extra fields allowed only in
 // root-level documents.
-import { Binary, Decimal128, EJSON, Long, ObjectId, Timestamp } from 'bson';
+import { Binary, EJSON, Long } from 'bson';
 
 export type Doc = Record<string, unknown>;
 
