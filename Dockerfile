@@ -8,10 +8,12 @@ ARG NODE_VERSION=24
 FROM node:${NODE_VERSION}-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY packages/engine/package.json ./packages/engine/
 # No install scripts: nothing at run time needs them (esbuild and argon2 ship prebuilt binaries as
 # optional packages), and some dev tools' scripts would want a C compiler the slim image lacks.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY packages ./packages
 COPY src ./src
 COPY scripts ./scripts
 COPY bench ./bench
@@ -23,6 +25,9 @@ WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The engine is a workspace package: node_modules/@gateway/engine links here, to its package.json and dist/.
+COPY --from=build /app/packages/engine/package.json ./packages/engine/
+COPY --from=build /app/packages/engine/dist ./packages/engine/dist
 # Only the embedded engine (no MONGODB_URI) writes here; everything else stays owned by root.
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node

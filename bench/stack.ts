@@ -1,13 +1,14 @@
 // The processes under test: the engine (own process, own dbpath), the seed, the service and the
 // two reference servers. Every start has a bounded wait; every process is tracked by procs.ts.
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
 import { insertCatalogue } from './catalogue.js';
 import { distRoot, freePort, nodeProc, startFlags, waitForHttp, waitForOutput, type Proc } from './procs.js';
 
 export const DB_NAME = 'bench';
 
-const engineCli = join(distRoot, 'src/store/embedded/cli.js');
+const engineCli = fileURLToPath(import.meta.resolve('@gateway/engine/cli'));
 const seedScript = join(distRoot, 'scripts/seed.js');
 const serviceMain = join(distRoot, 'src/main.js');
 const referenceMain = join(distRoot, 'bench/reference.js');

@@ -1,18 +1,8 @@
-// What the store benchmarks share: article-like filler text, a child process's CPU time and memory from /proc, and
-// the engine alone (`cli.js`) opened on a data directory.
+// What the service's store benchmarks share: a child process's CPU time and memory from /proc, and the engine
+// alone (its `cli.js`) opened on a data directory.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-export const WORDS = 'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua enim minim veniam quis nostrud exercitation ullamco laboris nisi aliquip commodo consequat'.split(' ');
-
-/** `n` words, the same ones for the same seed. */
-export function words(n: number, seed: number): string {
-  const out: string[] = [];
-  for (let i = 0; i < n; i++) out.push(WORDS[(seed * 31 + i * 17) % WORDS.length]!);
-  return out.join(' ');
-}
 
 /** VmRSS (everything resident, mapped data files included) or RssAnon (the process's own memory), in MiB. */
 export function rssMb(pid: number, field: 'VmRSS' | 'RssAnon' = 'VmRSS'): number {
@@ -33,11 +23,9 @@ export function procStat(pid: number): { userMs: number; sysMs: number; minorFau
   return { userMs: Number(fields[11]) * 10, sysMs: Number(fields[12]) * 10, minorFaults: Number(fields[7]) };
 }
 
-const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
-
 /** The embedded engine as its own process on `dataDir`, on a free port; resolves with its connection string. */
 export async function startEngineCli(dataDir: string): Promise<{ proc: ChildProcess; uri: string }> {
-  const proc = spawn(process.execPath, [join(distRoot, 'src/store/embedded/cli.js'), '--port', '0', '--dbpath', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, [fileURLToPath(import.meta.resolve('@gateway/engine/cli')), '--port', '0', '--dbpath', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
   const uri = await new Promise<string>((resolve, reject) => {
     let out = '';
     proc.stdout!.on('data', (b: Buffer) => {

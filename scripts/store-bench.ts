@@ -35,7 +35,7 @@ async function timed(label: string, run: () => Promise<number>): Promise<void> {
 
 /** The engine as its own process, as `npm run engine` runs it. */
 async function standaloneEngine(dbPath: string): Promise<{ uri: string; stop(): Promise<void> }> {
-  const cli = fileURLToPath(new URL('../src/store/embedded/cli.js', import.meta.url));
+  const cli = fileURLToPath(import.meta.resolve('@gateway/engine/cli'));
   const child = spawn(process.execPath, [cli, '--port', '0', '--dbpath', dbPath], { stdio: ['ignore', 'pipe', 'inherit'] });
   const uri = await new Promise<string>((resolve, reject) => {
     child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8').trim()));

@@ -4,8 +4,8 @@ import { MongoClient, type Collection, type Db } from 'mongodb';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { CollectionName, DocOf } from './collections.js';
-import { startEngine, type RunningEngine } from './embedded/index.js';
-import { engineThreadAvailable, startEngineThread, type EngineThread } from './embedded/thread.js';
+import { startEngine, type RunningEngine } from '@gateway/engine';
+import { engineThreadAvailable, startEngineThread, type EngineThread } from '@gateway/engine/thread';
 import { allIndexes, type IndexDef } from './indexes.js';
 import { instrumentStore } from '../metrics/store-metrics.js';
 

@@ -2,7 +2,7 @@
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startService, type RunningService } from '../../src/server.js';
-import { startEngine, type RunningEngine } from '../../src/store/embedded/index.js';
+import { startEngine, type RunningEngine } from '@gateway/engine';
 import { Store } from '../../src/store/store.js';
 
 let engine: RunningEngine;

@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startService, type RunningService } from '../../src/server.js';
 import { Store } from '../../src/store/store.js';
-import { distPath, ensureBuilt } from '../helpers/built.js';
+import { engineCli, ensureBuilt } from '../helpers/built.js';
 import { spawnNode, type Child } from '../helpers/child.js';
 
 let engine: Child;
@@ -27,7 +27,7 @@ async function freePort(): Promise<number> {
 }
 
 async function startEngineProcess(): Promise<Child> {
-  const child = spawnNode(distPath('src/store/embedded/cli.js'), ['--port', String(port), '--dbpath', dbPath], {});
+  const child = spawnNode(engineCli, ['--port', String(port), '--dbpath', dbPath], {});
   await child.waitFor((l) => String(l.msg).startsWith('mongodb://'));
   return child;
 }

@@ -28,6 +28,9 @@ export async function runBuiltScript(script: string, args: string[], env: Record
 
 export const distPath = (...parts: string[]): string => join(projectRoot, 'dist', ...parts);
 
+/** The engine's built command (`npm run engine`), which the service's build builds first. */
+export const engineCli = join(projectRoot, 'packages', 'engine', 'dist', 'src', 'cli.js');
+
 export async function ensureBuilt(): Promise<void> {
   const marker = distPath(`.built-${process.env.TEST_RUN_ID ?? 'manual'}`);
   if (existsSync(marker)) return;
@@ -42,7 +45,7 @@ export async function ensureBuilt(): Promise<void> {
   }
   try {
     if (existsSync(marker)) return;
-    await run(process.execPath, [join(projectRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: projectRoot });
+    await run(process.execPath, [join(projectRoot, 'node_modules/typescript/bin/tsc'), '-b', 'tsconfig.build.json'], { cwd: projectRoot });
     await writeFile(marker, new Date().toISOString());
   } finally {
     await rmdir(lock);

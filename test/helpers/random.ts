@@ -1,16 +1,7 @@
-// A seeded pseudo-random generator for tests that must reproduce a failure from its seed.
+// Seeded draws for tests that must reproduce a failure from its seed, on the engine tests' generator.
+import { random } from '../../packages/engine/test/helpers/random.js';
 
-/** mulberry32: small, fast, and the same sequence for the same seed on every machine. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { random };
 
 /** Draws from one seeded sequence: the base of the seeded fuzzers (the same draws for the same seed). */
 export class Draws {

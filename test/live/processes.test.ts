@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startService } from '../../src/server.js';
 import { Store } from '../../src/store/store.js';
-import { distPath, ensureBuilt } from '../helpers/built.js';
+import { distPath, engineCli, ensureBuilt } from '../helpers/built.js';
 import { spawnNode, type Child } from '../helpers/child.js';
 import { testMongoUri } from '../helpers/db.js';
 import { startTestService, type TestService } from '../helpers/service.js';
@@ -84,7 +84,7 @@ describe('engine restart', () => {
   let service: Awaited<ReturnType<typeof startService>>;
 
   const startEngineProcess = async (): Promise<Child> => {
-    const child = spawnNode(distPath('src/store/embedded/cli.js'), ['--port', String(port), '--dbpath', dbPath], {});
+    const child = spawnNode(engineCli, ['--port', String(port), '--dbpath', dbPath], {});
     await child.waitFor((l) => String(l.msg).startsWith('mongodb://'));
     return child;
   };

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { MongoServerError, type ChangeStreamDocument } from 'mongodb';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
-import { startEngine, type RunningEngine } from '../../src/store/embedded/index.js';
+import { startEngine, type RunningEngine } from '@gateway/engine';
 import { ResumableWatch } from '../../src/store/resumable-watch.js';
 import { Store } from '../../src/store/store.js';
 

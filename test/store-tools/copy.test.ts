@@ -9,7 +9,7 @@ import { createLogger } from '../../src/logger.js';
 import { runSeeders } from '../../src/seed/index.js';
 import { startService, type RunningService } from '../../src/server.js';
 import { Store } from '../../src/store/store.js';
-import { distPath, ensureBuilt } from '../helpers/built.js';
+import { engineCli, ensureBuilt } from '../helpers/built.js';
 import { spawnNode, type Child } from '../helpers/child.js';
 import { demoTokens, freePort, publicAnswers, storeCli, tokenEndpoint, viewerId } from './support.js';
 
@@ -45,7 +45,7 @@ beforeAll(async () => {
   await store.close();
 
   const port = await freePort();
-  engine = spawnNode(distPath('src/store/embedded/cli.js'), ['--port', String(port), '--dbpath', targetDir], {});
+  engine = spawnNode(engineCli, ['--port', String(port), '--dbpath', targetDir], {});
   await engine.waitFor((l) => String(l.msg).startsWith('mongodb://'));
   targetUri = `mongodb://127.0.0.1:${port}/?directConnection=true`;
 }, SLOW);

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { MongoClient, type Db } from 'mongodb';
 import type { Config } from '../../config.js';
-import { startEngine, type RunningEngine } from '../embedded/index.js';
+import { startEngine, type RunningEngine } from '@gateway/engine';
 import { ToolError } from './errors.js';
 
 export interface Endpoint {

@@ -1,0 +1,298 @@
+// aggregate (cursor form). A leading $match, and a $sort with $skip/$limit right after it, are served
+// through the planner (an index lookup or an ordered index walk that stops at the limit); the rest of the
+// pipeline runs in mingo, lazily where stages allow. $lookup/$graphLookup/$unionWith resolve other
+// collections of the same database; the sub-pipelines of $unionWith and of uncorrelated $lookup are run
+// here first (so their leading $match/$sort/$limit use indexes too) and handed to mingo as their results.
+// The leading $match reads only the fields it names, and when a top-level inclusion $project comes next,
+// mingo is handed just the kept fields of each document rather than whole decoded documents.
+import type { Document } from 'bson';
+import { Aggregator } from '../query/mingo.js';
+import type { AnyObject } from 'mingo/types';
+import { countPipeline } from '../query/count.js';
+import { checkFilter, checkHint, matches, sortedMatches, type StoredMatch } from '../query/exec.js';
+import { inclusionFields } from '../query/fields.js';
+import { effectiveCollation, mingoOptions, type QueryExtras } from '../query/options.js';
+import { KeySorter, sortKey, type SortFields } from '../query/sort.js';
+import { decode, encode } from '../storage/bsonio.js';
+import { letVariables, type CommandContext, type Handler } from './context.js';
+import { optDoc, optInt } from './args.js';
+import { CommandError } from '../errors.js';
+import { encoded, firstBatchReply } from './batches.js';
+import { runMerge, runOut, WRITE_STAGES } from './aggregateOut.js';
+import { viewOf } from './views.js';
+import { cappedMaxSize, isCapped } from './capped.js';
+
+const UNSUPPORTED = new Set(['$changeStream', '$currentOp', '$listSessions', '$indexStats', '$search', '$geoNear']);
+
+/** Results of sub-pipelines, under names no collection can have, computed when mingo first asks. */
+type Subresults = Map<string, () => AnyObject[]>;
+
+function resolver(ctx: CommandContext, subs: Subresults): (name: string) => AnyObject[] {
+  const cache = new Map<string, AnyObject[]>();
+  return (name) => {
+    let docs = cache.get(name);
+    if (!docs) {
+      const sub = subs.get(name);
+      const coll = sub ? undefined : ctx.state.catalog.get(ctx.db, name);
+      docs = sub ? sub() : coll ? [...coll.scan()].map(([, b]) => decode(b) as AnyObject) : [];
+      cache.set(name, docs);
+    }
+    return docs;
+  };
+}
+
+const isPlainStage = (st: unknown): st is Document => !!st && typeof st === 'object' && !Array.isArray(st);
+
+/** Folds the $skip/$limit stages at the start of `stages` into one window; returns how many it used. */
+function windowOf(stages: Document[]): { used: number; skip: number; limit: number } {
+  let skip = 0;
+  let limit = Infinity;
+  let used = 0;
+  for (const st of stages) {
+    const n: unknown = '$skip' in st ? st.$skip : '$limit' in st ? st.$limit : undefined;
+    if (Object.keys(st).length !== 1 || typeof n !== 'number' || !Number.isInteger(n) || n < 0) break;
+    if ('$skip' in st) {
+      skip += n;
+      limit = Math.max(0, limit - n);
+    } else {
+      if (n === 0) break; // mingo reports the error
+      limit = Math.min(limit, n);
+    }
+    used++;
+  }
+  return { used, skip, limit };
+}
+
+/** A $sort spec this module can run (plain 1/-1 keys; $meta and bad values are left to mingo's errors). */
+function plainSort(st: Document | undefined): SortFields | undefined {
+  const spec: unknown = st && Object.keys(st).length === 1 ? st.$sort : undefined;
+  if (!isPlainStage(spec) || Object.keys(spec).length === 0) return undefined;
+  const out: SortFields = [];
+  for (const [k, d] of Object.entries(spec)) {
+    if (d !== 1 && d !== -1) return undefined;
+    out.push([k, d]);
+  }
+  return out;
+}
+
+/**
+ * Replaces sub-pipelines that do not depend on the outer document (every $unionWith; $lookup with
+ * `pipeline` and neither `let`, `localField` nor `$$` variables) by the names of their precomputed results.
+ */
+function hoistSubpipelines(ctx: CommandContext, stages: Document[], extras: QueryExtras, subs: Subresults): Document[] {
+  const register = (coll: string, pipeline: Document[]): string => {
+    const name = `\0sub${subs.size}`;
+    subs.set(name, () => [...documents(ctx, coll, pipeline, extras, subs)] as AnyObject[]);
+    return name;
+  };
+  return stages.map((st) => {
+    if (!isPlainStage(st) || Object.keys(st).length !== 1) return st;
+    if ('$unionWith' in st) {
+      const u: unknown = st.$unionWith;
+      if (typeof u === 'string') return st; // a whole collection: nothing to plan
+      if (!isPlainStage(u) || typeof u.coll !== 'string' || !Array.isArray(u.pipeline)) return st;
+      if (Object.keys(u).some((k) => k !== 'coll' && k !== 'pipeline')) return st;
+      return { $unionWith: { coll: register(u.coll, u.pipeline as Document[]) } };
+    }
+    if ('$lookup' in st) {
+      const l: unknown = st.$lookup;
+      if (!isPlainStage(l) || typeof l.from !== 'string' || !Array.isArray(l.pipeline) || typeof l.as !== 'string') return st;
+      if (Object.keys(l).some((k) => k !== 'from' && k !== 'pipeline' && k !== 'as')) return st;
+      if (JSON.stringify(l.pipeline).includes('$$')) return st;
+      return { $lookup: { from: register(l.from, l.pipeline as Document[]), pipeline: [], as: l.as } };
+    }
+    return st;
+  });
+}
+
+function* documents(ctx: CommandContext, target: string, pipeline: Document[], extras: QueryExtras, subs: Subresults): Generator<Document> {
+  // A view: its pipeline runs first, over its base collection.
+  const view = viewOf(ctx, target);
+  const name = view?.source ?? target;
+  const coll = ctx.state.catalog.get(ctx.db, name);
+  let stages = view ? [...view.pipeline, ...pipeline] : pipeline;
+  let filter: Document = {};
+  if (stages[0] && '$match' in stages[0] && !JSON.stringify(stages[0].$match ?? {}).includes('"$expr"')) {
+    filter = stages[0].$match as Document;
+    checkFilter(filter, extras);
+    stages = stages.slice(1);
+  }
+  // A $sort right after (and the $skip/$limit that follow it) runs here: the planner may walk an index
+  // in sort order and stop at the limit. Collations change order, so those stay with mingo.
+  const collated = !!extras.collation && Object.keys(extras.collation).length > 0;
+  const sort = plainSort(stages[0]);
+  let source: Iterable<StoredMatch> = [];
+  if (coll && sort && !collated) {
+    const w = windowOf(stages.slice(1));
+    stages = stages.slice(1 + w.used);
+    if (w.limit > 0) source = sortedMatches(coll, filter, extras, sort, w.skip, Number.isFinite(w.limit) ? w.limit : 0);
+  } else if (coll) source = matches(coll, filter, extras);
+  // mingo still applies the $project (its output order is kept); it just never sees the other fields.
+  const next = stages[0];
+  const keep = next && Object.keys(next).length === 1 && isPlainStage(next.$project) ? inclusionFields(next.$project) : undefined;
+  function* docs(): Generator<Document> {
+    for (const m of source) yield keep ? m.fields(keep) : m.doc;
+  }
+  if (stages.length === 0) {
+    yield* docs();
+    return;
+  }
+  stages = hoistSubpipelines(ctx, stages, extras, subs);
+  yield* runStages(stages, docs(), extras);
+}
+
+function* mingoStream(stages: Document[], input: Iterable<Document>, extras: QueryExtras): Generator<Document> {
+  const it = new Aggregator(stages as AnyObject[], mingoOptions(extras)).stream(input as Iterable<AnyObject>);
+  for (;;) {
+    const r = it.next();
+    if (r.done) return;
+    yield r.value as Document;
+  }
+}
+
+function* bsonSorted(input: Iterable<Document>, fields: SortFields): Generator<Document> {
+  const sorter = new KeySorter<Document>(fields);
+  for (const d of input) sorter.add(sortKey(d, fields), d);
+  yield* sorter.sorted();
+}
+
+/**
+ * Runs stages through mingo, except that a plain $sort anywhere in the pipeline sorts in BSON order
+ * (query/sort.ts: ObjectId before Date, strings by UTF-8 bytes), as MongoDB does; mingo's own order
+ * differs. Under a collation mingo sorts (with the collator).
+ */
+function* runStages(stages: Document[], input: Iterable<Document>, extras: QueryExtras): Generator<Document> {
+  const collated = effectiveCollation(extras.collation) !== undefined;
+  let src: Iterable<Document> = input;
+  let segment: Document[] = [];
+  for (const st of stages) {
+    const fields = collated ? undefined : plainSort(st);
+    if (!fields) {
+      segment.push(st);
+      continue;
+    }
+    if (segment.length) src = mingoStream(segment, src, extras);
+    segment = [];
+    src = bsonSorted(src, fields);
+  }
+  if (segment.length) src = mingoStream(segment, src, extras);
+  yield* src;
+}
+
+export const aggregateCommands: Record<string, Handler> = {
+  aggregate: (ctx) => {
+    const b = ctx.body;
+    const dbLevel = b.aggregate === 1 || b.aggregate === 1.0;
+    if (typeof b.aggregate !== 'string' && !dbLevel) throw new CommandError('InvalidNamespace', `Invalid aggregate namespace: ${String(b.aggregate)}`);
+    if (!Array.isArray(b.pipeline)) throw new CommandError('TypeMismatch', "'pipeline' option must be specified as an array");
+    if (b.explain) throw new CommandError('CommandNotSupported', 'explain is not supported by the embedded engine');
+    const cursor = optDoc(b.cursor, 'cursor');
+    if (!cursor) throw new CommandError('FailedToParse', "The 'cursor' option is required, except for aggregate with the explain argument");
+    const pipeline = b.pipeline as Document[];
+    for (const [i, st] of pipeline.entries()) {
+      const op = Object.keys(st)[0] ?? '';
+      if (UNSUPPORTED.has(op)) throw new CommandError('CommandNotSupported', `${op} is not supported by the embedded engine`);
+      if (WRITE_STAGES.has(op) && i !== pipeline.length - 1) throw new CommandError('Location40601', `${op} can only be the final stage in the pipeline`);
+      if (op === '$collStats' && i !== 0) throw new CommandError('Location40602', '$collStats is only valid as the first stage in a pipeline');
+    }
+    const subs: Subresults = new Map();
+    const extras: QueryExtras = {
+      collation: optDoc(b.collation, 'collation'),
+      variables: letVariables(ctx),
+      collectionResolver: resolver(ctx, subs),
+    };
+    if (!dbLevel) checkHint(ctx.state.catalog.get(ctx.db, b.aggregate as string), b.hint);
+    const last = pipeline.at(-1);
+    const writes = last && WRITE_STAGES.has(Object.keys(last)[0]!) ? last : undefined;
+    const stages = writes ? pipeline.slice(0, -1) : pipeline;
+    const ns = dbLevel ? `${ctx.db}.$cmd.aggregate` : `${ctx.db}.${b.aggregate as string}`;
+    // Pipeline errors surface when the first batch is pulled, inside this handler, as a command error.
+    const counted = dbLevel || writes ? undefined : countedFromIndex(ctx, b.aggregate as string, stages, extras);
+    if (counted) return firstBatchReply(ctx, ns, counted.map((d) => encode(d)).values(), optInt(cursor.batchSize, 'cursor.batchSize'), false);
+    const results = dbLevel
+      ? databaseDocuments(ctx, stages, extras)
+      : stages[0] && '$collStats' in stages[0]
+        ? runStages(stages.slice(1), [collStats(ctx, b.aggregate as string, optDoc(stages[0].$collStats, '$collStats') ?? {})], extras)
+        : documents(ctx, b.aggregate as string, stages, extras, subs);
+    if (writes) {
+      const docs = [...results];
+      if ('$out' in writes) runOut(ctx, writes.$out, docs);
+      else runMerge(ctx, writes.$merge, docs);
+      return firstBatchReply(ctx, ns, [].values(), 0, false);
+    }
+    return firstBatchReply(ctx, ns, encoded(results), optInt(cursor.batchSize, 'cursor.batchSize'), false);
+  },
+};
+
+/**
+ * A counting pipeline answered from an index (query/count.ts), or undefined. Not on a view (its own pipeline
+ * comes first) nor under a collation; the leading $match is still checked as MongoDB would check it.
+ */
+function countedFromIndex(ctx: CommandContext, name: string, pipeline: Document[], extras: QueryExtras): Document[] | undefined {
+  if (viewOf(ctx, name)) return undefined;
+  const collated = !!extras.collation && Object.keys(extras.collation).length > 0;
+  const counted = countPipeline(ctx.state.catalog.get(ctx.db, name), pipeline, collated);
+  if (counted) checkFilter(pipeline[0]!.$match as Document, extras);
+  return counted;
+}
+
+/**
+ * A database-level aggregate ({aggregate: 1}): its first stage makes the documents. $listLocalSessions
+ * lists the calling session only (sessions are accepted but not tracked).
+ */
+function* databaseDocuments(ctx: CommandContext, stages: Document[], extras: QueryExtras): Generator<Document> {
+  const first = stages[0] ?? {};
+  let source: Document[];
+  if ('$documents' in first) {
+    const given: unknown = first.$documents;
+    source = Array.isArray(given) ? (given as Document[]) : (new Aggregator([{ $replaceWith: { v: given } }], mingoOptions(extras)).run([{}])[0] as Document).v as Document[];
+    if (!Array.isArray(source)) throw new CommandError('Location5858203', 'an array is expected');
+  } else if ('$listLocalSessions' in first) {
+    const lsid = ctx.body.lsid as Document | undefined;
+    source = lsid ? [{ _id: { id: lsid.id, uid: Buffer.alloc(32) }, lastUse: new Date() }] : [];
+  } else {
+    throw new CommandError('InvalidNamespace', `{aggregate: 1} is not valid for '${Object.keys(first)[0] ?? ''}'; a collection is required.`);
+  }
+  const rest = stages.slice(1);
+  if (rest.length === 0) {
+    yield* source;
+    return;
+  }
+  yield* runStages(rest, source, extras);
+}
+
+/**
+ * The $collStats document: `count` and `storageStats` (sizes are the documents' BSON bytes; storage keeps
+ * no per-collection file, so storageSize is that figure too and index sizes are not reported).
+ */
+function collStats(ctx: CommandContext, name: string, spec: Document): Document {
+  const coll = ctx.state.catalog.get(ctx.db, name);
+  const out: Document = { ns: `${ctx.db}.${name}`, host: 'embedded', localTime: new Date() };
+  for (const k of Object.keys(spec)) {
+    if (k !== 'count' && k !== 'storageStats') throw new CommandError('CommandNotSupported', `$collStats '${k}' is not supported by the embedded engine`);
+  }
+  if ((spec.count || spec.storageStats) && !coll) throw new CommandError('NamespaceNotFound', `Unable to retrieve storageStats in $collStats stage :: caused by :: Collection [${ctx.db}.${name}] not found.`);
+  if (spec.count) out.count = coll!.size;
+  if (spec.storageStats) {
+    const st: Document = {
+      size: coll!.dataSize,
+      count: coll!.size,
+      ...(coll!.size ? { avgObjSize: Math.floor(coll!.dataSize / coll!.size) } : {}),
+      storageSize: coll!.dataSize,
+      capped: isCapped(coll!),
+      nindexes: coll!.indexes.size,
+    };
+    if (isCapped(coll!)) {
+      st.maxSize = cappedMaxSize(Number(coll!.options.size));
+      if (coll!.options.max !== undefined) st.max = Number(coll!.options.max);
+    }
+    out.storageStats = st;
+  }
+  return out;
+}
+
+/** Documents of a pipeline over a collection or view (for reads on views by find/count). */
+export function pipelineDocuments(ctx: CommandContext, name: string, pipeline: Document[], extras: QueryExtras = {}): Generator<Document> {
+  const subs: Subresults = new Map();
+  return documents(ctx, name, pipeline, { ...extras, collectionResolver: resolver(ctx, subs) }, subs);
+}

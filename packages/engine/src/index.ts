@@ -1,0 +1,153 @@
+// Public entry point of the embedded MongoDB-compatible engine: startEngine() opens the LMDB storage (a data
+// directory, or a temporary one deleted on close), the cursors, change streams, the TTL sweeper and the
+// wire-protocol server.
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { changeStreams } from './changes/index.js';
+import { Catalog } from './storage/catalog.js';
+import { CursorRegistry } from './cursors.js';
+import type { EngineState } from './commands/context.js';
+import { enableTestCommands } from './commands/failpoints.js';
+import { StorageEnv } from './storage/env.js';
+import type { Oplog } from './storage/oplog.js';
+import { isLegacyDir, LegacyFormatError } from './persist/legacy.js';
+import { TtlSweeper } from './ttl.js';
+import { WireServer } from './wire/server.js';
+
+export type { ChangeRecord, ChangeListener, ChangeOp } from './storage/oplog.js';
+
+export interface EngineOptions {
+  host?: string /* default 127.0.0.1 */;
+  port?: number /* 0 = ephemeral, default 27017 */;
+  dbPath?: string /* undefined = a temporary directory, deleted on close */;
+  log?: (msg: string, fields?: Record<string, unknown>) => void;
+  /** TTL sweep interval in ms (default 60 s, as MongoDB's TTL monitor; tests pass a shorter one). */
+  ttlIntervalMs?: number;
+  /** Oplog retention: the newest this many change records are kept (default 100,000). */
+  maxChanges?: number;
+  /**
+   * mongod's test commands (`configureFailPoint` with the `failCommand` fail point), for drivers' and
+   * MongoDB's specification tests; off by default, as mongod's `enableTestCommands`.
+   */
+  testCommands?: boolean;
+}
+
+/** The engine's table of changes (see storage/oplog.ts and the README, "Oplog"). */
+export type EngineChanges = Pick<Oplog, 'readChanges' | 'oldestChangeTs' | 'latestChangeTs' | 'onChanges'>;
+
+export interface RunningEngine {
+  uri: string /* mongodb://host:port/?directConnection=true */;
+  host: string;
+  port: number;
+  changes: EngineChanges;
+  close(): Promise<void> /* stops listening, ends sockets, closes the storage */;
+}
+
+export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngine> {
+  const host = opts.host ?? '127.0.0.1';
+  const log = opts.log ?? (() => undefined);
+  const started = Date.now();
+  if (opts.dbPath !== undefined && isLegacyDir(opts.dbPath)) throw new LegacyFormatError(opts.dbPath);
+  const unlock = opts.dbPath !== undefined ? lock(opts.dbPath) : () => undefined;
+  let env: StorageEnv;
+  try {
+    env = StorageEnv.open({ dir: opts.dbPath });
+  } catch (e) {
+    unlock();
+    throw e;
+  }
+  let catalog: Catalog;
+  try {
+    catalog = new Catalog(env, { maxChanges: opts.maxChanges });
+  } catch (e) {
+    // An earlier layout (OldLayoutError names the --migrate command) or unreadable metadata: release the directory.
+    await env.close();
+    unlock();
+    throw e;
+  }
+  log('storage opened', { dbPath: opts.dbPath ?? null, collections: [...catalog.all()].length, ms: Date.now() - started });
+  const state: EngineState = { catalog, cursors: new CursorRegistry(), changes: changeStreams(catalog), startedAt: Date.now(), log };
+  if (opts.testCommands) enableTestCommands(state);
+  const server = new WireServer(state, { commit: () => env.flushed() });
+  const ttl = new TtlSweeper(catalog, opts.ttlIntervalMs ?? 60_000, log);
+  const shutdown = async (): Promise<void> => {
+    ttl.stop();
+    state.cursors.close();
+    state.changes?.close();
+    await catalog.saveKeptCounts().catch((e: unknown) => log('kept counts not saved', { error: e instanceof Error ? e.message : String(e) }));
+    await env.close();
+    unlock();
+  };
+  let port: number;
+  try {
+    port = await server.listen(host, opts.port ?? 27017);
+  } catch (e) {
+    await shutdown();
+    throw e;
+  }
+  const uriHost = host.includes(':') ? `[${host}]` : host;
+  log('engine listening', { host, port, dbPath: opts.dbPath ?? null });
+  let closing: Promise<void> | undefined;
+  const o = catalog.oplog;
+  return {
+    uri: `mongodb://${uriHost}:${port}/?directConnection=true`,
+    host,
+    port,
+    changes: {
+      readChanges: (fromTs, limit) => o.readChanges(fromTs, limit),
+      oldestChangeTs: () => o.oldestChangeTs(),
+      latestChangeTs: () => o.latestChangeTs(),
+      onChanges: (l) => o.onChanges(l),
+    },
+    close: () =>
+      (closing ??= (async () => {
+        await server.close();
+        await shutdown();
+        log('engine closed');
+      })()),
+  };
+}
+
+const LOCK_FILE = 'engine.lock';
+
+/**
+ * Refuses a dbPath another live engine process holds (the catalog is mirrored in the heap, so one engine
+ * at a time); a lock left by a crashed process is taken over. Returns the release function.
+ */
+function lock(dir: string): () => void {
+  const path = join(dir, LOCK_FILE);
+  let holder = NaN;
+  try {
+    holder = Number(readFileSync(path, 'utf8').trim());
+  } catch {
+    // no lock file
+  }
+  if (Number.isInteger(holder) && holder > 0 && alive(holder)) {
+    throw new Error(`dbPath ${dir} is in use by process ${holder}`);
+  }
+  StorageEnv.prepareDir(dir);
+  writeFileSync(path, `${process.pid}\n`);
+  return () => {
+    try {
+      unlinkSync(path);
+    } catch {
+      // already gone
+    }
+  };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // A process that has exited but was not reaped by its parent (a zombie, e.g. under a container's PID 1 that
+  // reaps nothing) still answers signal 0, but holds nothing any more.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true; // no /proc (not Linux) or gone meanwhile: as signal 0 said
+  }
+}

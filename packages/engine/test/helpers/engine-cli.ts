@@ -1,0 +1,15 @@
+// Runs the built engine command (`dist/src/cli.js`, what `npm start` here and `npm run engine` at the root start) to its exit.
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const engineCli = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'src', 'cli.js');
+
+export function runEngineCli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  const proc = spawn(process.execPath, [engineCli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  proc.stdout.on('data', (b: Buffer) => (out += b.toString()));
+  proc.stderr.on('data', (b: Buffer) => (err += b.toString()));
+  return new Promise((resolve) => proc.once('exit', (code) => resolve({ code, out, err })));
+}

@@ -1,0 +1,102 @@
+// Planner choices (no explain command, so planQuery is called directly on a storage Collection):
+// most equality fields first, then the index that serves the sort, then the smallest candidate set, with
+// tiny candidate sets (e.g. a unique key) ahead of any walk; walks fall back when a walked field is multikey.
+import type { Document } from 'bson';
+import { encode } from '../src/storage/bsonio.js';
+import type { Collection } from '../src/storage/collection.js';
+import { planQuery } from '../src/query/plan.js';
+import { parseSort } from '../src/query/sort.js';
+import { scratchStore } from './scratch-store.js';
+
+const store = scratchStore();
+afterAll(() => store.close());
+
+function collection(n: number, indexes: Record<string, Document>, make: (i: number) => Document): Collection {
+  const c = store.collection();
+  store.write(() => {
+    for (const [name, key] of Object.entries(indexes)) c.addIndex({ v: 2, key, name, ...(name.startsWith('u_') ? { unique: true } : {}) });
+    for (let i = 0; i < n; i++) {
+      const doc = { _id: i, ...make(i) };
+      c.insert(encode(doc), doc);
+    }
+  });
+  return c;
+}
+
+const article = (i: number): Document => ({
+  status: i % 10 === 0 ? 'draft' : 'published',
+  cat: `c${i % 3}`,
+  kind: i % 500 === 0 ? 'rare' : 'common',
+  slug: `s${i}`,
+  date: new Date(1_700_000_000_000 + (i % 977) * 1000),
+});
+
+const plan = (c: Collection, filter: Document, sort?: Document) => planQuery(c, filter, undefined, sort && parseSort(sort));
+
+it('prefers the index fixing the most leading fields by equality', () => {
+  const c = collection(3000, { status: { status: 1 }, cat_status_date: { cat: 1, status: 1, date: -1, _id: -1 } }, article);
+  expect(plan(c, { status: 'published', cat: 'c1' }).index).toBe('cat_status_date');
+  const p = plan(c, { status: 'published', cat: 'c1' }, { date: -1, _id: -1 });
+  expect(p.index).toBe('cat_status_date');
+  expect(p.walk?.backward).toBe(true);
+  expect(plan(c, { status: 'published', cat: 'c1' }, { date: 1, _id: 1 }).walk?.backward).toBe(false);
+  // Mixed directions are not an order the view has.
+  expect(plan(c, { status: 'published', cat: 'c1' }, { date: 1, _id: -1 }).walk).toBeUndefined();
+});
+
+it('at equal equality fields, prefers the index that serves the sort', () => {
+  const c = collection(3000, { status: { status: 1 }, published: { status: 1, date: -1, _id: -1 } }, article);
+  expect(plan(c, { status: 'published' }, { date: -1, _id: -1 })).toMatchObject({ index: 'published', walk: expect.anything() });
+  expect(plan(c, { status: 'published' }, { date: -1 }).index).toBe('published'); // a prefix of the walked fields
+  expect(plan(c, { status: 'published' }, { status: 1, date: 1 }).walk).toBeDefined(); // fixed sort field dropped
+});
+
+it('then the smallest candidate set; a tiny set (unique key) beats any walk', () => {
+  // Under 2,048 documents per key: the planner counts candidate sets exactly up to there.
+  const c = collection(
+    2000,
+    { status: { status: 1 }, kind: { kind: 1 }, u_slug: { slug: 1 }, published: { status: 1, date: -1, _id: -1 } },
+    article,
+  );
+  expect(plan(c, { status: 'published', kind: 'common' }).index).toBe('status'); // 1800 vs 1996
+  expect(plan(c, { status: 'published', kind: 'rare' }).index).toBe('kind'); // 4 candidates
+  const p = plan(c, { slug: 's42', status: 'published' }, { date: -1, _id: -1 });
+  expect(p.index).toBe('u_slug');
+  expect(p.rids).toHaveLength(1);
+});
+
+it('range predicates on the first walked field narrow the walk; keyset $or branches too', () => {
+  const c = collection(3000, { published: { status: 1, date: -1, _id: -1 } }, article);
+  const all = plan(c, { status: 'published' }, { date: -1, _id: -1 }).walk!;
+  const ranged = plan(c, { status: 'published', date: { $gte: new Date(1_700_000_500_000) } }, { date: -1, _id: -1 }).walk!;
+  expect(ranged.lo > all.lo).toBe(true);
+  expect(ranged.hi < all.hi).toBe(true); // type bracketing: dates only
+  const at = new Date(1_700_000_300_000);
+  const keyset = plan(c, { status: 'published', $or: [{ date: { $lt: at } }, { date: at, _id: { $lt: 5 } }] }, { date: -1, _id: -1 }).walk!;
+  expect(keyset.hi < all.hi).toBe(true);
+  const count = (w: typeof all) => [...w.index.range(w.lo, w.hi, w.backward)].length;
+  expect(count(ranged)).toBe(2700 - [...Array(3000).keys()].filter((i) => i % 10 !== 0 && i % 977 < 500).length);
+  expect(count(keyset)).toBeLessThan(count(all));
+});
+
+it('falls back from a walk when a walked field is multikey, and back again when it no longer is', () => {
+  const c = collection(50, { published: { status: 1, date: -1, _id: -1 } }, article);
+  expect(plan(c, { status: 'published' }, { date: -1, _id: -1 }).walk).toBeDefined();
+  const doc = { _id: 'm', status: 'published', date: [new Date(1), new Date(2)] };
+  const slot = store.write(() => c.insert(encode(doc), doc));
+  const p = plan(c, { status: 'published' }, { date: -1, _id: -1 });
+  expect(p.walk).toBeUndefined();
+  expect(p.index).toBe('published'); // still the equality candidates
+  store.write(() => c.remove(slot, doc));
+  expect(plan(c, { status: 'published' }, { date: -1, _id: -1 }).walk).toBeDefined();
+});
+
+it('an equality lookup settles its fields: only the rest of the filter is left to test', () => {
+  const c = collection(200, { kind: { kind: 1 }, cat_status: { cat: 1, status: 1 } }, article);
+  expect(plan(c, { kind: 'rare' })).toMatchObject({ index: 'kind', exact: true });
+  expect(plan(c, { kind: { $in: ['rare', 'other'] }, slug: 's0' })).toMatchObject({ index: 'kind', exact: false, residual: { slug: 's0' } });
+  expect(plan(c, { cat: 'c1', status: { $in: ['draft'] }, slug: { $ne: 'x' } })).toMatchObject({ index: 'cat_status', residual: { slug: { $ne: 'x' } } });
+  // Not settled: more than an equality on the field, or a value whose key equality is not MongoDB's.
+  expect(plan(c, { kind: { $in: ['rare'], $ne: 'x' } }).exact).toBe(false);
+  expect(plan(c, { kind: { $in: ['rare'], $ne: 'x' } }).residual).toBeUndefined();
+});
