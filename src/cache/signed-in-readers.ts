@@ -4,7 +4,7 @@
 import type { IncomingMessage } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import type { Viewer } from '../viewer.js';
-import { MAX_VARIABLE_DEPTH, nestedDeeperThan } from '../graphql/variable-depth.js';
+import { MAX_VARIABLE_DEPTH, nestedDeeperThan } from '../variable-depth.js';
 
 /**
  * How long a checked token's viewer (and with it the customer's entitlements) is reused by the fast path. A

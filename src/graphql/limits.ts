@@ -8,7 +8,7 @@ import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphq
 import type { Config } from '../config.js';
 import type { Context } from '../context.js';
 import { operationLimitsRule } from './limit-rules.js';
-import { MAX_VARIABLE_DEPTH, nestedDeeperThan } from './variable-depth.js';
+import { MAX_VARIABLE_DEPTH, nestedDeeperThan } from '../variable-depth.js';
 
 /** A list field costs its children times the number of items it may return. */
 const pageSizeEstimator: ComplexityEstimator = ({ args, childComplexity }) => {

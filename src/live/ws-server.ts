@@ -15,7 +15,7 @@ import { createContext, type Viewer } from '../context.js';
 import { AppError } from '../errors.js';
 import { formatGraphQLError } from '../graphql/errors.js';
 import { armorProtection } from '../graphql/limits.js';
-import { MAX_VARIABLE_DEPTH, nestedDeeperThan } from '../graphql/variable-depth.js';
+import { MAX_VARIABLE_DEPTH, nestedDeeperThan } from '../variable-depth.js';
 import type { Authenticator } from '../http/authenticate.js';
 import type { Logger } from '../logger.js';
 import type { Mailer } from '../mail/mailer.js';

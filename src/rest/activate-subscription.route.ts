@@ -2,7 +2,7 @@
 // activateNewsletterSubscription mutation.
 import type { Router } from '@koa/router';
 import { withContext, jsonBody, type AppDeps, type AppState } from '../http/app-context.js';
-import { parseOr400 } from '../http/validation.js';
+import { parseOr400 } from '../validation.js';
 import { activateSubscription } from '../operations/newsletter/activate.js';
 import { activateSubscriptionBody, activateSubscriptionPath } from './activate-subscription.schema.js';
 

@@ -4,7 +4,7 @@ import type { Router, RouterMiddleware } from '@koa/router';
 import type Koa from 'koa';
 import { jsonBody, withContext, type AppDeps, type AppState } from '../http/app-context.js';
 import { badRequest, type FieldProblem } from '../errors.js';
-import { parseOr400 } from '../http/validation.js';
+import { parseOr400 } from '../validation.js';
 import { requireCartScope } from '../operations/cart/require-cart-scope.js';
 import { removeCouponFromCart } from '../operations/cart/remove-coupon.js';
 import { restCart } from './product-categories.present.js';

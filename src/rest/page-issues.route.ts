@@ -5,7 +5,7 @@ import type Koa from 'koa';
 import { withContext, type AppDeps, type AppState } from '../http/app-context.js';
 import { badRequest } from '../errors.js';
 import { sendCacheable } from '../cache/cacheable.js';
-import { fieldProblems, parseOr400 } from '../http/validation.js';
+import { fieldProblems, parseOr400 } from '../validation.js';
 import { legacyIssue } from './page-issues.legacy.js';
 import { runPageIssues } from './page-issues.operation.js';
 import { pageIssuesPath, pageIssuesQuery } from './page-issues.schema.js';

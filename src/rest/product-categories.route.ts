@@ -5,7 +5,7 @@ import type { Router } from '@koa/router';
 import type Koa from 'koa';
 import { withContext, type AppDeps, type AppState } from '../http/app-context.js';
 import { sendCacheableJson } from '../cache/cacheable.js';
-import { parseOr400 } from '../http/validation.js';
+import { parseOr400 } from '../validation.js';
 import { productCategoriesJson } from './product-categories.listing.js';
 import { productCategoriesQuery } from './product-categories.schema.js';
 

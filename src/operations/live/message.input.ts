@@ -1,6 +1,6 @@
 // What an editor may send for a live-blog message, checked before anything is written.
 import { z } from 'zod';
-import { parseOr400 } from '../../http/validation.js';
+import { parseOr400 } from '../../validation.js';
 
 const nullableText = (max: number) => z.string().max(max).nullable().optional();
 const minute = z.number().int().min(0).max(10_000).nullable().optional();

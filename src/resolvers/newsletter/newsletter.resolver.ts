@@ -2,7 +2,7 @@
 import { Arg, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import { z } from 'zod';
 import type { Context } from '../../context.js';
-import { parseOr400 } from '../../http/validation.js';
+import { parseOr400 } from '../../validation.js';
 import { activateSubscription } from '../../operations/newsletter/activate.js';
 import { activationKeySchema, channelIdSchema, emailSchema } from '../../operations/newsletter/input.js';
 import { subscribeToNewsletter } from '../../operations/newsletter/subscribe.js';

@@ -1,9 +1,16 @@
 // expectEvents: the command events each client observed during the test's operations, in order.
 import { MatchError, match, type Doc } from './match.js';
 import type { Entities } from './entities.js';
-import type { UnifiedTest } from './runner.js';
 
-export function checkEvents(test: UnifiedTest, ents: Entities): void {
+/** A test's `expectEvents`: the commands each client is expected to have sent. */
+export interface ExpectedEvents {
+  client: string;
+  events: Doc[];
+  eventType?: string;
+  ignoreExtraEvents?: boolean;
+}
+
+export function checkEvents(test: { expectEvents?: ExpectedEvents[] }, ents: Entities): void {
   for (const group of test.expectEvents ?? []) {
     const actual = ents.client(group.client).events;
     const want = group.events;

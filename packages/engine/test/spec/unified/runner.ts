@@ -8,7 +8,7 @@ import { checkError } from './expect-error.js';
 import { match, MatchError, type Doc } from './match.js';
 import { execute, ITERABLE, type Operation } from './operations.js';
 import { testRunnerOp } from './test-runner-ops.js';
-import { checkEvents } from './events.js';
+import { checkEvents, type ExpectedEvents } from './events.js';
 
 export interface UnifiedFile {
   description: string;
@@ -24,7 +24,7 @@ export interface UnifiedTest {
   runOnRequirements?: Doc[];
   skipReason?: string;
   operations: (Operation & { expectError?: Doc; expectResult?: unknown; saveResultAsEntity?: string; ignoreResultAndError?: boolean })[];
-  expectEvents?: { client: string; events: Doc[]; eventType?: string; ignoreExtraEvents?: boolean }[];
+  expectEvents?: ExpectedEvents[];
   outcome?: { collectionName: string; databaseName: string; documents: Doc[] }[];
 }
 

@@ -1,6 +1,6 @@
 // zod failures as 400 problems with field-level errors (docs/api.md), for every REST shim.
 import type { z } from 'zod';
-import { badRequest, type FieldProblem } from '../errors.js';
+import { badRequest, type FieldProblem } from './errors.js';
 
 export function fieldProblems(error: z.ZodError, prefix?: string): FieldProblem[] {
   return error.issues.flatMap((issue) => {
