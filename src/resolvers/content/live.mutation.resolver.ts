@@ -10,14 +10,18 @@ import { LiveBlogMessage } from '../../schema/content/live-blog.type.js';
 import { LiveBlogMessageChangesInput, LiveBlogMessageInput, QuizAnswerInput } from '../../schema/content/live.input.js';
 import { DeletedLiveBlogMessage, QuizSubmissionResult } from '../../schema/content/live.type.js';
 import { Poll } from '../../schema/content/poll.type.js';
-import { toLiveBlogMessage, toPoll, toQuiz } from '../../store/content/mappers/elements.mapper.js';
+import { toLiveBlogMessage, toPoll, toQuiz, toQuizResult } from '../../store/content/mappers/elements.mapper.js';
 
 @Resolver()
 export class LiveMutationResolver {
   @Mutation(() => Poll, { description: 'One vote per customer (anonymous votes only where onlyLoggedIn is false); a repeat of the same vote is harmless' })
-  async voteInPoll(@Ctx() ctx: Context, @Arg('pollId', () => ID) pollId: string, @Arg('choiceId', () => ID) choiceId: string): Promise<Poll> {
+  async voteInPoll(
+    @Ctx() ctx: Context,
+    @Arg('pollId', () => ID) pollId: string,
+    @Arg('choiceId', () => ID, { description: 'The choice: its `id` (`PollChoice:<poll id>:<key>`) or its `key`' }) choiceId: string,
+  ): Promise<Poll> {
     const { poll, choiceId: chosen } = await voteInPoll(ctx, { pollId, choiceId });
-    return { ...toPoll(poll), viewerChoiceId: chosen };
+    return { ...toPoll(poll), viewerChoiceKey: chosen };
   }
 
   @Mutation(() => QuizSubmissionResult, { description: 'Scores the answers and counts them; open quizzes only' })
@@ -27,7 +31,7 @@ export class LiveMutationResolver {
     @Arg('answers', () => [QuizAnswerInput]) answers: QuizAnswerInput[],
   ): Promise<QuizSubmissionResult> {
     const submission = await submitQuizAnswers(ctx, { quizId, answers });
-    return { score: submission.score, maxScore: submission.maxScore, result: submission.result && { ...submission.result }, quiz: toQuiz(submission.quiz) };
+    return { score: submission.score, maxScore: submission.maxScore, result: submission.result && toQuizResult(submission.quiz._id, submission.result), quiz: toQuiz(submission.quiz) };
   }
 
   @Mutation(() => LiveBlogMessage, { description: 'Editors only: adds a message to a live blog' })

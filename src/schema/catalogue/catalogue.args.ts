@@ -21,7 +21,7 @@ export class RemoveCouponFromCartInput {
   @Field(() => ID)
   cartId!: string;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'The coupon: its own id (`CartCoupon.couponId`) or its id in this cart (`CartCoupon.id`)' })
   couponId?: string | null;
 
   @Field(() => String, { nullable: true, description: 'Matched case-insensitively' })

@@ -2,22 +2,28 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { Node } from '../types/node.type.js';
 
-@ObjectType()
+@ObjectType({ description: 'One answer a poll offers' })
 export class PollChoice {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Unique across the whole graph: `PollChoice:<poll id>:<key>`; `voteInPoll` takes it (or the key)' })
   id!: string;
 
-  @Field()
+  @Field({ description: 'The choice\'s key, unique only within its poll (e.g. `choice-1`)' })
+  key!: string;
+
+  @Field({ description: 'The text shown for the choice' })
   text!: string;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Votes this choice has received so far' })
   votes!: number;
 }
 
 @ObjectType({ description: 'Result of one choice' })
 export class PollResult {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The `id` of the choice this result is for (`PollChoice:<poll id>:<key>`)' })
   choiceId!: string;
+
+  @Field({ description: 'The key of the choice this result is for, unique only within the poll' })
+  choiceKey!: string;
 
   @Field(() => Int, { description: 'Number of votes' })
   votes!: number;
@@ -26,12 +32,12 @@ export class PollResult {
   percentage!: number;
 }
 
-@ObjectType()
+@ObjectType({ description: 'The category a poll is filed under, as recorded with the poll' })
 export class PollCategory {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The poll category\'s own id, the same in every poll filed under it' })
   id!: string;
 
-  @Field()
+  @Field({ description: 'Name of the category' })
   name!: string;
 
   @Field(() => String, { nullable: true, description: 'Image URL' })
@@ -76,6 +82,6 @@ export class Poll {
   @Field()
   closed!: boolean;
 
-  /** Set by voteInPoll: the choice just voted for, so an anonymous voter's answer also says voted. */
-  viewerChoiceId?: string;
+  /** Set by voteInPoll: the key of the choice just voted for, so an anonymous voter's answer also says voted. */
+  viewerChoiceKey?: string;
 }

@@ -3,10 +3,13 @@ import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { QuizStatus } from './enums.js';
 import { Node } from '../types/node.type.js';
 
-@ObjectType()
+@ObjectType({ description: 'One answer a quiz question offers' })
 export class QuizAnswer {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Unique across the whole graph: `QuizAnswer:<quiz id>:<question key>:<key>`; `submitQuizAnswers` takes it (or the key)' })
   id!: string;
+
+  @Field({ description: 'The answer\'s key, unique only within its question (e.g. `answer-1-2`)' })
+  key!: string;
 
   @Field({ description: 'Answer text' })
   text!: string;
@@ -27,10 +30,13 @@ export class QuizAnswer {
   votes!: number;
 }
 
-@ObjectType()
+@ObjectType({ description: 'One question of a quiz' })
 export class QuizQuestion {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Unique across the whole graph: `QuizQuestion:<quiz id>:<key>`; `submitQuizAnswers` takes it (or the key)' })
   id!: string;
+
+  @Field({ description: 'The question\'s key, unique only within its quiz (e.g. `question-1`)' })
+  key!: string;
 
   @Field()
   title!: string;
@@ -47,8 +53,11 @@ export class QuizQuestion {
 
 @ObjectType({ description: 'An outcome of the quiz, reached with a score between minimum and maximum' })
 export class QuizResult {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Unique across the whole graph: `QuizResult:<quiz id>:<key>`' })
   id!: string;
+
+  @Field({ description: 'The result\'s key, unique only within its quiz (e.g. `result-1`)' })
+  key!: string;
 
   @Field()
   result!: string;
