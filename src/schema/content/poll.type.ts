@@ -40,46 +40,46 @@ export class PollCategory {
   @Field({ description: 'Name of the category' })
   name!: string;
 
-  @Field(() => String, { nullable: true, description: 'Image URL' })
+  @Field(() => String, { nullable: true, description: 'URL of the category image; null when it has none' })
   image!: string | null;
 }
 
-@ObjectType({ implements: Node })
+@ObjectType({ implements: Node, description: 'A poll readers vote in; `voteInPoll` counts a vote' })
 export class Poll {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The stored id of the poll; `node(id:)` fetches it again' })
   id!: string;
 
-  @Field()
+  @Field({ description: 'When the poll was created' })
   timestamp!: Date;
 
-  @Field()
+  @Field({ description: 'The question put to the readers' })
   question!: string;
 
-  @Field(() => [PollChoice])
+  @Field(() => [PollChoice], { description: 'The answers offered, in display order' })
   choices!: PollChoice[];
 
-  @Field(() => Int, { description: 'Total votes' })
+  @Field(() => Int, { description: 'Total votes: the sum of the choices\' votes' })
   votes!: number;
 
-  @Field()
+  @Field({ description: 'URL slug of the poll' })
   slug!: string;
 
-  @Field(() => PollCategory, { nullable: true })
+  @Field(() => PollCategory, { nullable: true, description: 'The category the poll is filed under; null when it has none' })
   category!: PollCategory | null;
 
-  @Field(() => [PollResult])
+  @Field(() => [PollResult], { description: 'One result per choice, in the order of `choices`' })
   results!: PollResult[];
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Message shown to a reader after voting; null when there is none' })
   message!: string | null;
 
   @Field({ description: 'Only signed-in customers may vote' })
   onlyLoggedIn!: boolean;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: 'When voting ends; null when the poll has no end date' })
   endDate!: Date | null;
 
-  @Field()
+  @Field({ description: 'Closed by an editor; votes are refused once closed or past `endDate`' })
   closed!: boolean;
 
   /** Set by voteInPoll: the key of the choice just voted for, so an anonymous voter's answer also says voted. */
