@@ -2,20 +2,14 @@
 // service: Apollo Client's InMemoryCache and urql's graphcache key objects by type and id, Relay's store by id
 // alone. Two polls and two quizzes whose choices, questions, answers and results have the same keys (every poll
 // has a `yes`) are read one after the other through one cache; each must then still read as itself.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { ApolloClient, HttpLink, InMemoryCache, gql } from '@apollo/client/core';
 import { Client, fetchExchange } from '@urql/core';
 import { cacheExchange } from '@urql/exchange-graphcache';
-import { Environment, Network, RecordSource, Store, createOperationDescriptor, fetchQuery, type ConcreteRequest, type OperationType } from 'relay-runtime';
+import { createOperationDescriptor, fetchQuery, type ConcreteRequest, type OperationType } from 'relay-runtime';
 import type { PollDoc, QuizDoc } from '../../src/store/content/elements.doc.js';
 import * as f from '../content/fixtures.js';
+import { compileRelay, relayEnvironment, type Compiled } from '../helpers/relay.js';
 import { startTestService, type TestService } from '../helpers/service.js';
-
-const ROOT = join(import.meta.dirname, '..', '..');
 
 // Only fields clients had before ids became graph-wide: what an existing frontend sends.
 const POLL_AND_QUIZ = `query PollAndQuizQuery($poll: ID!, $quiz: ID!) {
@@ -74,7 +68,7 @@ function expectOwn(answer: Answer, pollId: 'nc-poll-a' | 'nc-poll-b', quizId: 'n
 }
 
 let svc: TestService;
-let dir: string;
+let compiled: Compiled;
 let relayQuery: ConcreteRequest;
 
 beforeAll(async () => {
@@ -84,23 +78,13 @@ beforeAll(async () => {
     },
   });
   // Relay reads only what its compiler wrote: the query compiled against schema.graphql, as a Relay app builds it.
-  dir = mkdtempSync(join(tmpdir(), 'relay-caches-'));
-  mkdirSync(join(dir, 'src'));
-  mkdirSync(join(dir, '__generated__'));
-  writeFileSync(join(dir, 'src', 'Elements.js'), `import { graphql } from 'relay-runtime';\ngraphql\`${POLL_AND_QUIZ}\`;\n`);
-  writeFileSync(join(dir, '__generated__', 'package.json'), JSON.stringify({ type: 'module' }));
-  writeFileSync(
-    join(dir, 'relay.config.json'),
-    JSON.stringify({ src: './src', schema: join(ROOT, 'schema.graphql'), language: 'javascript', eagerEsModules: true, artifactDirectory: './__generated__' }),
-  );
-  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'relay-compiler', 'cli.js'), join(dir, 'relay.config.json')], { cwd: dir, stdio: 'pipe' });
-  const [artifact] = readdirSync(join(dir, '__generated__')).filter((n) => n.endsWith('.graphql.js'));
-  relayQuery = ((await import(pathToFileURL(join(dir, '__generated__', artifact!)).href)) as { default: ConcreteRequest }).default;
+  compiled = await compileRelay('Elements', `import { graphql } from 'relay-runtime';\ngraphql\`${POLL_AND_QUIZ}\`;\n`);
+  relayQuery = compiled.artifacts.PollAndQuizQuery as ConcreteRequest;
 }, 60_000);
 
 afterAll(async () => {
   await svc?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  compiled?.remove();
 });
 
 const A = { poll: 'nc-poll-a', quiz: 'nc-quiz-a' } as const;
@@ -140,16 +124,7 @@ test('urql with graphcache: each poll and quiz keeps its own choices, questions,
 });
 
 test('Relay: each poll and quiz keeps its own choices, questions, answers and results', async () => {
-  const network = Network.create(async (params, variables) => {
-    const res = await fetch(`${svc.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: params.text, variables, operationName: params.name }),
-    });
-    expect(res.status).toBe(200);
-    return (await res.json()) as never;
-  });
-  const env = new Environment({ network, store: new Store(new RecordSource()) });
+  const env = relayEnvironment(`${svc.url}/graphql`, ({ status }) => expect(status).toBe(200));
   for (const vars of [A, B]) {
     const data = await fetchQuery<OperationType>(env, relayQuery, vars).toPromise();
     expectOwn(data as unknown as Answer, vars.poll, vars.quiz);
