@@ -52,17 +52,19 @@ const requestIdPlugin: ApolloServerPlugin<Context> = {
         for (const error of result.errors ?? []) {
           (error.extensions as Record<string, unknown>).requestId = contextValue.requestId;
         }
-        const noData = result.data === null || result.data === undefined;
+        // GraphQL over HTTP: a request error (parse, validation, variable coercion, an unknown operation) leaves
+        // no `data` entry and is a 4xx; once execution starts the answer has `data` (null or partial) and is a
+        // 2xx, whatever a resolver refused, so a client reads what there is beside the errors.
+        const executed = 'data' in result;
         // Any field that needed the store failed: a partial answer would look like missing data, so 503.
         if (storeDown) {
           response.http.status = 503;
           response.http.headers.set('retry-after', '2');
-        } else if (noData && response.http.status === 500 && result.errors?.every((e) => isClientErrorCode(e.extensions?.code))) {
+        } else if (!executed && response.http.status === 500 && result.errors?.every((e) => isClientErrorCode(e.extensions?.code))) {
           // A rejection raised by a plugin (e.g. armor's token limit parsing the query) is still the client's mistake.
           response.http.status = 400;
-        } else if (noData && result.errors?.length && result.errors.every((e) => e.extensions?.code === 'BAD_USER_INPUT')) {
-          // Bad arguments (a forged cursor, a page size out of range) left nothing to answer: a client error, 400
-          // (docs/decisions.md, "Client mistakes are 4xx"). A partial answer stays 200, as GraphQL over HTTP requires.
+        } else if (!executed && result.errors?.length && result.errors.every((e) => e.extensions?.code === 'BAD_USER_INPUT')) {
+          // Variables our executor could not coerce (it coerces them itself, src/graphql/execute.ts): a request error.
           response.http.status = 400;
         }
       },

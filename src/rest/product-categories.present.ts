@@ -35,12 +35,14 @@ export function restCategory(category: ProductCategory, related: { breadcrumbs: 
   };
 }
 
+/** The legacy cart: items and coupons keep the ids they had (the product item's, the coupon's), not GraphQL's. */
 export async function restCart(ctx: Context, cart: Cart) {
   const items = await cartItemsOf(ctx, cart);
   const names = await Promise.all(items.map((i) => productNameOf(ctx, i)));
+  const { coupons, ...matrix } = cart.priceMatrix;
   return {
     id: cart.id,
-    items: items.map(({ quantity, ...item }, i) => ({ ...restItem(item, names[i]!), quantity })),
-    priceMatrix: cart.priceMatrix,
+    items: items.map(({ quantity, productItemId, ...item }, i) => ({ ...restItem({ ...item, id: productItemId }, names[i]!), quantity })),
+    priceMatrix: { ...matrix, coupons: coupons.map(({ couponId, ...coupon }) => ({ ...coupon, id: couponId })) },
   };
 }

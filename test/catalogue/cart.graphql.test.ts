@@ -14,7 +14,7 @@ beforeEach(async () => {
   await svc.db.collection<CartDoc>('carts').replaceOne({ _id: aliceCart._id }, aliceCart);
 });
 
-const CART = `query($id: ID!, $lang: String) { cart(id: $id, lang: $lang) { id items { ...Item quantity } ${PRICE_MATRIX} } }\n${ITEM}`;
+const CART = `query($id: ID!, $lang: String) { cart(id: $id, lang: $lang) { id items { ...Item productItemId quantity } ${PRICE_MATRIX} } }\n${ITEM}`;
 const REMOVE = `mutation($input: RemoveCouponFromCartInput!) { removeCouponFromCart(input: $input) { id ${PRICE_MATRIX} } }`;
 
 /** The stored matrix in API form (decimals of EUR, enum reasons). */
@@ -24,7 +24,7 @@ function expectedMatrix(cart: CartDoc) {
   return {
     currency: m.currency, subtotal: d(m.subtotal), discount: d(m.discount), shipping: d(m.shipping), tax: d(m.tax), total: d(m.total),
     lines: m.lines.map((l) => ({ itemId: l.itemId, quantity: l.quantity, unitPrice: d(l.unitPrice), lineTotal: d(l.lineTotal) })),
-    coupons: m.coupons.map((c) => ({ id: c.id, code: c.code, amount: d(c.amount), reason: c.reason ? c.reason.toUpperCase() : null })),
+    coupons: m.coupons.map((c) => ({ id: `CartCoupon:${cart._id}:${c.id}`, couponId: c.id, code: c.code, amount: d(c.amount), reason: c.reason ? c.reason.toUpperCase() : null })),
   };
 }
 
@@ -52,13 +52,14 @@ test('cart(id): items with their quantities and every item field, and the stored
   expect(res.body.data.cart).toEqual({
     id: 'cart-alice',
     items: [
-      { ...expected.asGraphQL(expected.restItem(item('item-print'), 'Product prod-weekly')), quantity: 2 },
-      { ...expected.asGraphQL(expected.restItem(item('item-year'), 'Product prod-digital')), quantity: 1 },
+      // A cart item's id is its own in this cart; the product item's id is `productItemId`.
+      { ...expected.asGraphQL(expected.restItem(item('item-print'), 'Product prod-weekly')), id: 'CartItem:cart-alice:item-print', productItemId: 'item-print', quantity: 2 },
+      { ...expected.asGraphQL(expected.restItem(item('item-year'), 'Product prod-digital')), id: 'CartItem:cart-alice:item-year', productItemId: 'item-year', quantity: 1 },
     ],
     priceMatrix: expectedMatrix(stored),
   });
   // The expired coupon stays on the cart but takes nothing off, and says why.
-  expect(res.body.data.cart.priceMatrix.coupons.find((c: any) => c.code === 'OLD')).toEqual({ id: 'cp-old', code: 'OLD', amount: 0, reason: 'EXPIRED' });
+  expect(res.body.data.cart.priceMatrix.coupons.find((c: any) => c.code === 'OLD')).toEqual({ id: 'CartCoupon:cart-alice:cp-old', couponId: 'cp-old', code: 'OLD', amount: 0, reason: 'EXPIRED' });
 });
 
 test('cart items resolve their lookups and localise like product items', async () => {

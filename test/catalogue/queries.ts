@@ -30,4 +30,4 @@ ${CATEGORY}
 ${PRODUCT}
 ${ITEM}`;
 
-export const PRICE_MATRIX = `priceMatrix { currency subtotal discount shipping tax total lines { itemId quantity unitPrice lineTotal } coupons { id code amount reason } }`;
+export const PRICE_MATRIX = `priceMatrix { currency subtotal discount shipping tax total lines { itemId quantity unitPrice lineTotal } coupons { id couponId code amount reason } }`;

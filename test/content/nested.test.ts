@@ -151,13 +151,22 @@ describe('Article', () => {
     });
     expect(elements.polls).toEqual([{
       id: 'g-poll-1', timestamp: f.day(3).toISOString(), question: 'Question g-poll-1?', slug: 'poll-g-poll-1', votes: 4,
-      choices: [{ id: 'yes', text: 'Yes', votes: 3 }, { id: 'no', text: 'No', votes: 1 }],
-      results: [{ choiceId: 'yes', votes: 3, percentage: 75 }, { choiceId: 'no', votes: 1, percentage: 25 }],
+      choices: [{ id: 'PollChoice:g-poll-1:yes', text: 'Yes', votes: 3 }, { id: 'PollChoice:g-poll-1:no', text: 'No', votes: 1 }],
+      results: [{ choiceId: 'PollChoice:g-poll-1:yes', votes: 3, percentage: 75 }, { choiceId: 'PollChoice:g-poll-1:no', votes: 1, percentage: 25 }],
       category: { id: 'pc-1', name: 'Politics', image: 'https://img.example.com/pc-1.png' }, message: 'Thanks for voting',
       onlyLoggedIn: false, endDate: f.POLL_END.toISOString(), closed: false, voted: false, votedChoice: null,
     }]);
     const q = f.quiz('g-quiz-1');
-    expect(elements.quizzes).toEqual([{ ...q, _id: undefined, id: 'g-quiz-1', timestamp: q.timestamp.toISOString(), status: 'OPEN' }]);
+    // Questions, answers and results have ids of their own across the graph: `<Type>:<quiz id>:<keys>`.
+    expect(elements.quizzes).toEqual([{
+      ...q, _id: undefined, id: 'g-quiz-1', timestamp: q.timestamp.toISOString(), status: 'OPEN',
+      questions: q.questions.map((question) => ({
+        ...question,
+        id: `QuizQuestion:g-quiz-1:${question.id}`,
+        choices: question.choices.map((a) => ({ ...a, id: `QuizAnswer:g-quiz-1:${question.id}:${a.id}` })),
+      })),
+      results: q.results.map((r) => ({ ...r, id: `QuizResult:g-quiz-1:${r.id}` })),
+    }]);
   });
 });
 

@@ -129,7 +129,7 @@ describe('per-viewer poll fields', () => {
   test('voted and votedChoice come from the viewer\'s own vote', async () => {
     const pq = `{ article(id: "a-premium") { elements { polls { voted votedChoice } } } }`;
     expect((await data(pq)).article.elements.polls).toEqual([{ voted: false, votedChoice: null }]);
-    expect((await data(pq, 'subscriber')).article.elements.polls).toEqual([{ voted: true, votedChoice: 'no' }]);
+    expect((await data(pq, 'subscriber')).article.elements.polls).toEqual([{ voted: true, votedChoice: 'PollChoice:poll-1:no' }]);
     expect((await data(pq, 'gold')).article.elements.polls).toEqual([{ voted: false, votedChoice: null }]);
   });
 });

@@ -2,17 +2,11 @@
 // schema.graphql and compiles them (a @refetchable fragment with a @connection, so Relay writes its own
 // pagination query through `node(id:)`), and relay-runtime sends them, normalizes the answers into its store
 // by `id`, and merges a second page into the connection the way usePaginationFragment's loadNext does.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Environment, Network, RecordSource, Store, fetchQuery, getSelector, type GraphQLTaggedNode, type OperationType } from 'relay-runtime';
+import { fetchQuery, getSelector, type Environment, type GraphQLTaggedNode, type OperationType } from 'relay-runtime';
 import * as f from '../content/fixtures.js';
 import { contentGraph } from '../content/graph.fixture.js';
+import { compileRelay, relayEnvironment, type Compiled } from '../helpers/relay.js';
 import { startTestService, type TestService } from '../helpers/service.js';
-
-const ROOT = join(import.meta.dirname, '..', '..');
 
 /** The documents a Relay component of the front page would hold (module name `FrontPage`). */
 const DOCUMENTS = `
@@ -30,8 +24,8 @@ graphql\`query FrontPageNodeQuery($id: ID!) { node(id: $id) { __typename id ... 
 `;
 
 let svc: TestService;
-let dir: string;
-const artifacts: Record<string, GraphQLTaggedNode> = {};
+let compiled: Compiled;
+let artifacts: Record<string, GraphQLTaggedNode>;
 let env: Environment;
 let requests: Array<{ name: string; variables: Record<string, unknown> }>;
 
@@ -41,40 +35,18 @@ beforeAll(async () => {
       await f.insert(store.db, contentGraph({ prefix: 'r-', issues: 5, articlesPerIssue: 2 }).fixture);
     },
   });
-  dir = mkdtempSync(join(tmpdir(), 'relay-'));
-  mkdirSync(join(dir, 'src'));
-  mkdirSync(join(dir, '__generated__'));
-  writeFileSync(join(dir, 'src', 'FrontPage.js'), DOCUMENTS);
-  writeFileSync(join(dir, '__generated__', 'package.json'), JSON.stringify({ type: 'module' }));
-  writeFileSync(
-    join(dir, 'relay.config.json'),
-    JSON.stringify({ src: './src', schema: join(ROOT, 'schema.graphql'), language: 'javascript', eagerEsModules: true, artifactDirectory: './__generated__' }),
-  );
-  // The compiler refuses documents that do not fit the schema, and a schema that breaks Relay's rules.
-  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'relay-compiler', 'cli.js'), join(dir, 'relay.config.json')], { cwd: dir, stdio: 'pipe' });
-  for (const file of readdirSync(join(dir, '__generated__')).filter((n) => n.endsWith('.graphql.js'))) {
-    // Its ES modules import each other without the file extension, which Node's resolver requires.
-    const path = join(dir, '__generated__', file);
-    writeFileSync(path, readFileSync(path, 'utf8').replace(/from '(\.\/[^']+\.graphql)'/g, "from '$1.js'"));
-    artifacts[file.replace('.graphql.js', '')] = ((await import(pathToFileURL(path).href)) as { default: GraphQLTaggedNode }).default;
-  }
+  compiled = await compileRelay('FrontPage', DOCUMENTS);
+  artifacts = compiled.artifacts;
   requests = [];
-  const network = Network.create(async (params, variables) => {
-    requests.push({ name: params.name, variables });
-    const res = await fetch(`${svc.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: params.text, variables, operationName: params.name }),
-    });
-    expect(res.status).toBe(200);
-    return (await res.json()) as never;
+  env = relayEnvironment(`${svc.url}/graphql`, ({ name, variables, status }) => {
+    requests.push({ name, variables });
+    expect(status).toBe(200);
   });
-  env = new Environment({ network, store: new Store(new RecordSource()) });
 }, 60_000);
 
 afterAll(async () => {
   await svc?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  compiled?.remove();
 });
 
 async function direct(query: string, variables: Record<string, unknown>): Promise<any> {

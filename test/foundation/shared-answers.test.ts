@@ -177,7 +177,7 @@ describe('per-viewer fields', () => {
 
     const mine = await post(VOTES, tokens[0]!.token);
     expect(mine.cacheControl).toBe('no-store');
-    expect(mine.body.data.article.elements.polls).toEqual([{ id: 'poll-1', voted: true, votedChoice: 'yes' }]);
+    expect(mine.body.data.article.elements.polls).toEqual([{ id: 'poll-1', voted: true, votedChoice: 'PollChoice:poll-1:yes' }]);
     const theirs = await post(VOTES, tokens[1]!.token);
     expect(theirs.cacheControl).toBe('no-store');
     expect(theirs.cache).toBeNull();

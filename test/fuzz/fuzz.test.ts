@@ -59,7 +59,8 @@ test(`${REQUESTS} seeded requests (seed ${SEED}): no server fault, no leak, JSON
   const introspection = (await (await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: getIntrospectionQuery() }) })).json()) as { data: IntrospectionQuery };
   const schema = buildClientSchema(introspection.data);
   const ids = ['g-page', 'g-issue-1', 'g-a-1-1', 'g-a-2-3', 'g-cat-a', 'g-au-1', 'g-kw-1', 'g-vid-1', 'g-lb-1', 'g-poll-1', 'g-quiz-1', '7', 'p-off', 'a-draft', 'prod-weekly', 'item-print', 'cat-print', 'cart-alice', 'nothing'];
-  const fuzzer = new Fuzzer(schema, SEED, ids);
+  const slugs = ['slug-cat-print', 'slug-cat-weekly', 'slug-cat-hidden', 'cat-g-cat-a', 'nothing'];
+  const fuzzer = new Fuzzer(schema, SEED, ids, slugs);
   const failures: Array<{ kind: string; status: number; problems: string[]; request: string; answer: string }> = [];
   const byKind = new Map<string, number>();
   const byStatus = new Map<number, number>();

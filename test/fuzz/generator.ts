@@ -2,7 +2,7 @@
 // schema, and hostile variants of them (wrong variable types, forged and foreign cursors, unknown operation
 // names, deep and wide selections, malformed and oversized bodies and URLs).
 import {
-  getNamedType, isEnumType, isInputObjectType, isInterfaceType, isLeafType, isListType, isNonNullType, isObjectType, isScalarType, isUnionType,
+  GraphQLString, getNamedType, isEnumType, isInputObjectType, isInterfaceType, isLeafType, isListType, isNonNullType, isObjectType, isScalarType, isUnionType,
   type GraphQLArgument, type GraphQLField, type GraphQLInputType, type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema,
 } from 'graphql';
 
@@ -25,6 +25,7 @@ export class Fuzzer extends Draws {
     private readonly schema: GraphQLSchema,
     seed: number,
     private readonly ids: string[],
+    private readonly slugs: string[] = ['nothing'],
   ) {
     super(seed);
   }
@@ -46,6 +47,7 @@ export class Fuzzer extends Draws {
     if (argName === 'first' || argName === 'limit') return 1 + this.int(this.chance(0.9) ? 10 : 150);
     if (argName === 'after') return this.cursors.length && this.chance(0.6) ? this.pick(this.cursors) : null;
     if (argName === 'lang' || argName === 'language') return this.pick(['en', 'de', 'xx', 'EN', '']);
+    if (argName === 'slug') return this.chance(0.8) ? this.pick(this.slugs) : this.pick(['', 'no spaces!', '$ne', 'x'.repeat(70)]);
     // Long values too: past the embedded engine's index key limit (about 1 KB), and past MongoDB's names.
     const long = () => this.pick(['a', 'é', '\u{1F600}']).repeat(500 + this.int(5000));
     if (argName === 'email') return this.pick(['reader@example.com', 'READER@example.com ', 'not-an-email', '', `${long()}@example.com`]);
@@ -123,7 +125,7 @@ export class Fuzzer extends Draws {
     const roll = this.rnd();
     if (roll < 0.55) return this.post('valid query', this.operation('query'), accept);
     if (roll < 0.6) return this.post('valid mutation', this.operation('mutation'), accept);
-    const hostile = this.int(17);
+    const hostile = this.int(18);
     const op = this.operation();
     switch (hostile) {
       case 0: {
@@ -185,6 +187,19 @@ export class Fuzzer extends Draws {
         // The router matches /graphql in any case and with a trailing slash: the cache must treat those as GraphQL too.
         const path = this.pick(['/GRAPHQL', '/graphql/', '/GraphQL/', '/Graphql']);
         return { ...this.post('odd-case /graphql path', this.operation('query'), accept), path };
+      }
+      case 16: {
+        // A category page by itself: by id, by slug, both or neither, its products paged with a cursor seen
+        // anywhere (foreign), forged, or none; or the same cursor on every category of the list at once.
+        const by = this.pick(['id', 'slug', 'both', 'neither']);
+        const slug = by === 'slug' || by === 'both' ? this.value(GraphQLString, 'slug') : undefined;
+        const args = [by === 'id' || by === 'both' ? `id: "${this.pick(this.ids)}"` : '', slug === undefined ? '' : 'slug: $slug', `lang: "${this.pick(['de', 'en', 'fr'])}"`].filter(Boolean);
+        const after = this.cursors.length && this.chance(0.7) ? (this.chance(0.5) ? this.pick(this.cursors) : this.forge(this.pick(this.cursors))) : null;
+        const products = `products(first: ${1 + this.int(3)}, after: $after) { totalCount edges { cursor node { id } } pageInfo { endCursor hasNextPage } }`;
+        if (this.chance(0.3)) return this.post('category page', { query: `query($after: String) { productCategories { id ${products} } }`, variables: { after } }, accept);
+        const head = slug === undefined ? '$after: String' : '$slug: String, $after: String';
+        const query = `query(${head}) { productCategory(${args.join(', ')}) { id slug ${products} } }`;
+        return this.post('category page', { query, variables: slug === undefined ? { after } : { slug, after } }, accept);
       }
       default:
         return this.post('subscription over HTTP', { query: 'subscription S { __typename }' }, accept);

@@ -24,11 +24,11 @@ describe('voteInPoll', () => {
     const res = await svc.gql(VOTE, { pollId: 'poll-open', choiceId: 'summer' }, bearer(alice.accessToken));
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data).toEqual({
-      voteInPoll: expect.objectContaining({ id: 'poll-open', votes: 1, voted: true, votedChoice: 'summer' }),
+      voteInPoll: expect.objectContaining({ id: 'poll-open', votes: 1, voted: true, votedChoice: 'PollChoice:poll-open:summer' }),
     });
     // The same vote again is harmless; another choice is refused.
     const again = await svc.gql(VOTE, { pollId: 'poll-open', choiceId: 'summer' }, bearer(alice.accessToken));
-    expect(again.body.data).toEqual({ voteInPoll: expect.objectContaining({ votes: 1, votedChoice: 'summer' }) });
+    expect(again.body.data).toEqual({ voteInPoll: expect.objectContaining({ votes: 1, votedChoice: 'PollChoice:poll-open:summer' }) });
     const other = await svc.gql(VOTE, { pollId: 'poll-open', choiceId: 'winter' }, bearer(alice.accessToken));
     expect(code(other.body)).toBe('ALREADY_VOTED');
     const read = await svc.db.collection('polls').findOne({ _id: 'poll-open' as never });
@@ -95,7 +95,7 @@ describe('submitQuizAnswers', () => {
     const out = (res.body.data as { submitQuizAnswers: { score: number; maxScore: number; result: unknown; quiz: { questions: Array<{ choices: Array<{ id: string; votes: number }> }> } } }).submitQuizAnswers;
     expect(out.score).toBe(20);
     expect(out.maxScore).toBe(30);
-    expect(out.result).toEqual({ id: 'high', votes: 1 });
+    expect(out.result).toEqual({ id: 'QuizResult:quiz-open:high', votes: 1 });
     expect(out.quiz.questions.flatMap((q) => q.choices.map((c) => c.votes))).toEqual([1, 0, 1, 0, 0, 1]);
   });
 

@@ -89,7 +89,7 @@ test('pollResultsChanged: a vote sends the poll with its new counts', async () =
   const vote = await svc.gql('mutation { voteInPoll(pollId: "poll-open", choiceId: "winter") { votes } }', {}, bearer(alice.accessToken));
   expect(vote.body.errors).toBeUndefined();
   const [result] = (await sub.until(before + 1)).slice(before);
-  expect(result!.data!.pollResultsChanged.results.find((r) => r.choiceId === 'winter')!.votes).toBe(1);
+  expect(result!.data!.pollResultsChanged.results.find((r) => r.choiceId === 'PollChoice:poll-open:winter')!.votes).toBe(1);
   sub.unsubscribe();
 });
 
@@ -108,7 +108,7 @@ test("pollResultsChanged: each subscriber's voted/votedChoice follows their own 
   expect(vote.body.data).toEqual({ voteInPoll: { voted: true } });
   // The vote's own event (the first with its count): the voter's subscription shows the vote, the others' do
   // not; every event before it showed no vote to anyone.
-  const counted = (r: { data?: Voted }) => r.data?.pollResultsChanged.results.find((c) => c.choiceId === 'spring')?.votes === 1;
+  const counted = (r: { data?: Voted }) => r.data?.pollResultsChanged.results.find((c) => c.choiceId === 'PollChoice:poll-voted:spring')?.votes === 1;
   const after = [];
   for (const sub of [voter, other, anonymous]) {
     while (!sub.results.some(counted)) await sub.until(sub.results.length + 1);
@@ -116,7 +116,7 @@ test("pollResultsChanged: each subscriber's voted/votedChoice follows their own 
     expect(sub.results.slice(0, at).map((r) => [r.data!.pollResultsChanged.voted, r.data!.pollResultsChanged.votedChoice])).toEqual(Array(at).fill([false, null]));
     after.push(sub.results[at]!.data!.pollResultsChanged);
   }
-  expect(after.map((p) => [p.voted, p.votedChoice])).toEqual([[true, 'spring'], [false, null], [false, null]]);
+  expect(after.map((p) => [p.voted, p.votedChoice])).toEqual([[true, 'PollChoice:poll-voted:spring'], [false, null], [false, null]]);
   for (const s of [voter, other, anonymous]) s.unsubscribe();
 });
 

@@ -63,7 +63,7 @@ describe('submitQuizAnswers', () => {
     const body = await submit('quiz-same', [{ questionId: 'q1', answerId: 'yes' }, { questionId: 'q2', answerId: 'no' }, { questionId: 'q3', answerId: 'yes' }]);
     expect(body.errors).toBeUndefined();
     expect(body.data.submitQuizAnswers.score).toBe(20);
-    expect(body.data.submitQuizAnswers.result).toEqual({ id: 'high', votes: 1 });
+    expect(body.data.submitQuizAnswers.result).toEqual({ id: 'QuizResult:quiz-same:high', votes: 1 });
     const counts = (q: QuizDoc | { questions: QuizDoc['questions'] }) => q.questions.map((question) => question.choices.map((c) => c.votes));
     expect(counts(body.data.submitQuizAnswers.quiz)).toEqual([[1, 0], [0, 1], [1, 0]]);
     const after = (await stored('quiz-same'))!;
@@ -156,12 +156,12 @@ describe('voteInPoll and postLiveBlogMessage', () => {
     // The poll shows that the voter has not voted; once the index is gone, the same vote again is counted (not
     // taken for an already-counted repeat).
     const read = await svc.gql(VOTED, { id: 'poll-broken' }, bearer(alice.accessToken));
-    expect(read.body).toEqual({ data: { node: { voted: false, votedChoice: null, choices: [{ id: 'spring', votes: 0 }, { id: 'summer', votes: 0 }, { id: 'winter', votes: 0 }] } } });
+    expect(read.body).toEqual({ data: { node: { voted: false, votedChoice: null, choices: [{ id: 'PollChoice:poll-broken:spring', votes: 0 }, { id: 'PollChoice:poll-broken:summer', votes: 0 }, { id: 'PollChoice:poll-broken:winter', votes: 0 }] } } });
     await polls.dropIndex('foreign_unique_votes');
     const retried = await svc.gql(VOTE, { pollId: 'poll-broken', choiceId: 'summer' }, bearer(alice.accessToken));
     expect(retried.body.errors).toBeUndefined();
     expect(retried.body.data).toEqual({
-      voteInPoll: { id: 'poll-broken', voted: true, votedChoice: 'summer', choices: [{ id: 'spring', votes: 0 }, { id: 'summer', votes: 1 }, { id: 'winter', votes: 0 }] },
+      voteInPoll: { id: 'poll-broken', voted: true, votedChoice: 'PollChoice:poll-broken:summer', choices: [{ id: 'PollChoice:poll-broken:spring', votes: 0 }, { id: 'PollChoice:poll-broken:summer', votes: 1 }, { id: 'PollChoice:poll-broken:winter', votes: 0 }] },
     });
     expect(await svc.db.collection('pollVotes').countDocuments({ pollId: 'poll-broken' })).toBe(1);
   });

@@ -8,6 +8,7 @@ import type { Cart } from '../../schema/catalogue/cart.type.js';
 import type { CartDoc } from '../../store/catalogue/catalogue.docs.js';
 import { toCart } from '../../store/catalogue/catalogue.mapper.js';
 import { cartProjection } from '../../store/catalogue/catalogue.projections.js';
+import { memberKey } from '../../store/member-ids.js';
 import { checkId, checkLang } from '../catalogue/catalogue.input.js';
 import { cartBusy, cartNotFound, couponNotInCart } from './cart.errors.js';
 import { repriceCart } from './cart-pricing.js';
@@ -26,7 +27,8 @@ export const normaliseCouponCode = (code: string): string => code.toUpperCase();
 
 function checkInput(input: RemoveCouponInput): { cartId: string; couponId?: string; couponCode?: string } {
   const cartId = checkId(input.cartId, 'cartId');
-  const couponId = input.couponId == null ? undefined : checkId(input.couponId, 'couponId');
+  // The coupon's own id, or its graph-wide id in this cart (`CartCoupon.id`).
+  const couponId = input.couponId == null ? undefined : checkId(memberKey(input.couponId, 'CartCoupon', cartId), 'couponId');
   const couponCode = input.couponCode == null ? undefined : normaliseCouponCode(checkId(input.couponCode, 'couponCode'));
   if (couponId === undefined && couponCode === undefined) {
     throw badRequest('Give couponId or couponCode', [{ field: 'couponId', message: 'couponId or couponCode is required' }]);

@@ -9,10 +9,12 @@ import type { Context } from '../../context.js';
 import { badRequest } from '../../errors.js';
 import type { QuizDoc, QuizResultDoc } from '../../store/content/elements.doc.js';
 import { quizProjection } from '../../store/content/projections.js';
+import { memberKey } from '../../store/member-ids.js';
 import { checkId } from '../content/input.js';
 import { quizChanged, quizNotFound, quizNotOpen } from './live.errors.js';
 import { ipKey, spend } from './limits.js';
 
+/** A question and its chosen answer, each by its graph-wide id or by its key (src/store/member-ids.ts). */
 export interface QuizAnswerChoice {
   questionId: string;
   answerId: string;
@@ -41,12 +43,14 @@ function checkAnswers(quiz: QuizDoc, answers: readonly QuizAnswerChoice[]): Chos
   if (answers.length === 0 || answers.length > MAX_ANSWERS) throw badRequest(`Give 1 to ${MAX_ANSWERS} answers`, [{ field: 'answers', message: 'Wrong number of answers' }]);
   const seen = new Set<string>();
   return answers.map((given, i) => {
-    const q = quiz.questions.findIndex((question) => question.id === given.questionId);
+    const questionKey = memberKey(given.questionId, 'QuizQuestion', quiz._id);
+    const q = quiz.questions.findIndex((question) => question.id === questionKey);
     if (q < 0) throw badRequest('An answer names a question that is not in the quiz', [{ field: `answers.${i}.questionId`, message: 'Not a question of this quiz' }]);
     const question = quiz.questions[q]!;
     if (seen.has(question.id)) throw badRequest('A question is answered twice', [{ field: `answers.${i}.questionId`, message: 'Answered twice' }]);
     seen.add(question.id);
-    const a = question.choices.findIndex((c) => c.id === given.answerId);
+    const answerKey = memberKey(given.answerId, 'QuizAnswer', quiz._id, question.id);
+    const a = question.choices.findIndex((c) => c.id === answerKey);
     if (a < 0) throw badRequest('An answer is not one of its question', [{ field: `answers.${i}.answerId`, message: 'Not an answer of this question' }]);
     const answer = question.choices[a]!;
     return { questionId: question.id, answerId: answer.id, points: answer.points, q, a };
@@ -98,6 +102,12 @@ function countingUpdate(quiz: QuizDoc, scored: Scored): { filter: Document; upda
   return { filter, update: { $inc: inc } };
 }
 
+/** A key (the id rule) or a member id made of keys: at most a quiz id and two keys, with their type and colons. */
+function checkMember(value: string, field: string): string {
+  if (typeof value === 'string' && value.length <= 3 * 64 + 20 && value.split(':').length >= 3) return value;
+  return checkId(value, field);
+}
+
 async function openQuiz(ctx: Context, quizId: string): Promise<QuizDoc> {
   const quiz = await ctx.store.collection('quizzes').findOne({ _id: quizId }, { projection: quizProjection });
   if (!quiz || quiz.status === 'draft') throw quizNotFound();
@@ -107,7 +117,7 @@ async function openQuiz(ctx: Context, quizId: string): Promise<QuizDoc> {
 
 export async function submitQuizAnswers(ctx: Context, input: { quizId: string; answers: QuizAnswerChoice[] }): Promise<QuizSubmission> {
   const quizId = checkId(input.quizId, 'quizId');
-  const given = input.answers.map((a, i) => ({ questionId: checkId(a.questionId, `answers.${i}.questionId`), answerId: checkId(a.answerId, `answers.${i}.answerId`) }));
+  const given = input.answers.map((a, i) => ({ questionId: checkMember(a.questionId, `answers.${i}.questionId`), answerId: checkMember(a.answerId, `answers.${i}.answerId`) }));
   let quiz = await openQuiz(ctx, quizId);
   let scored = score(quiz, given);
   await spend(ctx.store, 'ip', ipKey(ctx.clientIp));

@@ -10,13 +10,14 @@ import type { PollDoc } from '../../store/content/elements.doc.js';
 import { pollIsOpen, pollOpenFilter } from '../../store/content/poll-state.js';
 import { pollProjection } from '../../store/content/projections.js';
 import { isDuplicateKey } from '../../store/errors.js';
+import { memberKey } from '../../store/member-ids.js';
 import { checkId } from '../content/input.js';
 import { alreadyVoted, choiceNotInPoll, pollClosed, pollNotFound } from './live.errors.js';
 import { ipKey, spend } from './limits.js';
 
 export interface VoteResult {
   poll: PollDoc;
-  /** The voter's choice (the one counted, also on an idempotent repeat). */
+  /** The key of the voter's choice (the one counted, also on an idempotent repeat). */
   choiceId: string;
 }
 
@@ -25,7 +26,8 @@ const openFor = (pollId: string, choiceId: string, now: Date) => ({ _id: pollId,
 
 export async function voteInPoll(ctx: Context, input: { pollId: string; choiceId: string }): Promise<VoteResult> {
   const pollId = checkId(input.pollId, 'pollId');
-  const choiceId = checkId(input.choiceId, 'choiceId');
+  // The choice's graph-wide id or its key within the poll: votes are stored by key.
+  const choiceId = checkId(memberKey(input.choiceId, 'PollChoice', pollId), 'choiceId');
   const polls = ctx.store.collection('polls');
   const poll = await polls.findOne({ _id: pollId }, { projection: pollProjection });
   if (!poll) throw pollNotFound();

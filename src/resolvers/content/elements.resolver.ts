@@ -11,7 +11,7 @@ import { Quiz } from '../../schema/content/quiz.type.js';
 import { Video } from '../../schema/content/video.type.js';
 import { previewMessagesOf, voteOf } from '../../store/content/elements.loaders.js';
 import { liveBlogById, pollById, quizById, videoById } from '../../store/content/loaders.js';
-import { toLiveBlog, toLiveBlogMessage, toPoll, toQuiz } from '../../store/content/mappers/elements.mapper.js';
+import { pollChoiceId, toLiveBlog, toLiveBlogMessage, toPoll, toQuiz } from '../../store/content/mappers/elements.mapper.js';
 import { toVideo } from '../../store/content/mappers/media.mapper.js';
 import { loadOne, loadVisible, type MaybePromise } from './load.js';
 
@@ -61,14 +61,22 @@ export class PollResolver {
   }
 
   @Directive('@cacheControl(scope: PRIVATE)')
-  @FieldResolver(() => ID, { nullable: true, description: "Id of the viewer's choice; null when not voted" })
+  @FieldResolver(() => ID, { nullable: true, description: "The `id` of the viewer's choice (`PollChoice:<poll id>:<key>`); null when not voted" })
   async votedChoice(@Root() poll: Poll, @Ctx() ctx: Context): Promise<string | null> {
+    const vote = await viewerVote(ctx, poll);
+    return vote ? pollChoiceId(poll.id, vote.choiceId) : null;
+  }
+
+  @Directive('@cacheControl(scope: PRIVATE)')
+  @FieldResolver(() => String, { nullable: true, description: "The key of the viewer's choice, unique only within the poll; null when not voted" })
+  async votedChoiceKey(@Root() poll: Poll, @Ctx() ctx: Context): Promise<string | null> {
     return (await viewerVote(ctx, poll))?.choiceId ?? null;
   }
 }
 
+/** The viewer's vote on the poll; `choiceId` is the stored key of the choice. */
 function viewerVote(ctx: Context, poll: Poll): Promise<{ choiceId: string } | null> {
-  if (poll.viewerChoiceId) return Promise.resolve({ choiceId: poll.viewerChoiceId });
+  if (poll.viewerChoiceKey) return Promise.resolve({ choiceId: poll.viewerChoiceKey });
   if (!ctx.viewer) return Promise.resolve(null);
   return ctx.loaders.get(voteOf).load({ customerId: ctx.viewer.customerId, pollId: poll.id });
 }

@@ -10,7 +10,7 @@ import { LiveBlogMessage } from '../../schema/content/live-blog.type.js';
 import { LiveBlogMessageChangesInput, LiveBlogMessageInput, QuizAnswerInput } from '../../schema/content/live.input.js';
 import { DeletedLiveBlogMessage, QuizSubmissionResult } from '../../schema/content/live.type.js';
 import { Poll } from '../../schema/content/poll.type.js';
-import { toLiveBlogMessage, toPoll, toQuiz } from '../../store/content/mappers/elements.mapper.js';
+import { toLiveBlogMessage, toPoll, toQuiz, toQuizResult } from '../../store/content/mappers/elements.mapper.js';
 
 @Resolver()
 export class LiveMutationResolver {
@@ -22,10 +22,10 @@ export class LiveMutationResolver {
   async voteInPoll(
     @Ctx() ctx: Context,
     @Arg('pollId', () => ID, { description: 'Id of the poll' }) pollId: string,
-    @Arg('choiceId', () => ID, { description: "Id of one of the poll's choices" }) choiceId: string,
+    @Arg('choiceId', () => ID, { description: 'The choice: its `id` (`PollChoice:<poll id>:<key>`) or its `key`' }) choiceId: string,
   ): Promise<Poll> {
     const { poll, choiceId: chosen } = await voteInPoll(ctx, { pollId, choiceId });
-    return { ...toPoll(poll, ctx.now), viewerChoiceId: chosen };
+    return { ...toPoll(poll, ctx.now), viewerChoiceKey: chosen };
   }
 
   @Mutation(() => QuizSubmissionResult, {
@@ -37,7 +37,7 @@ export class LiveMutationResolver {
     @Arg('answers', () => [QuizAnswerInput], { description: '1 to 200 answers, at most one per question' }) answers: QuizAnswerInput[],
   ): Promise<QuizSubmissionResult> {
     const submission = await submitQuizAnswers(ctx, { quizId, answers });
-    return { score: submission.score, maxScore: submission.maxScore, result: submission.result && { ...submission.result }, quiz: toQuiz(submission.quiz) };
+    return { score: submission.score, maxScore: submission.maxScore, result: submission.result && toQuizResult(submission.quiz._id, submission.result), quiz: toQuiz(submission.quiz) };
   }
 
   @Mutation(() => LiveBlogMessage, { description: 'Adds a message to a live blog. Editors only (the `editor` role); at most 60 posts, edits and deletions a minute per editor' })

@@ -33,7 +33,7 @@ export class ContentCategoryResolver {
     return linkedPage(ctx, category.pageId);
   }
 
-  @FieldResolver(() => ArticleConnection, { description: 'Published articles filed under the category, newest first' })
+  @FieldResolver(() => ArticleConnection, { nullable: true, description: 'Published articles filed under the category, newest first; null when `first` or `after` is refused (the error says why)' })
   articles(@Root() category: ContentCategory, @Ctx() ctx: Context, @Args() args: ConnectionArgs, @Info() info: GraphQLResolveInfo): Promise<ConnectionShape<Article>> {
     return articlesOf(ctx, 'category', category.id, args, selectionOf(info));
   }
@@ -46,7 +46,7 @@ export class AuthorResolver {
     return loadOne(ctx.loaders.get(authorById), author.replacedById, toAuthor);
   }
 
-  @FieldResolver(() => ArticleConnection, { description: 'Published articles by the author, newest first' })
+  @FieldResolver(() => ArticleConnection, { nullable: true, description: 'Published articles by the author, newest first; null when `first` or `after` is refused (the error says why)' })
   articles(@Root() author: Author, @Ctx() ctx: Context, @Args() args: ConnectionArgs, @Info() info: GraphQLResolveInfo): Promise<ConnectionShape<Article>> {
     return articlesOf(ctx, 'author', author.id, args, selectionOf(info));
   }
@@ -59,7 +59,7 @@ export class KeywordResolver {
     return loadOne(ctx.loaders.get(keywordById), keyword.replacedById, toKeyword);
   }
 
-  @FieldResolver(() => ArticleConnection, { description: 'Published articles tagged with the keyword, newest first' })
+  @FieldResolver(() => ArticleConnection, { nullable: true, description: 'Published articles tagged with the keyword, newest first; null when `first` or `after` is refused (the error says why)' })
   articles(@Root() keyword: Keyword, @Ctx() ctx: Context, @Args() args: ConnectionArgs, @Info() info: GraphQLResolveInfo): Promise<ConnectionShape<Article>> {
     return articlesOf(ctx, 'keyword', keyword.id, args, selectionOf(info));
   }

@@ -5,21 +5,24 @@ import { CouponReason } from './catalogue.enums.js';
 import { ProductItemFields } from './product-item.type.js';
 import { Node } from '../types/node.type.js';
 
-@ObjectType({ implements: ProductItemFields, description: 'A product item in a cart, with its quantity' })
+@ObjectType({ implements: ProductItemFields, description: 'A product item in a cart, with its quantity; `id` is `CartItem:<cart id>:<product item id>`' })
 export class CartItem extends ProductItemFields {
-  @Field(() => Int)
+  @Field(() => ID, { description: 'The product item in the cart: the `id` of that ProductItem, which `productItem(id:)` fetches' })
+  productItemId!: string;
+
+  @Field(() => Int, { description: 'How many of the item the cart holds (at least 1)' })
   quantity!: number;
 }
 
-@ObjectType()
+@ObjectType({ description: 'The price of one item of the cart' })
 export class PriceLine {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The product item priced: the `productItemId` of the cart item (not its `id`)' })
   itemId!: string;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Quantity priced' })
   quantity!: number;
 
-  @Field(() => Float)
+  @Field(() => Float, { description: 'Gross price of one unit, in the matrix currency' })
   unitPrice!: number;
 
   @Field(() => Float, { description: 'Unit price times quantity, before discounts' })
@@ -28,10 +31,13 @@ export class PriceLine {
 
 @ObjectType({ description: 'A coupon applied to the cart and what it takes off' })
 export class CartCoupon {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Unique across the whole graph: `CartCoupon:<cart id>:<coupon id>` (what the coupon takes off differs per cart)' })
   id!: string;
 
-  @Field()
+  @Field(() => ID, { description: 'The coupon\'s own id, the same in every cart it is applied to; `removeCouponFromCart` takes it' })
+  couponId!: string;
+
+  @Field({ description: 'The code the customer entered, upper case' })
   code!: string;
 
   @Field(() => Float, { description: 'Discount this coupon gives (for free shipping: the shipping fee waived)' })
@@ -46,13 +52,13 @@ export class PriceMatrix {
   @Field({ description: 'ISO 4217 currency code of every amount here' })
   currency!: string;
 
-  @Field(() => Float)
+  @Field(() => Float, { description: 'Sum of the line totals, before discounts and shipping' })
   subtotal!: number;
 
   @Field(() => Float, { description: 'Taken off the items by coupons' })
   discount!: number;
 
-  @Field(() => Float)
+  @Field(() => Float, { description: 'Shipping fee; 0 when nothing is shipped or shipping is waived' })
   shipping!: number;
 
   @Field(() => Float, { description: 'VAT contained in the total' })
@@ -61,17 +67,17 @@ export class PriceMatrix {
   @Field(() => Float, { description: 'subtotal - discount + shipping' })
   total!: number;
 
-  @Field(() => [PriceLine])
+  @Field(() => [PriceLine], { description: 'One line per item, in cart order' })
   lines!: PriceLine[];
 
-  @Field(() => [CartCoupon])
+  @Field(() => [CartCoupon], { description: 'The applied coupons, in the order they were applied' })
   coupons!: CartCoupon[];
 }
 
 @Directive('@cacheControl(scope: PRIVATE)') // per viewer: never shared between readers
 @ObjectType({ implements: Node, description: "A customer's shopping cart; `items` is resolved through a loader" })
 export class Cart {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The stored id of the cart; `cart(id:)` and `node(id:)` fetch it again' })
   id!: string;
 
   @Field(() => PriceMatrix, { description: 'As computed by the last change to the cart' })

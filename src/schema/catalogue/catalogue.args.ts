@@ -21,7 +21,7 @@ export class RemoveCouponFromCartInput {
   @Field(() => ID, { description: "Id of one of the caller's carts" })
   cartId!: string;
 
-  @Field(() => ID, { nullable: true, description: 'Id of the coupon to remove' })
+  @Field(() => ID, { nullable: true, description: 'The coupon: its own id (`CartCoupon.couponId`) or its id in this cart (`CartCoupon.id`)' })
   couponId?: string | null;
 
   @Field(() => String, { nullable: true, description: 'Matched case-insensitively' })

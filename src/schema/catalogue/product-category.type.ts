@@ -7,10 +7,10 @@ import { Node } from '../types/node.type.js';
 
 @ObjectType({ description: 'A setting products of the category carry' })
 export class CategorySetting {
-  @Field()
+  @Field({ description: 'Name of the setting, for display' })
   name!: string;
 
-  @Field()
+  @Field({ description: 'Key of the setting in the products\' settings' })
   key!: string;
 
   @Field(() => CategorySettingType, { description: 'Setting type' })
@@ -19,19 +19,19 @@ export class CategorySetting {
 
 @ObjectType({ description: 'One step of the path from the root category down to this one' })
 export class Breadcrumb {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Id of the category at this step' })
   categoryId!: string;
 
   @Field({ description: 'Localised like the category itself' })
   categoryName!: string;
 
-  @Field()
+  @Field({ description: 'Slug of the category at this step' })
   categorySlug!: string;
 }
 
 @ObjectType({ implements: Node, description: 'A category of the ecommerce catalogue' })
 export class ProductCategory {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The stored id of the category; `productCategory(id:)` and `node(id:)` fetch it again' })
   id!: string;
 
   @Field({ description: 'In the requested language, falling back to the default language' })
@@ -43,28 +43,28 @@ export class ProductCategory {
   @Field(() => ID, { nullable: true, description: 'Null for a top-level category' })
   parentCategoryId!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'URL of the category page in the shop; null when it has none' })
   url!: string | null;
 
-  @Field()
+  @Field({ description: 'Whether the category is offered; `productCategories` lists available ones unless asked otherwise' })
   available!: boolean;
 
-  @Field()
+  @Field({ description: 'Whether the category is featured (e.g. on the shop\'s front page)' })
   featured!: boolean;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'URL of the category image; null when it has none' })
   imageUrl!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'URL of the cover photo; null when it has none' })
   coverPhotoUrl!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'URL of the category logo; null when it has none' })
   logoUrl!: string | null;
 
-  @Field()
+  @Field({ description: 'URL slug of the category; `productCategory(slug:)` fetches it by this' })
   slug!: string;
 
-  @Field(() => [CategorySetting])
+  @Field(() => [CategorySetting], { description: 'Settings products of the category carry' })
   settings!: CategorySetting[];
 
   @Field(() => [CategoryTranslation], { description: 'Every translation the category has' })

@@ -10,7 +10,7 @@ import { Node } from '../types/node.type.js';
 
 @InterfaceType({ description: 'The fields of a product item, shared by ProductItem and CartItem' })
 export abstract class ProductItemFields {
-  @Field(() => ID, { description: 'The stored id of the item' })
+  @Field(() => ID, { description: 'Unique across the whole graph: a ProductItem\'s stored id; a CartItem\'s `CartItem:<cart id>:<product item id>`' })
   id!: string;
 
   @Field({ description: "The item's own name, in the requested language with a fallback to the default language" })

@@ -3,10 +3,10 @@ import { Field, ID, InputType, Int } from 'type-graphql';
 
 @InputType({ description: 'One answer of a quiz submission' })
 export class QuizAnswerInput {
-  @Field(() => ID, { description: 'Id of the question answered; each question at most once' })
+  @Field(() => ID, { description: 'The question: its `id` (`QuizQuestion:<quiz id>:<key>`) or its `key`' })
   questionId!: string;
 
-  @Field(() => ID, { description: "Id of the chosen answer, one of the question's choices" })
+  @Field(() => ID, { description: 'The chosen answer of that question: its `id` (`QuizAnswer:…`) or its `key`' })
   answerId!: string;
 }
 

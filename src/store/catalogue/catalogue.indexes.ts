@@ -6,6 +6,8 @@ export const catalogueIndexes: IndexDef[] = [
   { collection: 'productCategories', key: { available: 1, parentCategoryId: 1, sortPath: 1 }, options: { name: 'product_categories_parent' } },
   { collection: 'productCategories', key: { available: 1, featured: 1, sortPath: 1 }, options: { name: 'product_categories_featured' } },
   { collection: 'productCategories', key: { available: 1, sortPath: 1 }, options: { name: 'product_categories_tree' } },
+  // productCategory(slug:): a category page by its slug
+  { collection: 'productCategories', key: { slug: 1, sortPath: 1 }, options: { name: 'product_categories_slug' } },
   // ProductCategory.products and totalProductsCount (categoryIds is an array: multikey)
   { collection: 'products', key: { categoryIds: 1, available: 1, order: 1, _id: 1 }, options: { name: 'products_category' } },
   // Product.productItems

@@ -8,7 +8,7 @@ import type { SortSpec } from '../content/paging.js';
 import { byIdLoader, type LoaderFactory } from '../loaders.js';
 import { findByKeys } from '../shared-reads.js';
 import type { Store } from '../store.js';
-import type { ProductItemDoc } from './catalogue.docs.js';
+import type { ProductCategoryDoc, ProductDoc, ProductItemDoc } from './catalogue.docs.js';
 import { categoryProjection, couponProjection, productItemProjection, productProjection } from './catalogue.projections.js';
 
 /** A batch's answer in one reply: no getMore round trips, whatever the number of parents. */
@@ -28,6 +28,15 @@ export const categoryById = byId('productCategories', categoryProjection);
 export const productById = byId('products', productProjection);
 export const productItemById = byId('productItems', productItemProjection);
 export const couponById = byId('coupons', couponProjection);
+
+/** A category by slug; should two share a slug, the first in tree order. */
+export const categoryBySlug: LoaderFactory<string, ProductCategoryDoc | null> = (store) =>
+  new DataLoader(async (slugs) => {
+    const docs = await store.collection('productCategories').find({ slug: { $in: [...slugs] } }, { projection: categoryProjection, sort: { sortPath: 1 } }).toArray();
+    const bySlug = new Map<string, ProductCategoryDoc>();
+    for (const doc of docs) if (!bySlug.has(doc.slug)) bySlug.set(doc.slug, doc);
+    return slugs.map((slug) => bySlug.get(slug) ?? null);
+  });
 
 /** Products in listing order; `_id` last so positions are total. */
 export const productOrder: SortSpec = [

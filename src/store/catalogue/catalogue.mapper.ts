@@ -6,6 +6,7 @@ import type { Cart, PriceMatrix } from '../../schema/catalogue/cart.type.js';
 import type { ProductCategory } from '../../schema/catalogue/product-category.type.js';
 import type { ProductItem } from '../../schema/catalogue/product-item.type.js';
 import type { Product } from '../../schema/catalogue/product.type.js';
+import { memberId } from '../member-ids.js';
 import type { CartDoc, PriceMatrixDoc, ProductCategoryDoc, ProductDoc, ProductItemDoc, Translations } from './catalogue.docs.js';
 
 /** The language untranslated catalogue texts are written in. */
@@ -111,7 +112,13 @@ export function toProductItem(doc: ProductItemDoc, lang: string | null): Product
   };
 }
 
-export function toPriceMatrix(m: PriceMatrixDoc): PriceMatrix {
+/** The graph-wide id of a coupon as applied to one cart (src/store/member-ids.ts). */
+export const cartCouponId = (cartId: string, couponId: string): string => memberId('CartCoupon', cartId, couponId);
+
+/** The graph-wide id of a product item as held in one cart. */
+export const cartItemId = (cartId: string, productItemId: string): string => memberId('CartItem', cartId, productItemId);
+
+export function toPriceMatrix(m: PriceMatrixDoc, cartId: string): PriceMatrix {
   const money = (minor: number) => toDecimal(minor, m.currency);
   return {
     currency: m.currency,
@@ -121,10 +128,10 @@ export function toPriceMatrix(m: PriceMatrixDoc): PriceMatrix {
     tax: money(m.tax),
     total: money(m.total),
     lines: m.lines.map((l) => ({ itemId: l.itemId, quantity: l.quantity, unitPrice: money(l.unitPrice), lineTotal: money(l.lineTotal) })),
-    coupons: m.coupons.map((c) => ({ id: c.id, code: c.code, amount: money(c.amount), reason: c.reason as CouponReason | null })),
+    coupons: m.coupons.map((c) => ({ id: cartCouponId(cartId, c.id), couponId: c.id, code: c.code, amount: money(c.amount), reason: c.reason as CouponReason | null })),
   };
 }
 
 export function toCart(doc: CartDoc, lang: string | null): Cart {
-  return { id: doc._id, priceMatrix: toPriceMatrix(doc.priceMatrix), itemRefs: doc.items.map((i) => ({ ...i })), lang };
+  return { id: doc._id, priceMatrix: toPriceMatrix(doc.priceMatrix, doc._id), itemRefs: doc.items.map((i) => ({ ...i })), lang };
 }
