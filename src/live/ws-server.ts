@@ -15,7 +15,7 @@ import { createContext, type Viewer } from '../context.js';
 import { AppError } from '../errors.js';
 import { formatGraphQLError } from '../graphql/errors.js';
 import { armorProtection, MAX_VARIABLE_DEPTH, nestedDeeperThan } from '../graphql/limits.js';
-import type { Authenticator } from '../http/authenticate.js';
+import { presentedCredential, type Authenticator } from '../http/authenticate.js';
 import type { Logger } from '../logger.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { Store } from '../store/store.js';
@@ -23,6 +23,7 @@ import type { LiveHub } from './hub.js';
 import { subscribeShared } from './shared-execution.js';
 import type { Connection } from './subscriber.js';
 import { FORBIDDEN, TokenLifetimes, type RevocationEvents } from './token-lifetime.js';
+import { closeReason } from './ws-transport.js';
 
 export interface LiveServerDeps {
   server: Server;
@@ -50,6 +51,12 @@ export interface LiveServer {
 
 /** What onConnect learns, kept on graphql-ws's per-connection extra (beside its socket and request). */
 type Extra = { viewer?: Viewer | null; clientIp?: string; credential?: string };
+
+/** Refuses a connection as graphql-ws would (4403), saying why, as an HTTP 401 would. */
+function refuse(socket: WebSocket, why: string): false {
+  socket.close(FORBIDDEN, closeReason(`Forbidden: ${why}`));
+  return false;
+}
 
 /** Distinct subscription documents kept parsed and validated (most clients send one of a few). */
 const PREPARED_DOCUMENTS = 200;
@@ -146,20 +153,19 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
         return value;
       },
       onConnect: async (ctx) => {
-        const raw = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
-        // An empty value (the playground's blank header) is no credential, as over HTTP.
-        const credential = typeof raw === 'string' && raw.trim() !== '' ? raw : undefined;
+        // The same rule as over HTTP: nothing (or a blank value) is anonymous, anything else must be a valid bearer token.
+        const credential = presentedCredential(ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization);
+        const socket = ctx.extra.socket;
         try {
           ctx.extra.viewer = await deps.authenticate(credential);
           if (ctx.extra.viewer && credential !== undefined) {
             // Checked again at every subscribe: a token that expired or was revoked opens nothing more.
             ctx.extra.credential = credential;
-            const socket = ctx.extra.socket;
             // Followed until the socket closes (one that closed while the token was checked is not followed).
-            if (socket.readyState === socket.OPEN && !lifetimes.follow(socket, credential.replace(/^Bearer\s+/i, '').trim())) return false;
+            if (socket.readyState === socket.OPEN && !lifetimes.follow(socket, credential.replace(/^Bearer\s+/i, '').trim())) return refuse(socket, 'the access token is no longer valid');
           }
         } catch (err) {
-          if (err instanceof AppError && err.status < 500) return false; // 4403 Forbidden
+          if (err instanceof AppError && err.status < 500) return refuse(socket, err.message);
           // Logged here, through the redacting logger; the client only learns that the server failed (4500).
           log.error({ err }, 'live: authenticating a WebSocket connection failed');
           throw new Error('Internal server error');
