@@ -14,6 +14,7 @@ import { notFound, storeUnavailable } from './errors.js';
 import { createApolloServer } from './graphql/server.js';
 import { jsonBody, withContext, type AppDeps, type AppState } from './http/app-context.js';
 import { graphqlHttpErrors } from './http/graphql-errors.js';
+import { home } from './http/home.js';
 import { sendProblem } from './http/problem.js';
 import { requestContext } from './http/request-context.js';
 import { corsAllowlist, securityHeaders } from './http/security.js';
@@ -116,6 +117,7 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   graphql.all('/graphql', graphqlHttpErrors(), jsonBody(), withContext(deps), ...shared, typedAnswer, handler);
   koa.use(graphql.routes());
 
+  koa.use(home(deps.config, OAUTH_MOUNT));
   koa.use(probes.routes());
   // The REST API's OpenAPI document and its viewer (static, public: on in every environment).
   koa.use(openApiRoutes(deps.config));
