@@ -8,7 +8,6 @@ import type { IncomingMessage, Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import { getVariableValues, GraphQLError, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
-import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Config } from '../config.js';
 import { createContext, type Viewer } from '../context.js';
@@ -23,7 +22,7 @@ import type { LiveHub } from './hub.js';
 import { subscribeShared } from './shared-execution.js';
 import type { Connection } from './subscriber.js';
 import { FORBIDDEN, TokenLifetimes, type RevocationEvents } from './token-lifetime.js';
-import { closeReason } from './ws-transport.js';
+import { closeReason, serveGraphqlWs } from './ws-transport.js';
 
 export interface LiveServerDeps {
   server: Server;
@@ -140,12 +139,10 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
     });
   });
 
-  const disposable = useServer<Record<string, unknown> | undefined, Extra>(
+  const disposable = serveGraphqlWs<Record<string, unknown> | undefined, Extra>(
     {
       schema: deps.schema,
       subscribe: subscribeShared,
-      // Close reasons never carry an internal error's message, whatever NODE_ENV says.
-      isProd: true,
       connectionInitWaitTimeout: 10_000,
       // Messages only a server sends are a client's protocol error (4400), not an internal one (4500).
       jsonMessageReviver: (key, value: unknown) => {
@@ -235,6 +232,7 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
     },
     wss,
     config.live.keepAliveMs,
+    log,
   );
 
   return {
