@@ -17,6 +17,7 @@ import { notFound, storeUnavailable } from './errors.js';
 import { createApolloServer } from './graphql/server.js';
 import { jsonBody, withContext, type AppDeps, type AppState } from './http/app-context.js';
 import { graphqlHttpErrors } from './http/graphql-errors.js';
+import { home } from './http/home.js';
 import { sendProblem } from './http/problem.js';
 import { requestContext } from './http/request-context.js';
 import { corsAllowlist, securityHeaders } from './http/security.js';
@@ -119,6 +120,7 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   graphql.all('/graphql', graphqlHttpErrors(), jsonBody(), withContext(deps), ...shared, typedAnswer, handler);
   koa.use(graphql.routes());
 
+  koa.use(home(deps.config, OAUTH_MOUNT));
   koa.use(probes.routes());
   const outbox = devOutboxRoutes(deps.config, deps.store);
   if (outbox) koa.use(outbox.routes());

@@ -1,5 +1,7 @@
-// The process logger: pino JSON lines, with secrets redacted wherever they appear.
+// The process logger: pino JSON lines, with secrets redacted wherever they appear; readable lines instead
+// when a developer watches it in a terminal.
 import { pino, type Logger } from 'pino';
+import pinoPretty from 'pino-pretty';
 
 export type { Logger };
 
@@ -13,11 +15,24 @@ const CODE_PATHS = ['code', 'body.code', 'query.code', 'params.code', '*.body.co
 
 export const redactPaths = [...SECRET_KEYS.flatMap((k) => [k, `*.${k}`, `*.*.${k}`, `req.headers.${k}`]), ...CODE_PATHS];
 
-export function createLogger(level: string): Logger {
-  return pino({
+/**
+ * Pretty output only for a person at a terminal outside production: anything that collects the log (a pipe,
+ * a file, a container runtime) gets JSON lines, and so does production wherever it writes.
+ */
+export function wantsPrettyLog(env: string, stdout: { isTTY?: boolean } = process.stdout): boolean {
+  return env !== 'production' && stdout.isTTY === true;
+}
+
+export function createLogger(level: string, opts: { pretty?: boolean } = {}): Logger {
+  const options = {
     level,
     base: { service: 'gateway' },
     redact: { paths: redactPaths, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
-  });
+  };
+  if (!opts.pretty) return pino(options);
+  // In this thread and synchronous (no worker transport): pino redacts before the line reaches the prettifier,
+  // and a line written just before process.exit is not lost. One line an entry, its fields after the message;
+  // a message's own lines (the demo credentials) are printed as lines.
+  return pino(options, pinoPretty({ sync: true, colorize: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' }));
 }

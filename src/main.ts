@@ -1,7 +1,7 @@
 // Process entry: config, logger, store, service, signals. Exit 1 on bad configuration, 0 after a clean drain.
 import 'reflect-metadata';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { createLogger } from './logger.js';
+import { createLogger, wantsPrettyLog } from './logger.js';
 import { startService } from './server.js';
 import { demoAccessNotice } from './seed/customers.seed.js';
 import { DEMO_PAGE_ID, FIRST_QUERY } from './seed/content.seed.js';
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, { pretty: wantsPrettyLog(config.env) });
   const store = await Store.open(config.store, log);
   // The embedded engine's thread died: nothing can be answered any more, so stop and let the supervisor restart.
   void store.engineFailure?.then((err) => {

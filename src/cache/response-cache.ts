@@ -87,11 +87,6 @@ function maxAgeIf(scope: 'public' | 'private', cacheControl: string): number {
 const GRAPHQL_PATH = /^\/graphql\/?$/i;
 const isGraphqlPath = (path: string): boolean => GRAPHQL_PATH.test(path);
 
-/** Apollo answers GET operations only with a CSRF-safe header; a cached answer must obey the same rule. */
-function graphqlGetAllowed(ctx: Koa.Context): boolean {
-  return !isGraphqlPath(ctx.path) || Boolean(ctx.get('apollo-require-preflight') || ctx.get('x-apollo-operation-name'));
-}
-
 export class ResponseCache {
   private readonly cache: LRUCache<string, Stored>;
   private viewers: ViewerMemo | undefined;
@@ -150,8 +145,8 @@ export class ResponseCache {
 
   /**
    * Answers a request from the cache straight on node:http, or returns false to hand it to Koa: anything but
-   * a plain anonymous GET of a fresh entry (a token, an Origin, a browser asking /graphql for HTML, a GraphQL
-   * GET without the CSRF-safe header) goes the long way, which decides it exactly as before.
+   * a plain anonymous GET of a fresh entry (a token, an Origin, a browser asking /graphql for HTML) goes the
+   * long way, which decides it exactly as before.
    */
   serve(req: IncomingMessage, res: ServerResponse): boolean {
     const { url, headers } = req;
@@ -161,7 +156,7 @@ export class ResponseCache {
     const hit = this.fresh(url, now);
     const delivery = hit?.delivery;
     if (!hit || !delivery) return false;
-    if (hit.graphql && ((!headers['apollo-require-preflight'] && !headers['x-apollo-operation-name']) || headers.accept?.includes('text/html'))) return false;
+    if (hit.graphql && headers.accept?.includes('text/html')) return false;
 
     this.deliver(req, res, hit, delivery, now, started, true);
     return true;
@@ -178,7 +173,7 @@ export class ResponseCache {
     if (!this.viewers || authorization === undefined || headers.origin !== undefined || url === undefined) return false;
     if (!(url === '/graphql' || url.startsWith('/graphql?'))) return false;
     if (method === 'GET') {
-      if ((!headers['apollo-require-preflight'] && !headers['x-apollo-operation-name']) || headers.accept?.includes('text/html')) return false;
+      if (headers.accept?.includes('text/html')) return false;
     } else if (method !== 'POST' || jsonBodyLength(req) === undefined) return false;
     return this.answerShared(req, res, this.viewers, authorization);
   }
@@ -231,7 +226,7 @@ export class ResponseCache {
   /** Koa's side: serves hits to any request that reaches it, and stores cacheable answers. */
   middleware(): Koa.Middleware {
     return async (ctx, next) => {
-      if (ctx.method !== 'GET' || ctx.get('authorization') || ctx.path.startsWith('/oauth2') || !graphqlGetAllowed(ctx)) return next();
+      if (ctx.method !== 'GET' || ctx.get('authorization') || ctx.path.startsWith('/oauth2')) return next();
       const accept = isGraphqlPath(ctx.path) ? (ctx.accepts('application/json', 'text/html') || '') : '';
       if (accept === 'text/html') return next(); // the playground page, not an API answer
       const key = ctx.url;
@@ -264,7 +259,7 @@ export class ResponseCache {
     return async (ctx, next) => {
       const context = ctx.state.context;
       const get = ctx.method === 'GET';
-      if (!context?.viewer || !(get || ctx.method === 'POST') || (get && !graphqlGetAllowed(ctx as unknown as Koa.Context))) return next();
+      if (!context?.viewer || !(get || ctx.method === 'POST')) return next();
       const params = get ? ctx.query : (ctx.request as { body?: unknown }).body;
       const active = await activeEntitlements(context.viewer, context.now);
       const key = params && typeof params === 'object' ? sharedKey(params as Record<string, unknown>, active.groups) : undefined;

@@ -133,7 +133,12 @@ export function createApolloServer(schema: GraphQLSchema, config: Config, plugin
     includeStacktraceInErrorResponses: false,
     // main.ts owns SIGTERM: Apollo stopping itself on the signal would fail the requests we are draining.
     stopOnTerminationSignals: false,
-    csrfPrevention: true,
+    // CSRF prevention guards credentials a browser sends by itself (cookies, Basic auth). /graphql honours none:
+    // only a bearer token a script sets, and any other credential is refused (src/oauth/bearer.ts). A cross-site
+    // GET can only read public answers it cannot see (CORS), and mutations never run over GET; POST bodies must
+    // be JSON (415 otherwise, src/http/security.ts), which no form can send. So clients' plain GETs (urql's
+    // default, Apollo Client's useGETForQueries) are answered and cacheable without a preflight header.
+    csrfPrevention: false,
     formatError: formatGraphQLError,
     // Apollo's default adds a newline to every answer, which copies the whole answer string once more.
     stringifyResult: answerBytes,

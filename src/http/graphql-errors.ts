@@ -1,6 +1,6 @@
 // Errors raised on /graphql before Apollo answers (a rejected token, a body that is not JSON, too large, of the
 // wrong media type) in GraphQL's shape — an `errors` array with a code and the request id, next to the problem
-// fields REST clients know — and the request id added to Apollo's own HTTP-level refusals (batching, CSRF),
+// fields REST clients know — and the request id added to Apollo's own HTTP-level refusals (batching, unreadable GET parameters),
 // which never reach its plugins.
 import type Koa from 'koa';
 import type { AppState } from './app-context.js';

@@ -8,7 +8,6 @@ import type { IncomingMessage, Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import { getVariableValues, GraphQLError, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
-import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Config } from '../config.js';
 import { createContext, type Viewer } from '../context.js';
@@ -16,7 +15,7 @@ import { AppError } from '../errors.js';
 import { formatGraphQLError } from '../graphql/errors.js';
 import { armorProtection } from '../graphql/limits.js';
 import { MAX_VARIABLE_DEPTH, nestedDeeperThan } from '../variable-depth.js';
-import type { Authenticator } from '../http/authenticate.js';
+import { presentedCredential, type Authenticator } from '../http/authenticate.js';
 import type { Logger } from '../logger.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { Store } from '../store/store.js';
@@ -24,6 +23,7 @@ import type { LiveHub } from './hub.js';
 import { subscribeShared } from './shared-execution.js';
 import type { Connection } from './subscriber.js';
 import { FORBIDDEN, TokenLifetimes, type RevocationEvents } from './token-lifetime.js';
+import { closeReason, serveGraphqlWs } from './ws-transport.js';
 
 export interface LiveServerDeps {
   server: Server;
@@ -51,6 +51,12 @@ export interface LiveServer {
 
 /** What onConnect learns, kept on graphql-ws's per-connection extra (beside its socket and request). */
 type Extra = { viewer?: Viewer | null; clientIp?: string; credential?: string };
+
+/** Refuses a connection as graphql-ws would (4403), saying why, as an HTTP 401 would. */
+function refuse(socket: WebSocket, why: string): false {
+  socket.close(FORBIDDEN, closeReason(`Forbidden: ${why}`));
+  return false;
+}
 
 /** Distinct subscription documents kept parsed and validated (most clients send one of a few). */
 const PREPARED_DOCUMENTS = 200;
@@ -134,12 +140,10 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
     });
   });
 
-  const disposable = useServer<Record<string, unknown> | undefined, Extra>(
+  const disposable = serveGraphqlWs<Record<string, unknown> | undefined, Extra>(
     {
       schema: deps.schema,
       subscribe: subscribeShared,
-      // Close reasons never carry an internal error's message, whatever NODE_ENV says.
-      isProd: true,
       connectionInitWaitTimeout: 10_000,
       // Messages only a server sends are a client's protocol error (4400), not an internal one (4500).
       jsonMessageReviver: (key, value: unknown) => {
@@ -147,20 +151,19 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
         return value;
       },
       onConnect: async (ctx) => {
-        const raw = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
-        // An empty value (the playground's blank header) is no credential, as over HTTP.
-        const credential = typeof raw === 'string' && raw.trim() !== '' ? raw : undefined;
+        // The same rule as over HTTP: nothing (or a blank value) is anonymous, anything else must be a valid bearer token.
+        const credential = presentedCredential(ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization);
+        const socket = ctx.extra.socket;
         try {
           ctx.extra.viewer = await deps.authenticate(credential);
           if (ctx.extra.viewer && credential !== undefined) {
             // Checked again at every subscribe: a token that expired or was revoked opens nothing more.
             ctx.extra.credential = credential;
-            const socket = ctx.extra.socket;
             // Followed until the socket closes (one that closed while the token was checked is not followed).
-            if (socket.readyState === socket.OPEN && !lifetimes.follow(socket, credential.replace(/^Bearer\s+/i, '').trim())) return false;
+            if (socket.readyState === socket.OPEN && !lifetimes.follow(socket, credential.replace(/^Bearer\s+/i, '').trim())) return refuse(socket, 'the access token is no longer valid');
           }
         } catch (err) {
-          if (err instanceof AppError && err.status < 500) return false; // 4403 Forbidden
+          if (err instanceof AppError && err.status < 500) return refuse(socket, err.message);
           // Logged here, through the redacting logger; the client only learns that the server failed (4500).
           log.error({ err }, 'live: authenticating a WebSocket connection failed');
           throw new Error('Internal server error');
@@ -230,6 +233,7 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
     },
     wss,
     config.live.keepAliveMs,
+    log,
   );
 
   return {

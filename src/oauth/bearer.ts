@@ -1,11 +1,11 @@
-// The bearer check for REST and GraphQL (docs/api.md): the access token is a JWT for this API,
+// The bearer check for REST, GraphQL and the WebSocket endpoint (docs/api.md): the access token is a JWT for this API,
 // verified in-process against the provider's own public keys (signature, issuer, audience, expiry) and
 // the in-memory revocation list (no store round trip). The viewer it yields loads entitlements lazily through a customers DataLoader.
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import type { Config } from '../config.js';
 import type { Entitlement, Viewer } from '../context.js';
-import { unauthenticated } from '../errors.js';
-import type { Authenticator } from '../http/authenticate.js';
+import { unauthenticated, type AppError } from '../errors.js';
+import { presentedCredential, type Authenticator } from '../http/authenticate.js';
 import { customerEntitlementsLoader } from '../store/customers/customers.store.js';
 import type { Store } from '../store/store.js';
 import { outsideAnOperation } from '../store/loaders.js';
@@ -13,6 +13,18 @@ import type { OAuthKeys } from './keys.js';
 import type { RevocationList } from './revocations.js';
 
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+/** What a client interpolating a missing token into `Bearer ${token}` sends. */
+const NO_TOKEN = /^(undefined|null)$/;
+
+/**
+ * A presented credential that is no well-formed bearer token is refused, never read as anonymous: a client that
+ * meant to sign in learns at once that it did not. Another scheme (Basic, ...) is answered with a challenge
+ * without an error code (RFC 6750 §3.1: an unsupported authentication method).
+ */
+function malformed(authorization: string): AppError {
+  if (/^Bearer(\s|$)/i.test(authorization)) return unauthenticated('Send the access token as "Authorization: Bearer <token>"');
+  return unauthenticated('Only bearer tokens are accepted: send "Authorization: Bearer <token>", or none to read anonymously', null);
+}
 
 /** Verifies an access token (signature, issuer, audience, type, expiry) against the server's public keys. */
 export type AccessTokenVerifier = (token: string) => Promise<JWTPayload>;
@@ -26,16 +38,16 @@ export function accessTokenVerifier(config: Config, keys: Pick<OAuthKeys, 'publi
 export function bearerAuthenticator(deps: { config: Config; store: Store; keys: OAuthKeys; revocations?: RevocationList; verify?: AccessTokenVerifier }): Authenticator {
   const verify = deps.verify ?? accessTokenVerifier(deps.config, deps.keys);
   return async (authorization) => {
-    // RFC 6750 §3.1: another scheme (Basic, ...) is no bearer credential at all: anonymous, and a route
-    // that needs a token answers 401 with a challenge carrying no error code.
-    if (authorization === undefined || !/^Bearer(\s|$)/i.test(authorization)) return null;
-    const match = BEARER.exec(authorization);
-    if (!match) throw unauthenticated('Send the access token as "Authorization: Bearer <token>"');
+    const credential = presentedCredential(authorization);
+    if (credential === undefined) return null;
+    const match = BEARER.exec(credential);
+    if (!match) throw malformed(credential);
     let payload: JWTPayload;
     try {
       payload = await verify(match[1]!);
     } catch (err) {
-      throw unauthenticated(err instanceof joseErrors.JWTExpired ? 'The access token has expired' : 'The access token is not valid');
+      if (err instanceof joseErrors.JWTExpired) throw unauthenticated('The access token has expired');
+      throw unauthenticated(NO_TOKEN.test(match[1]!) ? `"Bearer ${match[1]}" carries no access token: leave the header out to read anonymously` : 'The access token is not valid');
     }
     if (typeof payload.sub !== 'string' || !payload.sub) throw unauthenticated('The access token is not valid');
     // In memory: revoked grants and tokens reach every process within a poll period (revocations.ts).

@@ -23,7 +23,7 @@ export function registerSecuritySchemes(registry: OpenAPIRegistry, config: Pick<
     scheme: 'bearer',
     bearerFormat: 'JWT',
     description:
-      'An access token from the token endpoint, as `Authorization: Bearer <token>` (RFC 6750). A missing or invalid token where one is required, or any invalid token presented, is a 401 with `WWW-Authenticate: Bearer ...`; a valid token without the needed scope is a 403.',
+      'An access token from the token endpoint, as `Authorization: Bearer <token>` (RFC 6750). A missing or invalid token where one is required, or any credential presented that is not a valid bearer token (another scheme such as Basic included), is a 401 with `WWW-Authenticate: Bearer ...`; a valid token without the needed scope is a 403.',
   });
   registry.registerComponent('securitySchemes', SCHEMES.oauth2, {
     type: 'oauth2',

@@ -137,9 +137,9 @@ test('HTTP-layer errors on /graphql are GraphQL-shaped with the request id', asy
   expectRefused(plainJson, 'BAD_REQUEST');
 });
 
-test("Apollo's own refusals (batching, CSRF) carry the request id", async () => {
+test("Apollo's own refusals (batching, a GET's unreadable variables) carry the request id", async () => {
   expectRefused(await post([{ query: '{ __typename }' }, { query: '{ __typename }' }]), 'BAD_REQUEST');
-  const res = await fetch(`${service.url}/graphql?query=${encodeURIComponent('{ __typename }')}`, { headers: { accept: GRAPHQL_RESPONSE } });
+  const res = await fetch(`${service.url}/graphql?query=${encodeURIComponent('{ __typename }')}&variables=${encodeURIComponent('{bad')}`, { headers: { accept: GRAPHQL_RESPONSE } });
   const text = await res.text();
   expectRefused({ status: res.status, type: res.headers.get('content-type'), body: JSON.parse(text) as Answer['body'], text }, 'BAD_REQUEST');
 });

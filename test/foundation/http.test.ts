@@ -76,9 +76,34 @@ test('an unknown path is a 404 problem+json', async () => {
   expect(await res.json()).toMatchObject({ status: 404, code: 'NOT_FOUND' });
 });
 
-test('a GET query without a CSRF-safe header is refused (Apollo CSRF prevention)', async () => {
-  const res = await fetch(`${svc.url}/graphql?query=${encodeURIComponent('{ service { name } }')}`, { headers: { 'content-type': 'text/plain' } });
-  expect(res.status).toBe(400);
+test('a GET query needs no preflight header (no credential a browser sends by itself is honoured on /graphql)', async () => {
+  const res = await fetch(`${svc.url}/graphql?query=${encodeURIComponent('{ service { name } }')}`);
+  expect(res.status).toBe(200);
+  expect(await res.json()).toEqual({ data: { service: { name: expect.any(String) } } });
+});
+
+describe('GET /', () => {
+  test('a browser gets a small HTML page linking the playground, the API docs, the OpenAPI document and the probes', async () => {
+    const res = await fetch(`${svc.url}/`, { headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const html = await res.text();
+    for (const href of ['/graphql', '/docs', '/openapi.json', '/healthz', '/readyz']) expect(html).toContain(`<a href="${href}">`);
+  });
+
+  test('a client asking for JSON gets the same links, and every one of them answers', async () => {
+    const res = await fetch(`${svc.url}/`, { headers: { accept: 'application/json' } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { name: string; version: string; links: Array<{ rel: string; href: string }> };
+    expect(body.version).toBe(serviceVersion);
+    expect(body.links.map((l) => l.rel)).toEqual(expect.arrayContaining(['graphql', 'docs', 'openapi', 'oauth', 'health', 'ready']));
+    for (const { rel, href } of body.links) {
+      // /graphql answers a browser with the playground and a client with GraphQL: a first query shows it is there.
+      const url = rel === 'graphql' ? `${svc.url}${href}?query=${encodeURIComponent('{ __typename }')}` : `${svc.url}${href}`;
+      expect([href, (await fetch(url)).status]).toEqual([href, 200]);
+    }
+  });
 });
 
 test('a GraphQL answer carries Apollo\'s content type, its exact length and a query string read as Apollo reads it', async () => {

@@ -62,8 +62,8 @@ function cases(seed: number): Case[] {
       frames: [JSON.stringify({ type: 'connection_init', payload: { authorization: pick([`Bearer ${text(30)}`, 'Bearer ', `Bearer ${text(20)}.${text(40)}.${text(20)}`, 'bearer x y']) } })],
       expect: { closes: [4403] },
     }),
-    // As over HTTP (RFC 6750), another scheme is no bearer credential at all: an anonymous reader.
-    () => ({ kind: 'other scheme', frames: [JSON.stringify({ type: 'connection_init', payload: { authorization: pick([`Basic ${text(10)}`, text(40), 'Digest x']) } })], expect: { acked: true } }),
+    // As over HTTP, a credential of another scheme is refused, not read as anonymous.
+    () => ({ kind: 'other scheme', frames: [JSON.stringify({ type: 'connection_init', payload: { authorization: pick([`Basic ${text(10)}`, text(40), 'Digest x']) } })], expect: { closes: [4403] } }),
     () => ({
       kind: 'malformed subscribe payload',
       frames: [INIT, JSON.stringify({ type: 'subscribe', id: pick([id(), 7, null]), payload: pick([{}, { query: 42 }, { query: BLOG, variables: 'x' }, { query: BLOG, operationName: 5 }, 'query', null]) })],

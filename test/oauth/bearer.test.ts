@@ -116,10 +116,12 @@ describe('rejected tokens', () => {
     expect(await res.json()).toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
   });
 
-  test('another scheme than Bearer is no bearer credential (RFC 6750 §3.1): the public query answers anonymously', async () => {
+  test('another scheme than Bearer is refused, not read as anonymous: 401 with a challenge without an error code (RFC 6750 §3.1)', async () => {
     const res = await svc.gql(premiumQuery, undefined, { authorization: 'Basic dXNlcjpwYXNz' });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ article: { accessAllowed: false, body: null, preview: 'Preview' } });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="api"');
+    expect(res.body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    expect(res.body.data).toBeUndefined();
   });
 });
 

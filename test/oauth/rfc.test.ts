@@ -82,9 +82,10 @@ describe('RFC 6750 §3.1 challenges on a route that needs a token', () => {
     expect(res.headers.get('www-authenticate')).toBe('Bearer realm="api"');
   });
 
-  test('GraphQL: a Basic header on a public query is anonymous, not an error', async () => {
+  test('GraphQL: a Basic header on a public query is refused like one on a route that needs a token', async () => {
     const res = await svc.gql('{ service { version } }', undefined, { authorization: 'Basic dXNlcjpwYXNz' });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="api"');
   });
 
   test('a bad bearer token: 401 invalid_token', async () => {
