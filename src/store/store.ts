@@ -4,8 +4,8 @@ import { MongoClient, type Collection, type Db } from 'mongodb';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { CollectionName, DocOf } from './collections.js';
-import { startEngine, type RunningEngine } from './embedded/index.js';
-import { engineThreadAvailable, startEngineThread, type EngineThread } from './embedded/thread.js';
+import type { RunningEngine } from './embedded/index.js';
+import type { EngineThread } from './embedded/thread.js';
 import { allIndexes, type IndexDef } from './indexes.js';
 import { instrumentStore } from '../metrics/store-metrics.js';
 
@@ -51,6 +51,10 @@ export class Store {
       const dbPath = config.mode === 'disk' ? config.dataDir : undefined;
       const options = { host: '127.0.0.1', port: 0, dbPath };
       const engineLog = (msg: string, fields?: Record<string, unknown>) => log.info(fields ?? {}, msg);
+      // Loaded only here: a service on MONGODB_URI (and every test file that boots one) never evaluates the engine.
+      // One after the other: jest's module linker fails on two concurrent dynamic imports sharing a dependency.
+      const { startEngine } = await import('./embedded/index.js');
+      const { engineThreadAvailable, startEngineThread } = await import('./embedded/thread.js');
       const thread = config.engineThread && engineThreadAvailable;
       try {
         engine = thread ? await startEngineThread(options, engineLog) : await startEngine({ ...options, log: engineLog });
