@@ -15,6 +15,7 @@ export default {
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
+  testSequencer: '<rootDir>/test/helpers/sequencer.mjs',
   testTimeout: 30000,
   maxWorkers: 2,
 };
