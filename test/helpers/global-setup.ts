@@ -32,6 +32,9 @@ export default async function globalSetup(): Promise<void> {
   process.env.TEST_RUN_ID = `${process.pid}-${Date.now()}`;
   await build();
   writeFileSync(join(root, 'dist', `.built-${process.env.TEST_RUN_ID}`), new Date().toISOString());
+  // One OAuth key set for the run (test/helpers/service.ts stores it): an RSA key costs a quarter second of CPU.
+  const { generateKeys } = (await import(pathToFileURL(join(root, 'dist/src/oauth/keys.js')).href)) as typeof import('../../src/oauth/keys.js');
+  process.env.TEST_OAUTH_KEYS = JSON.stringify(await generateKeys());
   if (process.env.MONGODB_URI) {
     process.env.TEST_MONGODB_URI = process.env.MONGODB_URI;
     return;
