@@ -1,5 +1,9 @@
-// ESM jest with ts-jest (transpile only: `npm run typecheck` checks types). The global setup builds dist/ (the
-// command-line tests spawn dist/src/cli.js) and starts one engine the wire-level tests share.
+// ESM jest with swc (transpile only: `npm run typecheck` checks types), from the package's .swcrc. The global
+// setup builds dist/ (the command-line tests spawn dist/src/cli.js) and starts one engine the wire-level tests share.
+import { readFileSync } from 'node:fs';
+
+const swc = JSON.parse(readFileSync(new URL('./.swcrc', import.meta.url), 'utf8'));
+
 /** @type {import('jest').Config} */
 export default {
   displayName: 'engine',
@@ -7,7 +11,7 @@ export default {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {
-    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.json' }],
+    '^.+\\.ts$': ['@swc/jest', swc],
   },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',

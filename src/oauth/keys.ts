@@ -61,7 +61,7 @@ async function signingKey(alg: SigningAlg): Promise<JWK> {
   return { ...jwk, alg, use: 'sig', kid: await calculateJwkThumbprint(jwk) };
 }
 
-async function generateKeys(): Promise<StoredKeys> {
+export async function generateKeys(): Promise<StoredKeys> {
   return {
     jwks: { keys: await Promise.all(ALGS.map(signingKey)) },
     cookieKeys: [randomBytes(32).toString('base64url')],

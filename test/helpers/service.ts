@@ -4,6 +4,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startService, type RunningService } from '../../src/server.js';
 import type { Authenticator } from '../../src/http/authenticate.js';
+import { KEYS_SETTING } from '../../src/oauth/keys.js';
 import { Store } from '../../src/store/store.js';
 import { openTestDb } from './db.js';
 
@@ -29,6 +30,11 @@ export async function startTestService(
   const { client, db, close: closeDb } = await openTestDb('svc');
   const config = loadConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', RESPONSE_CACHE_MB: '0', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', MONGODB_DB: db.databaseName, ...opts.env });
   const log = createLogger(config.logLevel);
+  // The run's OAuth keys (global setup), stored as a service that booted here before would have: generating
+  // them on every boot costs an RSA key, a quarter second of CPU. The process tests still generate theirs.
+  if (process.env.TEST_OAUTH_KEYS) {
+    await db.collection<{ _id: string; value: unknown; updatedAt: Date }>('settings').insertOne({ _id: KEYS_SETTING, value: JSON.parse(process.env.TEST_OAUTH_KEYS), updatedAt: new Date() });
+  }
   const store = await Store.onDb(client, db);
   await opts.beforeStart?.(store);
   const service = await startService({ config, log, store, authenticate: opts.authenticate });

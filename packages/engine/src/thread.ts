@@ -21,7 +21,7 @@ export interface EngineThread extends Omit<RunningEngine, 'changes'> {
   readonly failed: Promise<Error>;
 }
 
-/** Threads run the built JavaScript; from TypeScript sources (ts-jest) the engine stays in the event loop. */
+/** Threads run the built JavaScript; from TypeScript sources (the tests' transform) the engine stays in the event loop. */
 export const engineThreadAvailable = import.meta.url.endsWith('.js');
 
 /** Starts the engine on a worker thread; rejects with the engine's own message when it cannot start. */

@@ -1,26 +1,15 @@
-// Jest global setup: builds dist/ (the command-line tests spawn dist/src/cli.js), then starts one engine the
+// Jest global setup: builds dist/ with swc (the command-line tests spawn dist/src/cli.js), then starts one engine the
 // wire-level tests share, unless a server is already given: MONGODB_URI, or TEST_MONGODB_URI when the
 // service's tests run in the same jest run and started theirs first.
-// Jest loads this file outside its module mapper, so it imports only Node built-ins and dist/ by path.
-import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
+// Jest loads this file outside its module mapper, so it imports only packages and files by path.
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { swcBuild } from './swc-build.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-function build(): void {
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  try {
-    execFileSync(process.execPath, [tsc, '-b', 'tsconfig.build.json'], { cwd: root, stdio: 'pipe' });
-  } catch (err) {
-    // tsc still emits on type errors; the typecheck proper is `npm run typecheck`. Show what it said.
-    process.stderr.write(`\n[engine global-setup] tsc reported errors:\n${String((err as { stdout?: Buffer }).stdout ?? err)}\n`);
-  }
-}
-
 export default async function globalSetup(): Promise<void> {
-  build();
+  await swcBuild(root, ['src']);
   const given = process.env.TEST_MONGODB_URI ?? process.env.MONGODB_URI;
   if (given) {
     process.env.TEST_MONGODB_URI = given;

@@ -99,7 +99,10 @@ export class Entities implements EntityLookup {
     // The versioned API: the driver then sends apiVersion (and apiStrict, apiDeprecationErrors) with every command.
     const api = spec.serverApi as { version: string; strict?: boolean; deprecationErrors?: boolean } | undefined;
     const serverApi = api ? { version: api.version as '1', strict: api.strict, deprecationErrors: api.deprecationErrors } : undefined;
-    const client = new MongoClient(this.uri, { monitorCommands: true, serverSelectionTimeoutMS: 5000, ...(serverApi ? { serverApi } : {}), ...uriOptions });
+    // After a state-change error (NotWritablePrimary, ShutdownInProgress, …) the driver re-checks the server at
+    // most every minHeartbeatFrequencyMS (default 500 ms) before it retries: that wait is the driver's pacing,
+    // not what the tests check, so it is 50 ms here unless a test's uriOptions say otherwise.
+    const client = new MongoClient(this.uri, { monitorCommands: true, serverSelectionTimeoutMS: 5000, minHeartbeatFrequencyMS: 50, ...(serverApi ? { serverApi } : {}), ...uriOptions });
     const entity: ClientEntity = { client, events: [] };
     const keep = (name: string, cmd?: Doc): boolean => {
       const n = name.toLowerCase();
