@@ -36,4 +36,4 @@ EXPOSE 4000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/readyz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # The node flags of package.json's `start` script (docs/deployment.md, "Node flags"; a test keeps the two the same).
-CMD ["node", "--max-semi-space-size=64", "dist/src/main.js"]
+CMD ["node", "--max-semi-space-size=64", "dist/bundle/main.js"]

@@ -13,7 +13,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { NESTED_QUERY, NESTED_VARIABLES, nestedPostBody, SMALL_IDS, smallPostBody } from './scenarios.js';
-import { cpuSeconds, freePort, nodeProc, sleep, startFlags, stopAll, waitForHttp, type Proc } from './procs.js';
+import { cpuSeconds, freePort, nodeProc, sleep, startEntry, startFlags, stopAll, waitForHttp, type Proc } from './procs.js';
 import { DB_NAME, enabledPageIds, sampleArticleIds, startEngine, startReference } from './stack.js';
 
 const { values } = parseArgs({
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const env = { NODE_ENV: 'production', MONGODB_URI: engine.uri, MONGODB_DB: DB_NAME, SEED: 'none', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: url, RESPONSE_CACHE_MB: '0' };
-    const proc = nodeProc(name, join(dist, 'src/main.js'), [], env, nodeFlags(name, join(dist, '..')));
+    const proc = nodeProc(name, startEntry(join(dist, '..')), [], env, nodeFlags(name, join(dist, '..')));
     await waitForHttp(proc, `${url}/readyz`, 120_000);
     targets.push({ name, url, proc });
   }

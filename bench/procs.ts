@@ -10,16 +10,26 @@ import { fileURLToPath } from 'node:url';
 export const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const projectRoot = join(distRoot, '..');
 
+/** package.json's `start` script in the checkout `root`: `node <flags> <entry under dist/>`. */
+function startScript(root: string): { flags: string[]; entry: string } {
+  const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts?: { start?: string } }).scripts?.start ?? '';
+  const m = /^node((?: --[\w-]+(?:=\S+)?)*) (dist\/\S+\.js)$/.exec(start);
+  if (!m) throw new Error(`package.json in ${root}: its start script is not "node [--flags] dist/<entry>.js": ${start}`);
+  return { flags: m[1]!.split(' ').filter(Boolean), entry: m[2]! };
+}
+
 /**
- * The node flags `npm start` runs the service with: those of package.json's `start` script (`node <flags>
- * dist/src/main.js`), read from the checkout `root`. The bench starts the service as deployed, and the reference
- * servers with the same flags, so that a ratio between them compares code and not runtime settings.
+ * The node flags `npm start` runs the service with, read from the checkout `root`. The bench starts the service
+ * as deployed, and the reference servers with the same flags, so that a ratio between them compares code and not
+ * runtime settings.
  */
 export function startFlags(root = projectRoot): string[] {
-  const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts?: { start?: string } }).scripts?.start ?? '';
-  const m = /^node((?: --[\w-]+(?:=\S+)?)*) dist\/src\/main\.js$/.exec(start);
-  if (!m) throw new Error(`package.json in ${root}: its start script is not "node [--flags] dist/src/main.js": ${start}`);
-  return m[1]!.split(' ').filter(Boolean);
+  return startScript(root).flags;
+}
+
+/** The file `npm start` runs in the checkout `root` (the start bundle), as an absolute path. */
+export function startEntry(root = projectRoot): string {
+  return join(root, startScript(root).entry);
 }
 
 export interface Proc {

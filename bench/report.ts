@@ -230,7 +230,7 @@ export function generatedSection(report: Report): string {
 const SKELETON = `# Performance
 
 Measured by \`npm run bench\` (bench/run.ts): the engine as its own process with a seeded dataset, the
-service (\`node dist/src/main.js\` with \`npm start\`'s node flags) against it, and two references per key answer, all on one machine.
+service (as \`npm start\` runs it, with its node flags) against it, and two references per key answer, all on one machine.
 The section between the markers below is rewritten by every full run; the rest is written by hand.
 
 `;

@@ -6,15 +6,13 @@
 // CPU. Prints a Markdown table and exits 1 if any answer was wrong or the service died (an OOM shows here).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { Rand } from '../src/seed/content-random.js';
-import { startFlags } from './procs.js';
+import { startEntry, startFlags } from './procs.js';
 import { cpuMs, rssMb, startEngineCli, stopped } from './store-common.js';
 
-const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
   options: {
     data: { type: 'string' },
@@ -118,7 +116,7 @@ async function main(): Promise<number> {
   console.log(`data: ${values.data} (${s.articles} articles, ${s.issues} issues, ${s.pages} pages); ${clients} clients for ${minutes} min`);
   const env = { ...process.env, NODE_ENV: 'production', DATA_DIR: values.data!, PORT: String(port), HOST: '127.0.0.1', SEED: 'none', RESPONSE_CACHE_MB: '0', LOG_LEVEL: 'warn', STORE: 'disk' };
   // As `npm start` runs it: with package.json's start flags.
-  const proc = spawn(process.execPath, [...startFlags(), join(distRoot, 'src/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const proc = spawn(process.execPath, [...startFlags(), startEntry()], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   let died: string | undefined;
   proc.once('exit', (code, signal) => (died = `service exited (code ${code}, signal ${signal})`));
   try {

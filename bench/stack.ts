@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
 import { insertCatalogue } from './catalogue.js';
-import { distRoot, freePort, nodeProc, startFlags, waitForHttp, waitForOutput, type Proc } from './procs.js';
+import { distRoot, freePort, nodeProc, startEntry, startFlags, waitForHttp, waitForOutput, type Proc } from './procs.js';
 
 export const DB_NAME = 'bench';
 
 const engineCli = fileURLToPath(import.meta.resolve('@gateway/engine/cli'));
 const seedScript = join(distRoot, 'scripts/seed.js');
-const serviceMain = join(distRoot, 'src/main.js');
+const serviceMain = startEntry();
 const referenceMain = join(distRoot, 'bench/reference.js');
 
 export async function startEngine(dbPath: string, nodeFlags: string[] = []): Promise<{ proc: Proc; uri: string }> {
@@ -91,7 +91,7 @@ const PRODUCTION = { NODE_ENV: 'production' };
 /** The node flags of `npm start` (package.json), for the service and the reference servers alike. */
 const START_FLAGS = startFlags();
 
-/** `node dist/src/main.js` against the engine: no seeding, warnings only, loopback. */
+/** The service as `npm start` runs it, against the engine: no seeding, warnings only, loopback. */
 export async function startService(uri: string, extraEnv: Record<string, string> = {}, nodeFlags: string[] = [], name = 'service'): Promise<Service> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;

@@ -1,7 +1,7 @@
 // `npm run build && node dist/bench/start-compare.js --build <name>=<checkout>:<data dir>[:ENV=value,...] ...`
 // `npm start` of several builds on their own seeded data directories, asked the same uncached nested query
 // (POST, 50 connections, response cache off), in alternating rounds so that each build meets the machine's
-// load in turn. Each build runs its own `dist/src/main.js` (built beforehand in its checkout) on data seeded by
+// load in turn. Each build runs what its own `npm start` runs (built beforehand in its checkout) on data seeded by
 // that build (`DATA_DIR=<dir> MONGODB_DB=bench node dist/scripts/seed.js --scale medium`), since the storage
 // format changed between builds. Reports per round and as medians: answers per second, p50 / p99, and the
 // whole process's CPU per answer (engine thread included), with the load average.
@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { startFlags } from './procs.js';
+import { startEntry, startFlags } from './procs.js';
 import { nestedPostBody } from './scenarios.js';
 
 const { values } = parseArgs({
@@ -57,7 +57,7 @@ async function start(b: Build, port: number): Promise<{ proc: ChildProcess; url:
   const url = `http://127.0.0.1:${port}`;
   const env = { ...process.env, NODE_ENV: 'production', STORE: 'disk', DATA_DIR: b.data, MONGODB_DB: 'bench', SEED: 'none', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: url, RESPONSE_CACHE_MB: '0', ...b.env };
   // As that build's `npm start` runs it: with the node flags of its own package.json.
-  const proc = spawn(process.execPath, [...startFlags(b.dir), join(b.dir, 'dist/src/main.js')], { cwd: b.dir, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const proc = spawn(process.execPath, [...startFlags(b.dir), startEntry(b.dir)], { cwd: b.dir, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const t0 = Date.now();
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`${b.name}: the service exited with ${proc.exitCode}`);

@@ -1,5 +1,5 @@
 // `npm run build && node dist/bench/store-scale.js --data <seeded DATA_DIR> [--runs 15]`: what a user of a
-// seeded data directory sees. Starts the service (`dist/src/main.js`, embedded engine in-process, response
+// seeded data directory sees. Starts the service (as `npm start` runs it, embedded engine in-process, response
 // cache off, no seeding) on the directory and measures: time from spawn to the first 200 of /readyz (and of
 // a first GraphQL answer), the latency of the API's entry points and both REST lists (sequential, one
 // client; p50 / p90 / max), the process's anonymous memory (RssAnon, not the file cache) while serving,
@@ -7,14 +7,11 @@
 // and the gateway's per-parent `$group` pipeline. Prints a Markdown table.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
-import { startFlags } from './procs.js';
+import { startEntry, startFlags } from './procs.js';
 import { startEngineCli, stopped } from './store-common.js';
 
-const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: { data: { type: 'string' }, runs: { type: 'string', default: '15' }, port: { type: 'string', default: '4123' } } });
 if (!values.data) throw new Error('--data <seeded DATA_DIR> is required');
 const runs = Number(values.runs);
@@ -87,7 +84,7 @@ async function service(): Promise<void> {
   const t0 = performance.now();
   const env = { ...process.env, DATA_DIR: values.data!, PORT: String(port), HOST: '127.0.0.1', SEED: 'none', RESPONSE_CACHE_MB: '0', LOG_LEVEL: 'warn', STORE: 'disk' };
   // As `npm start` runs it: with package.json's start flags.
-  const proc = spawn(process.execPath, [...startFlags(), join(distRoot, 'src/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const proc = spawn(process.execPath, [...startFlags(), startEntry()], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   try {
     await until(async () => (await fetch(`${base}/readyz`)).status === 200, 600_000);
     const ready = performance.now() - t0;

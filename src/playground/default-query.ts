@@ -2,7 +2,7 @@
 // Authorization header to fill in.
 
 /**
- * The demo's first query (FIRST_QUERY in src/seed/content.seed.ts, which `npm start` logs after seeding:
+ * The demo's first query (FIRST_QUERY in src/seed/marker.ts, which `npm start` logs after seeding:
  * the demo page, its issues, their category groups, articles and authors), laid out for reading.
  */
 export const DEFAULT_QUERY = `{

@@ -54,9 +54,3 @@ export const contentSeeder: Seeder = {
     return counts;
   },
 };
-
-/** The demo page and a first query to try, logged by `npm start` after seeding. */
-export const DEMO_PAGE_ID = id('page', 0);
-export const FIRST_QUERY =
-  `{ page(id: "${DEMO_PAGE_ID}") { name issues(first: 3) { totalCount edges { node { title date ` +
-  `contents { category { name } articles { title authors { name } accessAllowed preview } } } } } } }`;

@@ -4,6 +4,7 @@ import type { Store } from '../store/store.js';
 import { contentSeeder } from './content.seed.js';
 import { customersSeeder } from './customers.seed.js';
 import { catalogueSeeder } from './catalogue.seed.js';
+import { SEED_MARKER } from './marker.js';
 import { seededFaker, type ScaleName, type SeedProgress, type Seeder } from './seeder.js';
 
 /** Add one line per domain; order matters where a seeder uses what an earlier one shared. */
@@ -14,7 +15,6 @@ export const seeders: Seeder[] = [
   catalogueSeeder,
 ];
 
-const MARKER = 'seed';
 
 export async function runSeeders(
   store: Store,
@@ -33,13 +33,13 @@ export async function runSeeders(
   }
   await store
     .collection('settings')
-    .updateOne({ _id: MARKER }, { $set: { value: { scale: opts.scale, seed, now: new Date(now), counts }, updatedAt: new Date() } }, { upsert: true });
+    .updateOne({ _id: SEED_MARKER }, { $set: { value: { scale: opts.scale, seed, now: new Date(now), counts }, updatedAt: new Date() } }, { upsert: true });
   return counts;
 }
 
 /** Seeds `scale` when the store has never been seeded; returns the counts, or null when it was already. */
 export async function seedIfEmpty(store: Store, scale: ScaleName, log: Logger): Promise<Record<string, number> | null> {
-  const marker = await store.collection('settings').findOne({ _id: MARKER });
+  const marker = await store.collection('settings').findOne({ _id: SEED_MARKER });
   if (marker) return null;
   return runSeeders(store, { scale, log });
 }

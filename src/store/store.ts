@@ -4,7 +4,7 @@ import { MongoClient, type Collection, type Db } from 'mongodb';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { CollectionName, DocOf } from './collections.js';
-import { startEngine, type RunningEngine } from '@gateway/engine';
+import type { RunningEngine } from '@gateway/engine';
 import { engineThreadAvailable, startEngineThread, type EngineThread } from '@gateway/engine/thread';
 import { allIndexes, type IndexDef } from './indexes.js';
 import { instrumentStore } from '../metrics/store-metrics.js';
@@ -53,7 +53,8 @@ export class Store {
       const engineLog = (msg: string, fields?: Record<string, unknown>) => log.info(fields ?? {}, msg);
       const thread = config.engineThread && engineThreadAvailable;
       try {
-        engine = thread ? await startEngineThread(options, engineLog) : await startEngine({ ...options, log: engineLog });
+        // The engine in this event loop (ENGINE_WORKER=false, or tests from sources) loads its modules only then.
+        engine = thread ? await startEngineThread(options, engineLog) : await (await import('@gateway/engine')).startEngine({ ...options, log: engineLog });
       } catch (err) {
         throw new Error(`the embedded store engine did not start (${dbPath ?? 'in memory'}): ${err instanceof Error ? err.message : String(err)}`);
       }
@@ -112,11 +113,13 @@ export class Store {
   async ensureIndexes(defs: IndexDef[]): Promise<void> {
     const byCollection = new Map<string, IndexDef[]>();
     for (const def of defs) byCollection.set(def.collection, [...(byCollection.get(def.collection) ?? []), def]);
-    for (const [name, list] of byCollection) {
-      await this.db.collection(name).createIndexes(
-        list.map((d) => ({ key: d.key as Record<string, 1 | -1>, ...d.options })),
-      );
-    }
+    // One command per collection, all on their way at once: at start-up these are a round trip each, and on a
+    // store that has them already each is only a check.
+    await Promise.all(
+      [...byCollection].map(([name, list]) =>
+        this.db.collection(name).createIndexes(list.map((d) => ({ key: d.key as Record<string, 1 | -1>, ...d.options }))),
+      ),
+    );
   }
 
   async status(): Promise<StoreStatus> {

@@ -30,7 +30,7 @@ beforeAll(async () => {
       await insertCatalogue(store);
     },
   });
-  child = spawnNode(distPath('src/main.js'), [], {
+  child = spawnNode(distPath('bundle/main.js'), [], {
     NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', SEED: 'none', LOG_LEVEL: 'info', MONGODB_URI: testMongoUri(), MONGODB_DB: svc.db.databaseName, ...env,
   });
   const listening = await child.waitFor((l) => typeof l.url === 'string' && String(l.msg).includes('listening'));

@@ -44,5 +44,5 @@ test('the image starts the service with the node flags of `npm start`', () => {
   const fromStart = /^node((?: --\S+)*) dist\/src\/main\.js$/.exec(start)?.[1]?.trim().split(' ');
   expect(fromStart).toContain('--max-semi-space-size=64');
   const cmd = /^CMD (\[.*\])$/m.exec(readFileSync(join(projectRoot, 'Dockerfile'), 'utf8'))?.[1];
-  expect(JSON.parse(cmd ?? 'null')).toEqual(['node', ...fromStart!, 'dist/src/main.js']);
+  expect(JSON.parse(cmd ?? 'null')).toEqual(['node', ...fromStart!, 'dist/bundle/main.js']);
 });

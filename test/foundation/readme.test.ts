@@ -14,7 +14,7 @@ let baseUrl: string;
 
 beforeAll(async () => {
   await ensureBuilt();
-  service = spawnNode(distPath('src/main.js'), [], { PORT: '0', HOST: '127.0.0.1', DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'info' });
+  service = spawnNode(distPath('bundle/main.js'), [], { PORT: '0', HOST: '127.0.0.1', DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'info' });
   const listening = await service.waitFor((l) => typeof l.url === 'string' && String(l.msg).includes('listening'), 240_000);
   baseUrl = new URL(String(listening.url)).origin;
 }, 300_000);

@@ -11,7 +11,7 @@ let origin: string;
 
 beforeAll(async () => {
   await ensureBuilt();
-  child = spawnNode(distPath('src/main.js'), [], { PORT: '0', HOST: '127.0.0.1', STORE: 'memory', SEED: 'none', LOG_LEVEL: 'info', LIVE_MAX_MESSAGE_BYTES: String(MAX_MESSAGE) });
+  child = spawnNode(distPath('bundle/main.js'), [], { PORT: '0', HOST: '127.0.0.1', STORE: 'memory', SEED: 'none', LOG_LEVEL: 'info', LIVE_MAX_MESSAGE_BYTES: String(MAX_MESSAGE) });
   const listening = await child.waitFor((l) => typeof l.url === 'string' && String(l.msg).includes('listening'));
   origin = new URL(String(listening.url)).origin;
 }, 120_000);

@@ -9,7 +9,7 @@ export const PUBLIC_URL = 'http://gateway.test';
 
 /** Starts the child beside `first` (which must run with PUBLIC_URL); resolves with it and its origin. */
 export async function startSecondProcess(first: TestService): Promise<{ child: Child; url: string }> {
-  const child = spawnNode(distPath('src/main.js'), [], {
+  const child = spawnNode(distPath('bundle/main.js'), [], {
     NODE_ENV: 'test',
     PORT: '0',
     HOST: '127.0.0.1',

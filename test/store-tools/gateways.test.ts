@@ -16,7 +16,7 @@ const running: Child[] = [];
 const DIFFERENT_ISSUER = /different issuer/;
 
 async function gateway(publicUrl: string, env: Record<string, string> = {}): Promise<{ child: Child; url: string }> {
-  const child = spawnNode(distPath('src/main.js'), [], {
+  const child = spawnNode(distPath('bundle/main.js'), [], {
     NODE_ENV: 'test', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', PUBLIC_URL: publicUrl,
     MONGODB_URI: testMongoUri(), MONGODB_DB: dbName, SEED: 'none', RESPONSE_CACHE_MB: '0', ...env,
   });

@@ -5,15 +5,11 @@
 // and account for, and when the service dies, however it dies, the engine dies with it (no orphan holding the
 // data directory). The engine itself is unchanged; this file only carries start, logs, close and failure
 // across the thread boundary.
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { startEngine, type EngineOptions, type RunningEngine } from './index.js';
-
-type ThreadOptions = Omit<EngineOptions, 'log'>;
-type FromThread =
-  | { kind: 'ready'; uri: string; host: string; port: number }
-  | { kind: 'failed'; message: string }
-  | { kind: 'log'; msg: string; fields?: Record<string, unknown> }
-  | { kind: 'closed' };
+// The thread runs worker.ts, which alone imports the engine: starting a thread costs the service's own thread
+// nothing of the engine's modules (the query engine and storage load on the engine's thread, beside the service's).
+import { Worker } from 'node:worker_threads';
+import type { EngineOptions, RunningEngine } from './index.js';
+import type { FromThread, ThreadOptions } from './worker.js';
 
 /** The engine's oplog API (`changes`) stays on its thread: change streams reach the service through the driver. */
 export interface EngineThread extends Omit<RunningEngine, 'changes'> {
@@ -26,7 +22,8 @@ export const engineThreadAvailable = import.meta.url.endsWith('.js');
 
 /** Starts the engine on a worker thread; rejects with the engine's own message when it cannot start. */
 export function startEngineThread(options: ThreadOptions, log: NonNullable<EngineOptions['log']>): Promise<EngineThread> {
-  const worker = new Worker(new URL(import.meta.url), { workerData: { engineThread: options } });
+  // worker.js beside this file, or beside the bundle this file was built into (the service's start bundle).
+  const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: { engineThread: options } });
   let started = false;
   let closing: Promise<void> | undefined;
   let reportFailure: (err: Error) => void = () => undefined;
@@ -61,34 +58,3 @@ export function startEngineThread(options: ThreadOptions, log: NonNullable<Engin
     return closing;
   }
 }
-
-/** The thread's side: start the engine, report, and close it when asked. */
-async function runEngineThread(options: ThreadOptions): Promise<void> {
-  const port = parentPort!;
-  const post = (message: FromThread): void => {
-    try {
-      port.postMessage(message);
-    } catch {
-      // A log field that cannot cross threads (a function, a socket): send the line without its fields.
-      if (message.kind === 'log') port.postMessage({ kind: 'log', msg: message.msg });
-    }
-  };
-  let engine: RunningEngine;
-  try {
-    engine = await startEngine({ ...options, log: (msg, fields) => post({ kind: 'log', msg, fields }) });
-  } catch (err) {
-    post({ kind: 'failed', message: err instanceof Error ? err.message : String(err) });
-    return;
-  }
-  port.on('message', (m: { kind: string }) => {
-    if (m.kind !== 'close') return;
-    void engine.close().finally(() => {
-      post({ kind: 'closed' });
-      port.close();
-    });
-  });
-  post({ kind: 'ready', uri: engine.uri, host: engine.host, port: engine.port });
-}
-
-const threadOptions = isMainThread ? undefined : (workerData as { engineThread?: ThreadOptions } | null)?.engineThread;
-if (threadOptions) void runEngineThread(threadOptions);
