@@ -7,12 +7,18 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { swcBuild } from '../../packages/engine/test/helpers/swc-build.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const engineRoot = join(root, 'packages', 'engine');
 
+/** The engine package's swc build (plain JavaScript, imported by path like everything here). */
+async function loadSwcBuild(): Promise<(root: string, dirs: string[]) => Promise<void>> {
+  const mod = (await import(pathToFileURL(join(engineRoot, 'test/helpers/swc-build.mjs')).href)) as { swcBuild: (root: string, dirs: string[]) => Promise<void> };
+  return mod.swcBuild;
+}
+
 async function build(): Promise<void> {
+  const swcBuild = await loadSwcBuild();
   await Promise.all([swcBuild(engineRoot, ['src']), swcBuild(root, ['src', 'scripts', 'bench'])]);
   // The bundle `npm start` runs, from the files just built (process-level tests start the service from it).
   execFileSync(process.execPath, [join(root, 'scripts/bundle.mjs')], { cwd: root, stdio: 'pipe' });

@@ -4,11 +4,17 @@
 // Jest loads this file outside its module mapper, so it imports only packages and files by path.
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { swcBuild } from './swc-build.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+/** The engine package's swc build (plain JavaScript, imported by path like everything here). */
+async function loadSwcBuild(): Promise<(root: string, dirs: string[]) => Promise<void>> {
+  const mod = (await import(pathToFileURL(join(root, 'test/helpers/swc-build.mjs')).href)) as { swcBuild: (root: string, dirs: string[]) => Promise<void> };
+  return mod.swcBuild;
+}
+
 export default async function globalSetup(): Promise<void> {
+  const swcBuild = await loadSwcBuild();
   await swcBuild(root, ['src']);
   const given = process.env.TEST_MONGODB_URI ?? process.env.MONGODB_URI;
   if (given) {
