@@ -5,11 +5,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
+import { engineCli } from './helpers/engine-cli.js';
 
-const cli = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'src', 'store', 'embedded', 'cli.js');
+const cli = engineCli;
 
 function startChild(dbPath: string): Promise<{ proc: ChildProcess; uri: string }> {
   const proc = spawn(process.execPath, [cli, '--port', '0', '--dbpath', dbPath], { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -145,7 +145,9 @@ function defineTests(): void {
       expect(await coll(2).countDocuments({ phase: 'even' })).toBe(await slowCount({ phase: 'even' }));
       expect(await coll(2).countDocuments({ phase: 'odd' })).toBe(await slowCount({ phase: 'odd' }));
       expect(readStats.indexCounts).toBe(walks + 2);
-    });
+      // Up to twelve updates of 6,000 documents with index changes: 30-45 s on a 2-core machine with nothing else
+      // running, more beside the rest of the suite. The budget is for the work, not a measure of its speed.
+    }, 120_000);
   });
 
   describe('from storage', () => {

@@ -5,12 +5,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
+import { engineCli } from './helpers/engine-cli.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const cli = join(root, 'dist', 'src', 'store', 'embedded', 'cli.js');
+const cli = engineCli;
 
 interface Child {
   proc: ChildProcess;
