@@ -9,10 +9,11 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  // .gitignore'd folders (dist/, coverage/, data/, ...) hold nothing to lint either.
+  // .gitignore'd folders (dist/, coverage/, data/, ...) hold nothing to lint either. Build output and coverage
+  // are at any depth (packages/engine/dist/ too), as .gitignore's patterns match.
   globalIgnores([
-    'dist/',
-    'coverage/',
+    '**/dist/',
+    '**/coverage/',
     'data/',
     'test-artifacts/',
     '**/node_modules/',

@@ -4,13 +4,13 @@
 import type { Db } from 'mongodb';
 import type { ProductCategoryDoc, ProductDoc, ProductItemDoc } from '../src/store/catalogue/catalogue.docs.js';
 
-export interface CatalogueSize {
+interface CatalogueSize {
   roots: number;
   childrenPerRoot: number;
   products: number;
 }
 
-export const CATALOGUE_SIZE: CatalogueSize = { roots: 3, childrenPerRoot: 4, products: 24 };
+const CATALOGUE_SIZE: CatalogueSize = { roots: 3, childrenPerRoot: 4, products: 24 };
 
 const ROOT_NAMES = ['Print', 'Digital', 'Books', 'Events', 'Merchandise'];
 const CHILD_NAMES = ['Weekly', 'Monthly', 'Specials', 'Archive', 'Gifts', 'Bundles'];
@@ -30,7 +30,7 @@ export interface Catalogue {
   items: ProductItemDoc[];
 }
 
-export function makeCatalogue(size: CatalogueSize = CATALOGUE_SIZE): Catalogue {
+function makeCatalogue(size: CatalogueSize = CATALOGUE_SIZE): Catalogue {
   const random = rng(20261121);
   const categories: ProductCategoryDoc[] = [];
   const category = (id: string, name: string, parent: ProductCategoryDoc | null, position: number): ProductCategoryDoc => ({

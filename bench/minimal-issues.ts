@@ -6,7 +6,7 @@
 //   2: content / front-page categories,        and their parents, authors, keywords, videos, live blogs,
 //      channels, issue authors                  polls, quizzes)
 //   3: every article                         5: parents not read yet, category types, live blog messages
-import type { Db, Document } from 'mongodb';
+import type { Db } from 'mongodb';
 import type { ArticleDoc, ContentTypeDoc, SponsorDoc } from '../src/store/content/article.doc.js';
 import type { ChannelDoc } from '../src/store/content/channel.doc.js';
 import type { LiveBlogDoc, LiveBlogMessageDoc, PollDoc, QuizDoc } from '../src/store/content/elements.doc.js';

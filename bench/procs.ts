@@ -49,7 +49,7 @@ const started: Proc[] = [];
 const KEEP = 64 * 1024;
 
 /** Starts `node <entry> ...args` (or another command) with a clean, explicit environment. */
-export function spawnProc(name: string, command: string, args: string[], env: Record<string, string>): Proc {
+function spawnProc(name: string, command: string, args: string[], env: Record<string, string>): Proc {
   const child = spawn(command, args, {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

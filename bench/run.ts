@@ -80,8 +80,6 @@ function options() {
   };
 }
 
-type Options = ReturnType<typeof options>;
-
 /** One answer, as the ceiling will replay it. */
 async function record(base: string, method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: string): Promise<RecordedAnswer & { text: string; raw: Headers }> {
   const res = await fetch(`${base}${path}`, { method, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers }, body });

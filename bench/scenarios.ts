@@ -1,9 +1,9 @@
 // What the benchmark asks: the documents and paths of every scenario, in one place.
 
 /** The page whose issues every content scenario reads (enabled, ~300 published issues at medium scale). */
-export const PAGE_ID = 'page-1';
+const PAGE_ID = 'page-1';
 /** Issues per answer of the nested query (each has ~12 articles in its contents). */
-export const NESTED_FIRST = 5;
+const NESTED_FIRST = 5;
 /** Issues per page of the REST list (each issue carries ~25 articles in their full representation). */
 export const REST_LIMIT = 2;
 
@@ -69,7 +69,7 @@ export const restListPath = `/cms/page/${PAGE_ID}/issues?limit=${REST_LIMIT}`;
  */
 export const categoriesPath = '/cms/product/categories?parentId=root&includeProducts=false';
 
-export const PRODUCT_ITEM_QUERY = `query Item($id: ID!) {
+const PRODUCT_ITEM_QUERY = `query Item($id: ID!) {
   productItem(id: $id) {
     id name subtitle description productId productName price currency available order shippable weight
     oncePerUser isUpgrade sku stockEnabled stockAvailable packageQuantity

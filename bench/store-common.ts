@@ -17,7 +17,7 @@ export function cpuMs(pid: number): number {
 }
 
 /** A process's CPU time in user and system mode (ms, clock ticks of 10 ms) and minor page faults so far. */
-export function procStat(pid: number): { userMs: number; sysMs: number; minorFaults: number } {
+function procStat(pid: number): { userMs: number; sysMs: number; minorFaults: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return { userMs: Number(fields[11]) * 10, sysMs: Number(fields[12]) * 10, minorFaults: Number(fields[7]) };

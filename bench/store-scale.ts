@@ -5,7 +5,7 @@
 // client; p50 / p90 / max), the process's anonymous memory (RssAnon, not the file cache) while serving,
 // then, against the engine alone (`cli.js`), the engine CPU per count through `count`, `countDocuments`
 // and the gateway's per-parent `$group` pipeline. Prints a Markdown table.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';

@@ -8,7 +8,7 @@ import type { Check } from './load.js';
 
 export const TOKEN_PATH = '/oauth2/access_token';
 
-export const clientAuthorization = `Basic ${Buffer.from(`${DEMO_FIRST_PARTY_CLIENT.clientId}:${DEMO_FIRST_PARTY_CLIENT.secret}`).toString('base64')}`;
+const clientAuthorization = `Basic ${Buffer.from(`${DEMO_FIRST_PARTY_CLIENT.clientId}:${DEMO_FIRST_PARTY_CLIENT.secret}`).toString('base64')}`;
 
 export const tokenHeaders = { 'content-type': 'application/x-www-form-urlencoded', authorization: clientAuthorization };
 

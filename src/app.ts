@@ -32,7 +32,7 @@ import { ASSETS_PREFIX } from './openapi/docs/assets.js';
 import { DOCS_PATH, OPENAPI_PATH, openApiRoutes } from './openapi/routes.js';
 import { restRouter } from './rest/routes.js';
 
-export type { AppDeps, AppState } from './http/app-context.js';
+export type { AppDeps } from './http/app-context.js';
 
 /** What createApp needs: the mailer is created from config when not given. */
 export type AppOptions = Omit<AppDeps, 'mailer'> & { mailer?: Mailer };

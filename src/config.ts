@@ -81,7 +81,7 @@ function isJwks(raw: string): boolean {
 
 export type ThirdPartyProvider = 'google' | 'facebook' | 'apple';
 
-export interface ThirdPartyConfig {
+interface ThirdPartyConfig {
   issuer: string;
   /** Accepted `aud` values (comma-separated in the environment: one per app or platform). */
   audiences: string[];
@@ -93,7 +93,7 @@ function thirdParty(issuer: string, audience: string | undefined, jwksUri: strin
   return { issuer, audiences: audience.split(',').map((a) => a.trim()).filter(Boolean), jwksUri };
 }
 
-export type RawConfig = z.infer<typeof schema>;
+type RawConfig = z.infer<typeof schema>;
 
 export interface Config {
   env: RawConfig['NODE_ENV'];

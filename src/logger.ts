@@ -13,7 +13,7 @@ const SECRET_KEYS = ['authorization', 'password', 'refresh_token', 'code_verifie
  */
 const CODE_PATHS = ['code', 'body.code', 'query.code', 'params.code', '*.body.code', '*.query.code', 'req.body.code', 'req.query.code'];
 
-export const redactPaths = [...SECRET_KEYS.flatMap((k) => [k, `*.${k}`, `*.*.${k}`, `req.headers.${k}`]), ...CODE_PATHS];
+const redactPaths = [...SECRET_KEYS.flatMap((k) => [k, `*.${k}`, `*.*.${k}`, `req.headers.${k}`]), ...CODE_PATHS];
 
 /**
  * Pretty output only for a person at a terminal outside production: anything that collects the log (a pipe,

@@ -12,7 +12,7 @@ import { MAX_VARIABLE_DEPTH, nestedDeeperThan } from '../variable-depth.js';
  * entitlements; a few seconds here add nothing a reader could not see anyway, and spare each cached read a
  * signature check and a store round trip. Never past the token's own expiry.
  */
-export const VIEWER_REUSE_MS = 5_000;
+const VIEWER_REUSE_MS = 5_000;
 
 
 /** The app's bearer check (src/http/authenticate.ts): the viewer of a token, null for none; throws for a bad one. */

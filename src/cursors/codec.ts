@@ -8,7 +8,7 @@ import { EJSON } from 'bson';
 import { badRequest } from '../errors.js';
 import type { Position, SortSpec } from '../store/content/paging.js';
 
-export type SortKeyType = 'string' | 'date' | 'int' | 'number';
+type SortKeyType = 'string' | 'date' | 'int' | 'number';
 
 /** A kind of connection: its name in the schema, its order, and the type of each sort key (`?`: may be null). */
 export interface ConnectionKind {

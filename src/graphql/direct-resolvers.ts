@@ -11,9 +11,15 @@ import { getMetadataStorage } from 'type-graphql';
 
 type ParamMetadata = ReturnType<typeof getMetadataStorage>['params'][number];
 type Resolver = GraphQLFieldResolver<unknown, unknown, Record<string, unknown>>;
+/** A resolver class: type-graphql's metadata records it as its constructor, which takes no arguments. */
+type ResolverClass = new () => ResolverInstance;
+/** A resolver class's instance: its methods by name. */
+type ResolverInstance = Record<string, unknown>;
+type ResolverFunction = (this: ResolverInstance, ...args: unknown[]) => unknown;
 
 interface ResolverMethod {
-  target: Function;
+  /** The resolver class (typed by type-graphql as any function). */
+  target: object;
   methodName: string;
   params?: ParamMetadata[];
   middlewares?: unknown[];
@@ -46,15 +52,16 @@ function paramGetter(param: ParamMetadata, field: GraphQLField<unknown, unknown>
   }
 }
 
-function directResolver(method: ResolverMethod, field: GraphQLField<unknown, unknown>, instances: Map<Function, Record<string, Function>>): Resolver | undefined {
+function directResolver(method: ResolverMethod, field: GraphQLField<unknown, unknown>, instances: Map<object, ResolverInstance>): Resolver | undefined {
   if (method.middlewares?.length || method.roles?.length) return undefined;
   const params = [...(method.params ?? [])].sort((a, b) => a.index - b.index);
   const getters = params.map((p) => paramGetter(p, field));
   if (getters.some((g) => g === undefined) || params.some((p, i) => p.index !== i)) return undefined;
   let instance = instances.get(method.target);
-  if (!instance) instances.set(method.target, (instance = new (method.target as new () => Record<string, Function>)()));
-  const fn = instance[method.methodName];
-  if (typeof fn !== 'function') return undefined;
+  if (!instance) instances.set(method.target, (instance = new (method.target as ResolverClass)()));
+  const found = instance[method.methodName];
+  if (typeof found !== 'function') return undefined;
+  const fn = found as ResolverFunction;
   const target = instance;
   const get = getters as Array<NonNullable<(typeof getters)[number]>>;
   switch (get.length) {
@@ -70,7 +77,7 @@ function directResolver(method: ResolverMethod, field: GraphQLField<unknown, unk
 /** Replaces type-graphql's handler on the Query fields and object-type field resolvers that qualify. */
 export function useDirectResolvers(schema: GraphQLSchema): void {
   const storage = getMetadataStorage();
-  const instances = new Map<Function, Record<string, Function>>();
+  const instances = new Map<object, ResolverInstance>();
   const replace = (typeName: string | undefined, fieldName: string, method: ResolverMethod): void => {
     const type = typeName ? schema.getType(typeName) : undefined;
     if (!isObjectType(type)) return;

@@ -10,7 +10,7 @@ import type { Selected } from '../store/loaders.js';
 import { getArgumentValues, getDirectiveValues } from 'graphql/execution/values.js';
 
 /** The operation `operationName` of `document` (the only one when no name is given), or undefined. */
-export function operationOf(document: DocumentNode, operationName: string | null | undefined): OperationDefinitionNode | undefined {
+function operationOf(document: DocumentNode, operationName: string | null | undefined): OperationDefinitionNode | undefined {
   const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
   return operationName ? operations.find((o) => o.name?.value === operationName) : operations.length === 1 ? operations[0] : undefined;
 }

@@ -7,7 +7,7 @@ import { latestOutboxMessages } from '../mail/outbox.mailer.js';
 import type { Store } from '../store/store.js';
 import type { AppState } from './app-context.js';
 
-export const DEV_OUTBOX_PATH = '/dev/outbox';
+const DEV_OUTBOX_PATH = '/dev/outbox';
 
 export function devOutboxRoutes(config: Config, store: Store): Router<AppState> | null {
   if (config.isProduction) return null;

@@ -9,7 +9,7 @@ import { toAppError } from './problem.js';
 const GRAPHQL_RESPONSE = 'application/graphql-response+json';
 
 /** The media type Apollo would answer with: JSON unless the client prefers graphql-response+json. */
-export function graphqlMediaType(ctx: Koa.Context | Koa.ParameterizedContext<AppState>): string {
+function graphqlMediaType(ctx: Koa.Context | Koa.ParameterizedContext<AppState>): string {
   return ctx.accepts('application/json', GRAPHQL_RESPONSE) === GRAPHQL_RESPONSE ? `${GRAPHQL_RESPONSE}; charset=utf-8` : 'application/json; charset=utf-8';
 }
 

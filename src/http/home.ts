@@ -13,7 +13,7 @@ interface Link {
 
 const PAGE_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
-export function homeLinks(config: Pick<Config, 'playground' | 'apiDocs' | 'metrics'>, oauthMount: string): Link[] {
+function homeLinks(config: Pick<Config, 'playground' | 'apiDocs' | 'metrics'>, oauthMount: string): Link[] {
   return [
     { rel: 'graphql', href: '/graphql', title: config.playground ? 'GraphQL endpoint and playground (open it in a browser)' : 'GraphQL endpoint (POST, GET; subscriptions over graphql-ws)' },
     ...(config.apiDocs ? [{ rel: 'docs', href: '/docs', title: 'REST API documentation' }] : []),

@@ -8,7 +8,7 @@ export interface Connection {
   drop(reason: string): void;
 }
 
-export const MAX_QUEUED = 256;
+const MAX_QUEUED = 256;
 
 export class Subscriber<T> implements AsyncIterableIterator<T> {
   private readonly queue: T[] = [];

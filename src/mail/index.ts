@@ -6,7 +6,7 @@ import type { Mailer } from './mailer.js';
 import { OutboxMailer } from './outbox.mailer.js';
 import { SmtpMailer } from './smtp.mailer.js';
 
-export type { MailMessage, Mailer } from './mailer.js';
+export type { Mailer } from './mailer.js';
 
 export function createMailer(deps: { config: Config; store: Store; log: Logger }): Mailer {
   const { config, store, log } = deps;

@@ -78,7 +78,7 @@ export function adapterFactory(store: Store, opts: AdapterOptions) {
 }
 
 /** Every token of a grant and the grant itself: what a detected replay costs. */
-export async function revokeGrant(store: Store, revocations: RevocationList, grantId: string): Promise<void> {
+async function revokeGrant(store: Store, revocations: RevocationList, grantId: string): Promise<void> {
   await revocations.revokeGrant(grantId);
   await OAuthModelStore.revokeGrant(store, grantId);
 }

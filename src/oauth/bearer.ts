@@ -56,7 +56,7 @@ export function bearerAuthenticator(deps: { config: Config; store: Store; keys: 
   };
 }
 
-export function createViewer(store: Store, customerId: string, claims: JWTPayload): Viewer {
+function createViewer(store: Store, customerId: string, claims: JWTPayload): Viewer {
   const scopes = new Set(typeof claims.scope === 'string' ? claims.scope.split(' ').filter(Boolean) : []);
   // Built before the request's Loaders exist: the viewer keeps its own loader, created on first use.
   let loader: ReturnType<typeof customerEntitlementsLoader> | undefined;

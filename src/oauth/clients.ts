@@ -10,11 +10,11 @@ import type { Store } from '../store/store.js';
 export const SUPPORTED_SCOPES = ['openid', 'offline_access', 'profile', 'email', 'cart'] as const;
 export const SUPPORTED_GRANTS = ['authorization_code', 'refresh_token', 'password', 'otp'] as const;
 /** Grants only first-party clients may hold: they hand the user's credentials to the client. */
-export const FIRST_PARTY_GRANTS = new Set(['password', 'otp']);
+const FIRST_PARTY_GRANTS = new Set(['password', 'otp']);
 
 const CLIENT_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 
-export const hashClientSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
+const hashClientSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
 
 export function secretMatches(storedHash: string | undefined, presented: string): boolean {
   if (!storedHash) return false;

@@ -20,7 +20,7 @@ export interface InteractionDeps {
 }
 
 /** The device token of sign-in-limits.ts, as a cookie of the sign-in pages. */
-export const DEVICE_COOKIE = 'oauth_device';
+const DEVICE_COOKIE = 'oauth_device';
 const DEVICE_COOKIE_DAYS = 365;
 
 const formBody = () => bodyParser({ enableTypes: ['form'], formLimit: '16kb' });

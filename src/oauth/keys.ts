@@ -16,7 +16,7 @@ import { isDuplicateKey } from '../store/errors.js';
 import type { Store } from '../store/store.js';
 import { startPoll, type Poll } from './poll.js';
 
-export type SigningAlg = 'ES256' | 'RS256';
+type SigningAlg = 'ES256' | 'RS256';
 const ALGS: SigningAlg[] = ['ES256', 'RS256'];
 
 export interface OAuthKeys {
@@ -49,7 +49,7 @@ interface StoredKeys {
   schedule?: Record<string, KeySchedule>;
 }
 
-export const KEYS_SETTING = 'oauth.keys';
+const KEYS_SETTING = 'oauth.keys';
 /** ID tokens live an hour: with ACCESS_TOKEN_TTL, what a replaced signing key must stay published for. */
 export const ID_TOKEN_TTL_SECONDS = 3_600;
 const generate = promisify(generateKeyPair);
@@ -68,7 +68,7 @@ export async function generateKeys(): Promise<StoredKeys> {
   };
 }
 
-export function toPublicJwk(jwk: JWK): JWK {
+function toPublicJwk(jwk: JWK): JWK {
   const pub = createPublicKey({ key: jwk as JsonWebKey, format: 'jwk' });
   return { ...(pub.export({ format: 'jwk' }) as JWK), kid: jwk.kid, alg: jwk.alg, use: jwk.use ?? 'sig' };
 }
@@ -100,7 +100,7 @@ export function keyStates(stored: StoredKeys, now = new Date()): Array<{ jwk: JW
 }
 
 /** The keys as the service uses them at `now`. */
-export function keysAt(stored: StoredKeys, now = new Date()): OAuthKeys {
+function keysAt(stored: StoredKeys, now = new Date()): OAuthKeys {
   const states = keyStates(stored, now).filter((s) => s.state !== 'retired');
   // The signing key of each algorithm first: the provider signs ID tokens with the first key that fits.
   const rank = (s: KeyState) => (s === 'active' ? 0 : 1);

@@ -15,9 +15,9 @@ import type { AttemptLimiter } from './attempt-limits.js';
 import type { LoginOutcome } from './password-login.js';
 import type { SignInLimits } from './sign-in-limits.js';
 
-export const OTP_DIGITS = 6;
+const OTP_DIGITS = 6;
 export const OTP_TTL_SECONDS = 300;
-export const OTP_MAX_ATTEMPTS = 5;
+const OTP_MAX_ATTEMPTS = 5;
 
 export type OtpRequestCounter = 'pair' | 'ip' | 'address';
 

@@ -41,7 +41,7 @@ export interface ProviderDeps {
 }
 
 /** The API as a resource server: every supported scope, JWT access tokens signed ES256 with the active key. */
-export function apiResourceServer(config: Config, keys: Pick<OAuthKeys, 'activeKids'>): ResourceServerInfo {
+function apiResourceServer(config: Config, keys: Pick<OAuthKeys, 'activeKids'>): ResourceServerInfo {
   return {
     scope: SUPPORTED_SCOPES.join(' '),
     audience: config.oauth.audience,

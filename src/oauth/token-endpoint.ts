@@ -85,7 +85,7 @@ function coded(ctx: Koa.Context): boolean {
 }
 
 /** The token endpoint's two fixed failure texts (docs/api.md), and the RFC 6749 code each failure deserves. */
-export function contractError(status: number, body: OAuthErrorBody): { status: number; body: OAuthErrorBody } {
+function contractError(status: number, body: OAuthErrorBody): { status: number; body: OAuthErrorBody } {
   switch (body.error) {
     case 'invalid_client':
       return { status: 401, body: { error: 'invalid_client', error_description: INVALID_CLIENT } };

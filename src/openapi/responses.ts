@@ -7,7 +7,7 @@ import { headers, type HeaderName } from './components/headers.js';
 import type { z } from './zod.js';
 
 export const JSON_TYPE = 'application/json';
-export const PROBLEM_TYPE = 'application/problem+json';
+const PROBLEM_TYPE = 'application/problem+json';
 
 type Named = Partial<Record<string, HeaderName>>;
 

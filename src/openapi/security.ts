@@ -5,7 +5,7 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { Config } from '../config.js';
 import { OAUTH_ROUTES } from '../oauth/provider.js';
 
-export const SCHEMES = { bearer: 'bearerAuth', oauth2: 'oauth2', oidc: 'openIdConnect', clientBasic: 'clientSecretBasic' } as const;
+const SCHEMES = { bearer: 'bearerAuth', oauth2: 'oauth2', oidc: 'openIdConnect', clientBasic: 'clientSecretBasic' } as const;
 
 const SCOPES: Record<string, string> = {
   openid: 'Sign in with OpenID Connect (an ID token comes with the access token)',

@@ -7,7 +7,7 @@ import { articleOrder, issueOrder } from '../store/content/connections.js';
 import type { Position, SortSpec } from '../store/content/paging.js';
 
 /** Enabled pages by name. */
-export const pageOrder: SortSpec = [
+const pageOrder: SortSpec = [
   ['name', 1],
   ['_id', 1],
 ];

@@ -11,7 +11,7 @@ export { DEFAULT_QUERY } from './default-query.js';
 const API_TYPES = ['application/json', 'application/graphql-response+json'];
 
 /** True when the client prefers HTML to every GraphQL response type (a browser's address bar). */
-export function prefersHtml(ctx: Koa.Context): boolean {
+function prefersHtml(ctx: Koa.Context): boolean {
   return ctx.accepts([...API_TYPES, 'text/html']) === 'text/html';
 }
 

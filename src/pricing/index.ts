@@ -1,5 +1,5 @@
 // The pricing module's public surface: pure functions over plain data (see docs/pricing.md).
 export { priceCart } from './price-cart.js';
 export { shippingFeeFor } from './shipping.js';
-export { minorDigits, toDecimal, toDecimalOrNull } from './money.js';
+export { toDecimal, toDecimalOrNull } from './money.js';
 export * from './pricing.types.js';

@@ -1,5 +1,5 @@
 // Inputs and output of the pricing module: plain data in integer minor units, no store types.
-export type CouponKind = 'percent' | 'fixed' | 'free_shipping';
+type CouponKind = 'percent' | 'fixed' | 'free_shipping';
 
 export interface PricingLine {
   itemId: string;

@@ -9,7 +9,7 @@ import { AppError } from '../errors.js';
 import { activateSubscription } from '../operations/newsletter/activate.js';
 import { activateSubscriptionBody, channelIdSchema } from '../operations/newsletter/input.js';
 
-export const ACTIVATION_PAGE_PATH = '/newsletter/activate';
+const ACTIVATION_PAGE_PATH = '/newsletter/activate';
 
 const escape = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

@@ -5,64 +5,85 @@
 // else holds them, and a list of 20 issues is about 4 MB of JSON, so copying each object with a spread doubled
 // the allocation of the whole answer. Replacing a property keeps its place, so the keys are written in the
 // order they always were.
-type Json = Record<string, any>;
+import type { PageIssuesPage } from './page-issues.operation.js';
+
+type Issue = PageIssuesPage['issues']['edges'][number]['node'];
+type Article = Issue['contents'][number]['articles'][number];
+type Category = Issue['contents'][number]['category'];
+type Attachment = Article['attachments'][number];
+/** The fields of a dynamic section (an issue's or its channel's) that the legacy shape changes. */
+interface Section {
+  direction: string;
+  type: string;
+  articles: unknown[];
+  linkables: unknown[];
+}
+
+/**
+ * Writes the legacy value over a field of the answer, in place (the key keeps its position). The value's type
+ * is the legacy shape's, which the answer's type does not describe.
+ */
+function put<T extends object>(object: T, key: keyof T & string, value: unknown): void {
+  (object as Record<string, unknown>)[key] = value;
+}
 
 /** GraphQL enum name -> stored/REST value: PUBLISHED -> published, APPEND_UNSORTED -> append-unsorted. */
 const enumValue = (v: string | null | undefined): string | null => (v == null ? null : v.toLowerCase().replace(/_/g, '-'));
 
-function keyBy<T extends Json>(list: T[], key: string, value: (entry: T) => unknown = (entry) => entry): Record<string, unknown> {
+function keyBy<T>(list: T[], key: NoInfer<keyof T>, value: (entry: T) => unknown = (entry) => entry): Record<string, unknown> {
   return Object.fromEntries(list.map((entry) => [String(entry[key]), value(entry)]));
 }
 
-function category(c: Json | null): Json | null {
-  if (c) c.status = enumValue(c.status);
+function category(c: Category | null): Category | null {
+  if (c) put(c, 'status', enumValue(c.status));
   return c;
 }
 
-function attachment(a: Json): Json {
-  a.type = enumValue(a.type);
-  a.additionalUrls = keyBy(a.additionalUrls, 'transform', (u) => u.url);
-  if (a.video) a.video.status = enumValue(a.video.status);
-  return a;
+function attachment(a: Attachment): void {
+  put(a, 'type', enumValue(a.type));
+  put(a, 'additionalUrls', keyBy(a.additionalUrls, 'transform', (u) => u.url));
+  if (a.video) put(a.video, 'status', enumValue(a.video.status));
 }
 
-export function legacyArticle(a: Json): Json {
+function legacyArticle(a: Article): Article {
   a.categories.forEach(category);
   category(a.category);
-  for (const list of [a.attachments, a.inlineAttachments, a.files, a.videos] as Json[][]) list.forEach(attachment);
-  for (const k of a.keywords as Json[]) k.translations = keyBy(k.translations, 'language');
-  for (const q of a.elements.quizzes as Json[]) q.status = enumValue(q.status);
-  a.status = enumValue(a.status);
+  for (const list of [a.attachments, a.inlineAttachments, a.files, a.videos]) list.forEach(attachment);
+  for (const k of a.keywords) put(k, 'translations', keyBy(k.translations, 'language'));
+  for (const q of a.elements.quizzes) put(q, 'status', enumValue(q.status));
+  put(a, 'status', enumValue(a.status));
   return a;
 }
 
 /** A section carries `articles` or `linkables`, whichever its type holds (both come after `type`). */
-function section(s: Json, article: (a: Json) => Json): Json {
-  s.direction = enumValue(s.direction);
-  s.type = enumValue(s.type);
-  if (s.type === 'articles') {
-    delete s.linkables;
-    s.articles = s.articles.map(article);
+function section<S extends Section>(s: S, article: (a: S['articles'][number]) => unknown): S {
+  put(s, 'direction', enumValue(s.direction));
+  const type = enumValue(s.type);
+  put(s, 'type', type);
+  const fields = s as Partial<Section>;
+  if (type === 'articles') {
+    delete fields.linkables;
+    put(s, 'articles', s.articles.map(article));
   } else {
-    delete s.articles;
+    delete fields.articles;
   }
   return s;
 }
 
-export function legacyIssue(i: Json): Json {
-  i.status = enumValue(i.status);
-  i.contents = keyBy(i.contents, 'categoryId', (c) => ({ category: category(c.category), articles: c.articles.map(legacyArticle) }));
-  i.pdfFiles = keyBy(i.pdfFiles, 'name', (f) => f.url);
-  i.dynamicSections = keyBy(i.dynamicSections.map((s: Json) => section(s, legacyArticle)), 'name');
-  for (const group of i.repeatedArticleGroups as Json[]) group.articles = group.articles.map(legacyArticle);
+export function legacyIssue(i: Issue): Issue {
+  put(i, 'status', enumValue(i.status));
+  put(i, 'contents', keyBy(i.contents, 'categoryId', (c) => ({ category: category(c.category), articles: c.articles.map(legacyArticle) })));
+  put(i, 'pdfFiles', keyBy(i.pdfFiles, 'name', (f) => f.url));
+  put(i, 'dynamicSections', keyBy(i.dynamicSections.map((s) => section(s, legacyArticle)), 'name'));
+  for (const group of i.repeatedArticleGroups) put(group, 'articles', group.articles.map(legacyArticle));
   if (i.frontPage) {
     category(i.frontPage.category);
-    i.frontPage.articles = i.frontPage.articles.map(legacyArticle);
+    put(i.frontPage, 'articles', i.frontPage.articles.map(legacyArticle));
   }
   if (i.channel) {
     const configuration = i.channel.configuration;
-    configuration.linkables = keyBy(configuration.linkables, 'key', (l) => l.linkables);
-    configuration.dynamicSections = keyBy(configuration.dynamicSections.map((s: Json) => section(s, (a) => a)), 'name');
+    put(configuration, 'linkables', keyBy(configuration.linkables, 'key', (l) => l.linkables));
+    put(configuration, 'dynamicSections', keyBy(configuration.dynamicSections.map((s) => section(s, (a) => a)), 'name'));
   }
   return i;
 }

@@ -6,6 +6,7 @@ import { parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql'
 import type { Context } from '../context.js';
 import { AppError, notFound } from '../errors.js';
 import { executeQuery } from '../graphql/execute.js';
+import type { PageIssuesQuery } from '../graphql/generated.js';
 import { selectedFields, shownTypes } from '../graphql/selection.js';
 import { connections } from '../operations/connections.js';
 import { projectRoot } from '../version.js';
@@ -27,16 +28,16 @@ function documentFor(schema: GraphQLSchema): DocumentNode {
   return document;
 }
 
-export interface PageIssuesResult {
-  page: Record<string, unknown> & { issues: { totalCount: number; edges: Array<{ node: Record<string, unknown> }> } };
-}
+type Page = NonNullable<PageIssuesQuery['page']>;
+/** The page with its issues: the operation's errors are thrown, so the connection is there. */
+export type PageIssuesPage = Page & { issues: NonNullable<Page['issues']> };
 
 /** The page and one page of its issues; PAGE_NOT_FOUND / PAGE_NOT_ENABLED as AppErrors. */
 export async function runPageIssues(
   ctx: Context,
   schema: GraphQLSchema,
   args: { id: string; page: number; limit: number },
-): Promise<PageIssuesResult['page']> {
+): Promise<PageIssuesPage> {
   const document = documentFor(schema);
   ctx.operation.fields = selectedFields(schema, document, 'PageIssues');
   ctx.operation.types = shownTypes(schema, document, 'PageIssues');
@@ -52,7 +53,7 @@ export async function runPageIssues(
     // An application error (403, 400) is the answer; anything else is a bug or an outage, thrown as it is.
     throw original ?? result.errors[0]!.originalError ?? result.errors[0]!;
   }
-  const page = (result.data as PageIssuesResult | null | undefined)?.page;
+  const page = (result.data as { page: PageIssuesPage | null } | null | undefined)?.page;
   if (!page) throw notFound('PAGE_NOT_FOUND', 'Page not found', `There is no page ${args.id}`);
   return page;
 }

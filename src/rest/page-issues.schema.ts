@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 const ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 /** The deepest page REST paging reaches; beyond it the answer would be empty anyway at any real size. */
-export const MAX_PAGE = 1_000_000;
+const MAX_PAGE = 1_000_000;
 
 const positiveInt = (max: number, description: string) =>
   z
@@ -24,8 +24,6 @@ export const pageIssuesQuery = z.strictObject({
   page: positiveInt(MAX_PAGE, 'Page of issues to return, 1-based (default 1)').default(1).meta({ default: 1 }),
   limit: positiveInt(100, 'Issues per page, 1 to 100 (default 20)').default(20).meta({ default: 20 }),
 });
-
-export type PageIssuesQuery = z.output<typeof pageIssuesQuery>;
 
 const keyed = (value: z.ZodType, description: string) => z.record(z.string(), value).describe(description);
 const loose = (description: string) => z.looseObject({ id: z.string().describe('Identifier') }).describe(description);
@@ -63,7 +61,7 @@ const section = z
   })
   .describe('A dynamic section');
 
-export const legacyIssue = z
+const legacyIssue = z
   .looseObject({
     id: z.string().describe('Issue ID'),
     title: z.string(),

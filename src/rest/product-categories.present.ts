@@ -13,7 +13,7 @@ function keyed<T extends { language: string }>(list: T[]): Record<string, Omit<T
   return Object.fromEntries(list.map(({ language, ...rest }) => [language, rest]));
 }
 
-export function restItem(item: ProductItem, productName: string | null) {
+function restItem(item: ProductItem, productName: string | null) {
   const { lang: _lang, relatedItems, translations, ...fields } = item;
   return { ...fields, productName, relatedItems: { itemIds: relatedItems.itemIds }, translations: keyed(translations) };
 }

@@ -20,7 +20,7 @@ export function primaryCategory(ctx: GenContext, article: number): number {
 }
 
 /** Articles are spread evenly over the span, oldest first. */
-export const publishedAt = (ctx: GenContext, article: number): number =>
+const publishedAt = (ctx: GenContext, article: number): number =>
   ctx.now - SPAN_MS + Math.floor((article * SPAN_MS) / ctx.sizes.articles);
 
 export function makeArticle(ctx: GenContext, a: number): ArticleDoc {

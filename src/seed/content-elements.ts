@@ -4,7 +4,7 @@ import type { LiveBlogDoc, LiveBlogMessageDoc, PollDoc, QuizDoc } from '../store
 import { randFor, slugify, type Rand } from './content-random.js';
 import { DAY_MS, HOUR_MS, SPAN_MS, id, type GenContext } from './content-sizes.js';
 
-export const messagesOfBlog = (ctx: GenContext, blog: number): number => randFor(ctx.seed, 'live-blog-size', blog).int(8, 40);
+const messagesOfBlog = (ctx: GenContext, blog: number): number => randFor(ctx.seed, 'live-blog-size', blog).int(8, 40);
 
 /** Messages of a seeded blog are this far apart. */
 const MESSAGE_GAP_MS = 180_000;

@@ -12,7 +12,7 @@ import { CATEGORY_TYPES, CONTENT_TYPES, contentSizes, id, type GenContext } from
 import { makeAuthor, makeCategory, makeCategoryType, makeContentType, makeKeyword, makeSponsor } from './content-taxonomy.js';
 
 /** What later seeders may use (e.g. newsletter subscriptions need channel ids). */
-export interface SharedContent {
+interface SharedContent {
   pageIds: string[];
   channelIds: string[];
   articleCount: number;

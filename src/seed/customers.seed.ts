@@ -13,7 +13,7 @@ import { insertInBatches, type ScaleName, type Seeder } from './seeder.js';
 
 export const DEMO_CUSTOMER = { id: 'cus_demo', email: 'demo@example.com', password: 'demo-password', name: 'Demo Customer' };
 /** Development only: a customer with the editor role, to post to live blogs. */
-export const DEMO_EDITOR = { id: 'cus_demo_editor', email: 'editor@example.com', password: 'editor-password', name: 'Demo Editor' };
+const DEMO_EDITOR = { id: 'cus_demo_editor', email: 'editor@example.com', password: 'editor-password', name: 'Demo Editor' };
 export const DEMO_SPA_CLIENT = {
   clientId: 'demo-spa',
   name: 'Demo single-page app',
@@ -22,7 +22,7 @@ export const DEMO_SPA_CLIENT = {
 export const DEMO_FIRST_PARTY_CLIENT = { clientId: 'demo-first-party', name: 'Demo first-party app', secret: 'demo-first-party-secret' };
 
 /** What later seeders get under `shared.get('customers')`. */
-export interface SharedCustomers {
+interface SharedCustomers {
   ids: string[];
   demoCustomerId: string;
 }

@@ -3,7 +3,6 @@
 // so this file never needs editing for a new collection.
 import type { Document } from 'mongodb';
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface CollectionTypes {
   /** Key/value documents the service keeps for itself (signing keys, seed markers, ...). */
   settings: { _id: string; value: unknown; updatedAt: Date };

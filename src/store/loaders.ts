@@ -288,7 +288,7 @@ export function byIdLoader<T extends { _id: string }>(
 }
 
 /** A batch's documents grouped by what the places that asked for them select (a document in each group it is wanted by). */
-export function wantedOf<T extends { _id: string }>(wanted: ReadonlyMap<string, Selected | Selected[]>, docs: readonly T[]): Array<Wanted<T>> {
+function wantedOf<T extends { _id: string }>(wanted: ReadonlyMap<string, Selected | Selected[]>, docs: readonly T[]): Array<Wanted<T>> {
   if (wanted.size === 0) return [];
   const groups = new Map<Selected, T[]>();
   const add = (selected: Selected, doc: T): void => {

@@ -4,7 +4,7 @@
 // Authorization header set in the header editor. Screenshot: test-artifacts/playground.png.
 // Runs in `npm test` and `npm run test:browser` wherever /usr/bin/chromium exists (CI installs it).
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { DEFAULT_QUERY } from '../../src/playground/index.js';

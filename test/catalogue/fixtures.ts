@@ -8,7 +8,7 @@ import { priceMatrixFor, pricingInputFor } from '../../src/operations/cart/cart-
 import type { CartDoc, CouponDoc, ProductCategoryDoc, ProductDoc, ProductItemDoc } from '../../src/store/catalogue/catalogue.docs.js';
 import type { Store } from '../../src/store/store.js';
 
-export const NOW = new Date();
+const NOW = new Date();
 const days = (n: number) => new Date(NOW.getTime() + n * 86_400_000);
 
 function category(id: string, parent: ProductCategoryDoc | null, position: number, extra: Partial<ProductCategoryDoc> = {}): ProductCategoryDoc {
@@ -32,15 +32,15 @@ function category(id: string, parent: ProductCategoryDoc | null, position: numbe
   };
 }
 
-export const print = category('cat-print', null, 1, {
+const print = category('cat-print', null, 1, {
   name: 'Print', description: 'Printed products', featured: true,
   translations: { de: { name: 'Druck', description: 'Gedruckte Produkte' }, fr: { name: 'Imprimé' } },
 });
-export const magazines = category('cat-magazines', print, 1, { name: 'Magazines', translations: { de: { name: 'Zeitschriften', description: '' } } });
-export const weekly = category('cat-weekly', magazines, 1, { name: 'Weekly', translations: { de: { name: 'Wöchentlich', description: 'Jede Woche' } } });
-export const books = category('cat-books', print, 2, { name: 'Books', featured: true, logoUrl: 'https://cdn.example.com/books-logo.png' });
-export const digital = category('cat-digital', null, 2, { name: 'Digital', translations: { de: { name: 'Digital DE' } } });
-export const hidden = category('cat-hidden', null, 3, { name: 'Hidden', available: false });
+const magazines = category('cat-magazines', print, 1, { name: 'Magazines', translations: { de: { name: 'Zeitschriften', description: '' } } });
+const weekly = category('cat-weekly', magazines, 1, { name: 'Weekly', translations: { de: { name: 'Wöchentlich', description: 'Jede Woche' } } });
+const books = category('cat-books', print, 2, { name: 'Books', featured: true, logoUrl: 'https://cdn.example.com/books-logo.png' });
+const digital = category('cat-digital', null, 2, { name: 'Digital', translations: { de: { name: 'Digital DE' } } });
+const hidden = category('cat-hidden', null, 3, { name: 'Hidden', available: false });
 export const categories = [print, magazines, weekly, books, digital, hidden];
 
 function product(id: string, categoryIds: string[], order: number, extra: Partial<ProductDoc> = {}): ProductDoc {
@@ -63,12 +63,12 @@ function product(id: string, categoryIds: string[], order: number, extra: Partia
   };
 }
 
-export const weeklyMag = product('prod-weekly', ['cat-weekly'], 1, {
+const weeklyMag = product('prod-weekly', ['cat-weekly'], 1, {
   translatedTexts: { de: { description: 'Beschreibung Wochenheft', label1: 'Etikett 1' }, fr: { label2: 'Étiquette' } },
 });
-export const weeklyExtra = product('prod-weekly-extra', ['cat-weekly'], 2);
-export const weeklyGone = product('prod-weekly-gone', ['cat-weekly'], 3, { available: false });
-export const digitalPass = product('prod-digital', ['cat-digital', 'cat-print'], 1);
+const weeklyExtra = product('prod-weekly-extra', ['cat-weekly'], 2);
+const weeklyGone = product('prod-weekly-gone', ['cat-weekly'], 3, { available: false });
+const digitalPass = product('prod-digital', ['cat-digital', 'cat-print'], 1);
 export const products = [weeklyMag, weeklyExtra, weeklyGone, digitalPass];
 
 function item(id: string, productId: string, order: number, price: number, extra: Partial<ProductItemDoc> = {}): ProductItemDoc {
@@ -112,14 +112,14 @@ function item(id: string, productId: string, order: number, price: number, extra
   };
 }
 
-export const printIssue = item('item-print', 'prod-weekly', 1, 499, {
+const printIssue = item('item-print', 'prod-weekly', 1, 499, {
   shippable: true, weight: 350, stockEnabled: true, stockAvailable: 120, packageQuantity: 2,
   prices: { web: 499, mobile: 449, compareAt: 599 },
   relatedItems: { itemIds: ['item-sub', 'item-missing', 'item-year'] },
   files: [{ url: 'https://cdn.example.com/sample.pdf', name: 'Sample', mimeType: 'application/pdf', size: 123456 }],
   translations: { de: { name: 'Einzelheft', subtitle: 'Gedruckt' }, fr: { name: 'Numéro' } },
 });
-export const subscription = item('item-sub', 'prod-weekly', 2, 1990, {
+const subscription = item('item-sub', 'prod-weekly', 2, 1990, {
   oncePerUser: true, installments: { count: 12, intervalMonths: 1 },
   settings: {
     hasImage: false, additionalLabel1: null, additionalLabel2: 'Best value', additionalLabel3: 'Cancel anytime', diameter: 30, length: null, depth: null, width: null,
@@ -128,19 +128,19 @@ export const subscription = item('item-sub', 'prod-weekly', 2, 1990, {
   actionDataOnPurchase: [{ function: 'grantEntitlement', param: 'P1M', group: 'subscription' }],
   actionDataOnRenewalPurchase: [{ function: 'extendEntitlement', param: 'P1M', group: 'subscription' }],
 });
-export const upgrade = item('item-upgrade', 'prod-weekly', 3, 2990, {
+const upgrade = item('item-upgrade', 'prod-weekly', 3, 2990, {
   isUpgrade: true, upgradeType: 'plus', upgradeFrom: ['item-sub'], upgradeExcludeItems: ['item-print'], upgradePriceWeb: 1000, upgradePriceMobile: 1200,
 });
-export const extraItem = item('item-extra', 'prod-weekly-extra', 1, 250);
-export const yearPass = item('item-year', 'prod-digital', 1, 9900, { taxRate: 1900 });
-export const monthPass = item('item-month', 'prod-digital', 2, 999, { taxRate: 1900, available: false });
+const extraItem = item('item-extra', 'prod-weekly-extra', 1, 250);
+const yearPass = item('item-year', 'prod-digital', 1, 9900, { taxRate: 1900 });
+const monthPass = item('item-month', 'prod-digital', 2, 999, { taxRate: 1900, available: false });
 export const items = [upgrade, subscription, printIssue, extraItem, yearPass, monthPass];
 
 function coupon(id: string, code: string, extra: Partial<CouponDoc>): CouponDoc {
   return { _id: id, code, kind: 'percent', percentOff: null, amountOff: null, currency: null, minimumSubtotal: null, itemIds: [], validFrom: null, validUntil: null, ...extra };
 }
 
-export const coupons = [
+const coupons = [
   coupon('cp-ten', 'TEN', { kind: 'percent', percentOff: 1000, validFrom: days(-10), validUntil: days(10) }),
   coupon('cp-five', 'FIVE', { kind: 'fixed', amountOff: 500, currency: 'EUR' }),
   coupon('cp-ship', 'SHIP', { kind: 'free_shipping' }),
@@ -150,7 +150,7 @@ export const coupons = [
 ];
 
 export const ALICE = 'cust-alice';
-export const BOB = 'cust-bob';
+const BOB = 'cust-bob';
 
 function cart(id: string, customerId: string, cartItems: CartDoc['items'], codes: string[]): CartDoc {
   const applied = codes.map((code) => {
@@ -163,9 +163,9 @@ function cart(id: string, customerId: string, cartItems: CartDoc['items'], codes
 }
 
 export const aliceCart = cart('cart-alice', ALICE, [{ productItemId: 'item-print', quantity: 2 }, { productItemId: 'item-year', quantity: 1 }], ['TEN', 'FIVE', 'SHIP', 'YEAR20', 'OLD']);
-export const aliceOldCart = { ...cart('cart-alice-2', ALICE, [{ productItemId: 'item-sub', quantity: 1 }], []), updatedAt: days(-5) };
+const aliceOldCart = { ...cart('cart-alice-2', ALICE, [{ productItemId: 'item-sub', quantity: 1 }], []), updatedAt: days(-5) };
 export const bobCart = cart('cart-bob', BOB, [{ productItemId: 'item-extra', quantity: 3 }], ['TEN']);
-export const carts = [aliceCart, aliceOldCart, bobCart];
+const carts = [aliceCart, aliceOldCart, bobCart];
 
 export async function insertCatalogue(store: Store): Promise<void> {
   await store.collection('productCategories').insertMany(categories);
@@ -176,7 +176,7 @@ export async function insertCatalogue(store: Store): Promise<void> {
 }
 
 /** Test bearer strings -> viewers (until real tokens are used): `<customer>:<scope,scope>`. */
-export const TOKENS: Record<string, { customerId: string; scopes: string[] }> = {
+const TOKENS: Record<string, { customerId: string; scopes: string[] }> = {
   'alice-cart': { customerId: ALICE, scopes: ['openid', 'cart'] },
   'alice-plain': { customerId: ALICE, scopes: ['openid', 'profile'] },
   'bob-cart': { customerId: BOB, scopes: ['cart'] },

@@ -17,7 +17,7 @@ export const PRODUCT = `fragment Product on Product {
   productItems { ...Item }
 }`;
 
-export const CATEGORY = `fragment Category on ProductCategory {
+const CATEGORY = `fragment Category on ProductCategory {
   id name description parentCategoryId url available featured imageUrl coverPhotoUrl logoUrl slug totalProductsCount
   settings { name key type } breadcrumbs { categoryId categoryName categorySlug } translations { language name description }
   products(first: 100) { totalCount edges { node { ...Product } } }

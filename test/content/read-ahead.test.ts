@@ -20,7 +20,6 @@ const dbName = uniqueDbName('ra');
 /** Collection of each command the request sent, by request id, and the documents each reply brought back. */
 const started = new Map<number, string>();
 const read = new Map<string, number>();
-let commandCount = 0;
 
 const PAGE = 'ra-page';
 const issueId = (n: number): string => `ra-issue-${n}`;
@@ -30,7 +29,6 @@ beforeAll(async () => {
   client.on('commandStarted', (event: CommandStartedEvent) => {
     if (isBackgroundPoll(event) || event.databaseName !== dbName) return;
     if (event.commandName !== 'find' && event.commandName !== 'aggregate' && event.commandName !== 'getMore') return;
-    commandCount++;
     started.set(event.requestId, event.commandName === 'getMore' ? String(event.command.collection) : String(event.command[event.commandName]));
   });
   client.on('commandSucceeded', (event: CommandSucceededEvent) => {
@@ -69,7 +67,6 @@ interface Answer {
 /** Posts one operation; its answer and what it read, once every command it sent has been answered. */
 async function post(query: string, variables: Record<string, unknown> = {}): Promise<Answer> {
   read.clear();
-  commandCount = 0;
   const res = await fetch(`${service.url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

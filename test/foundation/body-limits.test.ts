@@ -36,7 +36,7 @@ function twoOnOneSocket(first: { head: string; pieces: string[] }, second: strin
     });
     socket.on('error', finish);
     socket.on('close', finish);
-    socket.on('connect', async () => {
+    const send = async (): Promise<void> => {
       socket.write(first.head);
       for (const piece of first.pieces) {
         if (socket.destroyed) return;
@@ -46,7 +46,9 @@ function twoOnOneSocket(first: { head: string; pieces: string[] }, second: strin
       if (socket.destroyed) return;
       socket.write('0\r\n\r\n');
       socket.write(second);
-    });
+    };
+    // A send that fails ends the exchange as a socket error does: with the answers received so far.
+    socket.on('connect', () => void send().catch(finish));
   });
 }
 

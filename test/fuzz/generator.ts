@@ -2,7 +2,7 @@
 // schema, and hostile variants of them (wrong variable types, forged and foreign cursors, unknown operation
 // names, deep and wide selections, malformed and oversized bodies and URLs).
 import {
-  GraphQLString, getNamedType, isEnumType, isInputObjectType, isInterfaceType, isLeafType, isListType, isNonNullType, isObjectType, isScalarType, isUnionType,
+  GraphQLString, getNamedType, isEnumType, isInputObjectType, isInterfaceType, isLeafType, isListType, isNonNullType, isScalarType, isUnionType,
   type GraphQLArgument, type GraphQLField, type GraphQLInputType, type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema,
 } from 'graphql';
 

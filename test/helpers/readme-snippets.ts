@@ -38,7 +38,7 @@ export function readmeSnippets(text = readFileSync(join(projectRoot, 'README.md'
 }
 
 /** What in an answer means the example did not work. */
-export function failureIn(output: string): string | null {
+function failureIn(output: string): string | null {
   if (/"errors"\s*:/.test(output)) return 'a GraphQL error';
   if (/^HTTP\/[\d.]+ [45]\d\d/m.test(output)) return 'an HTTP error status';
   if (/"status"\s*:\s*[45]\d\d/.test(output)) return 'a problem document';

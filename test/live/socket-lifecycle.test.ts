@@ -21,7 +21,7 @@ test('clients that close while subscribed leave nothing tracked for their socket
   await settled(() => live.subscriptions === 5);
   expect(live.trackedSockets).toBe(5);
 
-  await Promise.all(clients.map((c) => c.dispose()));
+  await Promise.all(clients.map(async (c) => c.dispose()));
   await settled(() => live.connections === 0 && live.subscriptions === 0);
   // graphql-ws completes the subscriptions of a closed socket a moment after its close event.
   await new Promise((r) => setTimeout(r, 200));

@@ -2,7 +2,7 @@
 // authorization-code flow through the server-rendered login and consent pages.
 import type { TestService } from '../helpers/service.js';
 
-export class CookieJar {
+class CookieJar {
   private readonly cookies = new Map<string, string>();
 
   store(res: Response): void {

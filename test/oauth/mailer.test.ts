@@ -35,11 +35,19 @@ function fakeSmtp(): { server: Server; received: Array<{ from: string; to: strin
             reply('250 queued');
           } else current.data += `${line}\n`;
         } else if (/^(EHLO|HELO)/i.test(line)) reply('250 fake');
-        else if (/^MAIL FROM:/i.test(line)) (current.from = line.slice(10)), reply('250 ok');
-        else if (/^RCPT TO:/i.test(line)) (current.to.push(line.slice(8)), reply('250 ok'));
-        else if (/^DATA/i.test(line)) (inData = true), reply('354 go ahead');
-        else if (/^QUIT/i.test(line)) (reply('221 bye'), socket.end());
-        else reply('250 ok');
+        else if (/^MAIL FROM:/i.test(line)) {
+          current.from = line.slice(10);
+          reply('250 ok');
+        } else if (/^RCPT TO:/i.test(line)) {
+          current.to.push(line.slice(8));
+          reply('250 ok');
+        } else if (/^DATA/i.test(line)) {
+          inData = true;
+          reply('354 go ahead');
+        } else if (/^QUIT/i.test(line)) {
+          reply('221 bye');
+          socket.end();
+        } else reply('250 ok');
       }
     });
   });

@@ -5,10 +5,10 @@ import { spawnNode, type Child } from '../helpers/child.js';
 import { testMongoUri } from '../helpers/db.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
-export const PUBLIC_URL = 'http://gateway.test';
+const PUBLIC_URL = 'http://gateway.test';
 
 /** Starts the child beside `first` (which must run with PUBLIC_URL); resolves with it and its origin. */
-export async function startSecondProcess(first: TestService): Promise<{ child: Child; url: string }> {
+async function startSecondProcess(first: TestService): Promise<{ child: Child; url: string }> {
   const child = spawnNode(distPath('bundle/main.js'), [], {
     NODE_ENV: 'test',
     PORT: '0',
@@ -23,7 +23,7 @@ export async function startSecondProcess(first: TestService): Promise<{ child: C
   return { child, url: new URL(String(listening.url)).origin };
 }
 
-export async function stopSecondProcess(child: Child | undefined): Promise<void> {
+async function stopSecondProcess(child: Child | undefined): Promise<void> {
   child?.proc.kill('SIGTERM');
   await child?.exited;
 }

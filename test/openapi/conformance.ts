@@ -32,7 +32,7 @@ function rebase(value: Json): Json {
 }
 
 /** Every object schema that lists properties and says nothing about others allows no others. */
-export function closed(schema: Json): Json {
+function closed(schema: Json): Json {
   if (Array.isArray(schema)) return schema.map(closed);
   if (schema === null || typeof schema !== 'object') return schema;
   const out: Json = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, k === 'examples' || k === 'example' || k === 'const' || k === 'enum' ? v : closed(v)]));
@@ -49,11 +49,6 @@ function ajvFor(schemas: Json): Ajv2020 {
   ajv.addVocabulary(['example', 'discriminator', 'xml', 'externalDocs']);
   ajv.addSchema({ $id: DOC_ID, $defs: schemas });
   return ajv;
-}
-
-export interface Finding {
-  key: string;
-  problems: string[];
 }
 
 const fmt = (where: string, errors: ErrorObject[] | null | undefined): string[] =>

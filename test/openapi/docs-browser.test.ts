@@ -3,7 +3,7 @@
 // violation is one), and "Try it out" on the catalogue list reaches this service and shows its 200.
 // Skipped where /usr/bin/chromium is absent. Screenshot: test-artifacts/openapi-docs.png.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';

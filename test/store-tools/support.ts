@@ -15,7 +15,7 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export const NESTED_QUERY = `{
+const NESTED_QUERY = `{
   page(id: "page-1") {
     name
     issues(first: 3) {
@@ -26,7 +26,7 @@ export const NESTED_QUERY = `{
   }
 }`;
 
-export async function gql(url: string, query: string, token?: string): Promise<{ status: number; body: Record<string, unknown> }> {
+async function gql(url: string, query: string, token?: string): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },

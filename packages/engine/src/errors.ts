@@ -3,7 +3,7 @@
 // too long to index). commands/error-replies.ts turns any of them into a reply's error fields.
 import { EJSON, type Document } from 'bson';
 
-export const Code = {
+const Code = {
   InternalError: [1, 'InternalError'],
   BadValue: [2, 'BadValue'],
   FailedToParse: [9, 'FailedToParse'],

@@ -179,7 +179,9 @@ function defineTests(): void {
             c.insert(encode(d), d);
           }
         },
-        () => (walking = idx.walkCount(published)),
+        () => {
+          walking = idx.walkCount(published);
+        },
       );
       await committed;
       await walking;

@@ -4,7 +4,7 @@ import { MongoClient, MongoServerError, type Collection, type Db, type Document 
 import { openTestDb, testMongoUri } from './helpers/db.js';
 
 // Loose on purpose: these tests send updates MongoDB refuses (e.g. $inc on a string field).
-type Doc = { _id: number; [k: string]: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Doc = { _id: number; [k: string]: any };
 
 let ctx: Awaited<ReturnType<typeof openTestDb>>;
 let db: Db;
@@ -290,7 +290,7 @@ describe('numeric types survive updates', () => {
     const type = (v: unknown) => (v as { _bsontype?: string } | undefined)?._bsontype ?? typeof v;
     const typesOf = async (c: Collection<Doc>, id: number, paths: string[]) => {
       const raw = await c.findOne({ _id: id }, { promoteValues: false });
-      return paths.map((p) => type(p.split('.').reduce<any>((d, k) => d?.[k], raw))); // eslint-disable-line @typescript-eslint/no-explicit-any
+      return paths.map((p) => type(p.split('.').reduce<any>((d, k) => d?.[k], raw)));
     };
 
     it('$set, $setOnInsert, replacements and upserts', async () => {

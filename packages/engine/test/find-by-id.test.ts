@@ -87,7 +87,7 @@ describe('find by _id', () => {
   });
 
   it('answers longer _id lists, small batch sizes, limits and skips through cursors as before', async () => {
-    const many = await db.collection('many');
+    const many = db.collection('many');
     await many.insertMany(Array.from({ length: 300 }, (_, i) => ({ _id: i as unknown as ObjectId, n: i })));
     const ids = Array.from({ length: 150 }, (_, i) => 299 - 2 * i);
     const all = await many.find({ _id: { $in: ids } } as Document).toArray();

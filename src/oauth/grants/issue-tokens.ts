@@ -17,7 +17,7 @@ export interface IssueOptions {
   extra?: Record<string, string>;
 }
 
-export function grantedScopes(ctx: KoaContextWithOIDC): string[] {
+function grantedScopes(ctx: KoaContextWithOIDC): string[] {
   const client = ctx.oidc.client!;
   const allowed = new Set((client.scope ?? '').split(' ').filter(Boolean));
   const asked = typeof ctx.oidc.params.scope === 'string' ? ctx.oidc.params.scope.split(' ').filter(Boolean) : [...allowed];

@@ -70,9 +70,9 @@ const productItemFields = {
   actionDataOnRenewalPurchase: z.array(actionData),
 };
 
-export const productItem = z.object(productItemFields).openapi('ProductItem', { description: 'A purchasable variant of a product' });
+const productItem = z.object(productItemFields).openapi('ProductItem', { description: 'A purchasable variant of a product' });
 
-export const product = z
+const product = z
   .object({
     id: id('Product ID'),
     name: z.string().describe('Not translated'),
@@ -124,11 +124,11 @@ export const productCategory = z
   })
   .openapi('ProductCategory', { description: 'A category of the ecommerce catalogue' });
 
-export const cartItem = z
+const cartItem = z
   .object({ ...productItemFields, quantity: z.number().int().min(1) })
   .openapi('CartItem', { description: 'A product item in a cart, with its quantity' });
 
-export const priceMatrix = z
+const priceMatrix = z
   .object({
     currency: z.string().regex(/^[A-Z]{3}$/).describe('ISO 4217 code of every amount here'),
     subtotal: money('Sum of the line totals'),

@@ -45,7 +45,7 @@ export const keyword = z
   })
   .openapi('Keyword', { description: 'A keyword' });
 
-export const video = z
+const video = z
   .object({
     id: str, title: str, url: str, duration: int('Duration in seconds'), episodeNumber: int().nullable(), status: z.enum(VideoStatus),
     showId: opt, showName: opt, showUrl: opt, brief: opt, thumbnailUrl: opt, thumbnailPlayUrl: opt, filename: str,

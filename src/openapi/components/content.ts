@@ -7,7 +7,7 @@ import { PublicationStatus, SectionDirection, SectionType } from '../../schema/c
 import { z } from '../zod.js';
 import { attachment, author, contentCategory, dateTime, elements, int, keyword, opt, str } from './content-parts.js';
 
-export const article = z
+const article = z
   .object({
     objectClassName: str, id: str, signature: str, absoluteUrl: str, shortUrl: str, slug: str,
     contentTypeId: opt, contentType: z.object({ id: str, name: str, slug: str, editor: str }).nullable(),
@@ -60,7 +60,7 @@ const channel = z
   })
   .openapi('Channel', { description: 'A channel' });
 
-export const issue = z
+const issue = z
   .object({
     id: str, title: str, date: dateTime, status: z.enum(PublicationStatus).describe('Readers only ever see published issues'),
     contents: z

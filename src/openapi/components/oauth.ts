@@ -25,7 +25,7 @@ const deviceTokenParam = z
   .describe('The `device_token` an earlier sign-in of this device answered: its failed attempts then count against this device only, and a lock caused by others does not apply');
 const resourceParam = z.string().optional().describe('RFC 8707 resource indicator: only this API (the default); anything else is `invalid_target`');
 
-export const authorizationCodeGrant = z
+const authorizationCodeGrant = z
   .object({
     grant_type: z.literal('authorization_code'),
     ...optionalClient,
@@ -35,7 +35,7 @@ export const authorizationCodeGrant = z
   })
   .openapi('AuthorizationCodeGrant');
 
-export const refreshTokenGrant = z
+const refreshTokenGrant = z
   .object({
     grant_type: z.literal('refresh_token'),
     ...optionalClient,
@@ -43,7 +43,7 @@ export const refreshTokenGrant = z
   })
   .openapi('RefreshTokenGrant');
 
-export const passwordGrant = z
+const passwordGrant = z
   .object({
     grant_type: z.literal('password'),
     ...optionalClient,
@@ -60,7 +60,7 @@ export const passwordGrant = z
   })
   .openapi('PasswordGrant', { description: 'First-party clients registered for the password grant only' });
 
-export const otpGrant = z
+const otpGrant = z
   .object({
     grant_type: z.literal('otp'),
     ...optionalClient,
@@ -90,7 +90,7 @@ export const tokenResponse = z
   });
 
 /** RFC 6749 §5.2 codes the service sends, with the fixed text docs/api.md gives each failure. */
-export const OAUTH_ERRORS = {
+const OAUTH_ERRORS = {
   invalid_request: INVALID_REQUEST,
   invalid_grant: INVALID_REQUEST,
   unsupported_grant_type: INVALID_REQUEST,

@@ -5,7 +5,7 @@ import type { ErrorCode } from '../../errors.js';
 import { z } from '../zod.js';
 
 /** Every ErrorCode with the title the service sends for it (src/errors.ts, src/http/problem.ts, the operations). */
-export const PROBLEM_TITLES = {
+const PROBLEM_TITLES = {
   BAD_REQUEST: 'Bad Request',
   BAD_USER_INPUT: 'Bad Request',
   COUPON_NOT_IN_CART: 'Bad Request',
@@ -32,7 +32,7 @@ export const PROBLEM_TITLES = {
 type Code = keyof typeof PROBLEM_TITLES;
 const ALL_CODES = Object.keys(PROBLEM_TITLES) as [Code, ...Code[]];
 
-export const fieldProblem = z
+const fieldProblem = z
   .object({
     field: z.string().describe('Dotted path of the offending input field (`limit`, `email`, `body`)'),
     message: z.string().describe('What is wrong with it, for humans'),

@@ -10,8 +10,8 @@ import { oauthErrorFor, otpAccepted, otpRequest, tokenRequest, tokenResponse, ty
 import { JSON_TYPE } from '../responses.js';
 import { clientAuthentication } from '../security.js';
 
-export const TOKEN_PATH = `${OAUTH_MOUNT}${OAUTH_ROUTES.token}`;
-export const OTP_PATH = `${OAUTH_MOUNT}/otp`;
+const TOKEN_PATH = `${OAUTH_MOUNT}${OAUTH_ROUTES.token}`;
+const OTP_PATH = `${OAUTH_MOUNT}/otp`;
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
 function oauthError(description: string, codes: readonly OAuthCode[], extra: Partial<Record<string, HeaderName>> = {}): ResponseConfig {

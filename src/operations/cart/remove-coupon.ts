@@ -23,7 +23,7 @@ export interface RemoveCouponInput {
 const MAX_ATTEMPTS = 8;
 
 /** Coupon codes are matched case-insensitively: they are stored upper case. */
-export const normaliseCouponCode = (code: string): string => code.toUpperCase();
+const normaliseCouponCode = (code: string): string => code.toUpperCase();
 
 function checkInput(input: RemoveCouponInput): { cartId: string; couponId?: string; couponCode?: string } {
   const cartId = checkId(input.cartId, 'cartId');

@@ -73,7 +73,7 @@ export async function articlesOf(ctx: Context, parent: ArticleParent, parentId: 
 }
 
 /** Published articles of a category / author / keyword, counted now: the connections' `totalCount`. */
-export function articleCountOf(ctx: Context, parent: ArticleParent, parentId: string): Promise<number> {
+function articleCountOf(ctx: Context, parent: ArticleParent, parentId: string): Promise<number> {
   return ctx.loaders.get(byParent[parent].count).load(parentId);
 }
 

@@ -7,7 +7,7 @@ const CHANNEL_ID = /^[0-9]{1,18}$/;
 
 // Each check asks for a string first: a value that reaches a store filter is never an object or an operator,
 // whatever a caller's types say it is.
-export const isValidId = (id: string): boolean => typeof id === 'string' && ID.test(id);
+const isValidId = (id: string): boolean => typeof id === 'string' && ID.test(id);
 
 export function checkId(id: string, field = 'id'): string {
   if (!isValidId(id)) throw badRequest(`${field} must be 1 to 64 characters of A-Z a-z 0-9 _ . : -`, [{ field, message: 'Invalid id' }]);
@@ -19,7 +19,7 @@ export function checkChannelId(id: string, field = 'id'): string {
   return id;
 }
 
-export const MAX_PAGE_SIZE = 100;
+const MAX_PAGE_SIZE = 100;
 
 export function checkFirst(first: number, field = 'first'): number {
   if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE) {

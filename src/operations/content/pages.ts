@@ -16,7 +16,7 @@ import type { PageSlice } from '../../store/content/paging.js';
 import { checkFirst, checkId } from './input.js';
 import type { Selected } from '../../store/loaders.js';
 
-export const pageNotEnabled = (): AppError =>
+const pageNotEnabled = (): AppError =>
   new AppError({ status: 403, code: 'PAGE_NOT_ENABLED', title: 'Page not enabled', detail: 'This page is not enabled' });
 
 /**

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { limitersPerStore, spendPoint } from '../../store/rate-limits.js';
 import type { Store } from '../../store/store.js';
 
-export const LIVE_LIMITS = {
+const LIVE_LIMITS = {
   /** Votes and quiz submissions of one signed-in customer per minute (across polls and quizzes). */
   interactions: { points: 30, windowSeconds: 60 },
   /** Votes and quiz submissions from one IP per minute: a newsroom or school behind one NAT still fits. */

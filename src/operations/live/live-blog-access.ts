@@ -17,7 +17,7 @@ import { visibleArticle } from '../../store/content/visibility.js';
 import { instrumentBatch, type LoaderFactory } from '../../store/loaders.js';
 import type { Store } from '../../store/store.js';
 
-export interface LiveBlogAccessRule {
+interface LiveBlogAccessRule {
   open: boolean;
   /** The access groups whose entitlement opens a blog that is not open. */
   groups: readonly string[];
@@ -64,7 +64,7 @@ async function rulesOf(store: Store, ids: readonly string[]): Promise<LiveBlogAc
 }
 
 /** Per request: the access rule of each live blog, one store command per batch. */
-export const liveBlogAccessRule: LoaderFactory<string, LiveBlogAccessRule> = (store) =>
+const liveBlogAccessRule: LoaderFactory<string, LiveBlogAccessRule> = (store) =>
   new DataLoader<string, LiveBlogAccessRule>(instrumentBatch('liveBlogAccessRule', (ids) => rulesOf(store, ids)), { maxBatchSize: 1000 });
 
 const allowedBy = (ctx: Context, rule: LiveBlogAccessRule): Promise<boolean> =>

@@ -5,7 +5,7 @@ import { parseOr400 } from '../../validation.js';
 const nullableText = (max: number) => z.string().max(max).nullable().optional();
 const minute = z.number().int().min(0).max(10_000).nullable().optional();
 
-export const messageFields = z.strictObject({
+const messageFields = z.strictObject({
   text: z.string().trim().min(1).max(10_000),
   title: nullableText(500),
   minute,

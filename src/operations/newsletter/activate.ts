@@ -7,7 +7,7 @@ import { spendAttempt } from './limits.js';
 
 export type ActivationResult = { error: false } | { error: true; message: string };
 
-export const INVALID_ACTIVATION: ActivationResult = Object.freeze({ error: true, message: 'Invalid or expired activation key' });
+const INVALID_ACTIVATION: ActivationResult = Object.freeze({ error: true, message: 'Invalid or expired activation key' });
 const ACTIVATED: ActivationResult = Object.freeze({ error: false });
 
 /** `email` is already normalised and `channelId` validated (see input.ts). */

@@ -7,10 +7,10 @@ import { requireChannel } from './channel.js';
 import { hashKey, newActivationKey } from './keys.js';
 import { spendAttempt } from './limits.js';
 
-export const ACTIVATION_KEY_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const ACTIVATION_KEY_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** The link in the mail: the site's activation page, which posts e-mail and key to the activation endpoint. */
-export function activationLink(ctx: Context, channelId: string, email: string, key: string): string {
+function activationLink(ctx: Context, channelId: string, email: string, key: string): string {
   const url = new URL(ctx.config.newsletter.activationUrl.replace('{channelId}', encodeURIComponent(channelId)));
   url.searchParams.set('channel', channelId);
   url.searchParams.set('email', email);

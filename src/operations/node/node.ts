@@ -21,7 +21,7 @@ import { checkId } from '../content/input.js';
 import type { Selected } from '../../store/loaders.js';
 
 /** As many ids as a connection page holds. */
-export const MAX_NODE_IDS = 100;
+const MAX_NODE_IDS = 100;
 const CHANNEL_ID = /^[0-9]{1,18}$/;
 
 type Found = object | null;

@@ -28,7 +28,7 @@ export interface ProductCategoryDoc {
   translations: Translations<{ name?: string; description?: string }>;
 }
 
-export interface BrandDoc {
+interface BrandDoc {
   id: string;
   name: string;
   logoUrl: string | null;
@@ -64,7 +64,7 @@ export interface ProductDoc {
 
 export type RecurrentSchedule = 'weekly' | 'monthly' | 'quarterly' | 'yearly';
 
-export interface ActionDataEntryDoc {
+interface ActionDataEntryDoc {
   function: string;
   param: string | null;
   /** A grouping such as `subscription`: a purchase grants the customer an entitlement for it. */
@@ -128,7 +128,7 @@ export interface ProductItemDoc {
   actionDataOnRenewalPurchase: ActionDataEntryDoc[];
 }
 
-export type CouponKind = 'percent' | 'fixed' | 'free_shipping';
+type CouponKind = 'percent' | 'fixed' | 'free_shipping';
 
 export interface CouponDoc {
   _id: string;

@@ -8,7 +8,7 @@ import type { SortSpec } from '../content/paging.js';
 import { byIdLoader, type LoaderFactory } from '../loaders.js';
 import { findByKeys } from '../shared-reads.js';
 import type { Store } from '../store.js';
-import type { ProductCategoryDoc, ProductDoc, ProductItemDoc } from './catalogue.docs.js';
+import type { ProductCategoryDoc, ProductItemDoc } from './catalogue.docs.js';
 import { categoryProjection, couponProjection, productItemProjection, productProjection } from './catalogue.projections.js';
 
 /** A batch's answer in one reply: no getMore round trips, whatever the number of parents. */

@@ -13,7 +13,7 @@ import type { CartDoc, PriceMatrixDoc, ProductCategoryDoc, ProductDoc, ProductIt
 export const DEFAULT_LANGUAGE = 'en';
 
 /** The text in `lang` when the translation has a non-empty one, else the default-language text. */
-export function localise<T extends object, K extends keyof T>(
+function localise<T extends object, K extends keyof T>(
   base: string | null,
   translations: Translations<T>,
   lang: string | null,
@@ -113,12 +113,12 @@ export function toProductItem(doc: ProductItemDoc, lang: string | null): Product
 }
 
 /** The graph-wide id of a coupon as applied to one cart (src/store/member-ids.ts). */
-export const cartCouponId = (cartId: string, couponId: string): string => memberId('CartCoupon', cartId, couponId);
+const cartCouponId = (cartId: string, couponId: string): string => memberId('CartCoupon', cartId, couponId);
 
 /** The graph-wide id of a product item as held in one cart. */
 export const cartItemId = (cartId: string, productItemId: string): string => memberId('CartItem', cartId, productItemId);
 
-export function toPriceMatrix(m: PriceMatrixDoc, cartId: string): PriceMatrix {
+function toPriceMatrix(m: PriceMatrixDoc, cartId: string): PriceMatrix {
   const money = (minor: number) => toDecimal(minor, m.currency);
   return {
     currency: m.currency,

@@ -3,14 +3,14 @@
 import type { PublicationStatusValue } from './page.doc.js';
 import type { AttachmentDoc } from './media.doc.js';
 
-export interface ArticleElementsDoc {
+interface ArticleElementsDoc {
   liveBlogIds: string[];
   pollIds: string[];
   quizIds: string[];
   videoPlatformVideoIds: string[];
 }
 
-export interface SeoDoc {
+interface SeoDoc {
   searchTitle: string | null;
   searchDescription: string | null;
   socialTitle: string | null;

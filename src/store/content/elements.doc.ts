@@ -33,7 +33,7 @@ export interface LiveBlogMessageDoc {
   editedAt?: Date;
 }
 
-export interface PollChoiceDoc {
+interface PollChoiceDoc {
   id: string;
   text: string;
   votes: number;
@@ -61,9 +61,9 @@ export interface PollVoteDoc {
   votedAt: Date;
 }
 
-export type QuizStatusValue = 'draft' | 'open' | 'closed';
+type QuizStatusValue = 'draft' | 'open' | 'closed';
 
-export interface QuizAnswerDoc {
+interface QuizAnswerDoc {
   id: string;
   text: string;
   letter: string;
@@ -73,7 +73,7 @@ export interface QuizAnswerDoc {
   votes: number;
 }
 
-export interface QuizQuestionDoc {
+interface QuizQuestionDoc {
   id: string;
   title: string;
   resultText: string | null;

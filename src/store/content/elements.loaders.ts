@@ -5,7 +5,7 @@ import type { LiveBlogMessageDoc, PollVoteDoc } from './elements.doc.js';
 import { liveBlogMessageProjection, pollVoteProjection } from './projections.js';
 
 /** How many of a live blog's newest messages its preview carries. */
-export const PREVIEW_MESSAGES = 5;
+const PREVIEW_MESSAGES = 5;
 
 export interface PreviewKey {
   liveBlogId: string;

@@ -16,7 +16,7 @@ import { visibleArticle, visibleCategory, visibleIssue, visibleQuiz, visibleVide
  * find with `batchSize` = the number of keys: the answer fits one reply (no getMore). `field` is unique (`_id`,
  * slugs) and `filter` a constant: the same reads of concurrent requests go out as one command (store/shared-reads.ts).
  */
-export function findIn<N extends CollectionName>(
+function findIn<N extends CollectionName>(
   store: Store,
   name: N,
   field: string,

@@ -6,7 +6,7 @@ export interface ImageTransformDoc {
   url: string;
 }
 
-export type AttachmentTypeValue = 'image' | 'video' | 'file';
+type AttachmentTypeValue = 'image' | 'video' | 'file';
 
 export interface AttachmentDoc {
   id: string;
@@ -27,9 +27,9 @@ export interface AttachmentDoc {
   videoId: string | null;
 }
 
-export type VideoStatusValue = 'processing' | 'ready' | 'failed';
+type VideoStatusValue = 'processing' | 'ready' | 'failed';
 
-export interface VideoFormatDoc {
+interface VideoFormatDoc {
   format: string;
   filename: string;
   cdnPath: string;

@@ -1,7 +1,7 @@
 // Stored shape of pages and issues (collections `pages`, `issues`).
 import type { ArticleRefs, DynamicSectionDoc } from './section.doc.js';
 
-export interface PageMetadataDoc {
+interface PageMetadataDoc {
   title: string;
   description: string;
   language: string;
@@ -22,7 +22,7 @@ export interface PageDoc {
 export type PublicationStatusValue = 'draft' | 'scheduled' | 'published' | 'archived';
 
 /** One entry of "contents grouped by category": the category and its articles, in editorial order. */
-export interface IssueContentDoc extends ArticleRefs {
+interface IssueContentDoc extends ArticleRefs {
   categoryId: string;
 }
 

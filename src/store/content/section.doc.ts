@@ -10,8 +10,8 @@ export interface LinkableDoc {
   objectType: string;
 }
 
-export type SectionDirectionValue = 'append' | 'append-unsorted';
-export type SectionTypeValue = 'articles' | 'linkables';
+type SectionDirectionValue = 'append' | 'append-unsorted';
+type SectionTypeValue = 'articles' | 'linkables';
 
 /**
  * A dynamic section holds either article references (type `articles`) or embedded linkables

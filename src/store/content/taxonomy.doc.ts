@@ -2,7 +2,7 @@
 // (collections `contentCategories`, `categoryTypes`, `authors`, `keywords`).
 import type { ImageTransformDoc } from './media.doc.js';
 
-export type CategoryStatusValue = 'active' | 'inactive';
+type CategoryStatusValue = 'active' | 'inactive';
 
 export interface ContentCategoryDoc {
   _id: string;
@@ -63,7 +63,7 @@ export interface AuthorDoc {
   source?: string;
 }
 
-export interface KeywordTranslationDoc {
+interface KeywordTranslationDoc {
   language: string;
   name: string;
   displayName: string | null;

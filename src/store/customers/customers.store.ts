@@ -5,7 +5,7 @@ import { isDuplicateKey } from '../errors.js';
 import type { Store } from '../store.js';
 import { identityKey, normalizeEmail, type CustomerDoc, type CustomerIdentityDoc, type EntitlementDoc, type IdentityProvider } from './customer.doc.js';
 
-export const newCustomerId = (): string => `cus_${randomBytes(12).toString('base64url')}`;
+const newCustomerId = (): string => `cus_${randomBytes(12).toString('base64url')}`;
 
 export function findCustomerById(store: Store, id: string): Promise<CustomerDoc | null> {
   return store.collection('customers').findOne({ _id: id });

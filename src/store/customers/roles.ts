@@ -10,7 +10,7 @@ export type Role = (typeof ROLES)[number];
 /** A grant or revocation that cannot be done: an unknown role or customer. */
 export class RoleError extends Error {}
 
-export const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
+const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
 
 export interface RoleChange {
   customerId: string;

@@ -2,9 +2,9 @@
 import type { IndexDef } from '../index-def.js';
 import type { RateLimitDoc } from '../rate-limit.doc.js';
 
-export type SubscriptionStatus = 'pending' | 'active' | 'unsubscribed';
+type SubscriptionStatus = 'pending' | 'active' | 'unsubscribed';
 
-export interface NewsletterSubscriptionDoc {
+interface NewsletterSubscriptionDoc {
   _id: string;
   channelId: string;
   /** Trimmed and lower-cased. */

@@ -7,7 +7,7 @@ import { ToolError } from './errors.js';
 
 const SOURCE_ONLY = new Set(['v', 'ns']);
 
-export const isIdIndex = (spec: Document): boolean => spec.name === '_id_';
+const isIdIndex = (spec: Document): boolean => spec.name === '_id_';
 export const isTtlIndex = (spec: Document): boolean => spec.expireAfterSeconds !== undefined;
 
 /** The collection's indexes as listIndexes returns them, numbers in their BSON types. */

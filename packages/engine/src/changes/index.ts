@@ -7,7 +7,6 @@ import { OplogChangeSource } from './source.js';
 import { ChangeStreams } from './streams.js';
 
 export { ChangeStreams } from './streams.js';
-export type { ChangeSource } from './source.js';
 
 function catalogLookup(catalog: Catalog): Lookup {
   return (db, coll, id) => {

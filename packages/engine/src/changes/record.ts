@@ -4,7 +4,7 @@ import type { Document } from 'bson';
 
 export type ChangeKind = 'insert' | 'update' | 'replace' | 'delete' | 'drop' | 'dropDatabase' | ExpandedKind;
 /** DDL a stream reports only with `showExpandedEvents: true`. */
-export type ExpandedKind = 'create' | 'createIndexes' | 'dropIndexes' | 'modify';
+type ExpandedKind = 'create' | 'createIndexes' | 'dropIndexes' | 'modify';
 export const EXPANDED_KINDS: ReadonlySet<ChangeKind> = new Set<ExpandedKind>(['create', 'createIndexes', 'dropIndexes', 'modify']);
 
 export interface ChangeRecord {

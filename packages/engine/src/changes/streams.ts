@@ -44,9 +44,14 @@ export class ChangeStreams implements ChangeStreamCommands {
     }
     if (name === 'killCursors' && Array.isArray(b.cursors)) {
       // Ours are closed here; the ordinary handler then answers for the whole list.
-      for (const raw of b.cursors) this.open.delete(toBigInt(raw));
+      this.kill(b.cursors);
     }
     return undefined;
+  }
+
+  /** Closes the change streams among these cursor ids (the others are not ours). */
+  kill(ids: Iterable<unknown>): void {
+    for (const raw of ids) this.open.delete(toBigInt(raw));
   }
 
   owns(id: bigint): boolean {

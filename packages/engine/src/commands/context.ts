@@ -20,12 +20,13 @@ export interface EngineState {
 
 /**
  * What the commands need of the change streams (changes/streams.ts), which are built on the commands: the
- * stream commands themselves, and whether a cursor id is a stream's.
+ * stream commands themselves, whether a cursor id is a stream's, and closing streams by cursor id.
  */
 export interface ChangeStreamCommands {
   /** The reply when `ctx` is a change-stream command; undefined (synchronously) for anything else. */
   handle(name: string, ctx: CommandContext): Promise<ReplyBody> | undefined;
   owns(id: bigint): boolean;
+  kill(ids: Iterable<unknown>): void;
   close(): void;
 }
 

@@ -122,7 +122,7 @@ function failGetMore(state: EngineState, points: FailPoints, fp: NonNullable<Fai
   points.fired.set('failGetMoreAfterCursorCheckout', (points.fired.get('failGetMoreAfterCursorCheckout') ?? 0) + 1);
   if (fp.mode.kind === 'times' && fp.mode.left === 0) points.failGetMore = undefined;
   if (cursor) state.cursors.kill(id);
-  else state.changes?.handle('killCursors', { state, db: String(body.$db), body: { killCursors: body.collection, cursors: [id] }, sequences: new Map(), connectionId: 0 });
+  else state.changes?.kill([id]);
   const resumable = stream && RESUMABLE.has(fp.code);
   const error = { ok: 0, errmsg: "Hit the 'failGetMoreAfterCursorCheckout' failpoint", code: fp.code, codeName: codeNameOf(fp.code), ...(resumable ? { errorLabels: ['ResumableChangeStreamError'] } : {}) };
   return { closeConnection: false, blockMs: 0, error };

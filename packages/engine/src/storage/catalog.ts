@@ -203,7 +203,7 @@ function storedFormat(env: StorageEnv): number {
 }
 
 /** A data directory written by an earlier LMDB layout: refused with the command that converts it. */
-export class OldLayoutError extends Error {
+class OldLayoutError extends Error {
   constructor(
     readonly dir: string,
     readonly version: number,

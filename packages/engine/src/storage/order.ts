@@ -29,7 +29,11 @@ function numberKey(n: number): string {
 }
 
 const SURROGATE = /[\uD800-\uDFFF]/;
+// '\0' ends a component (SEP) and '\x01' escapes, so a string holding either is escaped ('\0' -> '\x01\x01',
+// '\x01' -> '\x01\x02'): matching these control characters is the point.
+// eslint-disable-next-line no-control-regex
 const ESCAPE = /[\0\x01]/;
+// eslint-disable-next-line no-control-regex
 const ESCAPES = /[\0\x01]/g;
 
 /** Type tags in BSON comparison order (MinKey < null < numbers < strings < … < ObjectId < bool < date < MaxKey). */
@@ -104,6 +108,8 @@ export function leadingComponents(key: string, n: number): string {
   return key.slice(0, at + 1);
 }
 
+// The same escaping as ESCAPES, for the component of a value with no order component.
+// eslint-disable-next-line no-control-regex
 const UNORDERED_ESCAPES = /[\0\x01]/g;
 
 /**

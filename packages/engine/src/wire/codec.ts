@@ -6,7 +6,7 @@ import { InvalidBson, validateBson } from './validate.js';
 import { decode, docLength, encode, valueSize } from '../storage/bsonio.js';
 import { FRAME_BYTES, withFrameSpace } from './rawbson.js';
 
-export const OP_REPLY = 1;
+const OP_REPLY = 1;
 const OP_QUERY = 2004;
 export const OP_MSG = 2013;
 const CHECKSUM_PRESENT = 1;

@@ -10,7 +10,7 @@ import { toImageTransform } from './common.mapper.js';
 /** The entitlement group premium articles need when they name none (docs/api.md). */
 export const DEFAULT_ACCESS_GROUP = 'subscription';
 
-export function toAttachment(doc: AttachmentDoc): Attachment {
+function toAttachment(doc: AttachmentDoc): Attachment {
   return {
     id: doc.id,
     name: doc.name,

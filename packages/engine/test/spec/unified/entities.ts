@@ -1,9 +1,9 @@
 // The unified format's entity map: clients (with the command events they observe), databases,
 // collections, sessions, and the values and cursors operations save as entities.
-import { GridFSBucket, MongoClient, type ClientSession, type Collection, type CommandFailedEvent, type CommandStartedEvent, type CommandSucceededEvent, type Db } from 'mongodb';
+import { GridFSBucket, MongoClient, type ClientSession, type CommandFailedEvent, type CommandStartedEvent, type CommandSucceededEvent, type Db } from 'mongodb';
 import type { Doc, EntityLookup } from './match.js';
 
-export type CommandEvent = { kind: 'commandStartedEvent'; e: CommandStartedEvent } | { kind: 'commandSucceededEvent'; e: CommandSucceededEvent } | { kind: 'commandFailedEvent'; e: CommandFailedEvent };
+type CommandEvent = { kind: 'commandStartedEvent'; e: CommandStartedEvent } | { kind: 'commandSucceededEvent'; e: CommandSucceededEvent } | { kind: 'commandFailedEvent'; e: CommandFailedEvent };
 
 export interface ClientEntity {
   client: MongoClient;
@@ -140,5 +140,3 @@ export class Entities implements EntityLookup {
     }
   }
 }
-
-export type { Collection, Db };

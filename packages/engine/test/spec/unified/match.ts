@@ -13,7 +13,7 @@ export interface EntityLookup {
   sessionLsid(name: string): unknown;
 }
 
-export function isDoc(v: unknown): v is Doc {
+function isDoc(v: unknown): v is Doc {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
   if ('_bsontype' in v || v instanceof Date || v instanceof RegExp || ArrayBuffer.isView(v)) return false;
   return true;
