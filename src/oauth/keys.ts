@@ -49,7 +49,7 @@ interface StoredKeys {
   schedule?: Record<string, KeySchedule>;
 }
 
-const KEYS_SETTING = 'oauth.keys';
+export const KEYS_SETTING = 'oauth.keys';
 /** ID tokens live an hour: with ACCESS_TOKEN_TTL, what a replaced signing key must stay published for. */
 export const ID_TOKEN_TTL_SECONDS = 3_600;
 const generate = promisify(generateKeyPair);
