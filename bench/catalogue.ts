@@ -33,7 +33,12 @@ export interface Catalogue {
 function makeCatalogue(size: CatalogueSize = CATALOGUE_SIZE): Catalogue {
   const random = rng(20261121);
   const categories: ProductCategoryDoc[] = [];
-  const category = (id: string, name: string, parent: ProductCategoryDoc | null, position: number): ProductCategoryDoc => ({
+  const category = (
+    id: string,
+    name: string,
+    parent: ProductCategoryDoc | null,
+    position: number,
+  ): ProductCategoryDoc => ({
     _id: id,
     name,
     description: `${name}: everything we publish in this range.`,
@@ -47,14 +52,19 @@ function makeCatalogue(size: CatalogueSize = CATALOGUE_SIZE): Catalogue {
     coverPhotoUrl: `https://cdn.example-news.com/shop/${id}-cover.jpg`,
     logoUrl: null,
     slug: id,
-    settings: [{ name: 'Colour', key: 'colour', type: 'color' }, { name: 'Format', key: 'format', type: 'text' }],
+    settings: [
+      { name: 'Colour', key: 'colour', type: 'color' },
+      { name: 'Format', key: 'format', type: 'text' },
+    ],
     translations: { de: { name: `${name} (de)`, description: `${name}: alles aus diesem Bereich.` } },
   });
   for (let r = 0; r < size.roots; r++) {
     const root = category(`pc-${r + 1}`, ROOT_NAMES[r % ROOT_NAMES.length]!, null, r + 1);
     categories.push(root);
     for (let c = 0; c < size.childrenPerRoot; c++) {
-      categories.push(category(`pc-${r + 1}-${c + 1}`, `${root.name} ${CHILD_NAMES[c % CHILD_NAMES.length]}`, root, c + 1));
+      categories.push(
+        category(`pc-${r + 1}-${c + 1}`, `${root.name} ${CHILD_NAMES[c % CHILD_NAMES.length]}`, root, c + 1),
+      );
     }
   }
   const leaves = categories.filter((c) => c.parentCategoryId !== null);
@@ -76,7 +86,12 @@ function makeCatalogue(size: CatalogueSize = CATALOGUE_SIZE): Catalogue {
       teaser: `Teaser of product ${p + 1}`,
       description: `Description of product ${p + 1}.`,
       text: `<p>Long text of product ${p + 1}.</p>`,
-      brand: { id: 'brand-1', name: 'Example News', logoUrl: 'https://cdn.example-news.com/brand.png', url: 'https://example-news.com' },
+      brand: {
+        id: 'brand-1',
+        name: 'Example News',
+        logoUrl: 'https://cdn.example-news.com/brand.png',
+        url: 'https://example-news.com',
+      },
       url: `https://shop.example-news.com/p/${id}`,
       learnMoreLink: null,
       settings: {
@@ -135,11 +150,15 @@ function makeCatalogue(size: CatalogueSize = CATALOGUE_SIZE): Catalogue {
         stockAvailable: i === 0 ? 100 + Math.floor(random() * 900) : null,
         packageQuantity: 1,
         relatedItems: { itemIds: i === 0 && count > 1 ? [`item-${p + 1}-2`] : [] },
-        images: [{ url: `https://cdn.example-news.com/shop/${itemId}.jpg`, width: 800, height: 600, alt: `Item ${itemId}` }],
+        images: [
+          { url: `https://cdn.example-news.com/shop/${itemId}.jpg`, width: 800, height: 600, alt: `Item ${itemId}` },
+        ],
         files: [],
         translations: { de: { name: `Artikel ${i + 1} von Produkt ${p + 1}` } },
         actionDataOnPurchase: recurrent ? [{ function: 'grantEntitlement', param: 'P1M', group: 'subscription' }] : [],
-        actionDataOnRenewalPurchase: recurrent ? [{ function: 'extendEntitlement', param: 'P1M', group: 'subscription' }] : [],
+        actionDataOnRenewalPurchase: recurrent
+          ? [{ function: 'extendEntitlement', param: 'P1M', group: 'subscription' }]
+          : [],
       });
     }
   }
@@ -151,5 +170,9 @@ export async function insertCatalogue(db: Db, catalogue: Catalogue = makeCatalog
   await db.collection<ProductCategoryDoc>('productCategories').insertMany(catalogue.categories);
   await db.collection<ProductDoc>('products').insertMany(catalogue.products);
   await db.collection<ProductItemDoc>('productItems').insertMany(catalogue.items);
-  return { productCategories: catalogue.categories.length, products: catalogue.products.length, productItems: catalogue.items.length };
+  return {
+    productCategories: catalogue.categories.length,
+    products: catalogue.products.length,
+    productItems: catalogue.items.length,
+  };
 }

@@ -13,7 +13,17 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { NESTED_QUERY, NESTED_VARIABLES, nestedPostBody, SMALL_IDS, smallPostBody } from './scenarios.js';
-import { cpuSeconds, freePort, nodeProc, sleep, startEntry, startFlags, stopAll, waitForHttp, type Proc } from './procs.js';
+import {
+  cpuSeconds,
+  freePort,
+  nodeProc,
+  sleep,
+  startEntry,
+  startFlags,
+  stopAll,
+  waitForHttp,
+  type Proc,
+} from './procs.js';
 import { DB_NAME, enabledPageIds, sampleArticleIds, startEngine, startReference } from './stack.js';
 
 const { values } = parseArgs({
@@ -30,7 +40,8 @@ const { values } = parseArgs({
     out: { type: 'string' },
   },
 });
-if (!values.builds || !values.data) throw new Error('--builds name=distDir,... and --data DIR (a seeded bench data directory) are required');
+if (!values.builds || !values.data)
+  throw new Error('--builds name=distDir,... and --data DIR (a seeded bench data directory) are required');
 const small = values.scenario === 'small';
 const answers = Number(values.answers ?? (small ? 1500 : 150));
 const connections = Number(values.connections);
@@ -53,12 +64,27 @@ async function main(): Promise<void> {
     const [name, dist] = spec.split(/=(.*)/s) as [string, string];
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const env = { NODE_ENV: 'production', MONGODB_URI: engine.uri, MONGODB_DB: DB_NAME, SEED: 'none', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: url, RESPONSE_CACHE_MB: '0' };
+    const env = {
+      NODE_ENV: 'production',
+      MONGODB_URI: engine.uri,
+      MONGODB_DB: DB_NAME,
+      SEED: 'none',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_URL: url,
+      RESPONSE_CACHE_MB: '0',
+    };
     const proc = nodeProc(name, startEntry(join(dist, '..')), [], env, nodeFlags(name, join(dist, '..')));
     await waitForHttp(proc, `${url}/readyz`, 120_000);
     targets.push({ name, url, proc });
   }
-  const minimal = await startReference('minimal', ['--uri', engine.uri, '--db', DB_NAME], flagsOf.get('minimal')?.split(' ').filter(Boolean) ?? [], !values['node-defaults']);
+  const minimal = await startReference(
+    'minimal',
+    ['--uri', engine.uri, '--db', DB_NAME],
+    flagsOf.get('minimal')?.split(' ').filter(Boolean) ?? [],
+    !values['node-defaults'],
+  );
   targets.push({ name: 'minimal', url: minimal.url, proc: minimal.proc });
 
   // The small query asks for SMALL_IDS articles in turn (bench/scenarios.ts), the nested one for the same page, or
@@ -66,10 +92,16 @@ async function main(): Promise<void> {
   const bodies = small
     ? (await sampleArticleIds(engine.uri, SMALL_IDS)).map(smallPostBody)
     : values.scenario === 'nested-pages'
-      ? (await enabledPageIds(engine.uri)).map((id) => JSON.stringify({ query: NESTED_QUERY, variables: { ...NESTED_VARIABLES, id } }))
+      ? (await enabledPageIds(engine.uri)).map((id) =>
+          JSON.stringify({ query: NESTED_QUERY, variables: { ...NESTED_VARIABLES, id } }),
+        )
       : [nestedPostBody];
   const once = async (t: Target, body = bodies[0]!): Promise<string> => {
-    const res = await fetch(`${t.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const res = await fetch(`${t.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     const text = await res.text();
     if (res.status !== 200) throw new Error(`${t.name} answered ${res.status}: ${text.slice(0, 300)}`);
     return text;
@@ -77,14 +109,17 @@ async function main(): Promise<void> {
   let next = 0;
   const burst = async (t: Target, n: number): Promise<void> => {
     let left = n;
-    await Promise.all(Array.from({ length: connections }, async () => {
-      while (left-- > 0) await once(t, bodies[next++ % bodies.length]);
-    }));
+    await Promise.all(
+      Array.from({ length: connections }, async () => {
+        while (left-- > 0) await once(t, bodies[next++ % bodies.length]);
+      }),
+    );
   };
   // Every target's answers equal the minimal handler's (the first ten bodies).
   for (const body of bodies.slice(0, 10)) {
     const reference = await once(targets.at(-1)!, body);
-    for (const t of targets) if ((await once(t, body)) !== reference) throw new Error(`${t.name}'s answer differs from the minimal handler's`);
+    for (const t of targets)
+      if ((await once(t, body)) !== reference) throw new Error(`${t.name}'s answer differs from the minimal handler's`);
   }
   for (const t of targets) await burst(t, Math.ceil(answers / 2)); // warm-up
   const perRound = new Map<string, number[]>(targets.map((t) => [t.name, []]));
@@ -95,7 +130,9 @@ async function main(): Promise<void> {
       await burst(t, answers);
       perRound.get(t.name)!.push(((cpuSeconds(t.proc.pid)! - before) * 1000) / answers);
     }
-    process.stdout.write(`round ${round}: ${targets.map((t) => `${t.name} ${perRound.get(t.name)!.at(-1)!.toFixed(3)}`).join('  ')}  (load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]})\n`);
+    process.stdout.write(
+      `round ${round}: ${targets.map((t) => `${t.name} ${perRound.get(t.name)!.at(-1)!.toFixed(3)}`).join('  ')}  (load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]})\n`,
+    );
   }
   const median = (xs: number[]): number => {
     const s = [...xs].sort((a, b) => a - b);
@@ -104,7 +141,9 @@ async function main(): Promise<void> {
   const min = median(perRound.get('minimal')!);
   for (const t of targets) {
     const m = median(perRound.get(t.name)!);
-    process.stdout.write(`${t.name}: median ${m.toFixed(3)} ms CPU per answer${t.name === 'minimal' ? '' : `, ${(m / min).toFixed(2)}x the minimal handler's`}\n`);
+    process.stdout.write(
+      `${t.name}: median ${m.toFixed(3)} ms CPU per answer${t.name === 'minimal' ? '' : `, ${(m / min).toFixed(2)}x the minimal handler's`}\n`,
+    );
     if (values.out) writeFileSync(join(values.out, `${t.name}.out`), t.proc.out());
   }
 }

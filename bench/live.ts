@@ -30,7 +30,14 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { subscribers: { type: 'string' }, rate: { type: 'string' }, seconds: { type: 'string' }, profile: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: {
+      subscribers: { type: 'string' },
+      rate: { type: 'string' },
+      seconds: { type: 'string' },
+      profile: { type: 'string' },
+    },
+  });
   const subscribers = Number(values.subscribers ?? 1000);
   const rate = Number(values.rate ?? 10);
   const seconds = Number(values.seconds ?? 30);
@@ -41,9 +48,22 @@ async function main(): Promise<void> {
     const engine = await startEngine(dbPath);
     const mongo = await MongoClient.connect(engine.uri);
     const db = mongo.db(DB_NAME);
-    await db.collection('liveBlogs').insertOne({ _id: BLOG, title: 'Bench', startDate: new Date(), endDate: null, websocketRoomName: 'bench-room', lastSeq: 0 } as never);
+    await db
+      .collection('liveBlogs')
+      .insertOne({
+        _id: BLOG,
+        title: 'Bench',
+        startDate: new Date(),
+        endDate: null,
+        websocketRoomName: 'bench-room',
+        lastSeq: 0,
+      } as never);
     // --profile <dir>: the service writes a CPU profile there when it stops.
-    const service = await startService(engine.uri, { LIVE_MAX_SUBSCRIPTIONS: '5' }, values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : []);
+    const service = await startService(
+      engine.uri,
+      { LIVE_MAX_SUBSCRIPTIONS: '5' },
+      values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : [],
+    );
     const wsUrl = `${service.url.replace(/^http/, 'ws')}/graphql`;
     await sleep(1000);
     const rssBefore = rssMiB(service.proc.pid)!;
@@ -54,7 +74,13 @@ async function main(): Promise<void> {
     const delays: number[] = [];
     let warm = 0;
     for (let i = 0; i < subscribers; i++) {
-      const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, lazy: false, retryAttempts: 0, onNonLazyError: () => undefined });
+      const client = createClient({
+        url: wsUrl,
+        webSocketImpl: WebSocket,
+        lazy: false,
+        retryAttempts: 0,
+        onNonLazyError: () => undefined,
+      });
       clients.push(client);
       client.subscribe<{ liveBlogMessageAdded: { id: string; text: string } }>(
         { query: QUERY },
@@ -76,8 +102,20 @@ async function main(): Promise<void> {
     // Every subscriber registered: one message reaches all of them.
     let seq = 0;
     const message = (text: string) => ({
-      _id: `bench-${++seq}`, liveBlogId: BLOG, seq, timestamp: new Date(), text, title: null, minute: null, additionalMinute: null,
-      typeId: null, imageLetter: null, highlight: false, htmlContent: '<p>A typical live-blog update of a couple of sentences.</p>', userDisplayName: 'Bench', userThumbnailUrl: null,
+      _id: `bench-${++seq}`,
+      liveBlogId: BLOG,
+      seq,
+      timestamp: new Date(),
+      text,
+      title: null,
+      minute: null,
+      additionalMinute: null,
+      typeId: null,
+      imageLetter: null,
+      highlight: false,
+      htmlContent: '<p>A typical live-blog update of a couple of sentences.</p>',
+      userDisplayName: 'Bench',
+      userThumbnailUrl: null,
     });
     for (let tries = 0; warm < subscribers && tries < 120; tries++) {
       warm = 0;
@@ -120,7 +158,9 @@ async function main(): Promise<void> {
     log(`service RSS idle subs (MiB)  ${rssIdle}`);
     log(`service RSS under load (MiB) ${rssLoaded}`);
     log(`service CPU per message (ms) ${((serviceCpu * 1000) / total).toFixed(1)} (fan-out to ${subscribers})`);
-    log(`clients' CPU per message (ms) ${((benchCpu.user + benchCpu.system) / 1000 / total).toFixed(1)} (this process)`);
+    log(
+      `clients' CPU per message (ms) ${((benchCpu.user + benchCpu.system) / 1000 / total).toFixed(1)} (this process)`,
+    );
     log(`memory per idle subscriber   ${(((rssIdle - rssBefore) * 1024) / subscribers).toFixed(1)} KiB`);
     log(`load after: ${currentLoad()}`);
     await mongo.close();

@@ -59,7 +59,8 @@ export const expectExact =
   (expected: string, status = 200): Check =>
   (s, body) => {
     if (s !== status) return `status ${s}: ${body.slice(0, 300)}`;
-    if (body !== expected) return `body differs from the verified answer (${body.length} vs ${expected.length} chars): ${body.slice(0, 300)}`;
+    if (body !== expected)
+      return `body differs from the verified answer (${body.length} vs ${expected.length} chars): ${body.slice(0, 300)}`;
     return null;
   };
 
@@ -108,7 +109,8 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   events.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => void times.push(ms));
   const result = await instance;
   times.sort((a, b) => a - b);
-  const at = (q: number): number => (times.length ? times[Math.min(times.length - 1, Math.floor(q * times.length))]! : NaN);
+  const at = (q: number): number =>
+    times.length ? times[Math.min(times.length - 1, Math.floor(q * times.length))]! : NaN;
   const answers = ok + failed;
   return {
     rps: ok / result.duration,

@@ -14,14 +14,30 @@ import type { AuthorDoc, ContentCategoryDoc, KeywordDoc } from '../src/store/con
 import { issueProjection, pageProjection } from '../src/store/content/projections.js';
 
 const ref = { _id: 1, name: 1, slug: 1 } as const;
-const articleProjection = { _id: 1, title: 1, slug: 1, firstPublishedDate: 1, premium: 1, summary: 1, authorIds: 1, categoryIds: 1, keywordIds: 1 } as const;
+const articleProjection = {
+  _id: 1,
+  title: 1,
+  slug: 1,
+  firstPublishedDate: 1,
+  premium: 1,
+  summary: 1,
+  authorIds: 1,
+  categoryIds: 1,
+  keywordIds: 1,
+} as const;
 const [authorProjection, categoryProjection, keywordProjection] = [ref, ref, ref];
 /** The issue fields the nested query reads (its selection plus the sort keys), as the gateway narrows them. */
 const nestedIssueProjection = { _id: 1, title: 1, date: 1, issueNumber: 1, contents: 1 } as const;
 import { visibleArticle, visibleCategory, visibleIssue } from '../src/store/content/visibility.js';
 
 /** find by `_id` $in, sized like the gateway's loaders (one reply, no getMore). */
-export function byIds<T extends { _id: string }>(db: Db, collection: string, ids: readonly string[], projection: Document, filter: Document = {}): Promise<Map<string, T>> {
+export function byIds<T extends { _id: string }>(
+  db: Db,
+  collection: string,
+  ids: readonly string[],
+  projection: Document,
+  filter: Document = {},
+): Promise<Map<string, T>> {
   if (ids.length === 0) return Promise.resolve(new Map());
   const size = ids.length;
   return db
@@ -36,10 +52,18 @@ export const unique = (ids: Iterable<string>): string[] => [...new Set(ids)];
 const ISSUE_SORT = { date: -1, issueNumber: -1, _id: -1 } as const;
 
 /** Published issues of a page, newest first: the gateway's pipeline for one parent. */
-export function issuesOfPage(db: Db, pageId: string, first: number, projection: Document = issueProjection): Promise<IssueDoc[]> {
+export function issuesOfPage(
+  db: Db,
+  pageId: string,
+  first: number,
+  projection: Document = issueProjection,
+): Promise<IssueDoc[]> {
   return db
     .collection('issues')
-    .aggregate<IssueDoc>([{ $match: { ...visibleIssue, pageId } }, { $sort: ISSUE_SORT }, { $limit: first + 1 }, { $project: projection }], { batchSize: first + 1 })
+    .aggregate<IssueDoc>(
+      [{ $match: { ...visibleIssue, pageId } }, { $sort: ISSUE_SORT }, { $limit: first + 1 }, { $project: projection }],
+      { batchSize: first + 1 },
+    )
     .toArray();
 }
 
@@ -62,24 +86,42 @@ export async function issueCount(db: Db, pageId: string): Promise<number> {
   return rows[0]?.n ?? 0;
 }
 
-export const findPage = (db: Db, id: string): Promise<PageDoc | undefined> => byIds<PageDoc>(db, 'pages', [id], pageProjection).then((m) => m.get(id));
+export const findPage = (db: Db, id: string): Promise<PageDoc | undefined> =>
+  byIds<PageDoc>(db, 'pages', [id], pageProjection).then((m) => m.get(id));
 
 const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
-const present = <T>(ids: readonly string[], docs: Map<string, T>): T[] => ids.flatMap((id) => (docs.has(id) ? [docs.get(id)!] : []));
+const present = <T>(ids: readonly string[], docs: Map<string, T>): T[] =>
+  ids.flatMap((id) => (docs.has(id) ? [docs.get(id)!] : []));
 const toRef = (d: { _id: string; name: string; slug: string }) => ({ id: d._id, name: d.name, slug: d.slug });
 
 /** The nested query's answer as the bytes of `{"data":{...}}` (as the gateway sends it); null page when there is none. */
 export async function nestedAnswer(db: Db, pageId: string, first: number): Promise<string> {
-  const [page, issueDocs, total] = await Promise.all([findPage(db, pageId), issuesOfPage(db, pageId, first, nestedIssueProjection), issueCount(db, pageId)]);
+  const [page, issueDocs, total] = await Promise.all([
+    findPage(db, pageId),
+    issuesOfPage(db, pageId, first, nestedIssueProjection),
+    issueCount(db, pageId),
+  ]);
   if (!page) return JSON.stringify({ data: { page: null } });
   if (!page.enabled) throw new Error('page not enabled');
   const issues = issueDocs.slice(0, first);
 
   // Like the gateway: contents of inactive categories are dropped before their articles are read.
   const contentCategoryIds = unique(issues.flatMap((i) => i.contents.map((c) => c.categoryId)));
-  const contentCategories = await byIds<ContentCategoryDoc>(db, 'contentCategories', contentCategoryIds, categoryProjection, visibleCategory);
+  const contentCategories = await byIds<ContentCategoryDoc>(
+    db,
+    'contentCategories',
+    contentCategoryIds,
+    categoryProjection,
+    visibleCategory,
+  );
   const kept = issues.map((i) => i.contents.filter((c) => contentCategories.has(c.categoryId)));
-  const articles = await byIds<ArticleDoc>(db, 'articles', unique(kept.flatMap((contents) => contents.flatMap((c) => c.articleIds))), articleProjection, visibleArticle);
+  const articles = await byIds<ArticleDoc>(
+    db,
+    'articles',
+    unique(kept.flatMap((contents) => contents.flatMap((c) => c.articleIds))),
+    articleProjection,
+    visibleArticle,
+  );
   const shown = [...articles.values()];
   const moreCategoryIds = unique(shown.flatMap((a) => a.categoryIds)).filter((id) => !contentCategoryIds.includes(id));
   const [authors, moreCategories, keywords] = await Promise.all([

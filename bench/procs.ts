@@ -12,9 +12,12 @@ export const projectRoot = join(distRoot, '..');
 
 /** package.json's `start` script in the checkout `root`: `node <flags> <entry under dist/>`. */
 function startScript(root: string): { flags: string[]; entry: string } {
-  const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts?: { start?: string } }).scripts?.start ?? '';
+  const start =
+    (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts?: { start?: string } }).scripts?.start ??
+    '';
   const m = /^node((?: --[\w-]+(?:=\S+)?)*) (dist\/\S+\.js)$/.exec(start);
-  if (!m) throw new Error(`package.json in ${root}: its start script is not "node [--flags] dist/<entry>.js": ${start}`);
+  if (!m)
+    throw new Error(`package.json in ${root}: its start script is not "node [--flags] dist/<entry>.js": ${start}`);
   return { flags: m[1]!.split(' ').filter(Boolean), entry: m[2]! };
 }
 
@@ -88,8 +91,13 @@ function spawnProc(name: string, command: string, args: string[], env: Record<st
   return proc;
 }
 
-export const nodeProc = (name: string, entry: string, args: string[], env: Record<string, string>, nodeFlags: string[] = []): Proc =>
-  spawnProc(name, process.execPath, [...nodeFlags, entry, ...args], env);
+export const nodeProc = (
+  name: string,
+  entry: string,
+  args: string[],
+  env: Record<string, string>,
+  nodeFlags: string[] = [],
+): Proc => spawnProc(name, process.execPath, [...nodeFlags, entry, ...args], env);
 
 /** Stops every process still running, newest first (service before engine). */
 export async function stopAll(): Promise<void> {
@@ -102,13 +110,18 @@ process.on('exit', () => {
 });
 
 /** Resolves when `predicate` holds on the process's stdout; rejects on exit or after `timeoutMs`. */
-export async function waitForOutput(proc: Proc, predicate: (out: string) => boolean, timeoutMs: number): Promise<string> {
+export async function waitForOutput(
+  proc: Proc,
+  predicate: (out: string) => boolean,
+  timeoutMs: number,
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   let gone = false;
   void proc.exited.then(() => (gone = true));
   while (Date.now() < deadline) {
     if (predicate(proc.out())) return proc.out();
-    if (gone) throw new Error(`${proc.name} exited (${proc.child.exitCode}) before it was ready:\n${proc.err().slice(-2000)}`);
+    if (gone)
+      throw new Error(`${proc.name} exited (${proc.child.exitCode}) before it was ready:\n${proc.err().slice(-2000)}`);
     await sleep(50);
   }
   throw new Error(`${proc.name} not ready within ${timeoutMs} ms:\n${proc.err().slice(-2000)}`);
@@ -120,7 +133,10 @@ export async function waitForHttp(proc: Proc, url: string, timeoutMs: number): P
   let gone = false;
   void proc.exited.then(() => (gone = true));
   while (Date.now() < deadline) {
-    if (gone) throw new Error(`${proc.name} exited (${proc.child.exitCode}) before it was ready:\n${proc.err().slice(-2000)}${proc.out().slice(-2000)}`);
+    if (gone)
+      throw new Error(
+        `${proc.name} exited (${proc.child.exitCode}) before it was ready:\n${proc.err().slice(-2000)}${proc.out().slice(-2000)}`,
+      );
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
       await res.arrayBuffer();
@@ -173,6 +189,9 @@ export const sleep = (ms: number): Promise<void> => new Promise((resolve) => set
 /** The last output of every process started (for the log when a run fails). */
 export function outputTails(chars = 1500): string {
   return started
-    .map((p) => `--- ${p.name} (pid ${p.pid}, exit ${p.child.exitCode ?? p.child.signalCode ?? 'running'})\n${(p.out().slice(-chars) + p.err().slice(-chars)).trim()}`)
+    .map(
+      (p) =>
+        `--- ${p.name} (pid ${p.pid}, exit ${p.child.exitCode ?? p.child.signalCode ?? 'running'})\n${(p.out().slice(-chars) + p.err().slice(-chars)).trim()}`,
+    )
     .join('\n');
 }

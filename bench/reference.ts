@@ -30,7 +30,11 @@ function ceiling(fixtures: string): (req: IncomingMessage, res: ServerResponse) 
   const answers = new Map<string, { status: number; headers: Array<[string, string]>; body: Buffer }>();
   for (const a of JSON.parse(readFileSync(fixtures, 'utf8')) as RecordedAnswer[]) {
     const body = Buffer.from(a.bodyBase64, 'base64');
-    answers.set(`${a.method} ${a.url}`, { status: a.status, headers: [...a.headers, ['content-length', String(body.length)]], body });
+    answers.set(`${a.method} ${a.url}`, {
+      status: a.status,
+      headers: [...a.headers, ['content-length', String(body.length)]],
+      body,
+    });
   }
   return (req, res) => {
     const answer = answers.get(`${req.method} ${req.url}`);
@@ -69,7 +73,11 @@ function minimal(client: MongoClient, dbName: string): (req: IncomingMessage, re
     add(`${key} ms`, e.duration);
   });
   const json = (res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void => {
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), ...headers });
+    res.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      ...headers,
+    });
     res.end(body);
   };
   const fail = (res: ServerResponse, err: unknown): void => json(res, 500, JSON.stringify({ error: String(err) }));
@@ -78,14 +86,23 @@ function minimal(client: MongoClient, dbName: string): (req: IncomingMessage, re
     if (req.method === 'POST' && url === '/graphql') {
       readBody(req)
         .then(async (raw) => {
-          const { query, variables } = JSON.parse(raw.toString('utf8')) as { query: string; variables: { id: string; first: number } };
+          const { query, variables } = JSON.parse(raw.toString('utf8')) as {
+            query: string;
+            variables: { id: string; first: number };
+          };
           if (query === SMALL_QUERY) {
             // One article by id, visible ones only, its id and title.
-            const doc = await db.collection<{ _id: string; title: string }>('articles').findOne({ ...visibleArticle, _id: variables.id } as never, { projection: { _id: 1, title: 1 } });
-            json(res, 200, JSON.stringify({ data: { article: doc ? { id: doc._id, title: doc.title } : null } }), { 'cache-control': 'max-age=60, public' });
+            const doc = await db
+              .collection<{ _id: string; title: string }>('articles')
+              .findOne({ ...visibleArticle, _id: variables.id } as never, { projection: { _id: 1, title: 1 } });
+            json(res, 200, JSON.stringify({ data: { article: doc ? { id: doc._id, title: doc.title } : null } }), {
+              'cache-control': 'max-age=60, public',
+            });
             return;
           }
-          json(res, 200, await nestedAnswer(db, variables.id, variables.first), { 'cache-control': 'max-age=60, public' });
+          json(res, 200, await nestedAnswer(db, variables.id, variables.first), {
+            'cache-control': 'max-age=60, public',
+          });
         })
         .catch((err: unknown) => fail(res, err));
       return;
@@ -111,7 +128,12 @@ function minimal(client: MongoClient, dbName: string): (req: IncomingMessage, re
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { port: { type: 'string', default: '0' }, fixtures: { type: 'string' }, uri: { type: 'string' }, db: { type: 'string' } },
+    options: {
+      port: { type: 'string', default: '0' },
+      fixtures: { type: 'string' },
+      uri: { type: 'string' },
+      db: { type: 'string' },
+    },
   });
   const mode = positionals[0];
   let handler: (req: IncomingMessage, res: ServerResponse) => void;
@@ -120,7 +142,12 @@ async function main(): Promise<void> {
     handler = ceiling(values.fixtures!);
   } else if (mode === 'minimal') {
     // The gateway's driver settings (src/store/store.ts), so both read through the same kind of pool.
-    client = new MongoClient(values.uri!, { maxPoolSize: 50, monitorCommands: true, heartbeatFrequencyMS: 2_000, socketTimeoutMS: 30_000 });
+    client = new MongoClient(values.uri!, {
+      maxPoolSize: 50,
+      monitorCommands: true,
+      heartbeatFrequencyMS: 2_000,
+      socketTimeoutMS: 30_000,
+    });
     await client.connect();
     handler = minimal(client, values.db!);
   } else {

@@ -91,7 +91,21 @@ export function ratio(_rows: Row[], row: Row, ref: 'ceiling' | 'minimal'): numbe
   return ref === 'ceiling' ? row.vsCeiling : row.vsMinimal;
 }
 
-const COLUMNS = ['scenario', 'server', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'p99/p50', 'vs ceiling', 'vs minimal', 'errors', 'KiB/answer', 'CPU ms/answer: server / engine / load gen', 'load'];
+const COLUMNS = [
+  'scenario',
+  'server',
+  'conns',
+  'req/s',
+  'p50 ms',
+  'p99 ms',
+  'p99/p50',
+  'vs ceiling',
+  'vs minimal',
+  'errors',
+  'KiB/answer',
+  'CPU ms/answer: server / engine / load gen',
+  'load',
+];
 
 function cells(rows: Row[], row: Row): string[] {
   const r = row.result;
@@ -104,7 +118,7 @@ function cells(rows: Row[], row: Row): string[] {
     f0(r.rps),
     f1(r.p50),
     f1(r.p99),
-    r.p50 > 0 ? r.p99 / r.p50 < 10 ? (r.p99 / r.p50).toFixed(2) : f1(r.p99 / r.p50) : '-',
+    r.p50 > 0 ? (r.p99 / r.p50 < 10 ? (r.p99 / r.p50).toFixed(2) : f1(r.p99 / r.p50)) : '-',
     pct(ratio(rows, row, 'ceiling')),
     pct(ratio(rows, row, 'minimal')),
     String(r.failed + r.errors),
@@ -117,7 +131,9 @@ function cells(rows: Row[], row: Row): string[] {
 export function consoleTable(rows: Row[]): string {
   const data = [COLUMNS, ...rows.map((row) => cells(rows, row))];
   const widths = COLUMNS.map((_, i) => Math.max(...data.map((d) => d[i]!.length)));
-  return data.map((d) => d.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')).join('\n');
+  return data
+    .map((d) => d.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  '))
+    .join('\n');
 }
 
 function markdownTable(rows: Row[]): string {
@@ -143,7 +159,9 @@ function generatedSection(report: Report): string {
     `- ${m.memoryGiB} GiB memory (${m.freeMemoryGiB} GiB free at the start)`,
     `- Node ${m.node}, ${m.platform}, Linux ${m.kernel}`,
     `- load average before the run ${m.loadBefore.join(' / ')}, after it ${report.loadAfter.join(' / ')} (1 / 5 / 15 min)` +
-      (m.loadBefore[0]! > m.cores * 0.5 ? ' **: the machine was busy with other work; figures are lower and noisier than on an idle machine**' : ''),
+      (m.loadBefore[0]! > m.cores * 0.5
+        ? ' **: the machine was busy with other work; figures are lower and noisier than on an idle machine**'
+        : ''),
     '- everything on this one machine: the engine, the service, the references and the load generator (autocannon, in the bench process) share its cores',
     `- node flags of the service and the reference servers (package.json's \`start\`): ${report.startFlags.length ? report.startFlags.map((f) => `\`${f}\``).join(' ') : 'none'}` +
       (report.serviceFlags.length ? `; the service also ${report.serviceFlags.map((f) => `\`${f}\``).join(' ')}` : ''),
@@ -168,15 +186,19 @@ function generatedSection(report: Report): string {
   for (const row of report.rows.filter((r) => r.note)) lines.push(`- ${row.label} (${row.server}): ${row.note}`);
   if (report.rows.some((r) => r.note)) lines.push('');
   if (report.rows.some((r) => (r.roundsRps?.length ?? 0) > 1)) {
-    lines.push('Every scenario ran in rounds (all scenarios one after the other, then again); each row is its median round. req/s of the rounds:', '');
-    for (const row of report.rows) lines.push(`- ${row.label} (${row.server}): ${(row.roundsRps ?? []).map((r) => f0(r)).join(' / ')}`);
+    lines.push(
+      'Every scenario ran in rounds (all scenarios one after the other, then again); each row is its median round. req/s of the rounds:',
+      '',
+    );
+    for (const row of report.rows)
+      lines.push(`- ${row.label} (${row.server}): ${(row.roundsRps ?? []).map((r) => f0(r)).join(' / ')}`);
     lines.push('');
   }
   if (Object.keys(report.commandCounts).length) {
     lines.push(
       '### Store commands of one answer, computed alone (gateway vs minimal handler)',
       '',
-      'Counted by the driver\'s command monitoring (the gateway\'s /metrics, the minimal handler\'s own listener), with the time each kind took; the minimal handler also names the collection.',
+      "Counted by the driver's command monitoring (the gateway's /metrics, the minimal handler's own listener), with the time each kind took; the minimal handler also names the collection.",
       '',
     );
     for (const [name, c] of Object.entries(report.commandCounts)) {
@@ -190,7 +212,9 @@ function generatedSection(report: Report): string {
           .filter(([k]) => k.endsWith(' ms'))
           .reduce((n, [, v]) => n + v, 0)
           .toFixed(1);
-      lines.push(`- ${name}: gateway ${fmt(c.gateway)}, ${total(c.gateway)} ms in all; minimal handler ${fmt(c.minimal)}, ${total(c.minimal)} ms in all`);
+      lines.push(
+        `- ${name}: gateway ${fmt(c.gateway)}, ${total(c.gateway)} ms in all; minimal handler ${fmt(c.minimal)}, ${total(c.minimal)} ms in all`,
+      );
     }
     lines.push('');
   }
@@ -205,7 +229,10 @@ function generatedSection(report: Report): string {
       '',
       '| part | conns | req/s | p50 ms | p99 ms | wrong | errors/timeouts |',
       '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
-      ...soak.parts.map((p) => `| ${p.label} | ${p.result.connections} | ${f0(p.result.rps)} | ${f1(p.result.p50)} | ${f1(p.result.p99)} | ${p.result.failed} | ${p.result.errors} |`),
+      ...soak.parts.map(
+        (p) =>
+          `| ${p.label} | ${p.result.connections} | ${f0(p.result.rps)} | ${f1(p.result.p50)} | ${f1(p.result.p99)} | ${p.result.failed} | ${p.result.errors} |`,
+      ),
       `| all | ${soak.connections} | ${f0(sum((r) => r.rps))} | | | ${sum((r) => r.failed)} | ${sum((r) => r.errors)} |`,
       '',
       `- ${f0(sum((r) => r.ok))} answers checked; ${sum((r) => r.failed)} wrong, ${sum((r) => r.errors)} connection errors (${sum((r) => r.timeouts)} timeouts)`,
@@ -220,7 +247,8 @@ function generatedSection(report: Report): string {
     );
   }
   lines.push('### Targets', '', '| target | goal | reached | met |', '| --- | --- | --- | --- |');
-  for (const t of report.targets) lines.push(`| ${t.name} | ${t.goal} | ${t.reached} | ${t.met === null ? '–' : t.met ? 'yes' : '**no**'} |`);
+  for (const t of report.targets)
+    lines.push(`| ${t.name} | ${t.goal} | ${t.reached} | ${t.met === null ? '–' : t.met ? 'yes' : '**no**'} |`);
   lines.push('');
   if (report.checks.length) lines.push('### Checks', '', ...report.checks.map((c) => `- ${c}`), '');
   lines.push(END);
@@ -241,6 +269,9 @@ export function writeReport(path: string, report: Report): void {
   const current = existsSync(path) ? readFileSync(path, 'utf8') : SKELETON;
   const begin = current.indexOf('<!-- bench:begin');
   const end = current.indexOf(END);
-  const next = begin >= 0 && end > begin ? current.slice(0, begin) + section + current.slice(end + END.length) : `${current.trimEnd()}\n\n${section}\n`;
+  const next =
+    begin >= 0 && end > begin
+      ? current.slice(0, begin) + section + current.slice(end + END.length)
+      : `${current.trimEnd()}\n\n${section}\n`;
   writeFileSync(path, next);
 }

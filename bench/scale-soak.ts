@@ -73,7 +73,11 @@ async function until(fn: () => Promise<boolean>, timeoutMs: number): Promise<voi
 type Request = () => Promise<string | undefined>; // undefined when right, else what was wrong
 
 async function gql(query: string, variables: Record<string, unknown>): Promise<string | undefined> {
-  const res = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+  const res = await fetch(`${base}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
   const text = await res.text();
   if (res.status !== 200) return `HTTP ${res.status}: ${text.slice(0, 200)}`;
   const body = JSON.parse(text) as { errors?: unknown; data?: unknown };
@@ -96,13 +100,56 @@ function mix(s: Sizes): Array<[string, number, (r: () => number) => Request]> {
   const enabledPages = s.pages > 2 ? s.pages - 1 : s.pages;
   return [
     ['README nested query, random page', 3, (r) => () => gql(NESTED, { id: `page-${pick(r, enabledPages)}` })],
-    ['article(id), random', 4, (r) => () => gql('query($id: ID!) { article(id: $id) { title authors { name } keywords { name } } }', { id: `article-${pick(r, s.articles)}` })],
-    ['issue(id), random', 2, (r) => () => gql('query($id: ID!) { issue(id: $id) { title date } }', { id: `issue-${pick(r, s.issues)}` })],
-    ['articles(first: 20) { totalCount }', 1, () => () => gql('{ articles(first: 20) { totalCount edges { node { title } } } }', {})],
-    ['a category\'s articles, random', 2, (r) => () => gql('query($id: ID!) { contentCategory(id: $id) { name articles(first: 10) { totalCount edges { node { title } } } } }', { id: `category-${pick(r, s.categories)}` })],
-    ['an author\'s articles, random', 2, (r) => () => gql('query($id: ID!) { author(id: $id) { name articles(first: 10) { totalCount edges { node { title } } } } }', { id: `author-${pick(r, s.authors)}` })],
-    ['a keyword\'s articles, random', 1, (r) => () => gql('query($id: ID!) { keyword(id: $id) { name articles(first: 10) { totalCount edges { node { title } } } } }', { id: `keyword-${pick(r, s.keywords)}` })],
-    ['GET /cms/page/{id}/issues?limit=20, random page and page number', 1, (r) => () => rest(`/cms/page/page-${pick(r, enabledPages)}/issues?page=${pick(r, 20)}&limit=20`)],
+    [
+      'article(id), random',
+      4,
+      (r) => () =>
+        gql('query($id: ID!) { article(id: $id) { title authors { name } keywords { name } } }', {
+          id: `article-${pick(r, s.articles)}`,
+        }),
+    ],
+    [
+      'issue(id), random',
+      2,
+      (r) => () => gql('query($id: ID!) { issue(id: $id) { title date } }', { id: `issue-${pick(r, s.issues)}` }),
+    ],
+    [
+      'articles(first: 20) { totalCount }',
+      1,
+      () => () => gql('{ articles(first: 20) { totalCount edges { node { title } } } }', {}),
+    ],
+    [
+      "a category's articles, random",
+      2,
+      (r) => () =>
+        gql(
+          'query($id: ID!) { contentCategory(id: $id) { name articles(first: 10) { totalCount edges { node { title } } } } }',
+          { id: `category-${pick(r, s.categories)}` },
+        ),
+    ],
+    [
+      "an author's articles, random",
+      2,
+      (r) => () =>
+        gql(
+          'query($id: ID!) { author(id: $id) { name articles(first: 10) { totalCount edges { node { title } } } } }',
+          { id: `author-${pick(r, s.authors)}` },
+        ),
+    ],
+    [
+      "a keyword's articles, random",
+      1,
+      (r) => () =>
+        gql(
+          'query($id: ID!) { keyword(id: $id) { name articles(first: 10) { totalCount edges { node { title } } } } }',
+          { id: `keyword-${pick(r, s.keywords)}` },
+        ),
+    ],
+    [
+      'GET /cms/page/{id}/issues?limit=20, random page and page number',
+      1,
+      (r) => () => rest(`/cms/page/page-${pick(r, enabledPages)}/issues?page=${pick(r, 20)}&limit=20`),
+    ],
   ];
 }
 
@@ -113,10 +160,25 @@ function pct(xs: number[], p: number): number {
 
 async function main(): Promise<number> {
   const s = await sizes();
-  console.log(`data: ${values.data} (${s.articles} articles, ${s.issues} issues, ${s.pages} pages); ${clients} clients for ${minutes} min`);
-  const env = { ...process.env, NODE_ENV: 'production', DATA_DIR: values.data!, PORT: String(port), HOST: '127.0.0.1', SEED: 'none', RESPONSE_CACHE_MB: '0', LOG_LEVEL: 'warn', STORE: 'disk' };
+  console.log(
+    `data: ${values.data} (${s.articles} articles, ${s.issues} issues, ${s.pages} pages); ${clients} clients for ${minutes} min`,
+  );
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    DATA_DIR: values.data!,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SEED: 'none',
+    RESPONSE_CACHE_MB: '0',
+    LOG_LEVEL: 'warn',
+    STORE: 'disk',
+  };
   // As `npm start` runs it: with package.json's start flags.
-  const proc = spawn(process.execPath, [...startFlags(), startEntry()], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const proc = spawn(process.execPath, [...startFlags(), startEntry()], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   let died: string | undefined;
   proc.once('exit', (code, signal) => (died = `service exited (code ${code}, signal ${signal})`));
   try {
@@ -150,10 +212,17 @@ async function main(): Promise<number> {
     const answers = [...times.values()].reduce((t, x) => t + x.length, 0);
     const cpuPerAnswer = died ? NaN : (cpuMs(proc.pid!) - cpu0) / answers;
     console.log('\n| request | answers | p50 ms | p99 ms | max ms |\n|---|---:|---:|---:|---:|');
-    for (const [name, xs] of times) console.log(`| ${name} | ${xs.length} | ${pct(xs, 50).toFixed(1)} | ${pct(xs, 99).toFixed(1)} | ${Math.max(...xs).toFixed(1)} |`);
-    console.log(`\n- ${answers} answers in ${wallS.toFixed(0)} s (${(answers / wallS).toFixed(1)} per second), ${wrong.length} wrong`);
+    for (const [name, xs] of times)
+      console.log(
+        `| ${name} | ${xs.length} | ${pct(xs, 50).toFixed(1)} | ${pct(xs, 99).toFixed(1)} | ${Math.max(...xs).toFixed(1)} |`,
+      );
+    console.log(
+      `\n- ${answers} answers in ${wallS.toFixed(0)} s (${(answers / wallS).toFixed(1)} per second), ${wrong.length} wrong`,
+    );
     console.log(`- service CPU per answer (engine thread included): ${cpuPerAnswer.toFixed(2)} ms`);
-    console.log(`- RssAnon every 5 s: min ${mib(Math.min(...anon))}, max ${mib(Math.max(...anon))}, last ${mib(anon.at(-1) ?? NaN)} (${anon.length} samples)`);
+    console.log(
+      `- RssAnon every 5 s: min ${mib(Math.min(...anon))}, max ${mib(Math.max(...anon))}, last ${mib(anon.at(-1) ?? NaN)} (${anon.length} samples)`,
+    );
     console.log(`- load average at the end: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
     if (died) console.log(`- ${died}`);
     for (const w of wrong.slice(0, 10)) console.log(`  wrong: ${w}`);

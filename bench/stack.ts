@@ -4,7 +4,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
 import { insertCatalogue } from './catalogue.js';
-import { distRoot, freePort, nodeProc, startEntry, startFlags, waitForHttp, waitForOutput, type Proc } from './procs.js';
+import {
+  distRoot,
+  freePort,
+  nodeProc,
+  startEntry,
+  startFlags,
+  waitForHttp,
+  waitForOutput,
+  type Proc,
+} from './procs.js';
 
 export const DB_NAME = 'bench';
 
@@ -25,7 +34,10 @@ export async function seededCounts(uri: string): Promise<{ scale: string; counts
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 60_000 });
   try {
     await client.connect();
-    const marker = await client.db(DB_NAME).collection<{ _id: string; value: { scale: string; counts: Record<string, number> } }>('settings').findOne({ _id: 'seed' });
+    const marker = await client
+      .db(DB_NAME)
+      .collection<{ _id: string; value: { scale: string; counts: Record<string, number> } }>('settings')
+      .findOne({ _id: 'seed' });
     return marker ? { scale: marker.value.scale, counts: marker.value.counts } : null;
   } finally {
     await client.close();
@@ -38,7 +50,12 @@ export async function seededCounts(uri: string): Promise<{ scale: string; counts
  * miss the driver's 2 s heartbeat, and with the default the seed fails on a monitor timeout.
  */
 export async function seed(uri: string, scale: string, log: (line: string) => void): Promise<void> {
-  const proc = nodeProc('seed', seedScript, ['--scale', scale], { MONGODB_URI: uri, MONGODB_DB: DB_NAME, LOG_LEVEL: 'warn', STORE_TIMEOUT_MS: '60000' });
+  const proc = nodeProc('seed', seedScript, ['--scale', scale], {
+    MONGODB_URI: uri,
+    MONGODB_DB: DB_NAME,
+    LOG_LEVEL: 'warn',
+    STORE_TIMEOUT_MS: '60000',
+  });
   let shown = 0;
   const show = (): void => {
     const lines = proc.out().split('\n');
@@ -92,22 +109,45 @@ const PRODUCTION = { NODE_ENV: 'production' };
 const START_FLAGS = startFlags();
 
 /** The service as `npm start` runs it, against the engine: no seeding, warnings only, loopback. */
-export async function startService(uri: string, extraEnv: Record<string, string> = {}, nodeFlags: string[] = [], name = 'service'): Promise<Service> {
+export async function startService(
+  uri: string,
+  extraEnv: Record<string, string> = {},
+  nodeFlags: string[] = [],
+  name = 'service',
+): Promise<Service> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const proc = nodeProc(
     name,
     serviceMain,
     [],
-    { ...PRODUCTION, MONGODB_URI: uri, MONGODB_DB: DB_NAME, SEED: 'none', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: url, ...extraEnv },
+    {
+      ...PRODUCTION,
+      MONGODB_URI: uri,
+      MONGODB_DB: DB_NAME,
+      SEED: 'none',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_URL: url,
+      ...extraEnv,
+    },
     [...START_FLAGS, ...nodeFlags],
   );
   await waitForHttp(proc, `${url}/readyz`, 120_000);
   return { proc, url };
 }
 
-export async function startReference(mode: 'ceiling' | 'minimal', args: string[], nodeFlags: string[] = [], withStartFlags = true): Promise<Service> {
-  const proc = nodeProc(mode, referenceMain, [mode, '--port', '0', ...args], {}, [...(withStartFlags ? START_FLAGS : []), ...nodeFlags]);
+export async function startReference(
+  mode: 'ceiling' | 'minimal',
+  args: string[],
+  nodeFlags: string[] = [],
+  withStartFlags = true,
+): Promise<Service> {
+  const proc = nodeProc(mode, referenceMain, [mode, '--port', '0', ...args], {}, [
+    ...(withStartFlags ? START_FLAGS : []),
+    ...nodeFlags,
+  ]);
   const out = await waitForOutput(proc, (o) => /listening \d+/.test(o), 60_000);
   return { proc, url: `http://127.0.0.1:${/listening (\d+)/.exec(out)![1]}` };
 }
@@ -117,7 +157,11 @@ export async function enabledPageIds(uri: string): Promise<string[]> {
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 60_000 });
   try {
     await client.connect();
-    const pages = await client.db(DB_NAME).collection<{ _id: string }>('pages').find({ enabled: true }, { projection: { _id: 1 }, sort: { _id: 1 } }).toArray();
+    const pages = await client
+      .db(DB_NAME)
+      .collection<{ _id: string }>('pages')
+      .find({ enabled: true }, { projection: { _id: 1 }, sort: { _id: 1 } })
+      .toArray();
     return pages.map((p) => p._id);
   } finally {
     await client.close();
@@ -129,7 +173,11 @@ export async function sampleArticleIds(uri: string, n: number): Promise<string[]
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 60_000 });
   try {
     await client.connect();
-    const articles = await client.db(DB_NAME).collection<{ _id: string }>('articles').find({ status: 'published' }, { projection: { _id: 1 }, sort: { _id: 1 }, limit: n }).toArray();
+    const articles = await client
+      .db(DB_NAME)
+      .collection<{ _id: string }>('articles')
+      .find({ status: 'published' }, { projection: { _id: 1 }, sort: { _id: 1 }, limit: n })
+      .toArray();
     if (articles.length === 0) throw new Error('the dataset has no published article');
     return articles.map((a) => a._id);
   } finally {
@@ -141,14 +189,31 @@ export async function sampleArticleIds(uri: string, n: number): Promise<string[]
  * The service as `npm start` runs it: the embedded engine on `dataDir` inside the service (no MONGODB_URI),
  * response cache off so every answer is computed.
  */
-export async function startEmbeddedService(dataDir: string, extraEnv: Record<string, string> = {}, nodeFlags: string[] = [], name = 'service-embedded'): Promise<Service> {
+export async function startEmbeddedService(
+  dataDir: string,
+  extraEnv: Record<string, string> = {},
+  nodeFlags: string[] = [],
+  name = 'service-embedded',
+): Promise<Service> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const proc = nodeProc(
     name,
     serviceMain,
     [],
-    { ...PRODUCTION, STORE: 'disk', DATA_DIR: dataDir, MONGODB_DB: DB_NAME, SEED: 'none', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: url, RESPONSE_CACHE_MB: '0', ...extraEnv },
+    {
+      ...PRODUCTION,
+      STORE: 'disk',
+      DATA_DIR: dataDir,
+      MONGODB_DB: DB_NAME,
+      SEED: 'none',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_URL: url,
+      RESPONSE_CACHE_MB: '0',
+      ...extraEnv,
+    },
     [...START_FLAGS, ...nodeFlags],
   );
   await waitForHttp(proc, `${url}/readyz`, 600_000);
@@ -160,7 +225,11 @@ export async function sampleProductItemId(uri: string): Promise<string> {
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 60_000 });
   try {
     await client.connect();
-    const item = await client.db(DB_NAME).collection<{ _id: string }>('productItems').find({ available: true }, { projection: { _id: 1 }, sort: { _id: 1 }, limit: 1 }).next();
+    const item = await client
+      .db(DB_NAME)
+      .collection<{ _id: string }>('productItems')
+      .find({ available: true }, { projection: { _id: 1 }, sort: { _id: 1 }, limit: 1 })
+      .next();
     if (!item) throw new Error('the catalogue has no available product item');
     return item._id;
   } finally {

@@ -36,7 +36,12 @@ interface Build {
 const builds: Build[] = (values.build ?? []).map((spec) => {
   const m = /^([^=]+)=([^:]+):([^:]+)(?::(.*))?$/.exec(spec);
   if (!m) throw new Error(`--build ${spec}: expected <name>=<checkout>:<data dir>[:ENV=value,...]`);
-  const env = Object.fromEntries((m[4] ?? '').split(',').filter(Boolean).map((kv) => kv.split('=') as [string, string]));
+  const env = Object.fromEntries(
+    (m[4] ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((kv) => kv.split('=') as [string, string]),
+  );
   return { name: m[1]!, dir: m[2]!, data: m[3]!, env };
 });
 if (builds.length < 2) throw new Error('give at least two --build');
@@ -55,13 +60,33 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 
 async function start(b: Build, port: number): Promise<{ proc: ChildProcess; url: string; readyMs: number }> {
   const url = `http://127.0.0.1:${port}`;
-  const env = { ...process.env, NODE_ENV: 'production', STORE: 'disk', DATA_DIR: b.data, MONGODB_DB: 'bench', SEED: 'none', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: url, RESPONSE_CACHE_MB: '0', ...b.env };
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    STORE: 'disk',
+    DATA_DIR: b.data,
+    MONGODB_DB: 'bench',
+    SEED: 'none',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: url,
+    RESPONSE_CACHE_MB: '0',
+    ...b.env,
+  };
   // As that build's `npm start` runs it: with the node flags of its own package.json.
-  const proc = spawn(process.execPath, [...startFlags(b.dir), startEntry(b.dir)], { cwd: b.dir, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const proc = spawn(process.execPath, [...startFlags(b.dir), startEntry(b.dir)], {
+    cwd: b.dir,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const t0 = Date.now();
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`${b.name}: the service exited with ${proc.exitCode}`);
-    const ok = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return { proc, url, readyMs: Date.now() - t0 };
     if (Date.now() - t0 > 600_000) throw new Error(`${b.name}: not ready after 600 s`);
     await sleep(200);
@@ -70,7 +95,17 @@ async function start(b: Build, port: number): Promise<{ proc: ChildProcess; url:
 
 function load(url: string, seconds: number): Promise<autocannon.Result> {
   return new Promise((resolve, reject) =>
-    autocannon({ url: `${url}/graphql`, method: 'POST', headers: { 'content-type': 'application/json' }, body: nestedPostBody, connections, duration: seconds }, (err, r) => (err ? reject(err) : resolve(r))),
+    autocannon(
+      {
+        url: `${url}/graphql`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: nestedPostBody,
+        connections,
+        duration: seconds,
+      },
+      (err, r) => (err ? reject(err) : resolve(r)),
+    ),
   );
 }
 
@@ -87,17 +122,31 @@ for (let round = 1; round <= rounds; round++) {
   for (const b of builds) {
     const s = await start(b, ++port);
     try {
-      const first = await fetch(`${s.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: nestedPostBody });
+      const first = await fetch(`${s.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: nestedPostBody,
+      });
       const body = (await first.json()) as { errors?: unknown };
-      if (!first.ok || body.errors) throw new Error(`${b.name}: the nested query failed: ${JSON.stringify(body).slice(0, 300)}`);
+      if (!first.ok || body.errors)
+        throw new Error(`${b.name}: the nested query failed: ${JSON.stringify(body).slice(0, 300)}`);
       await load(s.url, warmup);
       const c0 = cpuSeconds(s.proc.pid!);
       const r = await load(s.url, duration);
-      if (!r.requests.total) throw new Error(`${b.name}: no answer completed within ${duration} s (try a longer --duration)`);
-      if (r.non2xx || r.errors || r.timeouts) throw new Error(`${b.name}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
-      const row = { rps: r.requests.total / duration, p50: r.latency.p50, p99: r.latency.p99, cpuMs: ((cpuSeconds(s.proc.pid!) - c0) * 1000) / r.requests.total };
+      if (!r.requests.total)
+        throw new Error(`${b.name}: no answer completed within ${duration} s (try a longer --duration)`);
+      if (r.non2xx || r.errors || r.timeouts)
+        throw new Error(`${b.name}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
+      const row = {
+        rps: r.requests.total / duration,
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        cpuMs: ((cpuSeconds(s.proc.pid!) - c0) * 1000) / r.requests.total,
+      };
       rows.get(b.name)!.push(row);
-      console.log(`round ${round} ${b.name}: ${row.rps.toFixed(1)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ${row.cpuMs.toFixed(2)} ms CPU/answer, ready in ${s.readyMs} ms, load ${loadAverage()}`);
+      console.log(
+        `round ${round} ${b.name}: ${row.rps.toFixed(1)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ${row.cpuMs.toFixed(2)} ms CPU/answer, ready in ${s.readyMs} ms, load ${loadAverage()}`,
+      );
     } finally {
       s.proc.kill('SIGTERM');
       await new Promise((r) => s.proc.once('exit', r));
@@ -108,10 +157,14 @@ for (let round = 1; round <= rounds; round++) {
 const ref = builds[0]!.name;
 const refRps = median(rows.get(ref)!.map((r) => r.rps));
 const refCpu = median(rows.get(ref)!.map((r) => r.cpuMs));
-console.log(`\n| build | req/s (median of ${rounds}) | vs ${ref} | p50 ms | CPU ms / answer | vs ${ref} |\n|---|---:|---:|---:|---:|---:|`);
+console.log(
+  `\n| build | req/s (median of ${rounds}) | vs ${ref} | p50 ms | CPU ms / answer | vs ${ref} |\n|---|---:|---:|---:|---:|---:|`,
+);
 for (const [name, rs] of rows) {
   const rps = median(rs.map((r) => r.rps));
   const cpu = median(rs.map((r) => r.cpuMs));
-  console.log(`| ${name} | ${rps.toFixed(1)} | ${(rps / refRps).toFixed(2)}x | ${median(rs.map((r) => r.p50))} | ${cpu.toFixed(2)} | ${(cpu / refCpu).toFixed(2)}x |`);
+  console.log(
+    `| ${name} | ${rps.toFixed(1)} | ${(rps / refRps).toFixed(2)}x | ${median(rs.map((r) => r.p50))} | ${cpu.toFixed(2)} | ${(cpu / refCpu).toFixed(2)}x |`,
+  );
 }
 console.log(`\nload average at the end: ${loadAverage()}`);

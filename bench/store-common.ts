@@ -25,7 +25,11 @@ function procStat(pid: number): { userMs: number; sysMs: number; minorFaults: nu
 
 /** The embedded engine as its own process on `dataDir`, on a free port; resolves with its connection string. */
 export async function startEngineCli(dataDir: string): Promise<{ proc: ChildProcess; uri: string }> {
-  const proc = spawn(process.execPath, [fileURLToPath(import.meta.resolve('@gateway/engine/cli')), '--port', '0', '--dbpath', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(
+    process.execPath,
+    [fileURLToPath(import.meta.resolve('@gateway/engine/cli')), '--port', '0', '--dbpath', dataDir],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const uri = await new Promise<string>((resolve, reject) => {
     let out = '';
     proc.stdout!.on('data', (b: Buffer) => {

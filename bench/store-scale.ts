@@ -12,7 +12,13 @@ import { MongoClient } from 'mongodb';
 import { startEntry, startFlags } from './procs.js';
 import { startEngineCli, stopped } from './store-common.js';
 
-const { values } = parseArgs({ options: { data: { type: 'string' }, runs: { type: 'string', default: '15' }, port: { type: 'string', default: '4123' } } });
+const { values } = parseArgs({
+  options: {
+    data: { type: 'string' },
+    runs: { type: 'string', default: '15' },
+    port: { type: 'string', default: '4123' },
+  },
+});
 if (!values.data) throw new Error('--data <seeded DATA_DIR> is required');
 const runs = Number(values.runs);
 const port = Number(values.port);
@@ -41,9 +47,14 @@ async function until(fn: () => Promise<boolean>, timeoutMs: number): Promise<voi
 }
 
 async function gql(query: string): Promise<unknown> {
-  const res = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+  const res = await fetch(`${base}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query }),
+  });
   const body = (await res.json()) as { errors?: unknown; data?: unknown };
-  if (!res.ok || body.errors) throw new Error(`GraphQL ${res.status}: ${JSON.stringify(body.errors ?? body).slice(0, 300)}`);
+  if (!res.ok || body.errors)
+    throw new Error(`GraphQL ${res.status}: ${JSON.stringify(body.errors ?? body).slice(0, 300)}`);
   return body.data;
 }
 
@@ -60,17 +71,36 @@ const NESTED = `{ page(id: "page-1") { name issues(first: 3) { totalCount edges 
 const cases: Array<[string, () => Promise<unknown>, number?]> = [
   ['README nested query (page, 3 issues, contents)', () => gql(NESTED)],
   ['pages(first: 10)', () => gql('{ pages(first: 10) { totalCount edges { node { name } } } }')],
-  ['page(id) { issues(first: 20) { totalCount } }', () => gql('{ page(id: "page-1") { issues(first: 20) { totalCount edges { node { title } } } } }')],
+  [
+    'page(id) { issues(first: 20) { totalCount } }',
+    () => gql('{ page(id: "page-1") { issues(first: 20) { totalCount edges { node { title } } } } }'),
+  ],
   ['issue(id)', () => gql('{ issue(id: "issue-7") { title date } }')],
   ['article(id)', () => gql('{ article(id: "article-123") { title authors { name } keywords { name } } }')],
   ['articles(first: 20) { totalCount }', () => gql('{ articles(first: 20) { totalCount edges { node { title } } } }')],
-  ['articles(filter: category, first: 20) { totalCount }', () => gql('{ articles(filter: { categoryId: "category-3" }, first: 20) { totalCount edges { node { title } } } }')],
-  ['contentCategory { articles(first: 10) { totalCount } }', () => gql('{ contentCategory(id: "category-3") { name articles(first: 10) { totalCount edges { node { title } } } } }')],
-  ['author(id) { articles(first: 10) }', () => gql('{ author(id: "author-5") { name articles(first: 10) { totalCount edges { node { title } } } } }')],
-  ['keyword(id) { articles(first: 10) }', () => gql('{ keyword(id: "keyword-5") { name articles(first: 10) { totalCount edges { node { title } } } } }')],
+  [
+    'articles(filter: category, first: 20) { totalCount }',
+    () => gql('{ articles(filter: { categoryId: "category-3" }, first: 20) { totalCount edges { node { title } } } }'),
+  ],
+  [
+    'contentCategory { articles(first: 10) { totalCount } }',
+    () =>
+      gql('{ contentCategory(id: "category-3") { name articles(first: 10) { totalCount edges { node { title } } } } }'),
+  ],
+  [
+    'author(id) { articles(first: 10) }',
+    () => gql('{ author(id: "author-5") { name articles(first: 10) { totalCount edges { node { title } } } } }'),
+  ],
+  [
+    'keyword(id) { articles(first: 10) }',
+    () => gql('{ keyword(id: "keyword-5") { name articles(first: 10) { totalCount edges { node { title } } } } }'),
+  ],
   ['channel(id)', () => gql('{ channel(id: "1") { name } }')],
   ['productCategories (every level)', () => gql('{ productCategories { name } }')],
-  ['product(id) / productItem(id)', () => gql('{ product(id: "prod-000001") { name } productItem(id: "item-000001-1") { name } }')],
+  [
+    'product(id) / productItem(id)',
+    () => gql('{ product(id: "prod-000001") { name } productItem(id: "item-000001-1") { name } }'),
+  ],
   ['GET /cms/page/page-1/issues?limit=20', () => rest('/cms/page/page-1/issues?page=1&limit=20')],
   ['GET /cms/product/categories (every product embedded)', () => rest('/cms/product/categories'), 3],
 ];
@@ -82,9 +112,21 @@ function pct(xs: number[], p: number): number {
 
 async function service(): Promise<void> {
   const t0 = performance.now();
-  const env = { ...process.env, DATA_DIR: values.data!, PORT: String(port), HOST: '127.0.0.1', SEED: 'none', RESPONSE_CACHE_MB: '0', LOG_LEVEL: 'warn', STORE: 'disk' };
+  const env = {
+    ...process.env,
+    DATA_DIR: values.data!,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SEED: 'none',
+    RESPONSE_CACHE_MB: '0',
+    LOG_LEVEL: 'warn',
+    STORE: 'disk',
+  };
   // As `npm start` runs it: with package.json's start flags.
-  const proc = spawn(process.execPath, [...startFlags(), startEntry()], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const proc = spawn(process.execPath, [...startFlags(), startEntry()], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   try {
     await until(async () => (await fetch(`${base}/readyz`)).status === 200, 600_000);
     const ready = performance.now() - t0;
@@ -104,7 +146,9 @@ async function service(): Promise<void> {
         times.push(performance.now() - s);
         peakAnon = Math.max(peakAnon, status(proc.pid!, 'RssAnon'));
       }
-      console.log(`| ${name} | ${pct(times, 50).toFixed(1)} | ${pct(times, 90).toFixed(1)} | ${Math.max(...times).toFixed(1)} |`);
+      console.log(
+        `| ${name} | ${pct(times, 50).toFixed(1)} | ${pct(times, 90).toFixed(1)} | ${Math.max(...times).toFixed(1)} |`,
+      );
     }
     console.log(`\n| RssAnon while serving (peak) | ${mb(peakAnon)} |`);
     console.log(`| RssFile (mapped data in the page cache) | ${mb(status(proc.pid!, 'RssFile'))} |`);
@@ -120,7 +164,12 @@ async function engineCounts(): Promise<void> {
     const db = client.db(process.env.MONGODB_DB ?? 'gateway');
     const issues = db.collection('issues');
     const articles = db.collection('articles');
-    const pageIds = (await db.collection('pages').find({}, { projection: { _id: 1 } }).toArray()).map((p) => p._id);
+    const pageIds = (
+      await db
+        .collection('pages')
+        .find({}, { projection: { _id: 1 } })
+        .toArray()
+    ).map((p) => p._id);
     const measure = async (name: string, op: () => Promise<unknown>, n = 200): Promise<void> => {
       await op();
       const c0 = cpuMs(proc.pid!);
@@ -130,8 +179,12 @@ async function engineCounts(): Promise<void> {
       console.log(`| ${name} | ${((cpuMs(proc.pid!) - c0) / n).toFixed(2)} | ${wall.toFixed(2)} |`);
     };
     console.log('\n| engine alone: count | engine CPU ms/op | wall ms/op |\n|---|---|---|');
-    await measure('issues of page-1: count command', () => db.command({ count: 'issues', query: { pageId: 'page-1', status: 'published' } }));
-    await measure('issues of page-1: countDocuments', () => issues.countDocuments({ pageId: 'page-1', status: 'published' }));
+    await measure('issues of page-1: count command', () =>
+      db.command({ count: 'issues', query: { pageId: 'page-1', status: 'published' } }),
+    );
+    await measure('issues of page-1: countDocuments', () =>
+      issues.countDocuments({ pageId: 'page-1', status: 'published' }),
+    );
     await measure('issues of every page: per-parent $group', () =>
       issues
         .aggregate([
@@ -144,7 +197,11 @@ async function engineCounts(): Promise<void> {
         .toArray(),
     );
     await measure('all published articles: countDocuments', () => articles.countDocuments({ status: 'published' }), 50);
-    await measure('articles of category-3: countDocuments', () => articles.countDocuments({ categoryIds: 'category-3', status: 'published' }), 100);
+    await measure(
+      'articles of category-3: countDocuments',
+      () => articles.countDocuments({ categoryIds: 'category-3', status: 'published' }),
+      100,
+    );
     console.log(`\nengine RssAnon after the counts: ${mb(status(proc.pid!, 'RssAnon'))}`);
   } finally {
     await client.close();

@@ -32,7 +32,8 @@ async function passwordGrant(baseUrl: string): Promise<TokenAnswer> {
     }),
   });
   const body = (await res.json()) as TokenAnswer;
-  if (res.status !== 200 || !body.refresh_token || !body.access_token) throw new Error(`password grant answered ${res.status}: ${JSON.stringify(body)}`);
+  if (res.status !== 200 || !body.refresh_token || !body.access_token)
+    throw new Error(`password grant answered ${res.status}: ${JSON.stringify(body)}`);
   return body;
 }
 
@@ -90,7 +91,8 @@ export const tokenCheck: Check = (status, body) => {
   if (status !== 200) return `status ${status}: ${body.slice(0, 300)}`;
   try {
     const parsed = JSON.parse(body) as TokenAnswer;
-    if (typeof parsed.access_token !== 'string' || typeof parsed.refresh_token !== 'string') return `no tokens in ${body.slice(0, 300)}`;
+    if (typeof parsed.access_token !== 'string' || typeof parsed.refresh_token !== 'string')
+      return `no tokens in ${body.slice(0, 300)}`;
     return null;
   } catch {
     return `not JSON: ${body.slice(0, 300)}`;

@@ -37,7 +37,10 @@ const outputs = Object.keys(result.metafile.outputs).map((p) => basename(p));
 const js = outputs.find((f) => f.endsWith('.js'));
 const css = outputs.find((f) => f.endsWith('.css'));
 if (!js || !css) throw new Error(`esbuild produced no script or stylesheet: ${outputs.join(', ')}`);
-await writeFile(join(tmpDir, 'manifest.json'), `${JSON.stringify({ js, css, builtAt: new Date().toISOString() }, null, 2)}\n`);
+await writeFile(
+  join(tmpDir, 'manifest.json'),
+  `${JSON.stringify({ js, css, builtAt: new Date().toISOString() }, null, 2)}\n`,
+);
 
 await rm(outDir, { recursive: true, force: true });
 await rename(tmpDir, outDir);

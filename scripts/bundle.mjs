@@ -30,7 +30,9 @@ await build({
   chunkNames: '[name]-[hash]',
   logLevel: 'warning',
   // The bundled CommonJS packages call require() for Node's built-ins.
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
   external: [
     // native addons
     'lmdb',

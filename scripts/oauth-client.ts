@@ -78,7 +78,9 @@ function parseCommand(argv: string[]): Command {
 async function run(store: Store, command: Command): Promise<void> {
   if (command.kind === 'add') {
     const { client, secret } = await createClient(store, command.input);
-    process.stdout.write(`${JSON.stringify({ ...present(client), ...(secret ? { client_secret: secret } : {}) }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ ...present(client), ...(secret ? { client_secret: secret } : {}) }, null, 2)}\n`,
+    );
     if (secret) process.stderr.write('The client secret is shown only now; only its hash is stored.\n');
   } else if (command.kind === 'list') {
     process.stdout.write(`${JSON.stringify((await listClients(store)).map(present), null, 2)}\n`);

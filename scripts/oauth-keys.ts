@@ -10,7 +10,14 @@
 // Output is JSON on stdout; private key material is never printed.
 import { parseArgs } from 'node:util';
 import type { Config } from '../src/config.js';
-import { ID_TOKEN_TTL_SECONDS, keysFromEnvironment, keyStates, pruneRetiredKeys, rotateKeys, storedKeys } from '../src/oauth/keys.js';
+import {
+  ID_TOKEN_TTL_SECONDS,
+  keysFromEnvironment,
+  keyStates,
+  pruneRetiredKeys,
+  rotateKeys,
+  storedKeys,
+} from '../src/oauth/keys.js';
 import type { Store } from '../src/store/store.js';
 import { CommandError, runStoreCommand, usageError } from './store-command.js';
 
@@ -33,11 +40,18 @@ function parseCommand(argv: string[]): Command {
     case 'rotate': {
       let values;
       try {
-        ({ values } = parseArgs({ args, options: { 'activate-in': { type: 'string' }, 'retire-after': { type: 'string' } } }));
+        ({ values } = parseArgs({
+          args,
+          options: { 'activate-in': { type: 'string' }, 'retire-after': { type: 'string' } },
+        }));
       } catch (err) {
         usageError((err as Error).message);
       }
-      return { kind: 'rotate', activateIn: seconds('activate-in', values['activate-in']), retireAfter: seconds('retire-after', values['retire-after']) };
+      return {
+        kind: 'rotate',
+        activateIn: seconds('activate-in', values['activate-in']),
+        retireAfter: seconds('retire-after', values['retire-after']),
+      };
     }
     case 'list':
     case 'retire':
@@ -62,8 +76,14 @@ async function run(store: Store, config: Config, command: Command): Promise<void
   let out: unknown;
   if (command.kind === 'rotate') {
     const longest = Math.max(config.oauth.accessTokenTtl, ID_TOKEN_TTL_SECONDS) + 60;
-    const added = await rotateKeys(store, { activateInSeconds: command.activateIn ?? 30, retireAfterSeconds: command.retireAfter ?? longest });
-    out = { added: added.map((k) => ({ kid: k.kid, alg: k.alg, activate_at: k.activateAt.toISOString() })), keys: await list(store) };
+    const added = await rotateKeys(store, {
+      activateInSeconds: command.activateIn ?? 30,
+      retireAfterSeconds: command.retireAfter ?? longest,
+    });
+    out = {
+      added: added.map((k) => ({ kid: k.kid, alg: k.alg, activate_at: k.activateAt.toISOString() })),
+      keys: await list(store),
+    };
   } else if (command.kind === 'retire') {
     out = { removed: await pruneRetiredKeys(store), keys: await list(store) };
   } else {
@@ -77,7 +97,10 @@ runStoreCommand({
   usage: USAGE,
   parse: parseCommand,
   check(config) {
-    if (keysFromEnvironment(config)) throw new CommandError('the signing keys come from OAUTH_JWKS: rotate them there (this command manages keys kept in the store)');
+    if (keysFromEnvironment(config))
+      throw new CommandError(
+        'the signing keys come from OAUTH_JWKS: rotate them there (this command manages keys kept in the store)',
+      );
   },
   run,
 });

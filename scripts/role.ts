@@ -17,7 +17,8 @@ interface Command {
 
 function parse(argv: string[]): Command {
   const [action, role, email, ...rest] = argv;
-  if (action !== 'grant' && action !== 'revoke') usageError(action ? `unknown command "${action}"` : 'a command is needed');
+  if (action !== 'grant' && action !== 'revoke')
+    usageError(action ? `unknown command "${action}"` : 'a command is needed');
   if (!role || !email || rest.length) usageError(`${action} needs a role and an e-mail address`);
   return { action, role, email };
 }
@@ -28,7 +29,9 @@ runStoreCommand({
   parse,
   async run(store, _config, { action, role, email }) {
     const change = await changeRole(store, action, role, email);
-    process.stdout.write(`${JSON.stringify({ customer: change.email, roles: change.roles, changed: change.changed })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ customer: change.email, roles: change.roles, changed: change.changed })}\n`,
+    );
   },
   isUserError: (err): err is RoleError => err instanceof RoleError,
 });

@@ -11,7 +11,8 @@ import { scales, type ScaleName, type SeedProgress } from '../src/seed/seeder.js
 import { allIndexes } from '../src/store/indexes.js';
 import { Store } from '../src/store/store.js';
 
-const USAGE = 'usage: npm run seed -- --scale <tiny|demo|medium|large> [--seed <integer>] [--drop] [--only <seeder,...>]';
+const USAGE =
+  'usage: npm run seed -- --scale <tiny|demo|medium|large> [--seed <integer>] [--drop] [--only <seeder,...>]';
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
@@ -21,7 +22,14 @@ function fail(message: string): never {
 function parse(): { scale: ScaleName; seed?: number; drop: boolean; only?: string[] } {
   let values;
   try {
-    ({ values } = parseArgs({ options: { scale: { type: 'string', default: 'demo' }, seed: { type: 'string' }, drop: { type: 'boolean', default: false }, only: { type: 'string' } } }));
+    ({ values } = parseArgs({
+      options: {
+        scale: { type: 'string', default: 'demo' },
+        seed: { type: 'string' },
+        drop: { type: 'boolean', default: false },
+        only: { type: 'string' },
+      },
+    }));
   } catch (err) {
     fail((err as Error).message);
   }
@@ -31,7 +39,10 @@ function parse(): { scale: ScaleName; seed?: number; drop: boolean; only?: strin
     scale: values.scale as ScaleName,
     seed: values.seed === undefined ? undefined : Number(values.seed),
     drop: values.drop!,
-    only: values.only?.split(',').map((s) => s.trim()).filter(Boolean),
+    only: values.only
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
   };
 }
 
@@ -39,7 +50,12 @@ function parse(): { scale: ScaleName; seed?: number; drop: boolean; only?: strin
 function progressReporter(): { progress: SeedProgress; stop(): void } {
   if (process.stderr.isTTY) {
     const bars = new cliProgress.MultiBar(
-      { format: ' {collection} |{bar}| {percentage}% {value}/{total} ETA {eta_formatted}', hideCursor: true, clearOnComplete: false, etaBuffer: 50 },
+      {
+        format: ' {collection} |{bar}| {percentage}% {value}/{total} ETA {eta_formatted}',
+        hideCursor: true,
+        clearOnComplete: false,
+        etaBuffer: 50,
+      },
       cliProgress.Presets.shades_classic,
     );
     const byName = new Map<string, cliProgress.SingleBar>();
@@ -88,21 +104,32 @@ async function main(): Promise<void> {
   const store = await Store.open({ ...config.store, timeoutMs: 60_000 }, log);
   try {
     const marker = await store.collection('settings').findOne({ _id: 'seed' });
-    if (marker && !args.drop) fail(`the store "${config.store.dbName}" is already seeded (${JSON.stringify(marker.value)}); pass --drop to replace it`);
+    if (marker && !args.drop)
+      fail(
+        `the store "${config.store.dbName}" is already seeded (${JSON.stringify(marker.value)}); pass --drop to replace it`,
+      );
     if (args.drop) {
       await store.db.dropDatabase();
       await store.ensureIndexes(allIndexes);
     }
     const started = performance.now();
     const reporter = progressReporter();
-    const counts = await runSeeders(store, { scale: args.scale, seed: args.seed, log, progress: reporter.progress, only: args.only });
+    const counts = await runSeeders(store, {
+      scale: args.scale,
+      seed: args.seed,
+      log,
+      progress: reporter.progress,
+      only: args.only,
+    });
     reporter.stop();
     const seconds = (performance.now() - started) / 1000;
     const memory = process.memoryUsage();
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
     process.stdout.write(
       `seeded scale "${args.scale}" into "${config.store.dbName}" in ${seconds.toFixed(1)} s: ${total} documents\n` +
-        `${Object.entries(counts).map(([name, n]) => `  ${name}: ${n}`).join('\n')}\n` +
+        `${Object.entries(counts)
+          .map(([name, n]) => `  ${name}: ${n}`)
+          .join('\n')}\n` +
         `process memory${store.embedded ? ' (embedded engine included)' : ''}: rss ${mb(memory.rss)}, heap ${mb(memory.heapUsed)}, buffers ${mb(memory.arrayBuffers)}\n`,
     );
   } finally {

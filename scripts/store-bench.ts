@@ -30,13 +30,17 @@ async function timed(label: string, run: () => Promise<number>): Promise<void> {
   const documents = await run();
   const seconds = (performance.now() - started) / 1000;
   rows.push([label, documents, seconds]);
-  process.stdout.write(`${label}: ${documents} documents in ${seconds.toFixed(1)} s (${Math.round(documents / seconds)}/s)\n`);
+  process.stdout.write(
+    `${label}: ${documents} documents in ${seconds.toFixed(1)} s (${Math.round(documents / seconds)}/s)\n`,
+  );
 }
 
 /** The engine as its own process, as `npm run engine` runs it. */
 async function standaloneEngine(dbPath: string): Promise<{ uri: string; stop(): Promise<void> }> {
   const cli = fileURLToPath(import.meta.resolve('@gateway/engine/cli'));
-  const child = spawn(process.execPath, [cli, '--port', '0', '--dbpath', dbPath], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [cli, '--port', '0', '--dbpath', dbPath], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const uri = await new Promise<string>((resolve, reject) => {
     child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8').trim()));
     child.once('exit', (code) => reject(new Error(`engine exited (${code})`)));
@@ -49,7 +53,10 @@ async function standaloneEngine(dbPath: string): Promise<{ uri: string; stop(): 
 async function main(): Promise<void> {
   const log = createLogger('warn');
   await timed(`reference: seed scale ${values.scale} into the embedded engine`, async () => {
-    const store = await Store.open({ mode: 'disk', engineThread: false, dataDir: dir('source'), dbName: 'gateway', timeoutMs: 60_000 }, log);
+    const store = await Store.open(
+      { mode: 'disk', engineThread: false, dataDir: dir('source'), dbName: 'gateway', timeoutMs: 60_000 },
+      log,
+    );
     const counts = await runSeeders(store, { scale: values.scale as ScaleName, log });
     await store.close();
     return Object.values(counts).reduce((a, b) => a + b, 0) + 1;
@@ -72,20 +79,35 @@ async function main(): Promise<void> {
     const to = await open(engine.uri);
     return using([to], async () => (await copyStore(source, to, { progress: noProgress })).documents);
   });
-  const count = (r: { collections: Array<{ documents: number }> }) => r.collections.reduce((n, c) => n + c.documents, 0);
+  const count = (r: { collections: Array<{ documents: number }> }) =>
+    r.collections.reduce((n, c) => n + c.documents, 0);
   await timed('dump', async () => count(await dumpStore(source.db, dir('dump'), { progress: noProgress })));
-  await timed('dump --gzip', async () => count(await dumpStore(source.db, dir('dump-gz'), { gzip: true, progress: noProgress })));
+  await timed('dump --gzip', async () =>
+    count(await dumpStore(source.db, dir('dump-gz'), { gzip: true, progress: noProgress })),
+  );
   await source.close();
   await timed('restore: files -> embedded directory', async () => {
     const to = await open(dir('restored'));
-    return using([to], async () => (await restoreStore(dir('dump'), to, { progress: noProgress })).collections.reduce((n, c) => n + c.restored.count, 0));
+    return using([to], async () =>
+      (await restoreStore(dir('dump'), to, { progress: noProgress })).collections.reduce(
+        (n, c) => n + c.restored.count,
+        0,
+      ),
+    );
   });
   await timed('restore: gzipped files -> standalone engine', async () => {
     const to = await open(engine.uri.replace('/?', '/restored?'));
-    return using([to], async () => (await restoreStore(dir('dump-gz'), to, { progress: noProgress })).collections.reduce((n, c) => n + c.restored.count, 0));
+    return using([to], async () =>
+      (await restoreStore(dir('dump-gz'), to, { progress: noProgress })).collections.reduce(
+        (n, c) => n + c.restored.count,
+        0,
+      ),
+    );
   });
   await engine.stop();
-  process.stdout.write(`\n| Command | Documents | Time | Documents/s |\n|---|---|---|---|\n${rows.map(([l, n, s]) => `| ${l} | ${n} | ${s.toFixed(1)} s | ${Math.round(n / s)} |`).join('\n')}\n`);
+  process.stdout.write(
+    `\n| Command | Documents | Time | Documents/s |\n|---|---|---|---|\n${rows.map(([l, n, s]) => `| ${l} | ${n} | ${s.toFixed(1)} s | ${Math.round(n / s)} |`).join('\n')}\n`,
+  );
 }
 
 main()

@@ -6,7 +6,10 @@ import { Store } from '../src/store/store.js';
 
 /** A mistake the user can fix: its message is printed, with the usage when it is a usage mistake. */
 export class CommandError extends Error {
-  constructor(message: string, readonly exitCode: 1 | 2 = 1) {
+  constructor(
+    message: string,
+    readonly exitCode: 1 | 2 = 1,
+  ) {
     super(message);
   }
 }

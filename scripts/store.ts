@@ -30,10 +30,21 @@ function usage(message: string): never {
 }
 
 const options = {
-  from: { type: 'string' }, to: { type: 'string' }, out: { type: 'string' }, in: { type: 'string' },
-  db: { type: 'string' }, 'source-db': { type: 'string' }, only: { type: 'string' }, exclude: { type: 'string' },
-  'no-secrets': { type: 'boolean' }, drop: { type: 'boolean' }, resume: { type: 'boolean' }, gzip: { type: 'boolean' },
-  'batch-size': { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  out: { type: 'string' },
+  in: { type: 'string' },
+  db: { type: 'string' },
+  'source-db': { type: 'string' },
+  only: { type: 'string' },
+  exclude: { type: 'string' },
+  'no-secrets': { type: 'boolean' },
+  drop: { type: 'boolean' },
+  resume: { type: 'boolean' },
+  gzip: { type: 'boolean' },
+  'batch-size': { type: 'string' },
+  quiet: { type: 'boolean' },
+  help: { type: 'boolean' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>['values'];
@@ -45,7 +56,8 @@ function parse(): { command: string; values: Values } {
       process.stdout.write(`${USAGE}\n`);
       process.exit(0);
     }
-    if (positionals.length !== 1 || !['copy', 'dump', 'restore'].includes(positionals[0]!)) usage('give one command: copy, dump or restore');
+    if (positionals.length !== 1 || !['copy', 'dump', 'restore'].includes(positionals[0]!))
+      usage('give one command: copy, dump or restore');
     return { command: positionals[0]!, values };
   } catch (err) {
     usage((err as Error).message);
@@ -61,7 +73,11 @@ function storeConfig(): Config['store'] {
   }
 }
 
-const selection = (v: Values): SelectionOptions => ({ only: splitList(v.only), exclude: splitList(v.exclude), noSecrets: v['no-secrets'] });
+const selection = (v: Values): SelectionOptions => ({
+  only: splitList(v.only),
+  exclude: splitList(v.exclude),
+  noSecrets: v['no-secrets'],
+});
 
 function batchSize(v: Values): number {
   const n = Number(v['batch-size'] ?? 1000);
@@ -69,10 +85,16 @@ function batchSize(v: Values): number {
   return n;
 }
 
-const rate = (n: number, seconds: number): string => `${n} documents in ${seconds.toFixed(1)} s (${Math.round(n / Math.max(seconds, 0.001))}/s)`;
+const rate = (n: number, seconds: number): string =>
+  `${n} documents in ${seconds.toFixed(1)} s (${Math.round(n / Math.max(seconds, 0.001))}/s)`;
 
 function checkTable(rows: Array<{ name: string; count: number; expected: number; same: boolean }>): string {
-  return rows.map((r) => `  ${r.same ? 'same' : 'DIFFERS'}  ${r.name.padEnd(26)} ${r.count}${r.count === r.expected ? '' : ` (expected ${r.expected})`}`).join('\n');
+  return rows
+    .map(
+      (r) =>
+        `  ${r.same ? 'same' : 'DIFFERS'}  ${r.name.padEnd(26)} ${r.count}${r.count === r.expected ? '' : ` (expected ${r.expected})`}`,
+    )
+    .join('\n');
 }
 
 async function run(command: string, v: Values): Promise<boolean> {
@@ -90,12 +112,20 @@ async function run(command: string, v: Values): Promise<boolean> {
       if (!v.from || !v.to) usage('copy needs --from and --to');
       const from = await open(v.from, true);
       const to = await open(v.to, false);
-      const report = await copyStore(from, to, { ...selection(v), drop: v.drop, resume: v.resume, batchSize: batchSize(v), progress });
+      const report = await copyStore(from, to, {
+        ...selection(v),
+        drop: v.drop,
+        resume: v.resume,
+        batchSize: batchSize(v),
+        progress,
+      });
       const ok = report.collections.every((c: CollectionCheck) => c.same);
       process.stdout.write(
         `copied ${from.label} -> ${to.label}: ${rate(report.documents, report.seconds)}, of which ${report.checkSeconds.toFixed(1)} s comparing both sides\n` +
           `${checkTable(report.collections.map((c) => ({ name: c.name, count: c.target.count, expected: c.source.count, same: c.same })))}\n` +
-          (ok ? `every collection has the same count and digest on both sides (${report.collections.length} collections)\n` : 'some collections DIFFER between source and target: see above (a source written to during the copy, or documents the target changes on write)\n'),
+          (ok
+            ? `every collection has the same count and digest on both sides (${report.collections.length} collections)\n`
+            : 'some collections DIFFER between source and target: see above (a source written to during the copy, or documents the target changes on write)\n'),
       );
       return ok;
     }
@@ -104,19 +134,29 @@ async function run(command: string, v: Values): Promise<boolean> {
       const from = await open(v.from ?? configuredStore(config), true);
       const report = await dumpStore(from.db, v.out, { ...selection(v), gzip: v.gzip, progress });
       const total = report.collections.reduce((n, c) => n + c.documents, 0);
-      process.stdout.write(`dumped ${from.label} into ${report.directory}: ${rate(total, report.seconds)}\n${report.collections.map((c) => `  ${c.name.padEnd(26)} ${c.documents}`).join('\n')}\n`);
+      process.stdout.write(
+        `dumped ${from.label} into ${report.directory}: ${rate(total, report.seconds)}\n${report.collections.map((c) => `  ${c.name.padEnd(26)} ${c.documents}`).join('\n')}\n`,
+      );
       return true;
     }
     if (!v.in) usage('restore needs --in');
     const to = await open(v.to ?? configuredStore(config), false);
-    const report = await restoreStore(v.in, to, { ...selection(v), drop: v.drop, sourceDb: v['source-db'], batchSize: batchSize(v), progress });
+    const report = await restoreStore(v.in, to, {
+      ...selection(v),
+      drop: v.drop,
+      sourceDb: v['source-db'],
+      batchSize: batchSize(v),
+      progress,
+    });
     const ok = report.collections.every((c) => c.same);
     const total = report.collections.reduce((n, c) => n + c.restored.count, 0);
     process.stdout.write(
       `restored ${report.directory} into ${to.label}: ${rate(total, report.seconds)}\n` +
         `${checkTable(report.collections.map((c) => ({ name: c.name, count: c.restored.count, expected: c.expected.count, same: c.same })))}\n` +
         (report.skipped.length ? `skipped: ${report.skipped.join(', ')}\n` : '') +
-        (ok ? 'every collection holds exactly the documents of the dump (count and digest)\n' : 'some collections DIFFER from the dump: see above\n'),
+        (ok
+          ? 'every collection holds exactly the documents of the dump (count and digest)\n'
+          : 'some collections DIFFER from the dump: see above\n'),
     );
     return ok;
   } finally {
@@ -128,7 +168,9 @@ const { command, values } = parse();
 run(command, values).then(
   (ok) => process.exit(ok ? 0 : 1),
   (err: unknown) => {
-    process.stderr.write(`store ${command} failed: ${err instanceof ToolError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.stderr.write(
+      `store ${command} failed: ${err instanceof ToolError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
     process.exit(1);
   },
 );

@@ -79,7 +79,10 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   koa.use(discardUnreadBody);
   koa.use(securityHeaders({ publicUrl: deps.config.publicUrl, trustProxyHops: hops }));
   koa.use(corsAllowlist(deps.config.corsOrigins));
-  const cache = deps.config.cache.responseCacheBytes > 0 ? new ResponseCache(deps.config.cache.responseCacheBytes, deps.log) : undefined;
+  const cache =
+    deps.config.cache.responseCacheBytes > 0
+      ? new ResponseCache(deps.config.cache.responseCacheBytes, deps.log)
+      : undefined;
   if (cache) koa.use(cache.middleware());
 
   // The authorization server under /oauth2, before any body parser; its bearer check is the default one.
@@ -91,7 +94,11 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   // Its middlewares (the provider's mount, two routers, the token endpoint's checks) only for the paths it serves:
   // under the mount, and the metadata alias under /.well-known. Every other request skipped six of them for nothing.
   const oauthPrefix = `${OAUTH_MOUNT}/`;
-  koa.use((ctx, next) => (ctx.path.startsWith(oauthPrefix) || ctx.path === OAUTH_MOUNT || ctx.path.startsWith('/.well-known/') ? oauth.middleware(ctx, next) : next()));
+  koa.use((ctx, next) =>
+    ctx.path.startsWith(oauthPrefix) || ctx.path === OAUTH_MOUNT || ctx.path.startsWith('/.well-known/')
+      ? oauth.middleware(ctx, next)
+      : next(),
+  );
 
   const probes = new Router<AppState>();
   probes.get('/healthz', (ctx) => {
@@ -132,7 +139,11 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
 
   koa.use(async (ctx) => {
     if (ctx.body === undefined && ctx.status === 404) {
-      sendProblem(ctx as unknown as Koa.Context, notFound('NOT_FOUND', 'Not Found', `No route for ${ctx.method} ${ctx.path}`), ctx.state.requestId);
+      sendProblem(
+        ctx as unknown as Koa.Context,
+        notFound('NOT_FOUND', 'Not Found', `No route for ${ctx.method} ${ctx.path}`),
+        ctx.state.requestId,
+      );
     }
   });
 
@@ -140,7 +151,13 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   // No write changes the OpenAPI document, its viewer or the playground's files.
   const staticPaths = [OPENAPI_PATH, DOCS_PATH, ASSETS_PREFIX, ASSET_PREFIX];
   const invalidation = cache
-    ? await CacheInvalidation.start(deps.store, cache, deps.log, { seconds: deps.config.cache.responseCacheTtl, defaultMaxAge: deps.config.cache.maxAge }, staticPaths)
+    ? await CacheInvalidation.start(
+        deps.store,
+        cache,
+        deps.log,
+        { seconds: deps.config.cache.responseCacheTtl, defaultMaxAge: deps.config.cache.maxAge },
+        staticPaths,
+      )
     : undefined;
 
   // Every part is stopped even when one fails (a poll or stream left running would hold the store open).
@@ -155,5 +172,13 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
     }
     if (failure !== undefined) throw failure;
   };
-  return { koa, apollo, serveCached: cache ? (req, res) => cache.serve(req, res) || cache.serveShared(req, res) : () => false, stop, authenticate: deps.authenticate, mailer: deps.mailer, revocations: oauth.revocations };
+  return {
+    koa,
+    apollo,
+    serveCached: cache ? (req, res) => cache.serve(req, res) || cache.serveShared(req, res) : () => false,
+    stop,
+    authenticate: deps.authenticate,
+    mailer: deps.mailer,
+    revocations: oauth.revocations,
+  };
 }

@@ -11,8 +11,14 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   PUBLIC_URL: z.url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
-  MONGODB_DB: z.string().regex(/^[A-Za-z0-9_-]{1,63}$/, 'must be 1-63 of [A-Za-z0-9_-]').default('gateway'),
+  MONGODB_URI: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')
+    .optional(),
+  MONGODB_DB: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,63}$/, 'must be 1-63 of [A-Za-z0-9_-]')
+    .default('gateway'),
   STORE: z.enum(['disk', 'memory']).default('disk'),
   DATA_DIR: z.string().min(1).default('./data'),
   // Default: demo data outside production only (a production store is never filled with it unasked).
@@ -43,8 +49,14 @@ const schema = z.object({
   // generated on first start and kept in the store.
   API_AUDIENCE: z.url().optional(),
   OAUTH_JWKS: z.string().refine(isJwks, 'must be a JSON object {"keys":[...private JWKs...]}').optional(),
-  CURSOR_KEYS: z.string().refine((v) => v.split(',').every((k) => k.trim().length >= 32), 'each comma-separated key needs 32+ characters').optional(),
-  OAUTH_COOKIE_KEYS: z.string().refine((v) => v.split(',').every((k) => k.trim().length >= 32), 'each comma-separated key needs 32+ characters').optional(),
+  CURSOR_KEYS: z
+    .string()
+    .refine((v) => v.split(',').every((k) => k.trim().length >= 32), 'each comma-separated key needs 32+ characters')
+    .optional(),
+  OAUTH_COOKIE_KEYS: z
+    .string()
+    .refine((v) => v.split(',').every((k) => k.trim().length >= 32), 'each comma-separated key needs 32+ characters')
+    .optional(),
   ACCESS_TOKEN_TTL: z.coerce.number().int().min(60).max(86_400).default(900),
   REFRESH_TOKEN_TTL: z.coerce.number().int().min(3_600).max(31_536_000).default(2_592_000),
   REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(120).default(10),
@@ -66,7 +78,10 @@ const schema = z.object({
   APPLE_AUDIENCE: z.string().min(1).optional(),
   APPLE_JWKS_URI: z.url().default('https://appleid.apple.com/auth/keys'),
   // Mail (src/mail): SMTP when set; unset, mail goes to the outbox collection and the log.
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
   MAIL_FROM: z.string().min(3).default('Gateway <no-reply@localhost>'),
 });
 
@@ -90,7 +105,14 @@ interface ThirdPartyConfig {
 
 function thirdParty(issuer: string, audience: string | undefined, jwksUri: string): ThirdPartyConfig | undefined {
   if (!audience) return undefined;
-  return { issuer, audiences: audience.split(',').map((a) => a.trim()).filter(Boolean), jwksUri };
+  return {
+    issuer,
+    audiences: audience
+      .split(',')
+      .map((a) => a.trim())
+      .filter(Boolean),
+    jwksUri,
+  };
 }
 
 type RawConfig = z.infer<typeof schema>;
@@ -176,7 +198,13 @@ export interface Config {
      * unknownDeviceFailuresPerAccount: per account from all unknown devices; otpRequestsPerAddress:
      * code requests per address from all clients.
      */
-    loginLimits: { failuresPerAccount: number; failuresPerIp: number; unknownDeviceFailuresPerAccount: number; otpRequestsPerAddress: number; windowSeconds: number };
+    loginLimits: {
+      failuresPerAccount: number;
+      failuresPerIp: number;
+      unknownDeviceFailuresPerAccount: number;
+      otpRequestsPerAddress: number;
+      windowSeconds: number;
+    };
     /** Third-party sign-in; a provider without an audience is disabled. */
     thirdParty: Partial<Record<ThirdPartyProvider, ThirdPartyConfig>>;
   };
@@ -207,7 +235,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: c.PORT,
     publicUrl,
     logLevel: c.LOG_LEVEL,
-    store: { uri: c.MONGODB_URI, dbName: c.MONGODB_DB, mode: c.STORE, dataDir: c.DATA_DIR, timeoutMs: c.STORE_TIMEOUT_MS, engineThread: c.ENGINE_WORKER ?? true },
+    store: {
+      uri: c.MONGODB_URI,
+      dbName: c.MONGODB_DB,
+      mode: c.STORE,
+      dataDir: c.DATA_DIR,
+      timeoutMs: c.STORE_TIMEOUT_MS,
+      engineThread: c.ENGINE_WORKER ?? true,
+    },
     seed: c.SEED ?? (isProduction ? 'none' : 'demo'),
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
     introspection: c.INTROSPECTION ?? true,
@@ -221,7 +256,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       introspection: c.INTROSPECTION ?? true,
     },
     metrics: c.METRICS ?? true,
-    cache: { maxAge: c.CACHE_MAX_AGE, responseCacheBytes: c.RESPONSE_CACHE_MB * 1024 * 1024, responseCacheTtl: c.RESPONSE_CACHE_TTL_SECONDS },
+    cache: {
+      maxAge: c.CACHE_MAX_AGE,
+      responseCacheBytes: c.RESPONSE_CACHE_MB * 1024 * 1024,
+      responseCacheTtl: c.RESPONSE_CACHE_TTL_SECONDS,
+    },
     live: {
       maxSubscriptions: c.LIVE_MAX_SUBSCRIPTIONS,
       maxMessageBytes: c.LIVE_MAX_MESSAGE_BYTES,
@@ -230,7 +269,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBufferedBytes: c.LIVE_MAX_BUFFERED_BYTES,
     },
     newsletter: { activationUrl: c.NEWSLETTER_ACTIVATION_URL ?? `${publicUrl}/newsletter/activate` },
-    corsOrigins: c.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
+    corsOrigins: c.CORS_ORIGINS.split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
     trustProxyHops: c.TRUST_PROXY,
     cursorKeys: c.CURSOR_KEYS?.split(',').map((k) => k.trim()),
     oauth: {
@@ -242,7 +283,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       refreshTokenTtl: c.REFRESH_TOKEN_TTL,
       refreshReuseGraceSeconds: c.REFRESH_REUSE_GRACE_SECONDS,
       pollMs: c.OAUTH_POLL_MS,
-      argon2: { memoryCost: c.ARGON2_MEMORY_KIB ?? (testing ? 1024 : 19_456), timeCost: c.ARGON2_TIME_COST ?? (testing ? 1 : 2) },
+      argon2: {
+        memoryCost: c.ARGON2_MEMORY_KIB ?? (testing ? 1024 : 19_456),
+        timeCost: c.ARGON2_TIME_COST ?? (testing ? 1 : 2),
+      },
       loginLimits: {
         failuresPerAccount: c.LOGIN_MAX_FAILURES_PER_ACCOUNT,
         failuresPerIp: c.LOGIN_MAX_FAILURES_PER_IP,

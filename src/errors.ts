@@ -83,14 +83,19 @@ export const notFound = (code: ErrorCode, title: string, detail?: string): AppEr
  * 401 with an RFC 6750 §3 challenge. `error: null` answers a request that carries no bearer token at
  * all (§3.1: no error code then).
  */
-export const unauthenticated = (detail = 'A valid bearer token is required', error: string | null = 'invalid_token'): AppError =>
+export const unauthenticated = (
+  detail = 'A valid bearer token is required',
+  error: string | null = 'invalid_token',
+): AppError =>
   new AppError({
     status: 401,
     code: 'UNAUTHENTICATED',
     title: 'Unauthorized',
     detail,
     headers: {
-      'WWW-Authenticate': error ? `Bearer realm="api", error="${error}", error_description="${detail.replace(/"/g, "'")}"` : 'Bearer realm="api"',
+      'WWW-Authenticate': error
+        ? `Bearer realm="api", error="${error}", error_description="${detail.replace(/"/g, "'")}"`
+        : 'Bearer realm="api"',
     },
   });
 

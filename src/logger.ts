@@ -5,13 +5,33 @@ import pinoPretty from 'pino-pretty';
 
 export type { Logger };
 
-const SECRET_KEYS = ['authorization', 'password', 'refresh_token', 'code_verifier', 'key', 'client_secret', 'cookie', 'access_token', 'id_token', 'device_token'];
+const SECRET_KEYS = [
+  'authorization',
+  'password',
+  'refresh_token',
+  'code_verifier',
+  'key',
+  'client_secret',
+  'cookie',
+  'access_token',
+  'id_token',
+  'device_token',
+];
 
 /**
  * `code` (an authorization or one-time code) is redacted where request input is logged; not everywhere,
  * because `err.code` is the one thing that makes a logged driver error useful.
  */
-const CODE_PATHS = ['code', 'body.code', 'query.code', 'params.code', '*.body.code', '*.query.code', 'req.body.code', 'req.query.code'];
+const CODE_PATHS = [
+  'code',
+  'body.code',
+  'query.code',
+  'params.code',
+  '*.body.code',
+  '*.query.code',
+  'req.body.code',
+  'req.query.code',
+];
 
 const redactPaths = [...SECRET_KEYS.flatMap((k) => [k, `*.${k}`, `*.*.${k}`, `req.headers.${k}`]), ...CODE_PATHS];
 
@@ -34,5 +54,14 @@ export function createLogger(level: string, opts: { pretty?: boolean } = {}): Lo
   // In this thread and synchronous (no worker transport): pino redacts before the line reaches the prettifier,
   // and a line written just before process.exit is not lost. One line an entry, its fields after the message;
   // a message's own lines (the demo credentials) are printed as lines.
-  return pino(options, pinoPretty({ sync: true, colorize: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' }));
+  return pino(
+    options,
+    pinoPretty({
+      sync: true,
+      colorize: true,
+      singleLine: true,
+      translateTime: 'SYS:HH:MM:ss.l',
+      ignore: 'pid,hostname,service',
+    }),
+  );
 }

@@ -36,7 +36,11 @@ async function main(): Promise<void> {
       const { seedIfEmpty } = await import('./seed/index.js');
       const counts = await seedIfEmpty(store, 'demo', log);
       if (counts) log.info({ counts, ms: Date.now() - started }, 'empty store: seeded the demo data');
-      if (counts) log.info({ query: FIRST_QUERY }, `try this first query in the GraphQL playground at /graphql, or GET /cms/page/${DEMO_PAGE_ID}/issues?limit=2`);
+      if (counts)
+        log.info(
+          { query: FIRST_QUERY },
+          `try this first query in the GraphQL playground at /graphql, or GET /cms/page/${DEMO_PAGE_ID}/issues?limit=2`,
+        );
     }
   }
   const starting = loading.then(({ startService }) => startService({ config, log, store }));
@@ -66,7 +70,10 @@ async function main(): Promise<void> {
     // A stop during the check closes the store under it: nothing was found wrong, so nothing to warn about.
     if (!signalled) log.warn({ err }, 'could not check the store for OAuth state of another issuer');
   });
-  log.info({ url: service.url, version: serviceVersion, env: config.env }, `gateway listening on ${service.url} (GraphQL at ${service.url}/graphql)`);
+  log.info(
+    { url: service.url, version: serviceVersion, env: config.env },
+    `gateway listening on ${service.url} (GraphQL at ${service.url}/graphql)`,
+  );
   if (config.env === 'development') {
     // A shutdown may close the store under this read: then there is nothing to tell.
     const { demoAccessNotice } = await import('./seed/customers.seed.js');

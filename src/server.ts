@@ -51,7 +51,16 @@ export async function startService(
   });
   let live: LiveServer;
   try {
-    live = await startLive({ server, schema, config: deps.config, log: deps.log, store: deps.store, mailer: app.mailer, authenticate: app.authenticate, revocations: app.revocations });
+    live = await startLive({
+      server,
+      schema,
+      config: deps.config,
+      log: deps.log,
+      store: deps.store,
+      mailer: app.mailer,
+      authenticate: app.authenticate,
+      revocations: app.revocations,
+    });
   } catch (err) {
     // Nothing would stop the listener, the OAuth polls and the invalidation stream otherwise.
     await new Promise((resolve) => server.close(resolve));

@@ -13,7 +13,11 @@ export function fieldProblems(error: z.ZodError, prefix?: string): FieldProblem[
 }
 
 /** The parsed value, or a 400 naming every bad field (nothing is acted upon). */
-export function parseOr400<S extends z.ZodType>(schema: S, value: unknown, where: 'body' | 'query' | 'path' | 'arguments'): z.output<S> {
+export function parseOr400<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  where: 'body' | 'query' | 'path' | 'arguments',
+): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw badRequest(`The request ${where} is invalid`, fieldProblems(result.error));

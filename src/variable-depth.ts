@@ -12,6 +12,7 @@ export const MAX_VARIABLE_DEPTH = 64;
 export function nestedDeeperThan(value: unknown, max: number): boolean {
   if (value === null || typeof value !== 'object') return false;
   if (max <= 0) return true;
-  for (const item of Array.isArray(value) ? value : Object.values(value)) if (nestedDeeperThan(item, max - 1)) return true;
+  for (const item of Array.isArray(value) ? value : Object.values(value))
+    if (nestedDeeperThan(item, max - 1)) return true;
   return false;
 }

@@ -74,7 +74,10 @@ export class CacheInvalidation {
         if (gap) cache.evict(() => true);
       },
       onUnsupported: (err) =>
-        log.warn({ code: err.code }, 'response cache invalidation is unavailable: the store cannot run change streams; cached answers expire at their max-age'),
+        log.warn(
+          { code: err.code },
+          'response cache invalidation is unavailable: the store cannot run change streams; cached answers expire at their max-age',
+        ),
     });
     if (watch.watching) cache.keepLonger(ttl);
     return new CacheInvalidation(cache, watch);
@@ -87,8 +90,15 @@ export class CacheInvalidation {
   }
 }
 
-function apply(cache: ResponseCache, log: Logger, change: ChangeStreamDocument<Document>, staticPrefixes: readonly string[]): void {
+function apply(
+  cache: ResponseCache,
+  log: Logger,
+  change: ChangeStreamDocument<Document>,
+  staticPrefixes: readonly string[],
+): void {
   const coll = 'ns' in change && change.ns && 'coll' in change.ns ? change.ns.coll : undefined;
-  const evicted = DATA_EVENTS.has(change.operationType) && coll ? evictFor(cache, coll, staticPrefixes) : cache.evict(() => true);
-  if (evicted > 0 && log.isLevelEnabled('debug')) log.debug({ collection: coll, operation: change.operationType, evicted }, 'response cache entries evicted');
+  const evicted =
+    DATA_EVENTS.has(change.operationType) && coll ? evictFor(cache, coll, staticPrefixes) : cache.evict(() => true);
+  if (evicted > 0 && log.isLevelEnabled('debug'))
+    log.debug({ collection: coll, operation: change.operationType, evicted }, 'response cache entries evicted');
 }

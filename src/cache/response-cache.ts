@@ -26,7 +26,15 @@ import { routeLabel, SANE_REQUEST_ID } from '../metrics/request-labels.js';
 import type { Viewer } from '../viewer.js';
 import { ifNoneMatchMatches } from './cacheable.js';
 import { activeEntitlements, type SharedAnswerState } from './shared-viewer.js';
-import { discardBody, jsonBodyLength, paramsOfUrl, peekBody, sharedKey, ViewerMemo, type BearerCheck } from './signed-in-readers.js';
+import {
+  discardBody,
+  jsonBodyLength,
+  paramsOfUrl,
+  peekBody,
+  sharedKey,
+  ViewerMemo,
+  type BearerCheck,
+} from './signed-in-readers.js';
 
 /** What the cache reads of a request's context (src/context.ts): who asks, when, and what the operation showed. */
 interface CachedRequest {
@@ -67,9 +75,23 @@ interface Stored {
 /** Response headers that belong to the answer (not to one delivery of it, nor to the request's origin). */
 const KEPT_HEADERS = ['content-type', 'cache-control', 'etag', 'link', 'deprecation', 'vary'];
 /** Headers of one delivery, never replayed by the fast path. */
-const PER_DELIVERY = new Set(['x-request-id', 'date', 'content-length', 'age', 'x-cache', 'connection', 'keep-alive', 'transfer-encoding']);
+const PER_DELIVERY = new Set([
+  'x-request-id',
+  'date',
+  'content-length',
+  'age',
+  'x-cache',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+]);
 
-const lookups = new Counter({ name: 'response_cache_lookups_total', help: 'Response cache lookups by result', labelNames: ['result'] as const, registers: [registry] });
+const lookups = new Counter({
+  name: 'response_cache_lookups_total',
+  help: 'Response cache lookups by result',
+  labelNames: ['result'] as const,
+  registers: [registry],
+});
 const hits = lookups.labels({ result: 'hit' });
 const misses = lookups.labels({ result: 'miss' });
 
@@ -99,7 +121,11 @@ export class ResponseCache {
     maxBytes: number,
     private readonly log: Logger,
   ) {
-    this.cache = new LRUCache<string, Stored>({ maxSize: Math.max(1, maxBytes), sizeCalculation: (v) => v.body.length + 1024, ttlAutopurge: false });
+    this.cache = new LRUCache<string, Stored>({
+      maxSize: Math.max(1, maxBytes),
+      sizeCalculation: (v) => v.body.length + 1024,
+      ttlAutopurge: false,
+    });
   }
 
   /** The bearer check the fast path runs before it answers a signed-in reader (the app's own). */
@@ -134,11 +160,23 @@ export class ResponseCache {
    * Drops every entry `match` selects; returns how many. The hook for invalidation on writes: a change to
    * stored content names the GraphQL types it touches and evicts the answers whose operation selected them.
    */
-  evict(match: (entry: { key: string; graphql: boolean; shared: boolean; types?: ReadonlySet<string>; route?: string }) => boolean): number {
+  evict(
+    match: (entry: {
+      key: string;
+      graphql: boolean;
+      shared: boolean;
+      types?: ReadonlySet<string>;
+      route?: string;
+    }) => boolean,
+  ): number {
     let evicted = 0;
     this.evictions++;
     for (const [key, entry] of this.cache.entries()) {
-      if (match({ key, graphql: entry.graphql, shared: entry.shared, types: entry.types, route: entry.route }) && this.cache.delete(key)) evicted++;
+      if (
+        match({ key, graphql: entry.graphql, shared: entry.shared, types: entry.types, route: entry.route }) &&
+        this.cache.delete(key)
+      )
+        evicted++;
     }
     return evicted;
   }
@@ -150,7 +188,13 @@ export class ResponseCache {
    */
   serve(req: IncomingMessage, res: ServerResponse): boolean {
     const { url, headers } = req;
-    if (req.method !== 'GET' || url === undefined || headers.authorization !== undefined || headers.origin !== undefined) return false;
+    if (
+      req.method !== 'GET' ||
+      url === undefined ||
+      headers.authorization !== undefined ||
+      headers.origin !== undefined
+    )
+      return false;
     const started = performance.now();
     const now = Date.now();
     const hit = this.fresh(url, now);
@@ -178,7 +222,12 @@ export class ResponseCache {
     return this.answerShared(req, res, this.viewers, authorization);
   }
 
-  private async answerShared(req: IncomingMessage, res: ServerResponse, viewers: ViewerMemo, authorization: string): Promise<boolean> {
+  private async answerShared(
+    req: IncomingMessage,
+    res: ServerResponse,
+    viewers: ViewerMemo,
+    authorization: string,
+  ): Promise<boolean> {
     const started = performance.now();
     const now = Date.now();
     const viewer = await viewers.viewerOf(authorization, now);
@@ -195,7 +244,10 @@ export class ResponseCache {
         params = undefined;
       }
     }
-    const key = params && typeof params === 'object' && !Array.isArray(params) ? sharedKey(params as Record<string, unknown>, active.groups) : undefined;
+    const key =
+      params && typeof params === 'object' && !Array.isArray(params)
+        ? sharedKey(params as Record<string, unknown>, active.groups)
+        : undefined;
     const hit = key === undefined ? undefined : this.fresh(key, now);
     if (!hit?.delivery) return false;
     if (req.method !== 'GET') discardBody(req);
@@ -204,7 +256,15 @@ export class ResponseCache {
   }
 
   /** Writes a stored answer on node:http with the headers the whole chain sent for it, and counts it. */
-  private deliver(req: IncomingMessage, res: ServerResponse, hit: Stored, delivery: Delivery, now: number, started: number, conditional: boolean): void {
+  private deliver(
+    req: IncomingMessage,
+    res: ServerResponse,
+    hit: Stored,
+    delivery: Delivery,
+    now: number,
+    started: number,
+    conditional: boolean,
+  ): void {
     const incoming = req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     const notModified = conditional && ifNoneMatchMatches(req.headers['if-none-match'] ?? '', hit.etag);
@@ -220,14 +280,18 @@ export class ResponseCache {
     const method = req.method ?? 'GET';
     const status = notModified ? 304 : 200;
     metricOf(delivery, method, status).observe(ms / 1000);
-    if (this.log.isLevelEnabled('info')) this.log.info({ requestId, method, path: req.url!.split('?', 1)[0], status, ms: Math.round(ms * 10) / 10 }, 'request');
+    if (this.log.isLevelEnabled('info'))
+      this.log.info(
+        { requestId, method, path: req.url!.split('?', 1)[0], status, ms: Math.round(ms * 10) / 10 },
+        'request',
+      );
   }
 
   /** Koa's side: serves hits to any request that reaches it, and stores cacheable answers. */
   middleware(): Koa.Middleware {
     return async (ctx, next) => {
       if (ctx.method !== 'GET' || ctx.get('authorization') || ctx.path.startsWith('/oauth2')) return next();
-      const accept = isGraphqlPath(ctx.path) ? (ctx.accepts('application/json', 'text/html') || '') : '';
+      const accept = isGraphqlPath(ctx.path) ? ctx.accepts('application/json', 'text/html') || '' : '';
       if (accept === 'text/html') return next(); // the playground page, not an API answer
       const key = ctx.url;
       const now = Date.now();
@@ -262,7 +326,8 @@ export class ResponseCache {
       if (!context?.viewer || !(get || ctx.method === 'POST')) return next();
       const params = get ? ctx.query : (ctx.request as { body?: unknown }).body;
       const active = await activeEntitlements(context.viewer, context.now);
-      const key = params && typeof params === 'object' ? sharedKey(params as Record<string, unknown>, active.groups) : undefined;
+      const key =
+        params && typeof params === 'object' ? sharedKey(params as Record<string, unknown>, active.groups) : undefined;
       if (key === undefined) return next();
       const now = context.now.getTime();
       const hit = this.fresh(key, now);
@@ -276,7 +341,11 @@ export class ResponseCache {
       stored.route = routeLabel(ctx as unknown as Koa.Context);
       // As for public entries: the fast path replays the headers the chain sent, when no Origin shaped them.
       const res = ctx.res;
-      if (!ctx.get('origin')) res.once('finish', () => void (res.statusCode === 200 && (stored.delivery = deliveryOf(res.getHeaders(), stored.route!))));
+      if (!ctx.get('origin'))
+        res.once(
+          'finish',
+          () => void (res.statusCode === 200 && (stored.delivery = deliveryOf(res.getHeaders(), stored.route!))),
+        );
     };
   }
 
@@ -294,8 +363,19 @@ export class ResponseCache {
     }
     const graphql = isGraphqlPath(ctx.path);
     const types = graphql ? (ctx.state as { context?: CachedRequest }).context?.operation.types : undefined;
-    const keptFor = this.longTtl && maxAge >= this.longTtl.defaultMaxAge ? Math.max(maxAge, this.longTtl.seconds) : maxAge;
-    const stored: Stored = { body, headers, etag: headers.etag!, storedAt: now, expiresAt: now + keptFor * 1000, maxAge, graphql, shared: scope === 'private', types };
+    const keptFor =
+      this.longTtl && maxAge >= this.longTtl.defaultMaxAge ? Math.max(maxAge, this.longTtl.seconds) : maxAge;
+    const stored: Stored = {
+      body,
+      headers,
+      etag: headers.etag!,
+      storedAt: now,
+      expiresAt: now + keptFor * 1000,
+      maxAge,
+      graphql,
+      shared: scope === 'private',
+      types,
+    };
     this.cache.set(key, stored);
     ctx.body = body;
     ctx.set('X-Cache', 'MISS');
@@ -341,13 +421,18 @@ function deliveryOf(sent: OutgoingHttpHeaders, route: string): Delivery {
 function metricOf(delivery: Delivery, method: string, status: number): ReturnType<typeof httpRequests.labels> {
   const key = `${method} ${status}`;
   let metric = delivery.metrics.get(key);
-  if (!metric) delivery.metrics.set(key, (metric = httpRequests.labels({ method, route: delivery.route, status: String(status) })));
+  if (!metric)
+    delivery.metrics.set(
+      key,
+      (metric = httpRequests.labels({ method, route: delivery.route, status: String(status) })),
+    );
   return metric;
 }
 
 function toBuffer(body: unknown): Buffer | undefined {
   if (Buffer.isBuffer(body)) return body;
   if (typeof body === 'string') return Buffer.from(body, 'utf8');
-  if (typeof body === 'object' && typeof (body as { pipe?: unknown }).pipe !== 'function') return Buffer.from(JSON.stringify(body), 'utf8');
+  if (typeof body === 'object' && typeof (body as { pipe?: unknown }).pipe !== 'function')
+    return Buffer.from(JSON.stringify(body), 'utf8');
   return undefined;
 }

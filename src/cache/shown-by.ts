@@ -7,17 +7,81 @@ import type { CollectionName } from '../store/collections.js';
 
 /** Types that show articles, directly or embedded (issue contents, pages, front page, related items, lists). */
 const CONTENT = [
-  'Node', 'Article', 'ArticleConnection', 'ArticleEdge', 'ArticleElements', 'ArticleGroup', 'Attachment', 'Author', 'Breadcrumb',
-  'ContentCategory', 'ContentType', 'DynamicSection', 'FrontPage', 'Issue', 'IssueConnection', 'IssueContent', 'IssueEdge', 'Keyword',
-  'Linkable', 'LinkableList', 'Page', 'PageConnection', 'PageEdge', 'PageMetadata', 'RelatedItems', 'Seo', 'Sponsor', 'Video',
-  'CategoryType', 'CategorySetting', 'CategoryTranslation', 'KeywordTranslation', 'PdfFile', 'ImageTransform', 'TransformUrl',
+  'Node',
+  'Article',
+  'ArticleConnection',
+  'ArticleEdge',
+  'ArticleElements',
+  'ArticleGroup',
+  'Attachment',
+  'Author',
+  'Breadcrumb',
+  'ContentCategory',
+  'ContentType',
+  'DynamicSection',
+  'FrontPage',
+  'Issue',
+  'IssueConnection',
+  'IssueContent',
+  'IssueEdge',
+  'Keyword',
+  'Linkable',
+  'LinkableList',
+  'Page',
+  'PageConnection',
+  'PageEdge',
+  'PageMetadata',
+  'RelatedItems',
+  'Seo',
+  'Sponsor',
+  'Video',
+  'CategoryType',
+  'CategorySetting',
+  'CategoryTranslation',
+  'KeywordTranslation',
+  'PdfFile',
+  'ImageTransform',
+  'TransformUrl',
 ];
 /** Article elements with data of their own; articles embed them. */
-const ELEMENTS = ['Node', 'Article', 'ArticleElements', 'LiveBlog', 'LiveBlogMessage', 'LiveBlogEvent', 'Poll', 'PollCategory', 'PollChoice', 'PollResult', 'Quiz', 'QuizAnswer', 'QuizQuestion', 'QuizResult'];
+const ELEMENTS = [
+  'Node',
+  'Article',
+  'ArticleElements',
+  'LiveBlog',
+  'LiveBlogMessage',
+  'LiveBlogEvent',
+  'Poll',
+  'PollCategory',
+  'PollChoice',
+  'PollResult',
+  'Quiz',
+  'QuizAnswer',
+  'QuizQuestion',
+  'QuizResult',
+];
 /** The catalogue: products, their items and categories, and the prices computed from them. */
 const CATALOGUE = [
-  'Node', 'Product', 'ProductConnection', 'ProductEdge', 'ProductDetails', 'ProductSettings', 'ProductTranslatedText', 'ProductItem', 'ProductItemFields',
-  'ProductItemPrices', 'ProductItemSettings', 'ProductItemTranslation', 'ProductCategory', 'Brand', 'ItemFile', 'ItemImage', 'Installments', 'PriceLine', 'PriceMatrix', 'RelatedItems',
+  'Node',
+  'Product',
+  'ProductConnection',
+  'ProductEdge',
+  'ProductDetails',
+  'ProductSettings',
+  'ProductTranslatedText',
+  'ProductItem',
+  'ProductItemFields',
+  'ProductItemPrices',
+  'ProductItemSettings',
+  'ProductItemTranslation',
+  'ProductCategory',
+  'Brand',
+  'ItemFile',
+  'ItemImage',
+  'Installments',
+  'PriceLine',
+  'PriceMatrix',
+  'RelatedItems',
 ];
 /** Evicts every cached answer (a channel's configuration shapes everything a channel serves). */
 export const EVERYTHING = '*';
@@ -71,7 +135,9 @@ export const SHOWN_BY = {
 export const SHARED_ONLY: ReadonlySet<string> = new Set<CollectionName>(['carts']);
 
 /** The collections a cached answer can show (the change stream watches these). */
-export const SHOWN_COLLECTIONS: string[] = Object.entries(SHOWN_BY).filter(([, types]) => types.length > 0).map(([name]) => name);
+export const SHOWN_COLLECTIONS: string[] = Object.entries(SHOWN_BY)
+  .filter(([, types]) => types.length > 0)
+  .map(([name]) => name);
 
 /** REST answers cached by route (their operations are not on /graphql): the types each shows. */
 export const REST_SHOWS: { prefix: string; types: readonly string[] }[] = [

@@ -14,7 +14,6 @@ import { MAX_VARIABLE_DEPTH, nestedDeeperThan } from '../variable-depth.js';
  */
 const VIEWER_REUSE_MS = 5_000;
 
-
 /** The app's bearer check (src/http/authenticate.ts): the viewer of a token, null for none; throws for a bad one. */
 export type BearerCheck = (authorization: string) => Promise<Viewer | null>;
 
@@ -75,7 +74,14 @@ function expiryOf(authorization: string): number | undefined {
 export function jsonBodyLength(req: IncomingMessage): number | undefined {
   const type = req.headers['content-type'];
   const length = Number(req.headers['content-length']);
-  if (!type || !/^application\/json\s*(;|$)/i.test(type) || !Number.isInteger(length) || length <= 0 || length > req.readableHighWaterMark) return undefined;
+  if (
+    !type ||
+    !/^application\/json\s*(;|$)/i.test(type) ||
+    !Number.isInteger(length) ||
+    length <= 0 ||
+    length > req.readableHighWaterMark
+  )
+    return undefined;
   return length;
 }
 
@@ -117,13 +123,22 @@ export function discardBody(req: IncomingMessage): void {
 export function sharedKey(params: Record<string, unknown>, groups: readonly string[]): string | undefined {
   const { query, operationName, variables, extensions } = params;
   // Not shareable, and too deep to serialise safely: the GraphQL layer refuses such variables (400).
-  if (nestedDeeperThan(variables, MAX_VARIABLE_DEPTH) || nestedDeeperThan(extensions, MAX_VARIABLE_DEPTH)) return undefined;
+  if (nestedDeeperThan(variables, MAX_VARIABLE_DEPTH) || nestedDeeperThan(extensions, MAX_VARIABLE_DEPTH))
+    return undefined;
   const text = typeof query === 'string' ? query : undefined;
-  const persisted = typeof extensions === 'string' ? extensions : extensions === undefined ? undefined : JSON.stringify(extensions);
+  const persisted =
+    typeof extensions === 'string' ? extensions : extensions === undefined ? undefined : JSON.stringify(extensions);
   if (text === undefined && persisted === undefined) return undefined;
   const vars = typeof variables === 'string' ? variables : JSON.stringify(variables ?? null);
   // JSON of an array: no value can forge another entry's separators.
-  return JSON.stringify(['shared', groups, typeof operationName === 'string' ? operationName : null, text ?? null, text === undefined ? persisted : null, vars]);
+  return JSON.stringify([
+    'shared',
+    groups,
+    typeof operationName === 'string' ? operationName : null,
+    text ?? null,
+    text === undefined ? persisted : null,
+    vars,
+  ]);
 }
 
 /** The GraphQL request's parameters from a GET URL. */

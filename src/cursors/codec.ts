@@ -57,7 +57,9 @@ export class CursorCodec {
   }
 
   encode(binding: Binding, position: Position): string {
-    const payload = Buffer.from(EJSON.stringify([position.offset, position.keys ?? null], { relaxed: true })).toString('base64url');
+    const payload = Buffer.from(EJSON.stringify([position.offset, position.keys ?? null], { relaxed: true })).toString(
+      'base64url',
+    );
     return `${payload}.${this.tag(this.keys[0]!, binding, payload).toString('base64url')}`;
   }
 
@@ -66,14 +68,17 @@ export class CursorCodec {
     if (cursor === null || cursor === undefined) return null;
     const position = cursor.length <= MAX_CURSOR ? this.verified(binding, cursor) : undefined;
     if (position) return position;
-    throw badRequest(`${field} is not a cursor of this connection (${binding.kind.name})`, [{ field, message: 'Invalid cursor' }]);
+    throw badRequest(`${field} is not a cursor of this connection (${binding.kind.name})`, [
+      { field, message: 'Invalid cursor' },
+    ]);
   }
 
   private verified(binding: Binding, cursor: string): Position | undefined {
     const [payload, tagText, extra] = cursor.split('.');
     if (!payload || !tagText || extra !== undefined) return undefined;
     const tag = Buffer.from(tagText, 'base64url');
-    if (tag.length !== TAG_BYTES || !this.keys.some((key) => timingSafeEqual(this.tag(key, binding, payload), tag))) return undefined;
+    if (tag.length !== TAG_BYTES || !this.keys.some((key) => timingSafeEqual(this.tag(key, binding, payload), tag)))
+      return undefined;
     let decoded: unknown;
     try {
       decoded = EJSON.parse(Buffer.from(payload, 'base64url').toString('utf8'), { relaxed: true });

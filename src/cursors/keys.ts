@@ -15,7 +15,10 @@ interface StoredKeys {
 }
 
 const usable = (value: unknown): value is StoredKeys =>
-  typeof value === 'object' && value !== null && Array.isArray((value as StoredKeys).keys) && (value as StoredKeys).keys.every((k) => typeof k === 'string');
+  typeof value === 'object' &&
+  value !== null &&
+  Array.isArray((value as StoredKeys).keys) &&
+  (value as StoredKeys).keys.every((k) => typeof k === 'string');
 
 export async function loadCursorKeys(config: Config, store: Store, log: Logger): Promise<Buffer[]> {
   if (config.cursorKeys?.length) return config.cursorKeys.map((k) => Buffer.from(k, 'utf8'));

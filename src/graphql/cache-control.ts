@@ -18,8 +18,18 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import {
-  DirectiveLocation, getNamedType, GraphQLBoolean, GraphQLDirective, GraphQLEnumType, GraphQLInt, isCompositeType, Kind,
-  type ConstDirectiveNode, type DocumentNode, type GraphQLNamedType, type GraphQLSchema,
+  DirectiveLocation,
+  getNamedType,
+  GraphQLBoolean,
+  GraphQLDirective,
+  GraphQLEnumType,
+  GraphQLInt,
+  isCompositeType,
+  Kind,
+  type ConstDirectiveNode,
+  type DocumentNode,
+  type GraphQLNamedType,
+  type GraphQLSchema,
 } from 'graphql';
 import type { Context } from '../context.js';
 import { forEachSelectedField } from './selection.js';
@@ -30,7 +40,9 @@ const CacheControlScope = new GraphQLEnumType({
   description: 'Whom a cached answer may be shared with',
   values: {
     PUBLIC: { description: 'The same for every reader with the same entitlements (the default)' },
-    PRIVATE: { description: "Depends on which signed-in customer asks: a signed-in reader's answer holding it is not cached" },
+    PRIVATE: {
+      description: "Depends on which signed-in customer asks: a signed-in reader's answer holding it is not cached",
+    },
   },
 });
 
@@ -38,7 +50,12 @@ const CacheControlScope = new GraphQLEnumType({
 export const cacheControlDirective = new GraphQLDirective({
   name: 'cacheControl',
   description: 'How long (seconds) an answer containing this field may be cached, and by whom',
-  locations: [DirectiveLocation.FIELD_DEFINITION, DirectiveLocation.OBJECT, DirectiveLocation.INTERFACE, DirectiveLocation.UNION],
+  locations: [
+    DirectiveLocation.FIELD_DEFINITION,
+    DirectiveLocation.OBJECT,
+    DirectiveLocation.INTERFACE,
+    DirectiveLocation.UNION,
+  ],
   args: {
     maxAge: { type: GraphQLInt, description: 'Seconds the answer may be cached; 0 makes it uncacheable' },
     scope: { type: CacheControlScope, description: 'PRIVATE for a field whose value depends on which customer asks' },
@@ -61,7 +78,10 @@ function annotationFrom(directives: readonly ConstDirectiveNode[] | undefined): 
   if (!directive) return undefined;
   const arg = (name: string) => directive.arguments?.find((a) => a.name.value === name)?.value;
   const scopeNode = arg('scope');
-  const scope = scopeNode?.kind === Kind.ENUM && (scopeNode.value === 'PUBLIC' || scopeNode.value === 'PRIVATE') ? scopeNode.value : undefined;
+  const scope =
+    scopeNode?.kind === Kind.ENUM && (scopeNode.value === 'PUBLIC' || scopeNode.value === 'PRIVATE')
+      ? scopeNode.value
+      : undefined;
   const inherit = arg('inheritMaxAge');
   if (inherit?.kind === Kind.BOOLEAN && inherit.value) return { inheritMaxAge: true, scope };
   const maxAge = arg('maxAge');
@@ -69,7 +89,11 @@ function annotationFrom(directives: readonly ConstDirectiveNode[] | undefined): 
 }
 
 function typeAnnotation(type: GraphQLNamedType): Annotation {
-  return annotationFrom(type.astNode?.directives) ?? type.extensionASTNodes.map((n) => annotationFrom(n.directives)).find(Boolean) ?? {};
+  return (
+    annotationFrom(type.astNode?.directives) ??
+    type.extensionASTNodes.map((n) => annotationFrom(n.directives)).find(Boolean) ??
+    {}
+  );
 }
 
 /** A policy being narrowed: the smallest max age, and PRIVATE as soon as one field says so. */
@@ -83,7 +107,8 @@ class Policy {
   }
 
   restrict(hint: CacheHint): void {
-    if (hint.maxAge !== undefined && (this.maxAge === undefined || hint.maxAge < this.maxAge)) this.maxAge = hint.maxAge;
+    if (hint.maxAge !== undefined && (this.maxAge === undefined || hint.maxAge < this.maxAge))
+      this.maxAge = hint.maxAge;
     if (hint.scope === 'PRIVATE') this.scope = 'PRIVATE';
   }
 }
@@ -93,7 +118,12 @@ class Policy {
  * is its return type's, overridden by its own; root fields and fields returning objects without a max age get
  * `defaultMaxAge` unless they inherit their parent's; scalar fields without a hint add nothing.
  */
-export function operationCachePolicy(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, defaultMaxAge: number): CacheHint {
+export function operationCachePolicy(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  defaultMaxAge: number,
+): CacheHint {
   const overall = new Policy();
   const found = forEachSelectedField(schema, document, operationName, (_parent, field, atRoot) => {
     const policy = new Policy();
@@ -111,7 +141,8 @@ export function operationCachePolicy(schema: GraphQLSchema, document: DocumentNo
     } else {
       policy.replace(own);
     }
-    if (policy.maxAge === undefined && ((isCompositeType(target) && !inherits) || atRoot)) policy.restrict({ maxAge: defaultMaxAge });
+    if (policy.maxAge === undefined && ((isCompositeType(target) && !inherits) || atRoot))
+      policy.restrict({ maxAge: defaultMaxAge });
     overall.restrict(policy);
   });
   return found ? { maxAge: overall.maxAge, scope: overall.scope } : { maxAge: 0 };
@@ -122,7 +153,11 @@ const CACHEABLE_HEADER = /^max-age=(\d+), (public|private)$/;
 export function cacheControlPlugins(defaultMaxAge: number): ApolloServerPlugin<Context>[] {
   // Parsed documents are reused by Apollo's document store, so a repeated query finds its policy here.
   const policies = new WeakMap<DocumentNode, Map<string, CacheHint>>();
-  const policyOf = (schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): CacheHint => {
+  const policyOf = (
+    schema: GraphQLSchema,
+    document: DocumentNode,
+    operationName: string | null | undefined,
+  ): CacheHint => {
     let byName = policies.get(document);
     if (!byName) policies.set(document, (byName = new Map()));
     const key = operationName ?? '';
@@ -149,12 +184,19 @@ export function cacheControlPlugins(defaultMaxAge: number): ApolloServerPlugin<C
         async willSendResponse({ response, overallCachePolicy, contextValue }) {
           const shared = contextValue.http.shared;
           if (shared?.personal) {
-            if (shared.readBy) contextValue.log.warn({ read: shared.readBy, operation: contextValue.http.operationName }, 'a field without the per-viewer marker read the viewer: answer not shared');
+            if (shared.readBy)
+              contextValue.log.warn(
+                { read: shared.readBy, operation: contextValue.http.operationName },
+                'a field without the per-viewer marker read the viewer: answer not shared',
+              );
             overallCachePolicy.restrict({ maxAge: 0 });
           }
           // An answer that read the reader's entitlements must not outlive the first of them.
           const until = shared?.active?.until;
-          if (until != null) overallCachePolicy.restrict({ maxAge: Math.max(0, Math.floor((until - contextValue.now.getTime()) / 1000)) });
+          if (until != null)
+            overallCachePolicy.restrict({
+              maxAge: Math.max(0, Math.floor((until - contextValue.now.getTime()) / 1000)),
+            });
           // As Apollo's plugin does: a header already set by the request is narrowed, never widened.
           const existing = response.http.headers.get('cache-control');
           const match = existing ? CACHEABLE_HEADER.exec(existing) : null;
@@ -166,11 +208,15 @@ export function cacheControlPlugins(defaultMaxAge: number): ApolloServerPlugin<C
           const single = response.body.kind === 'single' && !response.body.singleResult.errors;
           // Scope follows the reader: anything answered to a token is private, anonymous answers are public.
           const scope = contextValue.authenticated || match?.[2] === 'private' ? 'private' : 'public';
-          response.http.headers.set('cache-control', cacheable && single ? `max-age=${policy.maxAge}, ${scope}` : 'no-store');
+          response.http.headers.set(
+            'cache-control',
+            cacheable && single ? `max-age=${policy.maxAge}, ${scope}` : 'no-store',
+          );
           // One URL answers anonymous readers publicly and signed-in ones privately: caches must tell them apart.
           if (cacheable && single) {
             const vary = response.http.headers.get('vary');
-            if (!vary?.toLowerCase().includes('authorization')) response.http.headers.set('vary', vary ? `${vary}, Authorization` : 'Authorization');
+            if (!vary?.toLowerCase().includes('authorization'))
+              response.http.headers.set('vary', vary ? `${vary}, Authorization` : 'Authorization');
           }
         },
       };

@@ -1,7 +1,16 @@
 // The fields a selection collects (graphql-js's `collectFields`/`collectSubfields`), as the executor
 // (execute.ts) walks them: two arrays per selection, and kept per document across requests when no @skip or
 // @include reads a variable (graphql-js collects them again for every request).
-import { Kind, visit, type DocumentNode, type FieldNode, type GraphQLField, type GraphQLObjectType, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import {
+  Kind,
+  visit,
+  type DocumentNode,
+  type FieldNode,
+  type GraphQLField,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { getFieldDef, type ExecutionContext } from 'graphql/execution/execute.js';
 import { collectFields, collectSubfields } from 'graphql/execution/collectFields.js';
 
@@ -18,9 +27,17 @@ export interface Fields {
 /** Subfields collected by field nodes and type: shared across requests, or one request's own. */
 export type SubfieldsCache = WeakMap<ReadonlyArray<FieldNode>, Map<GraphQLObjectType, Fields>>;
 
-function fieldsOf(schema: GraphQLSchema, parentType: GraphQLObjectType, collected: Map<string, ReadonlyArray<FieldNode>>): Fields {
+function fieldsOf(
+  schema: GraphQLSchema,
+  parentType: GraphQLObjectType,
+  collected: Map<string, ReadonlyArray<FieldNode>>,
+): Fields {
   const nodes = [...collected.values()];
-  return { names: [...collected.keys()], nodes, defs: nodes.map((n) => getFieldDef(schema, parentType, n[0]!) ?? undefined) };
+  return {
+    names: [...collected.keys()],
+    nodes,
+    defs: nodes.map((n) => getFieldDef(schema, parentType, n[0]!) ?? undefined),
+  };
 }
 
 // Documents whose field collection depends on variables (an @skip or @include with a variable argument).
@@ -31,7 +48,11 @@ export function hasVariableDirectives(document: DocumentNode): boolean {
     found = false;
     visit(document, {
       Directive(node) {
-        if ((node.name.value === 'skip' || node.name.value === 'include') && node.arguments?.some((a) => a.value.kind === Kind.VARIABLE)) found = true;
+        if (
+          (node.name.value === 'skip' || node.name.value === 'include') &&
+          node.arguments?.some((a) => a.value.kind === Kind.VARIABLE)
+        )
+          found = true;
       },
     });
     variableDirectives.set(document, found);
@@ -49,21 +70,37 @@ export function rootFieldsOf(exe: ExecutionContext, rootType: GraphQLObjectType,
   const { schema, operation } = exe;
   let rootFields = dynamic ? undefined : rootFieldsCache.get(operation);
   if (!rootFields) {
-    rootFields = fieldsOf(schema, rootType, collectFields(schema, exe.fragments, exe.variableValues, rootType, operation.selectionSet));
+    rootFields = fieldsOf(
+      schema,
+      rootType,
+      collectFields(schema, exe.fragments, exe.variableValues, rootType, operation.selectionSet),
+    );
     if (!dynamic) rootFieldsCache.set(operation, rootFields);
   }
   return rootFields;
 }
 
 /** The subfields of `fieldNodes` on `returnType`, from `perRequest` when the document's collection depends on variables. */
-export function subfieldsOf(exe: ExecutionContext, perRequest: SubfieldsCache | undefined, returnType: GraphQLObjectType, fieldNodes: ReadonlyArray<FieldNode>): Fields {
+export function subfieldsOf(
+  exe: ExecutionContext,
+  perRequest: SubfieldsCache | undefined,
+  returnType: GraphQLObjectType,
+  fieldNodes: ReadonlyArray<FieldNode>,
+): Fields {
   const cache = perRequest ?? subfieldsCache;
   let byType = cache.get(fieldNodes);
   if (!byType) cache.set(fieldNodes, (byType = new Map()));
   let fields = byType.get(returnType);
   if (!fields) {
     const { schema, fragments, variableValues } = exe;
-    byType.set(returnType, (fields = fieldsOf(schema, returnType, collectSubfields(schema, fragments, variableValues, returnType, fieldNodes))));
+    byType.set(
+      returnType,
+      (fields = fieldsOf(
+        schema,
+        returnType,
+        collectSubfields(schema, fragments, variableValues, returnType, fieldNodes),
+      )),
+    );
   }
   return fields;
 }

@@ -6,7 +6,14 @@
 // `@Info` and scalar `@Arg`s, and it has no middlewares or roles (we use neither), its schema field gets a
 // function that passes exactly those values. Anything else (`@Args` classes, input objects, subscriptions,
 // mutations) stays with type-graphql.
-import { getNamedType, isLeafType, isObjectType, type GraphQLField, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import {
+  getNamedType,
+  isLeafType,
+  isObjectType,
+  type GraphQLField,
+  type GraphQLFieldResolver,
+  type GraphQLSchema,
+} from 'graphql';
 import { getMetadataStorage } from 'type-graphql';
 
 type ParamMetadata = ReturnType<typeof getMetadataStorage>['params'][number];
@@ -27,7 +34,10 @@ interface ResolverMethod {
 }
 
 /** One argument of the call, from what graphql-js hands a resolver; undefined when type-graphql must handle it. */
-function paramGetter(param: ParamMetadata, field: GraphQLField<unknown, unknown>): ((root: unknown, args: Record<string, unknown>, context: unknown, info: unknown) => unknown) | undefined {
+function paramGetter(
+  param: ParamMetadata,
+  field: GraphQLField<unknown, unknown>,
+): ((root: unknown, args: Record<string, unknown>, context: unknown, info: unknown) => unknown) | undefined {
   switch (param.kind) {
     case 'root': {
       if (param.getType) return undefined; // would be converted to a class instance (build-schema.ts clears these)
@@ -36,7 +46,9 @@ function paramGetter(param: ParamMetadata, field: GraphQLField<unknown, unknown>
     }
     case 'context': {
       const property = param.propertyName;
-      return property ? (_r, _a, context) => (context as Record<string, unknown>)[property] : (_r, _a, context) => context;
+      return property
+        ? (_r, _a, context) => (context as Record<string, unknown>)[property]
+        : (_r, _a, context) => context;
     }
     case 'info':
       return (_r, _a, _c, info) => info;
@@ -52,7 +64,11 @@ function paramGetter(param: ParamMetadata, field: GraphQLField<unknown, unknown>
   }
 }
 
-function directResolver(method: ResolverMethod, field: GraphQLField<unknown, unknown>, instances: Map<object, ResolverInstance>): Resolver | undefined {
+function directResolver(
+  method: ResolverMethod,
+  field: GraphQLField<unknown, unknown>,
+  instances: Map<object, ResolverInstance>,
+): Resolver | undefined {
   if (method.middlewares?.length || method.roles?.length) return undefined;
   const params = [...(method.params ?? [])].sort((a, b) => a.index - b.index);
   const getters = params.map((p) => paramGetter(p, field));
@@ -68,9 +84,14 @@ function directResolver(method: ResolverMethod, field: GraphQLField<unknown, unk
     case 1:
       return (root, args, context, info) => fn.call(target, get[0]!(root, args, context, info));
     case 2:
-      return (root, args, context, info) => fn.call(target, get[0]!(root, args, context, info), get[1]!(root, args, context, info));
+      return (root, args, context, info) =>
+        fn.call(target, get[0]!(root, args, context, info), get[1]!(root, args, context, info));
     default:
-      return (root, args, context, info) => fn.apply(target, get.map((g) => g(root, args, context, info)));
+      return (root, args, context, info) =>
+        fn.apply(
+          target,
+          get.map((g) => g(root, args, context, info)),
+        );
   }
 }
 

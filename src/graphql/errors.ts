@@ -29,7 +29,9 @@ function uncodedClientError(message: string): string | undefined {
 }
 
 export const isClientErrorCode = (code: unknown): boolean =>
-  typeof code === 'string' && (CLIENT_CODES.has(code) || ['UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', 'PAGE_NOT_ENABLED', 'RATE_LIMITED'].includes(code));
+  typeof code === 'string' &&
+  (CLIENT_CODES.has(code) ||
+    ['UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', 'PAGE_NOT_ENABLED', 'RATE_LIMITED'].includes(code));
 
 /** The client's own mistake, by its code (or Apollo's fixed text), never an unexpected exception. */
 export function isClientGraphQLError(error: GraphQLError): boolean {
@@ -55,9 +57,18 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
     };
   }
   const code = uncodedClientError(formatted.message) ?? formatted.extensions?.code;
-  if (typeof code === 'string' && CLIENT_CODES.has(code) && !(original instanceof Error && !(original instanceof GraphQLError))) {
+  if (
+    typeof code === 'string' &&
+    CLIENT_CODES.has(code) &&
+    !(original instanceof Error && !(original instanceof GraphQLError))
+  ) {
     const limit = formatted.extensions?.limit;
-    return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code, ...(limit ? { limit, max: formatted.extensions?.max } : {}) } };
+    return {
+      message: formatted.message,
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: { code, ...(limit ? { limit, max: formatted.extensions?.max } : {}) },
+    };
   }
   return {
     message: 'Internal server error',

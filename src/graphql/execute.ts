@@ -35,11 +35,22 @@ import {
   type GraphQLOutputType,
   type GraphQLResolveInfo,
 } from 'graphql';
-import { assertValidExecutionArguments, buildExecutionContext, defaultTypeResolver, type ExecutionContext } from 'graphql/execution/execute.js';
+import {
+  assertValidExecutionArguments,
+  buildExecutionContext,
+  defaultTypeResolver,
+  type ExecutionContext,
+} from 'graphql/execution/execute.js';
 import values from 'graphql/execution/values.js';
 import { addPath, pathToArray, type Path } from 'graphql/jsutils/Path.js';
 import { inspect } from 'graphql/jsutils/inspect.js';
-import { hasVariableDirectives, rootFieldsOf, subfieldsOf, type Fields, type SubfieldsCache } from './collected-fields.js';
+import {
+  hasVariableDirectives,
+  rootFieldsOf,
+  subfieldsOf,
+  type Fields,
+  type SubfieldsCache,
+} from './collected-fields.js';
 import { recordSettled } from './released-answers.js';
 
 type Field = GraphQLField<unknown, unknown>;
@@ -48,13 +59,16 @@ type Completed = unknown;
 
 const NO_ARGUMENTS: Record<string, unknown> = Object.freeze(Object.create(null) as Record<string, unknown>);
 
-const isPromise = (value: unknown): value is Promise<unknown> => typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
+const isPromise = (value: unknown): value is Promise<unknown> =>
+  typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 const isObjectLike = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 const isIterableObject = (value: unknown): value is Iterable<unknown> =>
-  typeof value === 'object' && typeof (value as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] === 'function';
+  typeof value === 'object' &&
+  typeof (value as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] === 'function';
 
 function setKey(object: Result, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
   else object[key] = value;
 }
 
@@ -93,7 +107,10 @@ export function executeQuery(args: ExecutionArgs): ExecutionResult | Promise<Exe
   };
   try {
     const rootType = schema.getRootType(operation.operation);
-    if (rootType == null) throw new GraphQLError(`Schema is not configured to execute ${operation.operation} operation.`, { nodes: operation });
+    if (rootType == null)
+      throw new GraphQLError(`Schema is not configured to execute ${operation.operation} operation.`, {
+        nodes: operation,
+      });
     const result = executeFields(ctx, rootType, exe.rootValue, undefined, rootFieldsOf(exe, rootType, dynamic));
     if (isPromise(result)) {
       return result.then(
@@ -111,7 +128,13 @@ export function executeQuery(args: ExecutionArgs): ExecutionResult | Promise<Exe
   }
 }
 
-function executeFields(ctx: Context, parentType: GraphQLObjectType, source: unknown, path: Path | undefined, fields: Fields): Result | Promise<Result> {
+function executeFields(
+  ctx: Context,
+  parentType: GraphQLObjectType,
+  source: unknown,
+  path: Path | undefined,
+  fields: Fields,
+): Result | Promise<Result> {
   const results: Result = {};
   let containsPromise = false;
   try {
@@ -136,7 +159,13 @@ function executeFields(ctx: Context, parentType: GraphQLObjectType, source: unkn
   return containsPromise ? promiseForObject(ctx, results) : results;
 }
 
-function resolveInfo(ctx: Context, field: Field, fieldNodes: ReadonlyArray<FieldNode>, parentType: GraphQLObjectType, path: Path): GraphQLResolveInfo {
+function resolveInfo(
+  ctx: Context,
+  field: Field,
+  fieldNodes: ReadonlyArray<FieldNode>,
+  parentType: GraphQLObjectType,
+  path: Path,
+): GraphQLResolveInfo {
   const { exe } = ctx;
   return {
     fieldName: field.name,
@@ -153,7 +182,9 @@ function resolveInfo(ctx: Context, field: Field, fieldNodes: ReadonlyArray<Field
 }
 
 function argumentsOf(ctx: Context, field: Field, node: FieldNode): Record<string, unknown> {
-  return field.args.length === 0 && !node.arguments?.length ? NO_ARGUMENTS : values.getArgumentValues(field, node, ctx.exe.variableValues);
+  return field.args.length === 0 && !node.arguments?.length
+    ? NO_ARGUMENTS
+    : values.getArgumentValues(field, node, ctx.exe.variableValues);
 }
 
 /**
@@ -185,13 +216,25 @@ function executeField(
     const args = argumentsOf(ctx, field, fieldNodes[0]!);
     const contextValue = ctx.exe.contextValue;
     if (field.resolve) {
-      info = resolveInfo(ctx, field, fieldNodes, parentType, (path = addPath(parentPath, responseName, parentType.name)));
+      info = resolveInfo(
+        ctx,
+        field,
+        fieldNodes,
+        parentType,
+        (path = addPath(parentPath, responseName, parentType.name)),
+      );
       result = field.resolve(source, args, contextValue, info);
     } else if (isObjectLike(source) || typeof source === 'function') {
       // graphql-js's defaultFieldResolver, with the info built only for a method.
       const property = (source as Result)[field.name];
       if (typeof property === 'function') {
-        info = resolveInfo(ctx, field, fieldNodes, parentType, (path = addPath(parentPath, responseName, parentType.name)));
+        info = resolveInfo(
+          ctx,
+          field,
+          fieldNodes,
+          parentType,
+          (path = addPath(parentPath, responseName, parentType.name)),
+        );
         result = (source as Record<string, (...a: unknown[]) => unknown>)[field.name]!(args, contextValue, info);
       } else {
         result = property;
@@ -211,9 +254,18 @@ function executeField(
 }
 
 /** The rest of graphql-js's executeField (apart, so that a scalar read from its parent costs no more). */
-function completeField(ctx: Context, returnType: GraphQLOutputType, fieldNodes: ReadonlyArray<FieldNode>, at: FieldAt, path: Path, result: unknown): Completed {
+function completeField(
+  ctx: Context,
+  returnType: GraphQLOutputType,
+  fieldNodes: ReadonlyArray<FieldNode>,
+  at: FieldAt,
+  path: Path,
+  result: unknown,
+): Completed {
   try {
-    const completed = isPromise(result) ? completeWhenResolved(ctx, returnType, fieldNodes, at, path, result) : completeValue(ctx, returnType, fieldNodes, at, path, result);
+    const completed = isPromise(result)
+      ? completeWhenResolved(ctx, returnType, fieldNodes, at, path, result)
+      : completeValue(ctx, returnType, fieldNodes, at, path, result);
     return isPromise(completed) ? handleLaterError(ctx, returnType, fieldNodes, path, completed) : completed;
   } catch (rawError) {
     return handleFieldError(ctx, locatedError(rawError, fieldNodes, pathToArray(path)), returnType, path);
@@ -227,11 +279,19 @@ function handleFieldError(ctx: Context, error: GraphQLError, returnType: GraphQL
   return null;
 }
 
-function completeValue(ctx: Context, returnType: GraphQLOutputType, fieldNodes: ReadonlyArray<FieldNode>, at: FieldAt, path: Path, result: unknown): Completed {
+function completeValue(
+  ctx: Context,
+  returnType: GraphQLOutputType,
+  fieldNodes: ReadonlyArray<FieldNode>,
+  at: FieldAt,
+  path: Path,
+  result: unknown,
+): Completed {
   if (result instanceof Error) throw result;
   if (isNonNullType(returnType)) {
     const completed = completeValue(ctx, returnType.ofType, fieldNodes, at, path, result);
-    if (completed === null) throw new Error(`Cannot return null for non-nullable field ${at.parentType.name}.${at.fieldName}.`);
+    if (completed === null)
+      throw new Error(`Cannot return null for non-nullable field ${at.parentType.name}.${at.fieldName}.`);
     return completed;
   }
   if (result == null) return null;
@@ -242,9 +302,18 @@ function completeValue(ctx: Context, returnType: GraphQLOutputType, fieldNodes: 
   throw new Error(`Cannot complete value of unexpected output type: ${inspect(returnType)}`);
 }
 
-function completeListValue(ctx: Context, returnType: GraphQLList<GraphQLOutputType>, fieldNodes: ReadonlyArray<FieldNode>, at: FieldAt, path: Path, result: unknown): Completed {
+function completeListValue(
+  ctx: Context,
+  returnType: GraphQLList<GraphQLOutputType>,
+  fieldNodes: ReadonlyArray<FieldNode>,
+  at: FieldAt,
+  path: Path,
+  result: unknown,
+): Completed {
   if (!isIterableObject(result)) {
-    throw new GraphQLError(`Expected Iterable, but did not find one for field "${at.parentType.name}.${at.fieldName}".`);
+    throw new GraphQLError(
+      `Expected Iterable, but did not find one for field "${at.parentType.name}.${at.fieldName}".`,
+    );
   }
   const itemType = returnType.ofType;
   const items = Array.isArray(result) ? result : Array.from(result);
@@ -259,7 +328,15 @@ function completeListValue(ctx: Context, returnType: GraphQLList<GraphQLOutputTy
 }
 
 /** One item of a list, as graphql-js's completeListValue completes it; a scalar item needs no path of its own. */
-function completeListItem(ctx: Context, itemType: GraphQLOutputType, fieldNodes: ReadonlyArray<FieldNode>, at: FieldAt, listPath: Path, index: number, item: unknown): Completed {
+function completeListItem(
+  ctx: Context,
+  itemType: GraphQLOutputType,
+  fieldNodes: ReadonlyArray<FieldNode>,
+  at: FieldAt,
+  listPath: Path,
+  index: number,
+  item: unknown,
+): Completed {
   let itemPath: Path | undefined;
   try {
     if (!isPromise(item)) {
@@ -267,45 +344,88 @@ function completeListItem(ctx: Context, itemType: GraphQLOutputType, fieldNodes:
       if (item != null && isLeafType(named) && !(item instanceof Error)) return completeLeafValue(named, item);
     }
     itemPath = addPath(listPath, index, undefined);
-    const completedItem = isPromise(item) ? completeWhenResolved(ctx, itemType, fieldNodes, at, itemPath, item) : completeValue(ctx, itemType, fieldNodes, at, itemPath, item);
-    return isPromise(completedItem) ? handleLaterError(ctx, itemType, fieldNodes, itemPath, completedItem) : completedItem;
+    const completedItem = isPromise(item)
+      ? completeWhenResolved(ctx, itemType, fieldNodes, at, itemPath, item)
+      : completeValue(ctx, itemType, fieldNodes, at, itemPath, item);
+    return isPromise(completedItem)
+      ? handleLaterError(ctx, itemType, fieldNodes, itemPath, completedItem)
+      : completedItem;
   } catch (rawError) {
     itemPath ??= addPath(listPath, index, undefined);
     return handleFieldError(ctx, locatedError(rawError, fieldNodes, pathToArray(itemPath)), itemType, itemPath);
   }
 }
 
-function completeWhenResolved(ctx: Context, returnType: GraphQLOutputType, fieldNodes: ReadonlyArray<FieldNode>, at: FieldAt, path: Path, result: Promise<unknown>): Promise<Completed> {
+function completeWhenResolved(
+  ctx: Context,
+  returnType: GraphQLOutputType,
+  fieldNodes: ReadonlyArray<FieldNode>,
+  at: FieldAt,
+  path: Path,
+  result: Promise<unknown>,
+): Promise<Completed> {
   return result.then((resolved) => {
     const completed = completeValue(ctx, returnType, fieldNodes, at, path, resolved);
     // Objects and lists the executor made (a leaf's serialized value may be anyone's object: left alone).
-    if (isObjectLike(completed) && !isPromise(completed) && !isLeafType(getNamedType(returnType))) ctx.settled.push(completed);
+    if (isObjectLike(completed) && !isPromise(completed) && !isLeafType(getNamedType(returnType)))
+      ctx.settled.push(completed);
     return completed;
   });
 }
 
-function handleLaterError(ctx: Context, returnType: GraphQLOutputType, fieldNodes: ReadonlyArray<FieldNode>, path: Path, completed: Promise<Completed>): Promise<Completed> {
-  return completed.then(undefined, (rawError: unknown) => handleFieldError(ctx, locatedError(rawError, fieldNodes, pathToArray(path)), returnType, path));
+function handleLaterError(
+  ctx: Context,
+  returnType: GraphQLOutputType,
+  fieldNodes: ReadonlyArray<FieldNode>,
+  path: Path,
+  completed: Promise<Completed>,
+): Promise<Completed> {
+  return completed.then(undefined, (rawError: unknown) =>
+    handleFieldError(ctx, locatedError(rawError, fieldNodes, pathToArray(path)), returnType, path),
+  );
 }
 
 function completeLeafValue(returnType: GraphQLLeafType, result: unknown): unknown {
   const serialized = returnType.serialize(result);
   if (serialized == null) {
-    throw new Error(`Expected \`${inspect(returnType)}.serialize(${inspect(result)})\` to return non-nullable value, returned: ${inspect(serialized)}`);
+    throw new Error(
+      `Expected \`${inspect(returnType)}.serialize(${inspect(result)})\` to return non-nullable value, returned: ${inspect(serialized)}`,
+    );
   }
   return serialized;
 }
 
-function completeAbstractValue(ctx: Context, returnType: GraphQLAbstractType, fieldNodes: ReadonlyArray<FieldNode>, at: FieldAt, path: Path, result: unknown): Completed {
+function completeAbstractValue(
+  ctx: Context,
+  returnType: GraphQLAbstractType,
+  fieldNodes: ReadonlyArray<FieldNode>,
+  at: FieldAt,
+  path: Path,
+  result: unknown,
+): Completed {
   const resolveTypeFn = returnType.resolveType ?? ctx.exe.typeResolver ?? defaultTypeResolver;
   const info = infoOf(ctx, at, fieldNodes);
   const runtimeType = resolveTypeFn(result, ctx.exe.contextValue, info, returnType);
   if (isPromise(runtimeType)) {
     return runtimeType.then((resolved) =>
-      completeObjectValue(ctx, ensureValidRuntimeType(ctx, resolved, returnType, fieldNodes, at, result), fieldNodes, at, path, result),
+      completeObjectValue(
+        ctx,
+        ensureValidRuntimeType(ctx, resolved, returnType, fieldNodes, at, result),
+        fieldNodes,
+        at,
+        path,
+        result,
+      ),
     );
   }
-  return completeObjectValue(ctx, ensureValidRuntimeType(ctx, runtimeType, returnType, fieldNodes, at, result), fieldNodes, at, path, result);
+  return completeObjectValue(
+    ctx,
+    ensureValidRuntimeType(ctx, runtimeType, returnType, fieldNodes, at, result),
+    fieldNodes,
+    at,
+    path,
+    result,
+  );
 }
 
 function ensureValidRuntimeType(
@@ -324,25 +444,45 @@ function ensureValidRuntimeType(
     );
   }
   if (isObjectType(runtimeTypeName)) {
-    throw new GraphQLError('Support for returning GraphQLObjectType from resolveType was removed in graphql-js@16.0.0 please return type name instead.');
+    throw new GraphQLError(
+      'Support for returning GraphQLObjectType from resolveType was removed in graphql-js@16.0.0 please return type name instead.',
+    );
   }
   if (typeof runtimeTypeName !== 'string') {
-    throw new GraphQLError(`Abstract type "${returnType.name}" must resolve to an Object type at runtime ${where} with value ${inspect(result)}, received "${inspect(runtimeTypeName)}".`);
+    throw new GraphQLError(
+      `Abstract type "${returnType.name}" must resolve to an Object type at runtime ${where} with value ${inspect(result)}, received "${inspect(runtimeTypeName)}".`,
+    );
   }
   const runtimeType = ctx.exe.schema.getType(runtimeTypeName);
   if (runtimeType == null) {
-    throw new GraphQLError(`Abstract type "${returnType.name}" was resolved to a type "${runtimeTypeName}" that does not exist inside the schema.`, { nodes: fieldNodes });
+    throw new GraphQLError(
+      `Abstract type "${returnType.name}" was resolved to a type "${runtimeTypeName}" that does not exist inside the schema.`,
+      { nodes: fieldNodes },
+    );
   }
   if (!isObjectType(runtimeType)) {
-    throw new GraphQLError(`Abstract type "${returnType.name}" was resolved to a non-object type "${runtimeTypeName}".`, { nodes: fieldNodes });
+    throw new GraphQLError(
+      `Abstract type "${returnType.name}" was resolved to a non-object type "${runtimeTypeName}".`,
+      { nodes: fieldNodes },
+    );
   }
   if (!ctx.exe.schema.isSubType(returnType, runtimeType)) {
-    throw new GraphQLError(`Runtime Object type "${runtimeType.name}" is not a possible type for "${returnType.name}".`, { nodes: fieldNodes });
+    throw new GraphQLError(
+      `Runtime Object type "${runtimeType.name}" is not a possible type for "${returnType.name}".`,
+      { nodes: fieldNodes },
+    );
   }
   return runtimeType;
 }
 
-function completeObjectValue(ctx: Context, returnType: GraphQLObjectType, fieldNodes: ReadonlyArray<FieldNode>, at: FieldAt, path: Path, result: unknown): Completed {
+function completeObjectValue(
+  ctx: Context,
+  returnType: GraphQLObjectType,
+  fieldNodes: ReadonlyArray<FieldNode>,
+  at: FieldAt,
+  path: Path,
+  result: unknown,
+): Completed {
   const subFieldNodes = subfieldsOf(ctx.exe, ctx.subfields, returnType, fieldNodes);
   if (returnType.isTypeOf) {
     const isTypeOf = returnType.isTypeOf(result, ctx.exe.contextValue, infoOf(ctx, at, fieldNodes));
@@ -357,6 +497,12 @@ function completeObjectValue(ctx: Context, returnType: GraphQLObjectType, fieldN
   return executeFields(ctx, returnType, result, path, subFieldNodes);
 }
 
-function invalidReturnTypeError(returnType: GraphQLObjectType, result: unknown, fieldNodes: ReadonlyArray<FieldNode>): GraphQLError {
-  return new GraphQLError(`Expected value of type "${returnType.name}" but got: ${inspect(result)}.`, { nodes: fieldNodes });
+function invalidReturnTypeError(
+  returnType: GraphQLObjectType,
+  result: unknown,
+  fieldNodes: ReadonlyArray<FieldNode>,
+): GraphQLError {
+  return new GraphQLError(`Expected value of type "${returnType.name}" but got: ${inspect(result)}.`, {
+    nodes: fieldNodes,
+  });
 }

@@ -3,7 +3,14 @@
 // `first`/`limit` arguments; field suggestions hidden by graphql-armor when introspection is off.
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { ApolloServerPlugin } from '@apollo/server';
-import { getVariableValues, GraphQLError, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, type ValidationRule } from 'graphql';
+import {
+  getVariableValues,
+  GraphQLError,
+  type DocumentNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type ValidationRule,
+} from 'graphql';
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
 import type { Config } from '../config.js';
 import type { Context } from '../context.js';
@@ -16,7 +23,10 @@ const pageSizeEstimator: ComplexityEstimator = ({ args, childComplexity }) => {
   return size === undefined ? undefined : 1 + childComplexity * size;
 };
 
-export function armorProtection(limits: Config['graphql']): { plugins: ApolloServerPlugin[]; validationRules: ValidationRule[] } {
+export function armorProtection(limits: Config['graphql']): {
+  plugins: ApolloServerPlugin[];
+  validationRules: ValidationRule[];
+} {
   const { plugins, validationRules } = new ApolloArmor({
     // Armor reports these as "Syntax Error" without a location: our own rules below answer them.
     maxDepth: { enabled: false },
@@ -30,7 +40,11 @@ export function armorProtection(limits: Config['graphql']): { plugins: ApolloSer
     blockFieldSuggestion: { enabled: !limits.introspection },
   }).protect();
   // armor is typed against the CJS build of @apollo/server; the shapes are the same.
-  const limitsRule = operationLimitsRule({ maxDepth: limits.maxDepth, maxAliases: limits.maxAliases, maxDirectives: 50 });
+  const limitsRule = operationLimitsRule({
+    maxDepth: limits.maxDepth,
+    maxAliases: limits.maxAliases,
+    maxDirectives: 50,
+  });
   return { plugins: plugins as unknown as ApolloServerPlugin[], validationRules: [limitsRule, ...validationRules] };
 }
 
@@ -41,7 +55,13 @@ const COSTS_PER_DOCUMENT = 64;
 const LONGEST_KEY = 1024;
 
 /** The operation's cost, or null when there is nothing to measure (its variables do not coerce). */
-function operationCost(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, operationName: string | undefined, variables: Record<string, unknown>): number | null {
+function operationCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  operationName: string | undefined,
+  variables: Record<string, unknown>,
+): number | null {
   let byKey = costs.get(document);
   if (!byKey) costs.set(document, (byKey = new Map()));
   const key = `${operationName ?? ''}\u0000${JSON.stringify(variables)}`;
@@ -50,7 +70,13 @@ function operationCost(schema: GraphQLSchema, document: DocumentNode, operation:
     const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
     cost = coerced.errors
       ? null
-      : getComplexity({ schema, query: document, operationName, variables, estimators: [pageSizeEstimator, simpleEstimator({ defaultComplexity: 1 })] });
+      : getComplexity({
+          schema,
+          query: document,
+          operationName,
+          variables,
+          estimators: [pageSizeEstimator, simpleEstimator({ defaultComplexity: 1 })],
+        });
     if (key.length <= LONGEST_KEY) {
       if (byKey.size >= COSTS_PER_DOCUMENT) byKey.clear();
       byKey.set(key, cost);
@@ -72,11 +98,20 @@ export function costLimitPlugin(maxCost: number): ApolloServerPlugin<Context> {
               extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } },
             });
           }
-          const cost = operationCost(schema, document, operation, request.operationName ?? undefined, request.variables ?? {});
+          const cost = operationCost(
+            schema,
+            document,
+            operation,
+            request.operationName ?? undefined,
+            request.variables ?? {},
+          );
           if (cost !== null && cost > maxCost) {
-            throw new GraphQLError(`Query cost ${cost} exceeds the limit of ${maxCost}; ask for fewer items (first/limit) or fewer fields`, {
-              extensions: { code: 'BAD_USER_INPUT', cost, maxCost, http: { status: 400 } },
-            });
+            throw new GraphQLError(
+              `Query cost ${cost} exceeds the limit of ${maxCost}; ask for fewer items (first/limit) or fewer fields`,
+              {
+                extensions: { code: 'BAD_USER_INPUT', cost, maxCost, http: { status: 400 } },
+              },
+            );
           }
         },
       };

@@ -2,17 +2,44 @@
 // through fragments, inline fragments and abstract types (a field selected on an interface or union counts
 // for each object type that may stand there at run time). Used for the cache policy and the store projections.
 import {
-  getNamedType, GraphQLIncludeDirective, GraphQLSkipDirective, isAbstractType, isCompositeType, isObjectType, Kind, visit, type DirectiveNode,
-  type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLCompositeType, type GraphQLField, type GraphQLNamedType,
-  type GraphQLObjectType, type GraphQLResolveInfo, type GraphQLSchema, type OperationDefinitionNode, type SelectionNode, type SelectionSetNode,
+  getNamedType,
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
+  isAbstractType,
+  isCompositeType,
+  isObjectType,
+  Kind,
+  visit,
+  type DirectiveNode,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLCompositeType,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
+  type GraphQLResolveInfo,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionNode,
+  type SelectionSetNode,
 } from 'graphql';
 import type { Selected } from '../store/loaders.js';
 import { getArgumentValues, getDirectiveValues } from 'graphql/execution/values.js';
 
 /** The operation `operationName` of `document` (the only one when no name is given), or undefined. */
-function operationOf(document: DocumentNode, operationName: string | null | undefined): OperationDefinitionNode | undefined {
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  return operationName ? operations.find((o) => o.name?.value === operationName) : operations.length === 1 ? operations[0] : undefined;
+function operationOf(
+  document: DocumentNode,
+  operationName: string | null | undefined,
+): OperationDefinitionNode | undefined {
+  const operations = document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
+  return operationName
+    ? operations.find((o) => o.name?.value === operationName)
+    : operations.length === 1
+      ? operations[0]
+      : undefined;
 }
 
 /**
@@ -30,7 +57,9 @@ export function forEachSelectedField(
   const root = operation && schema.getRootType(operation.operation);
   if (!operation || !root) return false;
   const fragments = new Map(
-    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]),
+    document.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((f) => [f.name.value, f]),
   );
   // (type, selection set) pairs already walked: fragments reused across a query are walked once per type.
   const seen = new Map<GraphQLCompositeType, Set<SelectionSetNode>>();
@@ -40,7 +69,11 @@ export function forEachSelectedField(
     if (!sets) seen.set(parent, (sets = new Set()));
     if (sets.has(selectionSet)) return;
     sets.add(selectionSet);
-    const objects: readonly GraphQLObjectType[] = isAbstractType(parent) ? schema.getPossibleTypes(parent) : isObjectType(parent) ? [parent] : [];
+    const objects: readonly GraphQLObjectType[] = isAbstractType(parent)
+      ? schema.getPossibleTypes(parent)
+      : isObjectType(parent)
+        ? [parent]
+        : [];
     for (const selection of selectionSet.selections) {
       if (selection.kind === Kind.FIELD) {
         if (selection.name.value.startsWith('__')) continue;
@@ -69,7 +102,11 @@ export type SelectedFields = ReadonlyMap<string, ReadonlySet<string>>;
 const selections = new WeakMap<DocumentNode, Map<string, SelectedFields>>();
 
 /** The operation's selected fields per type, computed once per parsed document (Apollo and the REST shims reuse theirs). */
-export function selectedFields(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): SelectedFields {
+export function selectedFields(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+): SelectedFields {
   let byName = selections.get(document);
   if (!byName) selections.set(document, (byName = new Map()));
   const key = operationName ?? '';
@@ -95,7 +132,11 @@ const shown = new WeakMap<DocumentNode, Map<string, ReadonlySet<string>>>();
  * change an object of one of them evicts the cached answer (src/cache/invalidation.ts). Once per parsed
  * document and operation name.
  */
-export function shownTypes(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): ReadonlySet<string> {
+export function shownTypes(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+): ReadonlySet<string> {
   let byName = shown.get(document);
   if (!byName) shown.set(document, (byName = new Map()));
   const key = operationName ?? '';
@@ -145,7 +186,8 @@ function directiveVariables(operation: OperationDefinitionNode, fragments: Graph
   const visitor = {
     Directive(node: DirectiveNode) {
       if (node.name.value !== 'skip' && node.name.value !== 'include') return;
-      for (const argument of node.arguments ?? []) if (argument.value.kind === Kind.VARIABLE) found.add(argument.value.name.value);
+      for (const argument of node.arguments ?? [])
+        if (argument.value.kind === Kind.VARIABLE) found.add(argument.value.name.value);
     },
   };
   visit(operation, visitor);
@@ -170,14 +212,19 @@ class Plan {
     if (!byType) this.byNode.set(key, (byType = new Map()));
     const name = type?.name ?? '';
     let selection = byType.get(name);
-    if (!selection) byType.set(name, (selection = new PathSelection(this, isObjectType(type) ? type : undefined, fieldNodes)));
+    if (!selection)
+      byType.set(name, (selection = new PathSelection(this, isObjectType(type) ? type : undefined, fieldNodes)));
     return selection;
   }
 }
 
 function planOf(info: GraphQLResolveInfo): Plan {
   let entry = plans.get(info.operation);
-  if (!entry) plans.set(info.operation, (entry = { variables: directiveVariables(info.operation, info.fragments), byValues: new Map() }));
+  if (!entry)
+    plans.set(
+      info.operation,
+      (entry = { variables: directiveVariables(info.operation, info.fragments), byValues: new Map() }),
+    );
   let key = '';
   for (const name of entry.variables) key += `${String(info.variableValues[name])},`;
   let plan = entry.byValues.get(key);
@@ -219,7 +266,11 @@ class PathSelection implements Selected {
 
   of(field: string): PathSelection {
     let selection = this.below.get(field);
-    if (!selection) this.below.set(field, (selection = new PathSelection(this.plan, this.objectTypeOf(field), this.fieldNodes(field))));
+    if (!selection)
+      this.below.set(
+        field,
+        (selection = new PathSelection(this.plan, this.objectTypeOf(field), this.fieldNodes(field))),
+      );
     return selection;
   }
 
@@ -254,7 +305,8 @@ class PathSelection implements Selected {
           if (this.applies(selection.typeCondition?.name.value)) walk(selection.selectionSet);
         } else {
           const fragment = fragments[selection.name.value];
-          if (!fragment || spread.has(fragment.name.value) || !this.applies(fragment.typeCondition.name.value)) continue;
+          if (!fragment || spread.has(fragment.name.value) || !this.applies(fragment.typeCondition.name.value))
+            continue;
           spread.add(fragment.name.value);
           walk(fragment.selectionSet);
         }
@@ -288,7 +340,10 @@ export function selectionOf(info: GraphQLResolveInfo, typeName?: string): Select
  * what a resolver may start reading for its children beside its own read. Arguments that do not coerce are left
  * out (the field reports them when it runs).
  */
-export function selectedWithArguments<A = Record<string, unknown>>(info: GraphQLResolveInfo, field: string): Array<{ args: A; selected: Selected }> {
+export function selectedWithArguments<A = Record<string, unknown>>(
+  info: GraphQLResolveInfo,
+  field: string,
+): Array<{ args: A; selected: Selected }> {
   const type = getNamedType(info.returnType);
   const definition = isObjectType(type) ? type.getFields()[field] : undefined;
   if (!definition) return [];
@@ -297,7 +352,10 @@ export function selectedWithArguments<A = Record<string, unknown>>(info: GraphQL
   const found: Array<{ args: A; selected: Selected }> = [];
   for (const node of plan.at(info.fieldNodes, type).fieldNodes(field)) {
     try {
-      found.push({ args: getArgumentValues(definition, node, info.variableValues) as A, selected: plan.at([node], target) });
+      found.push({
+        args: getArgumentValues(definition, node, info.variableValues) as A,
+        selected: plan.at([node], target),
+      });
     } catch {
       // reported by the field itself
     }

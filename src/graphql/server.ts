@@ -24,10 +24,13 @@ const requestIdPlugin: ApolloServerPlugin<Context> = {
         contextValue.http.operationName = operationLabel(operationName);
         // Subscriptions are served over WebSocket (graphql-ws); over plain HTTP one would run as a query.
         if (operation?.operation === 'subscription') {
-          throw new GraphQLError('Subscriptions are served over WebSocket (graphql-ws protocol) on /graphql, not over HTTP', {
-            nodes: [operation],
-            extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
-          });
+          throw new GraphQLError(
+            'Subscriptions are served over WebSocket (graphql-ws protocol) on /graphql, not over HTTP',
+            {
+              nodes: [operation],
+              extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+            },
+          );
         }
         contextValue.operation.fields = selectedFields(schema, document, operationName);
         contextValue.operation.types = shownTypes(schema, document, operationName);
@@ -60,10 +63,18 @@ const requestIdPlugin: ApolloServerPlugin<Context> = {
         if (storeDown) {
           response.http.status = 503;
           response.http.headers.set('retry-after', '2');
-        } else if (!executed && response.http.status === 500 && result.errors?.every((e) => isClientErrorCode(e.extensions?.code))) {
+        } else if (
+          !executed &&
+          response.http.status === 500 &&
+          result.errors?.every((e) => isClientErrorCode(e.extensions?.code))
+        ) {
           // A rejection raised by a plugin (e.g. armor's token limit parsing the query) is still the client's mistake.
           response.http.status = 400;
-        } else if (!executed && result.errors?.length && result.errors.every((e) => e.extensions?.code === 'BAD_USER_INPUT')) {
+        } else if (
+          !executed &&
+          result.errors?.length &&
+          result.errors.every((e) => e.extensions?.code === 'BAD_USER_INPUT')
+        ) {
           // Variables our executor could not coerce (it coerces them itself, src/graphql/execute.ts): a request error.
           response.http.status = 400;
         }
@@ -122,7 +133,11 @@ export function answerBytes(result: FormattedExecutionResult): string {
   return text;
 }
 
-export function createApolloServer(schema: GraphQLSchema, config: Config, plugins: ApolloServerPlugin<Context>[] = []): ApolloServer<Context> {
+export function createApolloServer(
+  schema: GraphQLSchema,
+  config: Config,
+  plugins: ApolloServerPlugin<Context>[] = [],
+): ApolloServer<Context> {
   const armor = armorProtection(config.graphql);
   return new ApolloServer<Context>({
     gateway: localExecution(schema),
@@ -142,6 +157,12 @@ export function createApolloServer(schema: GraphQLSchema, config: Config, plugin
     formatError: formatGraphQLError,
     // Apollo's default adds a newline to every answer, which copies the whole answer string once more.
     stringifyResult: answerBytes,
-    plugins: [requestIdPlugin, ...cacheControlPlugins(config.cache.maxAge), ...(armor.plugins as ApolloServerPlugin<Context>[]), costLimitPlugin(config.graphql.maxCost), ...plugins],
+    plugins: [
+      requestIdPlugin,
+      ...cacheControlPlugins(config.cache.maxAge),
+      ...(armor.plugins as ApolloServerPlugin<Context>[]),
+      costLimitPlugin(config.graphql.maxCost),
+      ...plugins,
+    ],
   });
 }

@@ -37,7 +37,11 @@ export interface AppState extends RequestState {
  * the client's 400, not a server fault.
  */
 export function jsonBody(): Koa.Middleware {
-  const parse = bodyParser({ enableTypes: ['json'], jsonLimit: '1mb', parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] });
+  const parse = bodyParser({
+    enableTypes: ['json'],
+    jsonLimit: '1mb',
+    parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
+  });
   return async (ctx, next) => {
     checkJsonBody(ctx);
     let parsed = false;
@@ -58,7 +62,16 @@ export function withContext(deps: AppDeps): Koa.Middleware<AppState> {
   const authenticate = deps.authenticate ?? anonymousOnly;
   return async (ctx, next) => {
     const viewer = await authenticate(ctx.get('authorization') || undefined);
-    ctx.state.context = createContext({ requestId: ctx.state.requestId, log: ctx.state.log, config: deps.config, store: deps.store, mailer: deps.mailer, viewer, cursors: deps.cursors, clientIp: ctx.ip });
+    ctx.state.context = createContext({
+      requestId: ctx.state.requestId,
+      log: ctx.state.log,
+      config: deps.config,
+      store: deps.store,
+      mailer: deps.mailer,
+      viewer,
+      cursors: deps.cursors,
+      clientIp: ctx.ip,
+    });
     try {
       await next();
     } finally {

@@ -16,7 +16,13 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): v
   }
   const [status, title, code] = ANSWERS[err.code ?? ''] ?? [400, 'Bad Request', 'BAD_REQUEST'];
   const requestId = randomUUID();
-  const body = JSON.stringify({ errors: [{ message: title, extensions: { code, requestId } }], title, status, code, requestId });
+  const body = JSON.stringify({
+    errors: [{ message: title, extensions: { code, requestId } }],
+    title,
+    status,
+    code,
+    requestId,
+  });
   socket.end(
     `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,

@@ -18,7 +18,13 @@ export function devOutboxRoutes(config: Config, store: Store): Router<AppState> 
     const limit = Number.isInteger(asked) && asked >= 1 && asked <= 100 ? asked : 10;
     const messages = await latestOutboxMessages(store, { ...(to ? { to } : {}), limit });
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = messages.map((m) => ({ id: m._id, to: m.to, subject: m.subject, text: m.text, createdAt: m.createdAt.toISOString() }));
+    ctx.body = messages.map((m) => ({
+      id: m._id,
+      to: m.to,
+      subject: m.subject,
+      text: m.text,
+      createdAt: m.createdAt.toISOString(),
+    }));
   });
   return router;
 }

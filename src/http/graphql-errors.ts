@@ -10,7 +10,9 @@ const GRAPHQL_RESPONSE = 'application/graphql-response+json';
 
 /** The media type Apollo would answer with: JSON unless the client prefers graphql-response+json. */
 function graphqlMediaType(ctx: Koa.Context | Koa.ParameterizedContext<AppState>): string {
-  return ctx.accepts('application/json', GRAPHQL_RESPONSE) === GRAPHQL_RESPONSE ? `${GRAPHQL_RESPONSE}; charset=utf-8` : 'application/json; charset=utf-8';
+  return ctx.accepts('application/json', GRAPHQL_RESPONSE) === GRAPHQL_RESPONSE
+    ? `${GRAPHQL_RESPONSE}; charset=utf-8`
+    : 'application/json; charset=utf-8';
 }
 
 interface ErrorBody {
@@ -36,7 +38,12 @@ export function graphqlHttpErrors(): Koa.Middleware<AppState> {
       ctx.state.log.debug({ code: appError.code, status: appError.status }, 'GraphQL request refused');
       return;
     }
-    if (ctx.status >= 400 && typeof ctx.body === 'string' && ctx.body.startsWith('{"errors"') && !ctx.body.includes('"requestId"')) {
+    if (
+      ctx.status >= 400 &&
+      typeof ctx.body === 'string' &&
+      ctx.body.startsWith('{"errors"') &&
+      !ctx.body.includes('"requestId"')
+    ) {
       const body = JSON.parse(ctx.body) as ErrorBody;
       for (const error of body.errors ?? []) error.extensions = { ...error.extensions, requestId: ctx.state.requestId };
       const type = ctx.response.get('content-type');

@@ -15,10 +15,20 @@ const PAGE_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; f
 
 function homeLinks(config: Pick<Config, 'playground' | 'apiDocs' | 'metrics'>, oauthMount: string): Link[] {
   return [
-    { rel: 'graphql', href: '/graphql', title: config.playground ? 'GraphQL endpoint and playground (open it in a browser)' : 'GraphQL endpoint (POST, GET; subscriptions over graphql-ws)' },
+    {
+      rel: 'graphql',
+      href: '/graphql',
+      title: config.playground
+        ? 'GraphQL endpoint and playground (open it in a browser)'
+        : 'GraphQL endpoint (POST, GET; subscriptions over graphql-ws)',
+    },
     ...(config.apiDocs ? [{ rel: 'docs', href: '/docs', title: 'REST API documentation' }] : []),
     { rel: 'openapi', href: '/openapi.json', title: 'OpenAPI 3.1 document of the REST API' },
-    { rel: 'oauth', href: `${oauthMount}/.well-known/openid-configuration`, title: 'OAuth 2.0 / OpenID Connect discovery' },
+    {
+      rel: 'oauth',
+      href: `${oauthMount}/.well-known/openid-configuration`,
+      title: 'OAuth 2.0 / OpenID Connect discovery',
+    },
     { rel: 'health', href: '/healthz', title: 'Liveness' },
     { rel: 'ready', href: '/readyz', title: 'Readiness (the store answers)' },
     ...(config.metrics ? [{ rel: 'metrics', href: '/metrics', title: 'Prometheus metrics' }] : []),
@@ -28,7 +38,9 @@ function homeLinks(config: Pick<Config, 'playground' | 'apiDocs' | 'metrics'>, o
 const escape = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function renderPage(links: Link[]): string {
-  const items = links.map((l) => `    <li><a href="${escape(l.href)}">${escape(l.href)}</a>: ${escape(l.title)}</li>`).join('\n');
+  const items = links
+    .map((l) => `    <li><a href="${escape(l.href)}">${escape(l.href)}</a>: ${escape(l.title)}</li>`)
+    .join('\n');
   return `<!doctype html>
 <html lang="en">
 <head>

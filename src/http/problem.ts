@@ -11,15 +11,30 @@ function fromHttpError(err: unknown): AppError | undefined {
   if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
   switch (status) {
     case 413:
-      return new AppError({ status, code: 'PAYLOAD_TOO_LARGE', title: 'Payload Too Large', detail: 'The request body is too large' });
+      return new AppError({
+        status,
+        code: 'PAYLOAD_TOO_LARGE',
+        title: 'Payload Too Large',
+        detail: 'The request body is too large',
+      });
     case 415:
-      return new AppError({ status, code: 'UNSUPPORTED_MEDIA_TYPE', title: 'Unsupported Media Type', detail: 'Send application/json' });
+      return new AppError({
+        status,
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+        title: 'Unsupported Media Type',
+        detail: 'Send application/json',
+      });
     case 405:
       return new AppError({ status, code: 'METHOD_NOT_ALLOWED', title: 'Method Not Allowed' });
     case 404:
       return new AppError({ status, code: 'NOT_FOUND', title: 'Not Found' });
     default:
-      return new AppError({ status: 400, code: 'BAD_REQUEST', title: 'Bad Request', detail: 'The request body is not valid JSON' });
+      return new AppError({
+        status: 400,
+        code: 'BAD_REQUEST',
+        title: 'Bad Request',
+        detail: 'The request body is not valid JSON',
+      });
   }
 }
 

@@ -32,10 +32,18 @@ export function requestContext(log: Logger): Koa.Middleware<RequestState> {
       }
     } finally {
       const route = routeLabel(ctx);
-      httpRequests.observe({ method: ctx.method, route, status: String(ctx.status) }, (performance.now() - started) / 1000);
+      httpRequests.observe(
+        { method: ctx.method, route, status: String(ctx.status) },
+        (performance.now() - started) / 1000,
+      );
       if (ctx.status === 429) rateLimitRejections.inc({ route });
       ctx.state.log.info(
-        { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 },
+        {
+          method: ctx.method,
+          path: ctx.path,
+          status: ctx.status,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+        },
         'request',
       );
     }

@@ -13,10 +13,15 @@ import { AppError } from '../errors.js';
  * whose X-Forwarded-Proto is then believed — the client's own request was https.
  */
 export function securityHeaders(opts: { publicUrl: string; trustProxyHops: number }): Koa.Middleware {
-  const headers = helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false, strictTransportSecurity: false });
+  const headers = helmet({
+    contentSecurityPolicy: false,
+    crossOriginEmbedderPolicy: false,
+    strictTransportSecurity: false,
+  });
   const hsts = `max-age=${365 * 24 * 3600}; includeSubDomains`;
   const publicHttps = opts.publicUrl.startsWith('https:');
-  const overHttps = (ctx: Koa.Context): boolean => (opts.trustProxyHops > 0 ? ctx.protocol === 'https' : ctx.secure || publicHttps);
+  const overHttps = (ctx: Koa.Context): boolean =>
+    opts.trustProxyHops > 0 ? ctx.protocol === 'https' : ctx.secure || publicHttps;
   const failed = (err?: unknown): void => {
     if (err) throw err;
   };
@@ -53,6 +58,11 @@ const hasBody = (ctx: Koa.Context): boolean =>
 /** A body on a JSON route must say it is JSON: anything else is 415 before the parser sees it. */
 export function checkJsonBody(ctx: Koa.Context): void {
   if (hasBody(ctx) && !ctx.is('application/json', 'application/*+json')) {
-    throw new AppError({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', title: 'Unsupported Media Type', detail: 'Send the body as application/json' });
+    throw new AppError({
+      status: 415,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      title: 'Unsupported Media Type',
+      detail: 'Send the body as application/json',
+    });
   }
 }

@@ -20,7 +20,9 @@ export interface LiveBlogUpdate {
 }
 
 const WATCHED = ['liveBlogMessages', 'polls'];
-const PIPELINE = [{ $match: { 'ns.coll': { $in: WATCHED }, operationType: { $in: ['insert', 'update', 'replace', 'delete'] } } }];
+const PIPELINE = [
+  { $match: { 'ns.coll': { $in: WATCHED }, operationType: { $in: ['insert', 'update', 'replace', 'delete'] } } },
+];
 /** Codes after which the old token is useless: start over and fill the gap from the store. */
 const HISTORY_GONE = new Set([286, 260, 280, 136]);
 const REORDER_MARGIN = 50;
@@ -57,7 +59,9 @@ export class LiveHub {
   static async start(store: Store, log: Logger): Promise<LiveHub> {
     const hub = new LiveHub(store);
     // Real MongoDB keeps pre-images (needed to route a deleted message) only where enabled; best effort.
-    await store.db.command({ collMod: 'liveBlogMessages', changeStreamPreAndPostImages: { enabled: true } }).catch(() => undefined);
+    await store.db
+      .command({ collMod: 'liveBlogMessages', changeStreamPreAndPostImages: { enabled: true } })
+      .catch(() => undefined);
     hub.watch = await ResumableWatch.start(store, log, {
       name: 'live change stream',
       pipeline: PIPELINE,
@@ -69,14 +73,21 @@ export class LiveHub {
       onReopened: () => hub.fillGap(),
       onUnsupported: (err) => {
         hub.available = false;
-        log.warn({ code: err.code }, 'live updates are unavailable: the store cannot run change streams (MongoDB needs a replica set; compose.yaml runs one)');
+        log.warn(
+          { code: err.code },
+          'live updates are unavailable: the store cannot run change streams (MongoDB needs a replica set; compose.yaml runs one)',
+        );
       },
     });
     return hub;
   }
 
   /** A live blog's updates; `kind` narrows them to one kind (only new messages, say). */
-  subscribeBlog(liveBlogId: string, connection: Connection, kind?: LiveBlogUpdate['kind']): AsyncIterableIterator<LiveBlogUpdate> {
+  subscribeBlog(
+    liveBlogId: string,
+    connection: Connection,
+    kind?: LiveBlogUpdate['kind'],
+  ): AsyncIterableIterator<LiveBlogUpdate> {
     const accepts = kind && ((update: Payload) => (update as LiveBlogUpdate).kind === kind);
     return this.subscribe(`blog:${liveBlogId}`, connection, accepts) as AsyncIterableIterator<LiveBlogUpdate>;
   }
@@ -96,18 +107,27 @@ export class LiveHub {
     await this.watch?.close();
   }
 
-  private subscribe(topic: string, connection: Connection, accepts?: (payload: Payload) => boolean): Subscriber<Payload> {
+  private subscribe(
+    topic: string,
+    connection: Connection,
+    accepts?: (payload: Payload) => boolean,
+  ): Subscriber<Payload> {
     let set = this.topics.get(topic);
     if (!set) this.topics.set(topic, (set = new Set()));
-    if (topic.startsWith('blog:') && !this.delivered.has(topic.slice(5))) this.delivered.set(topic.slice(5), new Delivered());
-    const subscriber: Subscriber<Payload> = new Subscriber(connection, () => {
-      set.delete(subscriber);
-      if (set.size === 0 && this.topics.get(topic) === set) {
-        this.topics.delete(topic);
-        // Only a blog's topic owns its delivery record (a poll may share the blog's id).
-        if (topic.startsWith('blog:')) this.delivered.delete(topic.slice(5));
-      }
-    }, accepts);
+    if (topic.startsWith('blog:') && !this.delivered.has(topic.slice(5)))
+      this.delivered.set(topic.slice(5), new Delivered());
+    const subscriber: Subscriber<Payload> = new Subscriber(
+      connection,
+      () => {
+        set.delete(subscriber);
+        if (set.size === 0 && this.topics.get(topic) === set) {
+          this.topics.delete(topic);
+          // Only a blog's topic owns its delivery record (a poll may share the blog's id).
+          if (topic.startsWith('blog:')) this.delivered.delete(topic.slice(5));
+        }
+      },
+      accepts,
+    );
     set.add(subscriber);
     return subscriber;
   }
@@ -121,11 +141,20 @@ export class LiveHub {
         const seen = this.delivered.get(id)!;
         return { liveBlogId: id, seq: { $gt: seen.highSeq - REORDER_MARGIN }, timestamp: { $gte: seen.since } };
       });
-      const missed = await this.store.collection('liveBlogMessages').find({ $or: since }).sort({ liveBlogId: 1, seq: 1 }).toArray();
+      const missed = await this.store
+        .collection('liveBlogMessages')
+        .find({ $or: since })
+        .sort({ liveBlogId: 1, seq: 1 })
+        .toArray();
       for (const message of missed) this.publishMessage('added', message);
     }
     const polls = [...this.topics.keys()].filter((t) => t.startsWith('poll:')).map((t) => t.slice(5));
-    if (polls.length) for (const poll of await this.store.collection('polls').find({ _id: { $in: polls } }).toArray()) this.publish(`poll:${poll._id}`, poll);
+    if (polls.length)
+      for (const poll of await this.store
+        .collection('polls')
+        .find({ _id: { $in: polls } })
+        .toArray())
+        this.publish(`poll:${poll._id}`, poll);
   }
 
   private route(change: Change): void {
@@ -143,7 +172,13 @@ export class LiveHub {
       if (message) this.publishMessage('edited', message);
     } else if (change.operationType === 'delete') {
       const before = change.fullDocumentBeforeChange as LiveBlogMessageDoc | undefined;
-      if (before) this.publish(`blog:${before.liveBlogId}`, { kind: 'deleted', liveBlogId: before.liveBlogId, messageId: before._id, message: null });
+      if (before)
+        this.publish(`blog:${before.liveBlogId}`, {
+          kind: 'deleted',
+          liveBlogId: before.liveBlogId,
+          messageId: before._id,
+          message: null,
+        });
     }
   }
 

@@ -23,7 +23,9 @@ function eventContext(context: Context): Context {
   return { ...context, loaders: new Loaders(context.store, context.operation), now: new Date() };
 }
 
-export async function subscribeShared(args: ExecutionArgs): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
+export async function subscribeShared(
+  args: ExecutionArgs,
+): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
   const stream = await createSourceEventStream(args);
   if (!(Symbol.asyncIterator in stream)) return stream;
   const context = args.contextValue as Context;

@@ -35,7 +35,9 @@ export class TokenLifetimes {
   ) {
     this.unsubscribe =
       revocations?.onRevoked((entries) => {
-        for (const { kind, value } of entries) for (const socket of [...(this.holders.get(`${kind}:${value}`) ?? [])]) this.endNow(socket, 'the access token has been revoked');
+        for (const { kind, value } of entries)
+          for (const socket of [...(this.holders.get(`${kind}:${value}`) ?? [])])
+            this.endNow(socket, 'the access token has been revoked');
       }) ?? (() => undefined);
   }
 
@@ -50,7 +52,10 @@ export class TokenLifetimes {
     } catch {
       return true;
     }
-    const keys = [typeof claims.jti === 'string' ? `token:${claims.jti}` : '', typeof claims.gid === 'string' ? `grant:${claims.gid}` : ''].filter(Boolean);
+    const keys = [
+      typeof claims.jti === 'string' ? `token:${claims.jti}` : '',
+      typeof claims.gid === 'string' ? `grant:${claims.gid}` : '',
+    ].filter(Boolean);
     // Checked and registered in one synchronous step: a revocation learnt after this reaches the listener.
     if (this.revocations?.isRevoked(claims.jti, claims.gid)) return false;
     if (typeof claims.exp === 'number' && claims.exp * 1000 <= Date.now()) return false;

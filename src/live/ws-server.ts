@@ -7,7 +7,17 @@
 import type { IncomingMessage, Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
-import { getVariableValues, GraphQLError, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import {
+  getVariableValues,
+  GraphQLError,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type ExecutionArgs,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Config } from '../config.js';
 import { createContext, type Viewer } from '../context.js';
@@ -66,14 +76,26 @@ const SERVER_ONLY = new Set(['connection_ack', 'next', 'error']);
 const IDLE = 4408;
 
 /** Codes this module gives its own refusals: shown as they are; everything else goes through the masking formatter. */
-const OWN_CODES = new Set(['RATE_LIMITED', 'GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'UNAUTHENTICATED']);
+const OWN_CODES = new Set([
+  'RATE_LIMITED',
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'UNAUTHENTICATED',
+]);
 const format = (e: GraphQLError) =>
-  !e.originalError && OWN_CODES.has(String(e.extensions.code)) ? { message: e.message, locations: e.locations, extensions: { code: e.extensions.code } } : formatGraphQLError(e.toJSON(), e);
+  !e.originalError && OWN_CODES.has(String(e.extensions.code))
+    ? { message: e.message, locations: e.locations, extensions: { code: e.extensions.code } }
+    : formatGraphQLError(e.toJSON(), e);
 
 export function attachLiveServer(deps: LiveServerDeps): LiveServer {
   const { config, log } = deps;
   // No per-message compression: a zlib context per socket costs far more memory than the small JSON it saves.
-  const wss = new WebSocketServer({ noServer: true, maxPayload: config.live.maxMessageBytes, perMessageDeflate: false });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: config.live.maxMessageBytes,
+    perMessageDeflate: false,
+  });
   const rules = [...specifiedRules, ...armorProtection(config.graphql).validationRules];
   // A thousand readers of one live blog send the same query: it is parsed and validated once, and they share
   // the document (parsing and validating each anew was most of what a subscription allocated).
@@ -89,10 +111,17 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
     try {
       document = parse(query, { maxTokens: config.graphql.maxTokens });
     } catch (err) {
-      return [new GraphQLError(err instanceof Error ? err.message : 'Syntax Error', { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
+      return [
+        new GraphQLError(err instanceof Error ? err.message : 'Syntax Error', {
+          extensions: { code: 'GRAPHQL_PARSE_FAILED' },
+        }),
+      ];
     }
     const errors = validate(deps.schema, document, rules);
-    if (errors.length) return errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }));
+    if (errors.length)
+      return errors.map(
+        (e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }),
+      );
     if (prepared.size >= PREPARED_DOCUMENTS) prepared.delete(prepared.keys().next().value!);
     prepared.set(query, document);
     return document;
@@ -147,12 +176,15 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
       connectionInitWaitTimeout: 10_000,
       // Messages only a server sends are a client's protocol error (4400), not an internal one (4500).
       jsonMessageReviver: (key, value: unknown) => {
-        if (key === '' && SERVER_ONLY.has((value as { type?: unknown } | null)?.type as string)) throw new Error('a message type only servers send');
+        if (key === '' && SERVER_ONLY.has((value as { type?: unknown } | null)?.type as string))
+          throw new Error('a message type only servers send');
         return value;
       },
       onConnect: async (ctx) => {
         // The same rule as over HTTP: nothing (or a blank value) is anonymous, anything else must be a valid bearer token.
-        const credential = presentedCredential(ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization);
+        const credential = presentedCredential(
+          ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization,
+        );
         const socket = ctx.extra.socket;
         try {
           ctx.extra.viewer = await deps.authenticate(credential);
@@ -160,7 +192,11 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
             // Checked again at every subscribe: a token that expired or was revoked opens nothing more.
             ctx.extra.credential = credential;
             // Followed until the socket closes (one that closed while the token was checked is not followed).
-            if (socket.readyState === socket.OPEN && !lifetimes.follow(socket, credential.replace(/^Bearer\s+/i, '').trim())) return refuse(socket, 'the access token is no longer valid');
+            if (
+              socket.readyState === socket.OPEN &&
+              !lifetimes.follow(socket, credential.replace(/^Bearer\s+/i, '').trim())
+            )
+              return refuse(socket, 'the access token is no longer valid');
           }
         } catch (err) {
           if (err instanceof AppError && err.status < 500) return refuse(socket, err.message);
@@ -180,27 +216,50 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
             await deps.authenticate(ctx.extra.credential);
           } catch (err) {
             if (!(err instanceof AppError) || err.status >= 500) throw err;
-            return [new GraphQLError('The access token of this connection is no longer valid: connect again with a new one', { extensions: { code: 'UNAUTHENTICATED' } })];
+            return [
+              new GraphQLError('The access token of this connection is no longer valid: connect again with a new one', {
+                extensions: { code: 'UNAUTHENTICATED' },
+              }),
+            ];
           }
         }
         if ((active.get(socket) ?? 0) >= config.live.maxSubscriptions) {
-          return [new GraphQLError(`At most ${config.live.maxSubscriptions} subscriptions per connection`, { extensions: { code: 'RATE_LIMITED' } })];
+          return [
+            new GraphQLError(`At most ${config.live.maxSubscriptions} subscriptions per connection`, {
+              extensions: { code: 'RATE_LIMITED' },
+            }),
+          ];
         }
         const document = prepare(payload.query);
         if (Array.isArray(document)) return document;
         const operation = document.definitions.find(
-          (d): d is OperationDefinitionNode => d.kind === 'OperationDefinition' && (!payload.operationName || d.name?.value === payload.operationName),
+          (d): d is OperationDefinitionNode =>
+            d.kind === 'OperationDefinition' && (!payload.operationName || d.name?.value === payload.operationName),
         );
         if (operation?.operation !== 'subscription') {
-          return [new GraphQLError('Only subscriptions run over WebSocket; send queries and mutations as HTTP POST /graphql', { extensions: { code: 'BAD_USER_INPUT' } })];
+          return [
+            new GraphQLError(
+              'Only subscriptions run over WebSocket; send queries and mutations as HTTP POST /graphql',
+              { extensions: { code: 'BAD_USER_INPUT' } },
+            ),
+          ];
         }
         // Variables that do not fit their types (objects or operators where an ID goes) are the client's error,
         // as over HTTP: BAD_USER_INPUT, never reaching a resolver. So are variables nested too deep to key safely.
         if (nestedDeeperThan(payload.variables, MAX_VARIABLE_DEPTH)) {
-          return [new GraphQLError(`Variables may be nested at most ${MAX_VARIABLE_DEPTH} levels deep`, { extensions: { code: 'BAD_USER_INPUT' } })];
+          return [
+            new GraphQLError(`Variables may be nested at most ${MAX_VARIABLE_DEPTH} levels deep`, {
+              extensions: { code: 'BAD_USER_INPUT' },
+            }),
+          ];
         }
-        const coerced = getVariableValues(deps.schema, operation.variableDefinitions ?? [], payload.variables ?? {}, { maxErrors: 10 });
-        if (coerced.errors) return coerced.errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'BAD_USER_INPUT' } }));
+        const coerced = getVariableValues(deps.schema, operation.variableDefinitions ?? [], payload.variables ?? {}, {
+          maxErrors: 10,
+        });
+        if (coerced.errors)
+          return coerced.errors.map(
+            (e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'BAD_USER_INPUT' } }),
+          );
         active.set(socket, (active.get(socket) ?? 0) + 1);
         clearTimeout(idle.get(socket));
         const requestId = randomUUID();
@@ -214,7 +273,13 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
           clientIp: ctx.extra.clientIp,
         });
         context.live = { hub: deps.hub, connection: connectionOf(socket) };
-        const args: ExecutionArgs = { schema: deps.schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue: context };
+        const args: ExecutionArgs = {
+          schema: deps.schema,
+          document,
+          operationName: payload.operationName,
+          variableValues: payload.variables,
+          contextValue: context,
+        };
         return args;
       },
       onComplete: (ctx) => {
@@ -258,4 +323,3 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
     },
   };
 }
-

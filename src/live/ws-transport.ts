@@ -33,7 +33,12 @@ export function serveGraphqlWs<P extends ConnectionInitMessage['payload'], E ext
   wss.on('connection', (socket, request: IncomingMessage) => {
     // `ws` closes the connection itself on a peer's protocol error (1009 for an oversized message, 1002 ...) and
     // then reports it here: the client's doing, logged without a stack.
-    socket.on('error', (err: Error & { code?: string }) => log.info({ wsError: err.code, reason: err.message, ip: request.socket.remoteAddress }, 'live: closed a connection on a protocol error'));
+    socket.on('error', (err: Error & { code?: string }) =>
+      log.info(
+        { wsError: err.code, reason: err.message, ip: request.socket.remoteAddress },
+        'live: closed a connection on a protocol error',
+      ),
+    );
     let pongWait: NodeJS.Timeout | undefined;
     // A peer that does not answer a ping within a keep-alive period is gone: its socket is cut.
     const pings =

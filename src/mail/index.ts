@@ -14,5 +14,8 @@ export function createMailer(deps: { config: Config; store: Store; log: Logger }
   if (config.isProduction) {
     log.warn('SMTP_URL is not set: mail is kept in the outbox collection and never delivered');
   }
-  return new OutboxMailer(store, log.child({ component: 'mail' }), { from: config.mail.from, logBodies: !config.isProduction });
+  return new OutboxMailer(store, log.child({ component: 'mail' }), {
+    from: config.mail.from,
+    logBodies: !config.isProduction,
+  });
 }

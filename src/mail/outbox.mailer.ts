@@ -40,7 +40,8 @@ export class OutboxMailer implements Mailer {
     };
     await this.store.collection('outbox').insertOne(doc);
     // The text carries one-time codes and keys: only ever logged in development (see createMailer).
-    if (this.opts.logBodies) this.log.info({ outboxId: doc._id }, `outbox: mail to ${doc.to}: ${doc.subject}\n${doc.text}`);
+    if (this.opts.logBodies)
+      this.log.info({ outboxId: doc._id }, `outbox: mail to ${doc.to}: ${doc.subject}\n${doc.text}`);
     else this.log.info({ outboxId: doc._id }, 'outbox: mail stored');
   }
 }

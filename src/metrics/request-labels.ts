@@ -2,7 +2,17 @@
 // does: its id, and its route as a bounded label.
 import type Koa from 'koa';
 
-const OAUTH_SEGMENTS = new Set(['access_token', 'otp', 'auth', 'jwks', 'token', 'interaction', '.well-known', 'session', 'me']);
+const OAUTH_SEGMENTS = new Set([
+  'access_token',
+  'otp',
+  'auth',
+  'jwks',
+  'token',
+  'interaction',
+  '.well-known',
+  'session',
+  'me',
+]);
 /** An incoming X-Request-Id is kept when it looks like one; anything else gets a fresh id. */
 export const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

@@ -24,7 +24,11 @@ export function adapterFactory(store: Store, opts: AdapterOptions) {
     private readonly models: OAuthModelStore;
 
     constructor(readonly name: string) {
-      this.models = new OAuthModelStore(store, name, name === 'RefreshToken' ? { graceSeconds: opts.refreshGraceSeconds } : {});
+      this.models = new OAuthModelStore(
+        store,
+        name,
+        name === 'RefreshToken' ? { graceSeconds: opts.refreshGraceSeconds } : {},
+      );
     }
 
     async upsert(id: string, payload: StoredPayload, expiresIn?: number): Promise<void> {
@@ -54,7 +58,8 @@ export function adapterFactory(store: Store, opts: AdapterOptions) {
           const state = tokenRequestState();
           if (state) state.rotatedFrom = id;
         }
-        if (outcome === 'replay') opts.log.info({ model: this.name }, 'oauth: refresh token retried inside the grace window; same successor');
+        if (outcome === 'replay')
+          opts.log.info({ model: this.name }, 'oauth: refresh token retried inside the grace window; same successor');
         return;
       }
       // Used again after its successor was, after the window, or after losing a race: the replay it is.

@@ -26,7 +26,12 @@ export class AttemptLimiter<Name extends string> {
     store: Store,
     private readonly limits: AttemptLimits<Name>,
   ) {
-    const perName = Object.fromEntries(Object.entries<number>(limits.points).map(([name, points]) => [name, { points, windowSeconds: limits.windowSeconds }]));
+    const perName = Object.fromEntries(
+      Object.entries<number>(limits.points).map(([name, points]) => [
+        name,
+        { points, windowSeconds: limits.windowSeconds },
+      ]),
+    );
     this.limiters = storeLimiters(store, 'login_failures', perName as Record<Name, RateLimit>, `${limits.prefix}:`);
   }
 
@@ -37,7 +42,9 @@ export class AttemptLimiter<Name extends string> {
    */
   async take(keys: AttemptKeys<Name>): Promise<number | null> {
     const entries = this.entries(keys);
-    const results = await Promise.allSettled(entries.map(([name, key]) => this.limiters[name].consume(this.stored(key), 1)));
+    const results = await Promise.allSettled(
+      entries.map(([name, key]) => this.limiters[name].consume(this.stored(key), 1)),
+    );
     let waitMs = 0;
     let failure: unknown;
     for (const result of results) {
@@ -48,7 +55,10 @@ export class AttemptLimiter<Name extends string> {
     }
     if (!waitMs && failure === undefined) return null;
     // A refused consume has counted too: give back every point this attempt took.
-    const counted = entries.filter((_, i) => results[i]!.status === 'fulfilled' || refusalWait((results[i] as PromiseRejectedResult).reason) !== undefined);
+    const counted = entries.filter(
+      (_, i) =>
+        results[i]!.status === 'fulfilled' || refusalWait((results[i] as PromiseRejectedResult).reason) !== undefined,
+    );
     await this.giveBack(Object.fromEntries(counted) as AttemptKeys<Name>);
     if (failure !== undefined) throw failure;
     return Math.max(1, Math.ceil(waitMs / 1000));
@@ -74,7 +84,8 @@ export class AttemptLimiter<Name extends string> {
   }
 
   private entries(keys: AttemptKeys<Name>): Array<[Name, string]> {
-    return (Object.entries(keys) as Array<[Name, string | undefined]>).filter((e): e is [Name, string] => typeof e[1] === 'string');
+    return (Object.entries(keys) as Array<[Name, string | undefined]>).filter(
+      (e): e is [Name, string] => typeof e[1] === 'string',
+    );
   }
 }
-

@@ -22,8 +22,12 @@ const NO_TOKEN = /^(undefined|null)$/;
  * without an error code (RFC 6750 §3.1: an unsupported authentication method).
  */
 function malformed(authorization: string): AppError {
-  if (/^Bearer(\s|$)/i.test(authorization)) return unauthenticated('Send the access token as "Authorization: Bearer <token>"');
-  return unauthenticated('Only bearer tokens are accepted: send "Authorization: Bearer <token>", or none to read anonymously', null);
+  if (/^Bearer(\s|$)/i.test(authorization))
+    return unauthenticated('Send the access token as "Authorization: Bearer <token>"');
+  return unauthenticated(
+    'Only bearer tokens are accepted: send "Authorization: Bearer <token>", or none to read anonymously',
+    null,
+  );
 }
 
 /** Verifies an access token (signature, issuer, audience, type, expiry) against the server's public keys. */
@@ -32,10 +36,17 @@ export type AccessTokenVerifier = (token: string) => Promise<JWTPayload>;
 export function accessTokenVerifier(config: Config, keys: Pick<OAuthKeys, 'publicJwks'>): AccessTokenVerifier {
   const keySet = createLocalJWKSet(keys.publicJwks);
   const { issuer, audience } = config.oauth;
-  return async (token) => (await jwtVerify(token, keySet, { issuer, audience, typ: 'at+jwt', algorithms: ['ES256'] })).payload;
+  return async (token) =>
+    (await jwtVerify(token, keySet, { issuer, audience, typ: 'at+jwt', algorithms: ['ES256'] })).payload;
 }
 
-export function bearerAuthenticator(deps: { config: Config; store: Store; keys: OAuthKeys; revocations?: RevocationList; verify?: AccessTokenVerifier }): Authenticator {
+export function bearerAuthenticator(deps: {
+  config: Config;
+  store: Store;
+  keys: OAuthKeys;
+  revocations?: RevocationList;
+  verify?: AccessTokenVerifier;
+}): Authenticator {
   const verify = deps.verify ?? accessTokenVerifier(deps.config, deps.keys);
   return async (authorization) => {
     const credential = presentedCredential(authorization);
@@ -47,11 +58,16 @@ export function bearerAuthenticator(deps: { config: Config; store: Store; keys: 
       payload = await verify(match[1]!);
     } catch (err) {
       if (err instanceof joseErrors.JWTExpired) throw unauthenticated('The access token has expired');
-      throw unauthenticated(NO_TOKEN.test(match[1]!) ? `"Bearer ${match[1]}" carries no access token: leave the header out to read anonymously` : 'The access token is not valid');
+      throw unauthenticated(
+        NO_TOKEN.test(match[1]!)
+          ? `"Bearer ${match[1]}" carries no access token: leave the header out to read anonymously`
+          : 'The access token is not valid',
+      );
     }
     if (typeof payload.sub !== 'string' || !payload.sub) throw unauthenticated('The access token is not valid');
     // In memory: revoked grants and tokens reach every process within a poll period (revocations.ts).
-    if (deps.revocations?.isRevoked(payload.jti, payload.gid)) throw unauthenticated('The access token has been revoked');
+    if (deps.revocations?.isRevoked(payload.jti, payload.gid))
+      throw unauthenticated('The access token has been revoked');
     return createViewer(deps.store, payload.sub, payload);
   };
 }

@@ -58,10 +58,12 @@ export async function createClient(store: Store, input: NewClient): Promise<{ cl
   const clientId = input.clientId ?? `cl_${randomBytes(9).toString('base64url')}`;
   if (!CLIENT_ID.test(clientId)) throw new ClientInputError('client id: 1-64 characters of [A-Za-z0-9_.:-]');
   const unknownGrant = input.grantTypes.find((g) => !(SUPPORTED_GRANTS as readonly string[]).includes(g));
-  if (unknownGrant) throw new ClientInputError(`unknown grant type "${unknownGrant}" (supported: ${SUPPORTED_GRANTS.join(', ')})`);
+  if (unknownGrant)
+    throw new ClientInputError(`unknown grant type "${unknownGrant}" (supported: ${SUPPORTED_GRANTS.join(', ')})`);
   const scopes = input.scopes ?? [...SUPPORTED_SCOPES];
   const unknownScope = scopes.find((s) => !(SUPPORTED_SCOPES as readonly string[]).includes(s));
-  if (unknownScope) throw new ClientInputError(`unknown scope "${unknownScope}" (supported: ${SUPPORTED_SCOPES.join(', ')})`);
+  if (unknownScope)
+    throw new ClientInputError(`unknown scope "${unknownScope}" (supported: ${SUPPORTED_SCOPES.join(', ')})`);
   const redirectUris = input.redirectUris ?? [];
   if (input.grantTypes.includes('authorization_code') && redirectUris.length === 0) {
     throw new ClientInputError('the authorization_code grant needs at least one redirect URI');

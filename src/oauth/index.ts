@@ -39,7 +39,12 @@ export interface OAuthServer {
   stop(): Promise<void>;
 }
 
-export async function createOAuthServer(deps: { config: Config; log: Logger; store: Store; mailer?: Mailer }): Promise<OAuthServer> {
+export async function createOAuthServer(deps: {
+  config: Config;
+  log: Logger;
+  store: Store;
+  mailer?: Mailer;
+}): Promise<OAuthServer> {
   const { config, store } = deps;
   const log = deps.log.child({ component: 'oauth' });
   if (runtimeNotice) log.info('oidc-provider prefers Node 22+; this service supports Node >= 20.19 (CI runs both)');
@@ -49,7 +54,12 @@ export async function createOAuthServer(deps: { config: Config; log: Logger; sto
   const limits = config.oauth.loginLimits;
   const failures = new SignInLimits(
     store,
-    { perAccountAndIp: limits.failuresPerAccount, perIp: limits.failuresPerIp, perAccountUnknownDevices: limits.unknownDeviceFailuresPerAccount, windowSeconds: limits.windowSeconds },
+    {
+      perAccountAndIp: limits.failuresPerAccount,
+      perIp: limits.failuresPerIp,
+      perAccountUnknownDevices: limits.unknownDeviceFailuresPerAccount,
+      windowSeconds: limits.windowSeconds,
+    },
     keys.deviceKey,
   );
   const requests = new AttemptLimiter<OtpRequestCounter>(store, {
@@ -59,10 +69,22 @@ export async function createOAuthServer(deps: { config: Config; log: Logger; sto
     key: keys.deviceKey,
   });
   const logins = new PasswordLogin(store, hasher, failures);
-  const otp = new OtpService({ store, mailer, log, key: keys.otpKey, failures, requests, maxLiveCodes: limits.otpRequestsPerAddress });
+  const otp = new OtpService({
+    store,
+    mailer,
+    log,
+    key: keys.otpKey,
+    failures,
+    requests,
+    maxLiveCodes: limits.otpRequestsPerAddress,
+  });
   const thirdParty = new ThirdPartySignIn(store, config.oauth.thirdParty, log);
   // A revocation matters while an access token issued before it can still be presented.
-  const revocations = new RevocationList(store, new PollingRevocationFeed(store, config.oauth.pollMs, log), config.oauth.accessTokenTtl + 60);
+  const revocations = new RevocationList(
+    store,
+    new PollingRevocationFeed(store, config.oauth.pollMs, log),
+    config.oauth.accessTokenTtl + 60,
+  );
   await revocations.start();
 
   const issuerPath = new URL(config.oauth.issuer).pathname.replace(/\/$/, '') || OAUTH_MOUNT;
@@ -70,13 +92,24 @@ export async function createOAuthServer(deps: { config: Config; log: Logger; sto
 
   /** The provider and everything bound to it, for one set of signing keys; rebuilt when the keys change. */
   const build = (current: OAuthKeys) => {
-    const provider = createProvider({ config, log, store, keys: current, otp, password: { logins, thirdParty, limiter: failures, otp }, revocations });
+    const provider = createProvider({
+      config,
+      log,
+      store,
+      keys: current,
+      otp,
+      password: { logins, thirdParty, limiter: failures, otp },
+      revocations,
+    });
     const verify = accessTokenVerifier(config, current);
     const interactions = interactionRoutes({ provider, logins, base: `${OAUTH_MOUNT}/interaction` });
     const middleware = compose([
       metadataAlias(issuerPath),
       postOnlyEndpoints([
-        { path: `${OAUTH_MOUNT}${OAUTH_ROUTES.token}`, types: ['application/x-www-form-urlencoded', 'application/json'] },
+        {
+          path: `${OAUTH_MOUNT}${OAUTH_ROUTES.token}`,
+          types: ['application/x-www-form-urlencoded', 'application/json'],
+        },
         { path: `${OAUTH_MOUNT}/otp`, types: ['application/x-www-form-urlencoded', 'application/json'] },
         { path: `${OAUTH_MOUNT}${OAUTH_ROUTES.introspection}`, types: ['application/x-www-form-urlencoded'] },
         { path: `${OAUTH_MOUNT}${OAUTH_ROUTES.revocation}`, types: ['application/x-www-form-urlencoded'] },
@@ -84,7 +117,10 @@ export async function createOAuthServer(deps: { config: Config; log: Logger; sto
       otpRouter.routes() as unknown as Koa.Middleware,
       interactions.routes() as unknown as Koa.Middleware,
       tokenEndpoint(`${OAUTH_MOUNT}${OAUTH_ROUTES.token}`),
-      structuredTokenParam([`${OAUTH_MOUNT}${OAUTH_ROUTES.introspection}`, `${OAUTH_MOUNT}${OAUTH_ROUTES.revocation}`], verify),
+      structuredTokenParam(
+        [`${OAUTH_MOUNT}${OAUTH_ROUTES.introspection}`, `${OAUTH_MOUNT}${OAUTH_ROUTES.revocation}`],
+        verify,
+      ),
       mount(OAUTH_MOUNT, provider),
     ]);
     return { provider, verify, middleware, keys: current };
@@ -117,7 +153,8 @@ export async function createOAuthServer(deps: { config: Config; log: Logger; sto
 /** Runs middlewares in order, as one. */
 function compose(chain: Koa.Middleware[]): Koa.Middleware {
   return (ctx, next) => {
-    const run = (i: number): Promise<unknown> => (i === chain.length ? next() : Promise.resolve(chain[i]!(ctx, () => run(i + 1))));
+    const run = (i: number): Promise<unknown> =>
+      i === chain.length ? next() : Promise.resolve(chain[i]!(ctx, () => run(i + 1)));
     return run(0);
   };
 }
@@ -126,7 +163,8 @@ function compose(chain: Koa.Middleware[]): Koa.Middleware {
 function metadataAlias(issuerPath: string): Koa.Middleware {
   const alias = `/.well-known/oauth-authorization-server${issuerPath}`;
   return async (ctx, next) => {
-    if (ctx.path === alias && (ctx.method === 'GET' || ctx.method === 'OPTIONS')) ctx.path = `${OAUTH_MOUNT}/.well-known/oauth-authorization-server`;
+    if (ctx.path === alias && (ctx.method === 'GET' || ctx.method === 'OPTIONS'))
+      ctx.path = `${OAUTH_MOUNT}/.well-known/oauth-authorization-server`;
     await next();
   };
 }

@@ -59,7 +59,11 @@ export function interactionRoutes(deps: InteractionDeps): Router {
     ctx.redirect(returnTo);
     ctx.status = 303;
   };
-  const paths = (uid: string) => ({ login: `${base}/${uid}/login`, confirm: `${base}/${uid}/confirm`, abort: `${base}/${uid}/abort` });
+  const paths = (uid: string) => ({
+    login: `${base}/${uid}/login`,
+    confirm: `${base}/${uid}/confirm`,
+    abort: `${base}/${uid}/abort`,
+  });
 
   router.get('/:uid', async (ctx) => {
     const interaction = await details(ctx as unknown as Koa.Context);
@@ -69,7 +73,9 @@ export function interactionRoutes(deps: InteractionDeps): Router {
     if (interaction.prompt.name === 'login') {
       ctx.body = loginPage({ action: to.login, clientName: name });
     } else if (interaction.prompt.name === 'consent') {
-      const scopes = String(interaction.params.scope ?? '').split(' ').filter(Boolean);
+      const scopes = String(interaction.params.scope ?? '')
+        .split(' ')
+        .filter(Boolean);
       ctx.body = consentPage({ action: to.confirm, abortAction: to.abort, clientName: name, scopes });
     } else {
       throw new errors.SessionNotFound(`unsupported prompt ${interaction.prompt.name}`);
@@ -85,13 +91,25 @@ export function interactionRoutes(deps: InteractionDeps): Router {
     ctx.type = 'html';
     if (!email || !password || email.length > 320 || password.length > 1024) {
       ctx.status = 400;
-      ctx.body = loginPage({ action, clientName: await clientName(interaction), email, error: 'Enter your e-mail and password.' });
+      ctx.body = loginPage({
+        action,
+        clientName: await clientName(interaction),
+        email,
+        error: 'Enter your e-mail and password.',
+      });
       return;
     }
     const outcome = await deps.logins.check(email, password, ctx.ip, ctx.cookies.get(DEVICE_COOKIE));
     if (outcome.ok) {
       // This browser is now a known device for the account: other people's failures do not lock it out.
-      ctx.cookies.set(DEVICE_COOKIE, outcome.deviceToken, { httpOnly: true, sameSite: 'lax', path: base, maxAge: DEVICE_COOKIE_DAYS * 86_400_000, secure: ctx.secure, signed: false });
+      ctx.cookies.set(DEVICE_COOKIE, outcome.deviceToken, {
+        httpOnly: true,
+        sameSite: 'lax',
+        path: base,
+        maxAge: DEVICE_COOKIE_DAYS * 86_400_000,
+        secure: ctx.secure,
+        signed: false,
+      });
       await finish(ctx as unknown as Koa.Context, { login: { accountId: outcome.customer._id, amr: ['pwd'] } }, false);
       return;
     }
@@ -116,14 +134,19 @@ export function interactionRoutes(deps: InteractionDeps): Router {
     if (!grant) throw new errors.SessionNotFound('grant not found');
     if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
     if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
-    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
+    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
+      grant.addResourceScope(indicator, scopes.join(' '));
     const grantId = await grant.save();
     await finish(ctx as unknown as Koa.Context, { consent: interaction.grantId ? {} : { grantId } }, true);
   });
 
   router.post('/:uid/abort', async (ctx) => {
     await details(ctx as unknown as Koa.Context);
-    await finish(ctx as unknown as Koa.Context, { error: 'access_denied', error_description: 'The user did not allow access' }, false);
+    await finish(
+      ctx as unknown as Koa.Context,
+      { error: 'access_denied', error_description: 'The user did not allow access' },
+      false,
+    );
   });
 
   return router;

@@ -76,13 +76,21 @@ function toPublicJwk(jwk: JWK): JWK {
 export type KeyState = 'pending' | 'active' | 'previous' | 'retired';
 
 /** Where a key stands at `now`: not signing yet, signing, still published after a newer one took over, gone. */
-export function keyStates(stored: StoredKeys, now = new Date()): Array<{ jwk: JWK; state: KeyState; schedule: KeySchedule }> {
+export function keyStates(
+  stored: StoredKeys,
+  now = new Date(),
+): Array<{ jwk: JWK; state: KeyState; schedule: KeySchedule }> {
   const at = (d: Date | undefined, fallback: number) => (d ? new Date(d).getTime() : fallback);
   const entries = stored.jwks.keys.map((jwk) => ({ jwk, schedule: stored.schedule?.[jwk.kid!] ?? {} }));
   const active = new Map<string, string>();
   for (const alg of ALGS) {
     const candidates = entries
-      .filter((e) => e.jwk.alg === alg && at(e.schedule.activateAt, 0) <= now.getTime() && at(e.schedule.retireAt, Infinity) > now.getTime())
+      .filter(
+        (e) =>
+          e.jwk.alg === alg &&
+          at(e.schedule.activateAt, 0) <= now.getTime() &&
+          at(e.schedule.retireAt, Infinity) > now.getTime(),
+      )
       .sort((a, b) => at(b.schedule.activateAt, 0) - at(a.schedule.activateAt, 0));
     if (candidates[0]) active.set(alg, candidates[0].jwk.kid!);
   }
@@ -126,7 +134,8 @@ export async function loadKeys(config: Config, store: Store, log: Logger): Promi
   if (keysFromEnvironment(config)) {
     return keysAt({ jwks: JSON.parse(config.oauth.jwks!) as StoredKeys['jwks'], cookieKeys: config.oauth.cookieKeys! });
   }
-  if (config.isProduction) log.warn('OAUTH_JWKS / OAUTH_COOKIE_KEYS are not set: using signing and cookie keys kept in the store');
+  if (config.isProduction)
+    log.warn('OAUTH_JWKS / OAUTH_COOKIE_KEYS are not set: using signing and cookie keys kept in the store');
   return keysAt(await storedKeys(store, log));
 }
 
@@ -142,7 +151,10 @@ async function storedKeysDoc(store: Store, log?: Logger): Promise<{ value: Store
   const fresh = { value: await generateKeys(), updatedAt: new Date() };
   try {
     await settings.insertOne({ _id: KEYS_SETTING, ...fresh });
-    log?.info({ kids: fresh.value.jwks.keys.map((k) => k.kid) }, 'oauth: generated signing and cookie keys (kept in the store)');
+    log?.info(
+      { kids: fresh.value.jwks.keys.map((k) => k.kid) },
+      'oauth: generated signing and cookie keys (kept in the store)',
+    );
     return fresh;
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
@@ -154,7 +166,9 @@ async function storedKeysDoc(store: Store, log?: Logger): Promise<{ value: Store
 /** Replaces the stored keys unless someone changed them since they were read (`updatedAt`); false then. */
 async function replaceStored(store: Store, seen: { updatedAt: Date }, next: StoredKeys): Promise<boolean> {
   const updatedAt = new Date(Math.max(Date.now(), seen.updatedAt.getTime() + 1));
-  const res = await store.collection('settings').replaceOne({ _id: KEYS_SETTING, updatedAt: seen.updatedAt }, { value: next, updatedAt });
+  const res = await store
+    .collection('settings')
+    .replaceOne({ _id: KEYS_SETTING, updatedAt: seen.updatedAt }, { value: next, updatedAt });
   return res.modifiedCount === 1;
 }
 
@@ -166,7 +180,11 @@ export interface RotationTimes {
 }
 
 /** Adds a new ES256 and RS256 key; the keys they replace retire one token lifetime after they activate. */
-export async function rotateKeys(store: Store, times: RotationTimes, now = new Date()): Promise<Array<{ kid: string; alg: string; activateAt: Date }>> {
+export async function rotateKeys(
+  store: Store,
+  times: RotationTimes,
+  now = new Date(),
+): Promise<Array<{ kid: string; alg: string; activateAt: Date }>> {
   const fresh = await Promise.all(ALGS.map(signingKey));
   const activateAt = new Date(now.getTime() + times.activateInSeconds * 1000);
   const retireAt = new Date(activateAt.getTime() + times.retireAfterSeconds * 1000);
@@ -175,12 +193,14 @@ export async function rotateKeys(store: Store, times: RotationTimes, now = new D
     const seen = doc.value;
     const schedule: Record<string, KeySchedule> = { ...seen.schedule };
     for (const { jwk, state } of keyStates(seen, now)) {
-      if (state === 'active' || state === 'previous') schedule[jwk.kid!] = { ...schedule[jwk.kid!], retireAt: minDate(schedule[jwk.kid!]?.retireAt, retireAt) };
+      if (state === 'active' || state === 'previous')
+        schedule[jwk.kid!] = { ...schedule[jwk.kid!], retireAt: minDate(schedule[jwk.kid!]?.retireAt, retireAt) };
     }
     for (const jwk of fresh) schedule[jwk.kid!] = { activateAt };
     // A key still pending from an earlier rotation is replaced by this one: it never signed.
     const keep = keyStates(seen, now).filter((s) => s.state !== 'pending' && s.state !== 'retired');
-    for (const s of keyStates(seen, now)) if (s.state === 'pending' || s.state === 'retired') delete schedule[s.jwk.kid!];
+    for (const s of keyStates(seen, now))
+      if (s.state === 'pending' || s.state === 'retired') delete schedule[s.jwk.kid!];
     const next: StoredKeys = { ...seen, jwks: { keys: [...keep.map((s) => s.jwk), ...fresh] }, schedule };
     if (await replaceStored(store, doc, next)) return fresh.map((k) => ({ kid: k.kid!, alg: k.alg!, activateAt }));
   }
@@ -192,11 +212,17 @@ export async function pruneRetiredKeys(store: Store, now = new Date()): Promise<
   for (let attempt = 0; attempt < 5; attempt++) {
     const doc = await storedKeysDoc(store);
     const seen = doc.value;
-    const retired = keyStates(seen, now).filter((s) => s.state === 'retired').map((s) => s.jwk.kid!);
+    const retired = keyStates(seen, now)
+      .filter((s) => s.state === 'retired')
+      .map((s) => s.jwk.kid!);
     if (retired.length === 0) return [];
     const schedule = { ...seen.schedule };
     for (const kid of retired) delete schedule[kid];
-    const next: StoredKeys = { ...seen, jwks: { keys: seen.jwks.keys.filter((k) => !retired.includes(k.kid!)) }, schedule };
+    const next: StoredKeys = {
+      ...seen,
+      jwks: { keys: seen.jwks.keys.filter((k) => !retired.includes(k.kid!)) },
+      schedule,
+    };
     if (await replaceStored(store, doc, next)) return retired;
   }
   throw new Error('oauth keys: the stored keys kept changing while pruning; try again');
@@ -227,7 +253,10 @@ export class KeyWatcher {
         if (keys.version === version) return;
         await onChange(keys);
         version = keys.version;
-        this.log.info({ signing: keys.activeKids, published: keys.jwks.keys.map((k) => k.kid) }, 'oauth: signing keys changed');
+        this.log.info(
+          { signing: keys.activeKids, published: keys.jwks.keys.map((k) => k.kid) },
+          'oauth: signing keys changed',
+        );
       },
       { log: this.log, message: 'oauth: could not reload the signing keys; retrying' },
     );

@@ -32,7 +32,12 @@ declare module 'oidc-provider' {
 
   export interface Account {
     accountId: string;
-    claims(use: string, scope: string, claims: UnknownObject, rejected: string[]): Promise<UnknownObject> | UnknownObject;
+    claims(
+      use: string,
+      scope: string,
+      claims: UnknownObject,
+      rejected: string[],
+    ): Promise<UnknownObject> | UnknownObject;
   }
 
   export interface ResourceServerInfo {
@@ -131,7 +136,12 @@ declare module 'oidc-provider' {
       allowedDuplicateParameters?: string[] | Set<string>,
     ): void;
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<Interaction>;
-    interactionResult(req: IncomingMessage, res: ServerResponse, result: UnknownObject, opts?: { mergeWithLastSubmission?: boolean }): Promise<string>;
+    interactionResult(
+      req: IncomingMessage,
+      res: ServerResponse,
+      result: UnknownObject,
+      opts?: { mergeWithLastSubmission?: boolean },
+    ): Promise<string>;
     readonly Client: { find(id: string): Promise<Client | undefined>; prototype: Client };
     readonly Grant: GrantConstructor;
     readonly AccessToken: TokenConstructor;

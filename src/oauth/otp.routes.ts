@@ -33,11 +33,17 @@ export function otpRoutes(deps: { path: string; store: Store; otp: OtpService })
     }
     const client = await findClient(deps.store, clientId);
     if (!client) return fail(ctx as unknown as Koa.Context, 401, 'invalid_client', INVALID_CLIENT);
-    if (!client.grantTypes.includes('otp')) return fail(ctx as unknown as Koa.Context, 400, 'unauthorized_client', INVALID_CLIENT);
+    if (!client.grantTypes.includes('otp'))
+      return fail(ctx as unknown as Koa.Context, 400, 'unauthorized_client', INVALID_CLIENT);
     const retryAfter = await deps.otp.request(clientId, username, ctx.ip);
     if (retryAfter) {
       ctx.set('Retry-After', String(retryAfter));
-      return fail(ctx as unknown as Koa.Context, 429, 'temporarily_unavailable', 'Too many code requests; try again later');
+      return fail(
+        ctx as unknown as Koa.Context,
+        429,
+        'temporarily_unavailable',
+        'Too many code requests; try again later',
+      );
     }
     ctx.status = 202;
     ctx.body = { expires_in: OTP_TTL_SECONDS };

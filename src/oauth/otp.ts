@@ -99,7 +99,10 @@ export class OtpService {
     for (const live of await liveOtpCodes(this.deps.store, email, this.deps.maxLiveCodes)) {
       const taken = await takeOtpAttempt(this.deps.store, live._id, client, OTP_MAX_ATTEMPTS);
       if (!taken || !wellFormed) continue;
-      const matches = timingSafeEqual(Buffer.from(this.digest(taken.salt, code), 'hex'), Buffer.from(taken.codeHash, 'hex'));
+      const matches = timingSafeEqual(
+        Buffer.from(this.digest(taken.salt, code), 'hex'),
+        Buffer.from(taken.codeHash, 'hex'),
+      );
       if (matches && (await spendOtpCode(this.deps.store, taken._id, taken.codeHash, email))) {
         customer = await findCustomerByEmail(this.deps.store, email);
         break;
@@ -107,7 +110,9 @@ export class OtpService {
     }
     if (!customer) return { ok: false };
     await this.deps.failures.succeeded(email, ip, deviceToken);
-    const known = this.deps.failures.deviceOf(email, deviceToken) ? deviceToken! : this.deps.failures.issueDeviceToken(email);
+    const known = this.deps.failures.deviceOf(email, deviceToken)
+      ? deviceToken!
+      : this.deps.failures.issueDeviceToken(email);
     return { ok: true, customer, deviceToken: known };
   }
 }

@@ -9,7 +9,8 @@ import type { Store } from '../store/store.js';
 import type { PasswordHasher } from './passwords.js';
 import type { SignInLimits } from './sign-in-limits.js';
 
-export type LoginOutcome = { ok: true; customer: CustomerDoc; deviceToken: string } | { ok: false; retryAfter?: number };
+export type LoginOutcome =
+  { ok: true; customer: CustomerDoc; deviceToken: string } | { ok: false; retryAfter?: number };
 
 export class PasswordLogin {
   constructor(
@@ -26,6 +27,10 @@ export class PasswordLogin {
     const matches = await this.hasher.verify(customer?.passwordHash, password);
     if (!customer || !matches) return { ok: false };
     await this.limits.succeeded(account, ip, deviceToken);
-    return { ok: true, customer, deviceToken: this.limits.deviceOf(account, deviceToken) ? deviceToken! : this.limits.issueDeviceToken(account) };
+    return {
+      ok: true,
+      customer,
+      deviceToken: this.limits.deviceOf(account, deviceToken) ? deviceToken! : this.limits.issueDeviceToken(account),
+    };
   }
 }

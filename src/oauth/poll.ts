@@ -7,7 +7,11 @@ export interface Poll {
   stop(): void;
 }
 
-export function startPoll(periodMs: number, task: () => Promise<void>, onError: { log: Logger; message: string }): Poll {
+export function startPoll(
+  periodMs: number,
+  task: () => Promise<void>,
+  onError: { log: Logger; message: string },
+): Poll {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   const tick = () => {

@@ -58,7 +58,11 @@ export function createProvider(deps: ProviderDeps): ProviderType {
   const interactionBase = `${new URL(config.oauth.issuer).pathname.replace(/\/$/, '')}/interaction`;
 
   const configuration: Configuration = {
-    adapter: adapterFactory(store, { refreshGraceSeconds: config.oauth.refreshReuseGraceSeconds, revocations: deps.revocations, log }),
+    adapter: adapterFactory(store, {
+      refreshGraceSeconds: config.oauth.refreshReuseGraceSeconds,
+      revocations: deps.revocations,
+      log,
+    }),
     formats: { customizers: { jwt: recordAccessToken } },
     clients: [],
     findAccount: accountFinder(store),
@@ -102,8 +106,11 @@ export function createProvider(deps: ProviderDeps): ProviderType {
     },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${interactionBase}/${interaction.uid}` },
     rotateRefreshToken: true,
-    issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(t: string): boolean }, source: { scopes: Set<string> }) =>
-      client.grantTypeAllowed('refresh_token') && source.scopes.has('offline_access'),
+    issueRefreshToken: async (
+      _ctx: unknown,
+      client: { grantTypeAllowed(t: string): boolean },
+      source: { scopes: Set<string> },
+    ) => client.grantTypeAllowed('refresh_token') && source.scopes.has('offline_access'),
     // A browser sign-in without offline_access lasts as long as the browser session: signing out revokes
     // its grant (and so its access tokens). With offline_access it outlives the session (OIDC Core §11).
     expiresWithSession: async (_ctx: unknown, token: { scopes: Set<string> }) => !token.scopes.has('offline_access'),
@@ -117,7 +124,8 @@ export function createProvider(deps: ProviderDeps): ProviderType {
       Grant: refreshTokenTtl,
       // Rotation keeps the first token's end: a refresh chain lives REFRESH_TOKEN_TTL from sign-in.
       RefreshToken: (ctx: KoaContextWithOIDC | undefined) => {
-        const rotated = (ctx?.oidc as { entities?: { RotatedRefreshToken?: { remainingTTL: number } } } | undefined)?.entities?.RotatedRefreshToken;
+        const rotated = (ctx?.oidc as { entities?: { RotatedRefreshToken?: { remainingTTL: number } } } | undefined)
+          ?.entities?.RotatedRefreshToken;
         return rotated ? Math.max(1, rotated.remainingTTL) : refreshTokenTtl;
       },
     },
@@ -146,13 +154,22 @@ export function createProvider(deps: ProviderDeps): ProviderType {
  * RFC 7009 §2.1: a client may revoke only its own tokens; another client's token is refused (400
  * invalid_request, the provider's own wording) and stays valid.
  */
-async function revokeOwnTokenOnly(_ctx: unknown, client: { clientId: string }, token: { clientId: string }): Promise<boolean> {
-  if (token.clientId !== client.clientId) throw new errors.InvalidRequest('client is not authorized to revoke the presented token');
+async function revokeOwnTokenOnly(
+  _ctx: unknown,
+  client: { clientId: string },
+  token: { clientId: string },
+): Promise<boolean> {
+  if (token.clientId !== client.clientId)
+    throw new errors.InvalidRequest('client is not authorized to revoke the presented token');
   return true;
 }
 
 /** Introspection answers only about the calling client's own tokens (another's is `active: false`). */
-async function ownTokenOnly(_ctx: unknown, client: { clientId: string }, token: { clientId: string }): Promise<boolean> {
+async function ownTokenOnly(
+  _ctx: unknown,
+  client: { clientId: string },
+  token: { clientId: string },
+): Promise<boolean> {
   return token.clientId === client.clientId;
 }
 
@@ -169,10 +186,15 @@ interface IssuedAccessToken {
  * revoked grant's tokens without a store read), and a record of it is kept under its jti for its
  * lifetime, which is what introspection (RFC 7662) and revocation (RFC 7009) look up.
  */
-async function recordAccessToken(_ctx: unknown, token: IssuedAccessToken, jwt: { payload: Record<string, unknown> }): Promise<void> {
+async function recordAccessToken(
+  _ctx: unknown,
+  token: IssuedAccessToken,
+  jwt: { payload: Record<string, unknown> },
+): Promise<void> {
   if (token.grantId) jwt.payload.gid = token.grantId;
   const record: Record<string, unknown> = {};
-  for (const key of token.constructor.IN_PAYLOAD) if (key !== 'format' && token[key] !== undefined) record[key] = token[key];
+  for (const key of token.constructor.IN_PAYLOAD)
+    if (key !== 'format' && token[key] !== undefined) record[key] = token[key];
   const { iat, exp, aud } = jwt.payload as { iat: number; exp: number; aud: unknown };
   Object.assign(record, { iat, exp, aud, jti: token.jti, kind: 'AccessToken' });
   await token.adapter.upsert(token.jti, record, Math.max(1, exp - Math.floor(Date.now() / 1000)));

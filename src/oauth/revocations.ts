@@ -29,7 +29,10 @@ export class PollingRevocationFeed implements RevocationFeed {
 
   async start(onRevoked: (entries: Array<Revocation & { expiresAt: Date }>) => void): Promise<void> {
     await this.poll(onRevoked);
-    this.polling = startPoll(this.periodMs, () => this.poll(onRevoked), { log: this.log, message: 'oauth: could not read revocations; retrying' });
+    this.polling = startPoll(this.periodMs, () => this.poll(onRevoked), {
+      log: this.log,
+      message: 'oauth: could not read revocations; retrying',
+    });
   }
 
   private async poll(onRevoked: (entries: Array<Revocation & { expiresAt: Date }>) => void): Promise<void> {
@@ -82,7 +85,10 @@ export class RevocationList {
 
   /** True when the access token (by jti) or its grant has been revoked. */
   isRevoked(jti: unknown, grantId: unknown): boolean {
-    return (typeof jti === 'string' && this.revoked.has(`token:${jti}`)) || (typeof grantId === 'string' && this.revoked.has(`grant:${grantId}`));
+    return (
+      (typeof jti === 'string' && this.revoked.has(`token:${jti}`)) ||
+      (typeof grantId === 'string' && this.revoked.has(`grant:${grantId}`))
+    );
   }
 
   /** Records revocations in the store and, at once, in this process. */

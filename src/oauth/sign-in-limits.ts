@@ -32,7 +32,12 @@ export class SignInLimits {
   ) {
     this.limiter = new AttemptLimiter<SignInCounter>(store, {
       prefix: 'login',
-      points: { device: settings.perAccountAndIp, pair: settings.perAccountAndIp, ip: settings.perIp, account: settings.perAccountUnknownDevices },
+      points: {
+        device: settings.perAccountAndIp,
+        pair: settings.perAccountAndIp,
+        ip: settings.perIp,
+        account: settings.perAccountUnknownDevices,
+      },
       windowSeconds: settings.windowSeconds,
       key,
     });
@@ -81,6 +86,9 @@ export class SignInLimits {
    */
   async succeeded(account: string | null, ip: string, deviceToken?: string): Promise<void> {
     const { device, pair, ip: address, account: accountWide } = this.keys(account, ip, deviceToken);
-    await Promise.all([this.limiter.reset({ device, pair }), this.limiter.giveBack({ ip: address, account: accountWide })]);
+    await Promise.all([
+      this.limiter.reset({ device, pair }),
+      this.limiter.giveBack({ ip: address, account: accountWide }),
+    ]);
   }
 }

@@ -11,7 +11,10 @@ import { readForm, replaceForm, TOO_LARGE, UNREADABLE } from './token-endpoint.j
 
 const NO_SUCH_TOKEN = 'unverifiable-structured-token';
 
-export function structuredTokenParam(paths: string[], verify: (jwt: string) => Promise<{ jti?: unknown }>): Koa.Middleware {
+export function structuredTokenParam(
+  paths: string[],
+  verify: (jwt: string) => Promise<{ jti?: unknown }>,
+): Koa.Middleware {
   const routes = new Set(paths);
   return async (ctx, next) => {
     if (ctx.method !== 'POST' || !routes.has(ctx.path) || !ctx.is('application/x-www-form-urlencoded')) return next();
@@ -19,7 +22,10 @@ export function structuredTokenParam(paths: string[], verify: (jwt: string) => P
     if (form === TOO_LARGE || form === UNREADABLE) {
       ctx.status = form === TOO_LARGE ? 413 : 400;
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = { error: 'invalid_request', error_description: form === TOO_LARGE ? 'request body too large' : 'request body unreadable' };
+      ctx.body = {
+        error: 'invalid_request',
+        error_description: form === TOO_LARGE ? 'request body too large' : 'request body unreadable',
+      };
       return;
     }
     const tokens = form.getAll('token');

@@ -7,7 +7,12 @@ import type { Config, ThirdPartyProvider } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { CustomerDoc, CustomerIdentityDoc } from '../store/customers/customer.doc.js';
 import { normalizeEmail } from '../store/customers/customer.doc.js';
-import { findCustomerByEmail, findCustomerByIdentity, insertCustomer, linkIdentity } from '../store/customers/customers.store.js';
+import {
+  findCustomerByEmail,
+  findCustomerByIdentity,
+  insertCustomer,
+  linkIdentity,
+} from '../store/customers/customers.store.js';
 import type { Store } from '../store/store.js';
 
 export const THIRD_PARTY_PROVIDERS: readonly ThirdPartyProvider[] = ['google', 'facebook', 'apple'];
@@ -85,7 +90,11 @@ export class ThirdPartySignIn {
     }
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, keySet, { issuer: settings.issuer, audience: settings.audiences, algorithms: ['RS256', 'ES256'] }));
+      ({ payload } = await jwtVerify(token, keySet, {
+        issuer: settings.issuer,
+        audience: settings.audiences,
+        algorithms: ['RS256', 'ES256'],
+      }));
     } catch (err) {
       // A bad token is the caller's problem; an unreachable JWKS is ours, and worth a log line.
       if (!(err instanceof joseErrors.JOSEError) || err instanceof joseErrors.JWKSTimeout) {
@@ -97,16 +106,32 @@ export class ThirdPartySignIn {
     const email = typeof payload.email === 'string' ? normalizeEmail(payload.email) : null;
     // Apple sends "true" as a string (only Apple: from anyone else a string is not a boolean); Facebook
     // sends no such claim (its e-mails count as unverified).
-    const emailVerified = payload.email_verified === true || (provider === 'apple' && payload.email_verified === 'true');
-    return { subject: payload.sub, email, emailVerified: email !== null && emailVerified, name: typeof payload.name === 'string' ? payload.name : null };
+    const emailVerified =
+      payload.email_verified === true || (provider === 'apple' && payload.email_verified === 'true');
+    return {
+      subject: payload.sub,
+      email,
+      emailVerified: email !== null && emailVerified,
+      name: typeof payload.name === 'string' ? payload.name : null,
+    };
   }
 
   /**
    * The customer for a verified identity: by subject, else by verified e-mail (and linked; an account
    * with a password only after `prove` says the caller holds it, else LinkRefused), else new.
    */
-  async customerFor(provider: ThirdPartyProvider, identity: VerifiedIdentity, displayName: string | undefined, prove: LinkProof): Promise<CustomerDoc> {
-    const link: CustomerIdentityDoc = { provider, subject: identity.subject, email: identity.email, linkedAt: new Date() };
+  async customerFor(
+    provider: ThirdPartyProvider,
+    identity: VerifiedIdentity,
+    displayName: string | undefined,
+    prove: LinkProof,
+  ): Promise<CustomerDoc> {
+    const link: CustomerIdentityDoc = {
+      provider,
+      subject: identity.subject,
+      email: identity.email,
+      linkedAt: new Date(),
+    };
     for (let attempt = 0; attempt < 3; attempt++) {
       const known = await findCustomerByIdentity(this.store, provider, identity.subject);
       if (known) return known;
@@ -116,7 +141,8 @@ export class ThirdPartySignIn {
           const proof = await prove(sameEmail);
           if (proof !== 'ok') throw new LinkRefused(proof);
         }
-        if (sameEmail && (await linkIdentity(this.store, sameEmail._id, link))) return { ...sameEmail, identities: [...(sameEmail.identities ?? []), link] };
+        if (sameEmail && (await linkIdentity(this.store, sameEmail._id, link)))
+          return { ...sameEmail, identities: [...(sameEmail.identities ?? []), link] };
         if (sameEmail) continue; // someone linked this identity concurrently: look again
       }
       const created = await insertCustomer(this.store, {

@@ -38,7 +38,11 @@ export function tokenEndpoint(path: string): Koa.Middleware {
         answer(ctx, 400, { error: 'invalid_request', error_description: INVALID_REQUEST });
         return;
       }
-      replaceBody(ctx, form instanceof URLSearchParams ? Buffer.from(form.toString(), 'utf8') : form, json ? 'application/x-www-form-urlencoded' : ctx.get('content-type'));
+      replaceBody(
+        ctx,
+        form instanceof URLSearchParams ? Buffer.from(form.toString(), 'utf8') : form,
+        json ? 'application/x-www-form-urlencoded' : ctx.get('content-type'),
+      );
     }
     await runTokenRequest(next);
     const body = ctx.body as Partial<OAuthErrorBody> | undefined;
@@ -99,7 +103,10 @@ function contractError(status: number, body: OAuthErrorBody): { status: number; 
       return { status: 400, body: { error: 'invalid_request', error_description: INVALID_REQUEST } };
     case 'invalid_grant':
       if (body.error_description === LINK_REQUIRED) {
-        return { status: 400, body: { error: 'invalid_grant', error_description: INVALID_REQUEST, link_required: true } };
+        return {
+          status: 400,
+          body: { error: 'invalid_grant', error_description: INVALID_REQUEST, link_required: true },
+        };
       }
       return { status: 400, body: { error: body.error, error_description: INVALID_REQUEST } };
     case 'unsupported_grant_type':
@@ -130,7 +137,8 @@ function jsonToForm(raw: string): URLSearchParams | null {
   const form = new URLSearchParams();
   for (const [name, value] of Object.entries(parsed as Record<string, unknown>)) {
     if (value === null || value === undefined) continue;
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') form.append(name, String(value));
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+      form.append(name, String(value));
     else return null;
   }
   return form;

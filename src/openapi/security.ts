@@ -5,7 +5,12 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { Config } from '../config.js';
 import { OAUTH_ROUTES } from '../oauth/provider.js';
 
-const SCHEMES = { bearer: 'bearerAuth', oauth2: 'oauth2', oidc: 'openIdConnect', clientBasic: 'clientSecretBasic' } as const;
+const SCHEMES = {
+  bearer: 'bearerAuth',
+  oauth2: 'oauth2',
+  oidc: 'openIdConnect',
+  clientBasic: 'clientSecretBasic',
+} as const;
 
 const SCOPES: Record<string, string> = {
   openid: 'Sign in with OpenID Connect (an ID token comes with the access token)',
@@ -30,7 +35,12 @@ export function registerSecuritySchemes(registry: OpenAPIRegistry, config: Pick<
     description:
       'The authorization server under /oauth2. Besides these flows, first-party clients may use the `otp` grant (a mailed one-time code, see POST /oauth2/otp) and third-party sign-in through the password grant. PKCE (S256) is required for every authorization code.',
     flows: {
-      authorizationCode: { authorizationUrl: `${issuer}${OAUTH_ROUTES.authorization}`, tokenUrl, refreshUrl: tokenUrl, scopes: SCOPES },
+      authorizationCode: {
+        authorizationUrl: `${issuer}${OAUTH_ROUTES.authorization}`,
+        tokenUrl,
+        refreshUrl: tokenUrl,
+        scopes: SCOPES,
+      },
       password: { tokenUrl, refreshUrl: tokenUrl, scopes: SCOPES },
     },
   });
@@ -52,6 +62,9 @@ type Requirement = Record<string, string[]>;
 /** Anonymous allowed; a presented token must be valid and adds a viewer. */
 export const optionalBearer: Requirement[] = [{}, { [SCHEMES.bearer]: [] }, { [SCHEMES.oauth2]: [] }];
 /** A bearer token holding `scope`. */
-export const bearerWithScope = (scope: string): Requirement[] => [{ [SCHEMES.oauth2]: [scope] }, { [SCHEMES.bearer]: [scope] }];
+export const bearerWithScope = (scope: string): Requirement[] => [
+  { [SCHEMES.oauth2]: [scope] },
+  { [SCHEMES.bearer]: [scope] },
+];
 /** The token endpoint: HTTP Basic, or client_secret_post / none (no header). */
 export const clientAuthentication: Requirement[] = [{ [SCHEMES.clientBasic]: [] }, {}];

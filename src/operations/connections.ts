@@ -31,7 +31,12 @@ export interface ConnectionCursors {
   encode(position: Position): string;
 }
 
-export function cursorsOf(ctx: Context, kind: ConnectionKind, parent?: string, args?: Binding['args']): ConnectionCursors {
+export function cursorsOf(
+  ctx: Context,
+  kind: ConnectionKind,
+  parent?: string,
+  args?: Binding['args'],
+): ConnectionCursors {
   const binding: Binding = { kind, parent, args };
   return {
     sort: kind.sort,

@@ -25,7 +25,11 @@ export function readManifest(dir = assetDir): PlaygroundManifest | undefined {
   }
 }
 
-const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.txt': 'text/plain; charset=utf-8' };
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+};
 // Only the flat, hashed names esbuild writes: no separators, so nothing outside the directory is reachable.
 const ASSET_NAME = /^playground-[A-Z0-9]+\.(js|css)(\.LEGAL\.txt)?$/;
 

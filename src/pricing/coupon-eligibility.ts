@@ -29,7 +29,8 @@ export function eligibility(
   if (rule.validUntil && ctx.now >= rule.validUntil) return { ok: false, reason: 'expired' };
   if (rule.kind === 'fixed' && rule.currency !== ctx.currency) return { ok: false, reason: 'currency_mismatch' };
   // The minimum is a cart-level condition, checked against the undiscounted subtotal.
-  if (rule.minimumSubtotal !== null && ctx.subtotal < rule.minimumSubtotal) return { ok: false, reason: 'minimum_not_met' };
+  if (rule.minimumSubtotal !== null && ctx.subtotal < rule.minimumSubtotal)
+    return { ok: false, reason: 'minimum_not_met' };
   const restricted = rule.itemIds.length > 0;
   const lineIndexes = ctx.lines.flatMap((line, i) => (!restricted || rule.itemIds.includes(line.itemId) ? [i] : []));
   if (lineIndexes.length === 0) return { ok: false, reason: 'no_eligible_items' };

@@ -14,22 +14,34 @@ const BP = 10_000n;
 
 function checkLines(input: PricingInput): void {
   for (const line of input.lines) {
-    if (line.currency !== input.currency) throw new PricingError(`item ${line.itemId} is priced in ${line.currency}, the cart in ${input.currency}`);
-    if (!Number.isSafeInteger(line.quantity) || line.quantity < 1) throw new PricingError(`bad quantity for ${line.itemId}`);
-    if (!Number.isSafeInteger(line.unitPrice) || line.unitPrice < 0) throw new PricingError(`bad unit price for ${line.itemId}`);
-    if (!Number.isSafeInteger(line.unitPrice * line.quantity)) throw new PricingError(`line total of ${line.itemId} overflows`);
+    if (line.currency !== input.currency)
+      throw new PricingError(`item ${line.itemId} is priced in ${line.currency}, the cart in ${input.currency}`);
+    if (!Number.isSafeInteger(line.quantity) || line.quantity < 1)
+      throw new PricingError(`bad quantity for ${line.itemId}`);
+    if (!Number.isSafeInteger(line.unitPrice) || line.unitPrice < 0)
+      throw new PricingError(`bad unit price for ${line.itemId}`);
+    if (!Number.isSafeInteger(line.unitPrice * line.quantity))
+      throw new PricingError(`line total of ${line.itemId} overflows`);
   }
 }
 
 export function priceCart(input: PricingInput): PriceMatrix {
   checkLines(input);
-  const lines = input.lines.map((l) => ({ itemId: l.itemId, quantity: l.quantity, unitPrice: l.unitPrice, lineTotal: l.unitPrice * l.quantity }));
+  const lines = input.lines.map((l) => ({
+    itemId: l.itemId,
+    quantity: l.quantity,
+    unitPrice: l.unitPrice,
+    lineTotal: l.unitPrice * l.quantity,
+  }));
   const subtotal = lines.reduce((sum, l) => sum + l.lineTotal, 0);
   const remaining = lines.map((l) => l.lineTotal);
   const amounts = input.coupons.map(() => 0);
   const reasons: Array<CouponReason | null> = input.coupons.map(() => null);
 
-  const checked = input.coupons.map((c, index) => ({ index, e: eligibility(c, { lines: input.lines, subtotal, currency: input.currency, now: input.now }) }));
+  const checked = input.coupons.map((c, index) => ({
+    index,
+    e: eligibility(c, { lines: input.lines, subtotal, currency: input.currency, now: input.now }),
+  }));
   const usable: Array<{ index: number; e: Extract<Eligibility, { ok: true }> }> = [];
   for (const { index, e } of checked) {
     if (e.ok) usable.push({ index, e });
@@ -79,7 +91,8 @@ export function priceCart(input: PricingInput): PriceMatrix {
       shipping = 0;
     }
   }
-  for (const u of usable) if (u.e.rule.kind !== 'free_shipping' && amounts[u.index] === 0) reasons[u.index] = 'nothing_to_discount';
+  for (const u of usable)
+    if (u.e.rule.kind !== 'free_shipping' && amounts[u.index] === 0) reasons[u.index] = 'nothing_to_discount';
 
   const discount = subtotal - remaining.reduce((sum, r) => sum + r, 0);
   const tax = input.lines.reduce((sum, line, i) => {

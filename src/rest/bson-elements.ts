@@ -188,7 +188,8 @@ export function numberAt(buf: Buffer, e: Element): number | undefined {
   if (type === T_INT32) return buf.readInt32LE(at(e));
   if (type === T_INT64) {
     const n = buf.readBigInt64LE(at(e));
-    if (n > BigInt(Number.MAX_SAFE_INTEGER) || n < BigInt(Number.MIN_SAFE_INTEGER)) throw new Unusual('an int64 beyond 2^53');
+    if (n > BigInt(Number.MAX_SAFE_INTEGER) || n < BigInt(Number.MIN_SAFE_INTEGER))
+      throw new Unusual('an int64 beyond 2^53');
     return Number(n);
   }
   return undefined;

@@ -85,7 +85,12 @@ function writeKey(out: JsonOut, buf: Buffer, start: number, end: number): void {
  * A document's members as JSON, `{"k":v,...}` in stored order; `replace(keyStart, keyEnd, element)` may write
  * a member's value itself (returning true), as `{ ...doc, k: f(doc.k) }` keeps the key's place.
  */
-export function writeDocument(out: JsonOut, buf: Buffer, e: Element, replace?: (keyStart: number, keyEnd: number, value: Element) => boolean): void {
+export function writeDocument(
+  out: JsonOut,
+  buf: Buffer,
+  e: Element,
+  replace?: (keyStart: number, keyEnd: number, value: Element) => boolean,
+): void {
   const from = at(e);
   const end = from + buf.readInt32LE(from) - 1;
   let i = from + 4;

@@ -28,9 +28,14 @@ function put<T extends object>(object: T, key: keyof T & string, value: unknown)
 }
 
 /** GraphQL enum name -> stored/REST value: PUBLISHED -> published, APPEND_UNSORTED -> append-unsorted. */
-const enumValue = (v: string | null | undefined): string | null => (v == null ? null : v.toLowerCase().replace(/_/g, '-'));
+const enumValue = (v: string | null | undefined): string | null =>
+  v == null ? null : v.toLowerCase().replace(/_/g, '-');
 
-function keyBy<T>(list: T[], key: NoInfer<keyof T>, value: (entry: T) => unknown = (entry) => entry): Record<string, unknown> {
+function keyBy<T>(
+  list: T[],
+  key: NoInfer<keyof T>,
+  value: (entry: T) => unknown = (entry) => entry,
+): Record<string, unknown> {
   return Object.fromEntries(list.map((entry) => [String(entry[key]), value(entry)]));
 }
 
@@ -41,7 +46,11 @@ function category(c: Category | null): Category | null {
 
 function attachment(a: Attachment): void {
   put(a, 'type', enumValue(a.type));
-  put(a, 'additionalUrls', keyBy(a.additionalUrls, 'transform', (u) => u.url));
+  put(
+    a,
+    'additionalUrls',
+    keyBy(a.additionalUrls, 'transform', (u) => u.url),
+  );
   if (a.video) put(a.video, 'status', enumValue(a.video.status));
 }
 
@@ -72,9 +81,27 @@ function section<S extends Section>(s: S, article: (a: S['articles'][number]) =>
 
 export function legacyIssue(i: Issue): Issue {
   put(i, 'status', enumValue(i.status));
-  put(i, 'contents', keyBy(i.contents, 'categoryId', (c) => ({ category: category(c.category), articles: c.articles.map(legacyArticle) })));
-  put(i, 'pdfFiles', keyBy(i.pdfFiles, 'name', (f) => f.url));
-  put(i, 'dynamicSections', keyBy(i.dynamicSections.map((s) => section(s, legacyArticle)), 'name'));
+  put(
+    i,
+    'contents',
+    keyBy(i.contents, 'categoryId', (c) => ({
+      category: category(c.category),
+      articles: c.articles.map(legacyArticle),
+    })),
+  );
+  put(
+    i,
+    'pdfFiles',
+    keyBy(i.pdfFiles, 'name', (f) => f.url),
+  );
+  put(
+    i,
+    'dynamicSections',
+    keyBy(
+      i.dynamicSections.map((s) => section(s, legacyArticle)),
+      'name',
+    ),
+  );
   for (const group of i.repeatedArticleGroups) put(group, 'articles', group.articles.map(legacyArticle));
   if (i.frontPage) {
     category(i.frontPage.category);
@@ -82,8 +109,19 @@ export function legacyIssue(i: Issue): Issue {
   }
   if (i.channel) {
     const configuration = i.channel.configuration;
-    put(configuration, 'linkables', keyBy(configuration.linkables, 'key', (l) => l.linkables));
-    put(configuration, 'dynamicSections', keyBy(configuration.dynamicSections.map((s) => section(s, (a) => a)), 'name'));
+    put(
+      configuration,
+      'linkables',
+      keyBy(configuration.linkables, 'key', (l) => l.linkables),
+    );
+    put(
+      configuration,
+      'dynamicSections',
+      keyBy(
+        configuration.dynamicSections.map((s) => section(s, (a) => a)),
+        'name',
+      ),
+    );
   }
   return i;
 }

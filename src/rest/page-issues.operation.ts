@@ -22,7 +22,8 @@ function documentFor(schema: GraphQLSchema): DocumentNode {
   if (!document) {
     document = parse(readFileSync(DOCUMENT_PATH, 'utf8'));
     const errors = validate(schema, document);
-    if (errors.length) throw new Error(`page-issues.graphql does not match the schema: ${errors.map((e) => e.message).join('; ')}`);
+    if (errors.length)
+      throw new Error(`page-issues.graphql does not match the schema: ${errors.map((e) => e.message).join('; ')}`);
     validated.set(schema, document);
   }
   return document;
@@ -46,7 +47,11 @@ export async function runPageIssues(
     document,
     operationName: 'PageIssues',
     contextValue: ctx,
-    variableValues: { id: args.id, first: args.limit, after: ctx.cursors.beforeOffset({ kind: connections.pageIssues, parent: args.id }, (args.page - 1) * args.limit) },
+    variableValues: {
+      id: args.id,
+      first: args.limit,
+      after: ctx.cursors.beforeOffset({ kind: connections.pageIssues, parent: args.id }, (args.page - 1) * args.limit),
+    },
   });
   if (result.errors?.length) {
     const original = result.errors.map((e) => e.originalError).find((e) => e instanceof AppError);

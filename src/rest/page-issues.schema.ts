@@ -46,7 +46,9 @@ export const legacyPage = z
   })
   .describe('The page the issues belong to');
 
-const article = loose('An article in its full v3 representation (fields as the GraphQL type Article); `body` is null and `preview` cut to `previewLimit` characters when `accessAllowed` is false');
+const article = loose(
+  'An article in its full v3 representation (fields as the GraphQL type Article); `body` is null and `preview` cut to `previewLimit` characters when `accessAllowed` is false',
+);
 const category = loose('A content category (fields as the GraphQL type ContentCategory)');
 
 const section = z
@@ -57,7 +59,10 @@ const section = z
     direction: z.enum(['append', 'append-unsorted']).describe('append: newest first; append-unsorted: editorial order'),
     type: z.enum(['articles', 'linkables']),
     articles: z.array(article).optional().describe('Present on `articles` sections'),
-    linkables: z.array(z.object({ name: z.string(), url: z.string(), objectType: z.string() })).optional().describe('Present on `linkables` sections'),
+    linkables: z
+      .array(z.object({ name: z.string(), url: z.string(), objectType: z.string() }))
+      .optional()
+      .describe('Present on `linkables` sections'),
   })
   .describe('A dynamic section');
 
@@ -67,7 +72,10 @@ const legacyIssue = z
     title: z.string(),
     date: z.string().describe('ISO 8601 date-time (UTC)'),
     status: z.literal('published').describe('Readers only ever see published issues'),
-    contents: keyed(z.object({ category, articles: z.array(article) }), 'Contents grouped by category, keyed by content category id'),
+    contents: keyed(
+      z.object({ category, articles: z.array(article) }),
+      'Contents grouped by category, keyed by content category id',
+    ),
     timestamp: z.string(),
     lastModifierUserId: z.string().nullable(),
     issueNumber: z.number().int(),
@@ -78,10 +86,14 @@ const legacyIssue = z
     pageId: z.string(),
     dynamicSections: keyed(section, 'Dynamic sections keyed by name'),
     repeatedArticleGroups: z.array(z.object({ name: z.string(), articles: z.array(article) })),
-    frontPage: z.object({ categoryId: z.string().nullable(), category: category.nullable(), articles: z.array(article) }).nullable(),
+    frontPage: z
+      .object({ categoryId: z.string().nullable(), category: category.nullable(), articles: z.array(article) })
+      .nullable(),
     authors: z.array(loose('An author (fields as the GraphQL type Author)')),
     channelId: z.string().nullable(),
-    channel: loose('The channel, with `configuration.linkables` keyed by list name and `configuration.dynamicSections` keyed by name').nullable(),
+    channel: loose(
+      'The channel, with `configuration.linkables` keyed by list name and `configuration.dynamicSections` keyed by name',
+    ).nullable(),
   })
   .describe('An issue of the page');
 

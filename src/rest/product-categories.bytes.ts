@@ -6,7 +6,21 @@ import { toDecimal, toDecimalOrNull } from '../pricing/index.js';
 import type { Breadcrumb, ProductCategory } from '../schema/catalogue/product-category.type.js';
 import { DEFAULT_LANGUAGE } from '../store/catalogue/catalogue.mapper.js';
 import {
-  eachItem, eachMember, FieldSet, isAbsent, isArray, isDocument, isNonEmptyString, isNullish, isString, keyIs, memberOf, numberAt, stringAt, Unusual, type Element,
+  eachItem,
+  eachMember,
+  FieldSet,
+  isAbsent,
+  isArray,
+  isDocument,
+  isNonEmptyString,
+  isNullish,
+  isString,
+  keyIs,
+  memberOf,
+  numberAt,
+  stringAt,
+  Unusual,
+  type Element,
 } from './bson-elements.js';
 import { writeDocument, writeSpread, writeValue } from './bson-json.js';
 import { JsonOut, keyBytes } from './json-out.js';
@@ -27,10 +41,12 @@ export function itemsByProduct(productIds: string[], docs: Buffer[]): Map<string
     const productId = stringAt(bytes, fields[I.productId]!);
     const id = stringAt(bytes, fields[I._id]!);
     const order = numberAt(bytes, fields[I.order]!);
-    if (productId === undefined || id === undefined || order === undefined) throw new Unusual('an item without a string productId or _id or a numeric order');
+    if (productId === undefined || id === undefined || order === undefined)
+      throw new Unusual('an item without a string productId or _id or a numeric order');
     byProduct.get(productId)?.push({ bytes, fields, id, order });
   }
-  for (const list of byProduct.values()) list.sort((a, b) => a.order - b.order || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (const list of byProduct.values())
+    list.sort((a, b) => a.order - b.order || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return byProduct;
 }
 
@@ -51,7 +67,8 @@ export function listProducts(categories: ProductCategory[], products: Buffer[]):
   products.forEach((bytes, p) => {
     const id = stringAt(bytes, fields[p]![P._id]!);
     const categoryIds = fields[p]![P.categoryIds]!;
-    if (id === undefined || !isArray(categoryIds)) throw new Unusual('a product without a string _id or a categoryIds array');
+    if (id === undefined || !isArray(categoryIds))
+      throw new Unusual('a product without a string _id or a categoryIds array');
     productIds.push(id);
     eachItem(bytes, categoryIds, (e) => {
       const at = isString(e) ? position.get(stringAt(bytes, e)!) : undefined;
@@ -63,11 +80,53 @@ export function listProducts(categories: ProductCategory[], products: Buffer[]):
   return { lists, productIds: [...new Set(productIds)], products, fields };
 }
 
-const PRODUCT = new FieldSet(['_id', 'name', 'subtitle', 'teaser', 'description', 'text', 'brand', 'url', 'learnMoreLink', 'settings', 'available', 'categoryIds', 'translatedTexts'] as const);
+const PRODUCT = new FieldSet([
+  '_id',
+  'name',
+  'subtitle',
+  'teaser',
+  'description',
+  'text',
+  'brand',
+  'url',
+  'learnMoreLink',
+  'settings',
+  'available',
+  'categoryIds',
+  'translatedTexts',
+] as const);
 const ITEM = new FieldSet([
-  '_id', 'name', 'subtitle', 'description', 'productId', 'price', 'currency', 'available', 'order', 'shippable', 'weight', 'installments', 'oncePerUser',
-  'isUpgrade', 'upgradeType', 'upgradeFrom', 'upgradeExcludeItems', 'upgradePriceWeb', 'upgradePriceMobile', 'settings', 'sku', 'prices', 'stockEnabled',
-  'stockAvailable', 'packageQuantity', 'relatedItems', 'images', 'files', 'translations', 'actionDataOnPurchase', 'actionDataOnRenewalPurchase',
+  '_id',
+  'name',
+  'subtitle',
+  'description',
+  'productId',
+  'price',
+  'currency',
+  'available',
+  'order',
+  'shippable',
+  'weight',
+  'installments',
+  'oncePerUser',
+  'isUpgrade',
+  'upgradeType',
+  'upgradeFrom',
+  'upgradeExcludeItems',
+  'upgradePriceWeb',
+  'upgradePriceMobile',
+  'settings',
+  'sku',
+  'prices',
+  'stockEnabled',
+  'stockAvailable',
+  'packageQuantity',
+  'relatedItems',
+  'images',
+  'files',
+  'translations',
+  'actionDataOnPurchase',
+  'actionDataOnRenewalPurchase',
 ] as const);
 const P = PRODUCT.slot;
 const I = ITEM.slot;
@@ -75,13 +134,38 @@ const I = ITEM.slot;
 /** `"key":` for every key the writer emits. */
 const K = Object.fromEntries(
   [
-    ...Object.keys(P), ...Object.keys(I), 'id', 'productItems', 'label1', 'label2', 'label3', 'productDetails', 'productName', 'itemIds', 'web', 'mobile',
-    'compareAt', 'recurrentPrice', 'recurrentSchedule',
+    ...Object.keys(P),
+    ...Object.keys(I),
+    'id',
+    'productItems',
+    'label1',
+    'label2',
+    'label3',
+    'productDetails',
+    'productName',
+    'itemIds',
+    'web',
+    'mobile',
+    'compareAt',
+    'recurrentPrice',
+    'recurrentSchedule',
   ].map((k) => [k, keyBytes(k)]),
 ) as Record<string, Buffer>;
 /** Stored field names looked up inside sub-documents. */
 const NAME = Object.fromEntries(
-  ['description', 'label1', 'label2', 'label3', 'name', 'subtitle', 'web', 'mobile', 'compareAt', 'itemIds', 'recurrentPrice'].map((k) => [k, Buffer.from(k)]),
+  [
+    'description',
+    'label1',
+    'label2',
+    'label3',
+    'name',
+    'subtitle',
+    'web',
+    'mobile',
+    'compareAt',
+    'itemIds',
+    'recurrentPrice',
+  ].map((k) => [k, Buffer.from(k)]),
 ) as Record<string, Buffer>;
 
 const PRODUCTS_OPEN = Buffer.from(',"products":[');
@@ -110,13 +194,21 @@ class Members {
   }
 }
 
-export function writeAnswer(categories: ProductCategory[], breadcrumbs: Breadcrumb[][], listing: Listing, items: Map<string, RawItem[]>, lang: string | null): Buffer {
+export function writeAnswer(
+  categories: ProductCategory[],
+  breadcrumbs: Breadcrumb[][],
+  listing: Listing,
+  items: Map<string, RawItem[]>,
+  lang: string | null,
+): Buffer {
   const out = new JsonOut(estimate(listing, items));
   const written = new Map<number, [number, number]>();
   out.byte(0x5b);
   categories.forEach((category, c) => {
     if (c) out.byte(0x2c);
-    const fields = JSON.stringify(restCategory(category, { breadcrumbs: breadcrumbs[c]!, totalProductsCount: listing.lists[c]!.length }));
+    const fields = JSON.stringify(
+      restCategory(category, { breadcrumbs: breadcrumbs[c]!, totalProductsCount: listing.lists[c]!.length }),
+    );
     out.text(fields.slice(0, -1));
     out.bytes(PRODUCTS_OPEN);
     listing.lists[c]!.forEach((p, n) => {
@@ -142,7 +234,13 @@ function estimate(listing: Listing, items: Map<string, RawItem[]>): number {
 }
 
 /** toProduct + restProduct, in their key order. */
-function writeProduct(out: JsonOut, listing: Listing, p: number, items: Map<string, RawItem[]>, lang: string | null): void {
+function writeProduct(
+  out: JsonOut,
+  listing: Listing,
+  p: number,
+  items: Map<string, RawItem[]>,
+  lang: string | null,
+): void {
   const buf = listing.products[p]!;
   const f = listing.fields[p]!;
   const m = new Members(out.opened(0x7b));
@@ -267,7 +365,15 @@ function spreadEach(out: JsonOut, buf: Buffer, e: Element): void {
 }
 
 /** `localise(base, translations, lang, field)` of the mapper. */
-function localised(m: Members, key: Buffer, buf: Buffer, base: Element, translationsOf: Element, lang: string | null, field: Buffer): void {
+function localised(
+  m: Members,
+  key: Buffer,
+  buf: Buffer,
+  base: Element,
+  translationsOf: Element,
+  lang: string | null,
+  field: Buffer,
+): void {
   if (!lang || lang === DEFAULT_LANGUAGE) return m.copy(key, buf, base);
   if (!isDocument(translationsOf)) throw new Unusual('translations that are not a document');
   const t = memberOf(buf, translationsOf, languageKey(lang));

@@ -37,17 +37,36 @@ const BATCH = 100_000;
 
 /** The answer's JSON bytes. */
 export async function productCategoriesJson(ctx: Context, query: CategoryListQuery): Promise<Buffer> {
-  const categories = await listProductCategories(ctx, { parentId: query.parentId, featured: query.featured, available: query.available, lang: query.lang });
+  const categories = await listProductCategories(ctx, {
+    parentId: query.parentId,
+    featured: query.featured,
+    available: query.available,
+    lang: query.lang,
+  });
   if (!query.includeProducts) {
-    const fields = await Promise.all(categories.map(async (c) => restCategory(c, { breadcrumbs: await breadcrumbsOf(ctx, c), totalProductsCount: await totalProductsCountOf(ctx, c) })));
+    const fields = await Promise.all(
+      categories.map(async (c) =>
+        restCategory(c, {
+          breadcrumbs: await breadcrumbsOf(ctx, c),
+          totalProductsCount: await totalProductsCountOf(ctx, c),
+        }),
+      ),
+    );
     return Buffer.from(JSON.stringify(fields));
   }
-  const [breadcrumbs, products] = await Promise.all([Promise.all(categories.map((c) => breadcrumbsOf(ctx, c))), readProducts(ctx, categories)]);
+  const [breadcrumbs, products] = await Promise.all([
+    Promise.all(categories.map((c) => breadcrumbsOf(ctx, c))),
+    readProducts(ctx, categories),
+  ]);
   const lang = categories[0]?.lang ?? null;
   const listing = unlessUnusual(ctx, () => listProducts(categories, products));
-  const productIds = listing ? listing.productIds : [...new Set(products.map((bytes) => (deserialize(bytes) as ProductDoc)._id))];
+  const productIds = listing
+    ? listing.productIds
+    : [...new Set(products.map((bytes) => (deserialize(bytes) as ProductDoc)._id))];
   const rawItems = await readRawItems(ctx, productIds);
-  const bytes = listing && unlessUnusual(ctx, () => writeAnswer(categories, breadcrumbs, listing, itemsByProduct(productIds, rawItems), lang));
+  const bytes =
+    listing &&
+    unlessUnusual(ctx, () => writeAnswer(categories, breadcrumbs, listing, itemsByProduct(productIds, rawItems), lang));
   return bytes ?? Buffer.from(JSON.stringify(mappedAnswer(categories, breadcrumbs, products, rawItems, lang)));
 }
 
@@ -73,7 +92,10 @@ function readProducts(ctx: Context, categories: ProductCategory[]): Promise<Buff
 
 function readRawItems(ctx: Context, productIds: string[]): Promise<Buffer[]> {
   if (!productIds.length) return Promise.resolve([]);
-  return rawFind(ctx, 'productItems', { filter: { productId: { $in: productIds } }, projection: productItemProjection });
+  return rawFind(ctx, 'productItems', {
+    filter: { productId: { $in: productIds } },
+    projection: productItemProjection,
+  });
 }
 
 /**
@@ -82,30 +104,56 @@ function readRawItems(ctx: Context, productIds: string[]): Promise<Buffer[]> {
  * here. (A raw cursor's `toArray` parses each document of the reply into an object of offsets first: for the
  * whole catalogue's 58,000 documents that was a fifth of the answer's CPU.)
  */
-async function rawFind(ctx: Context, collection: string, find: { filter: Document; projection: Document; sort?: Document }): Promise<Buffer[]> {
+async function rawFind(
+  ctx: Context,
+  collection: string,
+  find: { filter: Document; projection: Document; sort?: Document },
+): Promise<Buffer[]> {
   const docs: Buffer[] = [];
-  let reply = (await ctx.store.db.command({ find: collection, ...find, batchSize: BATCH }, { raw: true })) as { cursor: Buffer };
+  let reply = (await ctx.store.db.command({ find: collection, ...find, batchSize: BATCH }, { raw: true })) as {
+    cursor: Buffer;
+  };
   for (;;) {
     const id = cursorBatch(reply.cursor, docs);
     if (id === 0n) return docs;
-    reply = (await ctx.store.db.command({ getMore: Long.fromBigInt(id), collection, batchSize: BATCH }, { raw: true })) as { cursor: Buffer };
+    reply = (await ctx.store.db.command(
+      { getMore: Long.fromBigInt(id), collection, batchSize: BATCH },
+      { raw: true },
+    )) as { cursor: Buffer };
   }
 }
 
 // ---- The same answer through the mapper's objects (for documents the byte writer does not vouch for) --
 
-function mappedAnswer(categories: ProductCategory[], breadcrumbs: Breadcrumb[][], products: Buffer[], rawItems: Buffer[], lang: string | null) {
+function mappedAnswer(
+  categories: ProductCategory[],
+  breadcrumbs: Breadcrumb[][],
+  products: Buffer[],
+  rawItems: Buffer[],
+  lang: string | null,
+) {
   const docs = products.map((bytes) => deserialize(bytes) as ProductDoc);
   const itemDocs = new Map<string, ProductItemDoc[]>(docs.map((d) => [d._id, []]));
   for (const bytes of rawItems) {
     const item = deserialize(bytes) as ProductItemDoc;
     itemDocs.get(item.productId)?.push(item);
   }
-  const itemOrder = (a: ProductItemDoc, b: ProductItemDoc) => a.order - b.order || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
-  const rendered = docs.map((d) => restProduct(toProduct(d, lang), (itemDocs.get(d._id) ?? []).sort(itemOrder).map((i) => toProductItem(i, lang))));
-  const has = (d: ProductDoc, id: string) => (Array.isArray(d.categoryIds) ? d.categoryIds.includes(id) : d.categoryIds === id);
+  const itemOrder = (a: ProductItemDoc, b: ProductItemDoc) =>
+    a.order - b.order || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
+  const rendered = docs.map((d) =>
+    restProduct(
+      toProduct(d, lang),
+      (itemDocs.get(d._id) ?? []).sort(itemOrder).map((i) => toProductItem(i, lang)),
+    ),
+  );
+  const has = (d: ProductDoc, id: string) =>
+    Array.isArray(d.categoryIds) ? d.categoryIds.includes(id) : d.categoryIds === id;
   return categories.map((category, c) => {
     const listed = docs.flatMap((d, p) => (has(d, category.id) ? [rendered[p]!] : []));
-    return restCategory(category, { breadcrumbs: breadcrumbs[c]!, totalProductsCount: listed.length, products: listed });
+    return restCategory(category, {
+      breadcrumbs: breadcrumbs[c]!,
+      totalProductsCount: listed.length,
+      products: listed,
+    });
   });
 }

@@ -20,11 +20,18 @@ function restItem(item: ProductItem, productName: string | null) {
 
 export function restProduct(product: Product, items: ProductItem[]) {
   const { lang: _lang, translatedTexts, ...fields } = product;
-  return { ...fields, translatedTexts: keyed(translatedTexts), productItems: items.map((i) => restItem(i, product.name)) };
+  return {
+    ...fields,
+    translatedTexts: keyed(translatedTexts),
+    productItems: items.map((i) => restItem(i, product.name)),
+  };
 }
 
 /** A category's REST fields; `products` (last) only when the caller asked for them. */
-export function restCategory(category: ProductCategory, related: { breadcrumbs: Breadcrumb[]; totalProductsCount: number; products?: unknown[] }) {
+export function restCategory(
+  category: ProductCategory,
+  related: { breadcrumbs: Breadcrumb[]; totalProductsCount: number; products?: unknown[] },
+) {
   const { lang: _lang, ancestorIds: _ancestors, translations, ...fields } = category;
   return {
     ...fields,
@@ -42,7 +49,10 @@ export async function restCart(ctx: Context, cart: Cart) {
   const { coupons, ...matrix } = cart.priceMatrix;
   return {
     id: cart.id,
-    items: items.map(({ quantity, productItemId, ...item }, i) => ({ ...restItem({ ...item, id: productItemId }, names[i]!), quantity })),
+    items: items.map(({ quantity, productItemId, ...item }, i) => ({
+      ...restItem({ ...item, id: productItemId }, names[i]!),
+      quantity,
+    })),
     priceMatrix: { ...matrix, coupons: coupons.map(({ couponId, ...coupon }) => ({ ...coupon, id: couponId })) },
   };
 }

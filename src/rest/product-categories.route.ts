@@ -22,6 +22,9 @@ export function registerProductCategoryRoutes(router: Router<AppState>, deps: Ap
       lang: query.lang ?? null,
       includeProducts: query.includeProducts,
     });
-    sendCacheableJson(ctx as unknown as Koa.Context, json, { authenticated: context.authenticated, maxAgeSeconds: context.config.cache.maxAge });
+    sendCacheableJson(ctx as unknown as Koa.Context, json, {
+      authenticated: context.authenticated,
+      maxAgeSeconds: context.config.cache.maxAge,
+    });
   });
 }

@@ -20,11 +20,17 @@ export const productCategoriesQuery = z.strictObject({
     // OpenAPI: the refine above is invisible to the generator; `root` matches the id pattern too.
     .meta({ pattern: ID_PATTERN.source }),
   featured: flag('Only featured (true) or only non-featured (false) categories. Omit for both.').optional(),
-  available: flag('Available (true, the default) or unavailable (false) categories.').default(true).meta({ default: true }),
+  available: flag('Available (true, the default) or unavailable (false) categories.')
+    .default(true)
+    .meta({ default: true }),
   lang: z
     .string()
     .regex(LANGUAGE_PATTERN, 'Must be an ISO 639-1 code such as de')
     .optional()
-    .describe('ISO 639-1 code: names, subtitles and descriptions in this language, falling back to the default language (en).'),
-  includeProducts: flag('Embed each category\'s available products with their items (default true).').default(true).meta({ default: true }),
+    .describe(
+      'ISO 639-1 code: names, subtitles and descriptions in this language, falling back to the default language (en).',
+    ),
+  includeProducts: flag("Embed each category's available products with their items (default true).")
+    .default(true)
+    .meta({ default: true }),
 });

@@ -5,12 +5,21 @@
 import { Faker, base, de, en, fr } from '@faker-js/faker';
 import { priceMatrixFor, pricingInputFor } from '../operations/cart/cart-pricing.js';
 import type {
-  CartDoc, CategorySettingType, CouponDoc, ProductCategoryDoc, ProductDoc, ProductItemDoc, RecurrentSchedule,
+  CartDoc,
+  CategorySettingType,
+  CouponDoc,
+  ProductCategoryDoc,
+  ProductDoc,
+  ProductItemDoc,
+  RecurrentSchedule,
 } from '../store/catalogue/catalogue.docs.js';
 import { insertInBatches, type ScaleName, type Seeder, type SeedRun } from './seeder.js';
 
 /** Roots x children x grandchildren, products per leaf, carts (beyond the demo customer's). */
-const SIZES: Record<ScaleName, { roots: number; children: number; leaves: number; productsPerLeaf: number; carts: number }> = {
+const SIZES: Record<
+  ScaleName,
+  { roots: number; children: number; leaves: number; productsPerLeaf: number; carts: number }
+> = {
   tiny: { roots: 2, children: 2, leaves: 2, productsPerLeaf: 2, carts: 5 },
   demo: { roots: 4, children: 3, leaves: 3, productsPerLeaf: 4, carts: 50 },
   medium: { roots: 6, children: 5, leaves: 4, productsPerLeaf: 20, carts: 2_000 },
@@ -39,7 +48,12 @@ function localFaker(run: SeedRun, locale: typeof de, salt: number): Faker {
   return f;
 }
 
-const slugify = (s: string) => s.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slugify = (s: string) =>
+  s
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 const pad = (n: number, width = 4) => String(n).padStart(width, '0');
 
 function categoryTree(run: SeedRun): ProductCategoryDoc[] {
@@ -48,7 +62,11 @@ function categoryTree(run: SeedRun): ProductCategoryDoc[] {
   const fFr = localFaker(run, fr, 0xf2);
   const size = SIZES[run.scale];
   const out: ProductCategoryDoc[] = [];
-  const make = (parent: ProductCategoryDoc | null, position: number, names: { name: string; de: string; fr: string }): ProductCategoryDoc => {
+  const make = (
+    parent: ProductCategoryDoc | null,
+    position: number,
+    names: { name: string; de: string; fr: string },
+  ): ProductCategoryDoc => {
     const id = `pcat-${parent ? `${parent._id.slice(5)}-` : ''}${pad(position + 1, 2)}`;
     const slug = `${parent ? `${parent.slug}-` : ''}${slugify(names.name)}`.slice(0, 60);
     const doc: ProductCategoryDoc = {
@@ -66,7 +84,9 @@ function categoryTree(run: SeedRun): ProductCategoryDoc[] {
       coverPhotoUrl: `https://cdn.example.com/categories/${id}-cover.jpg`,
       logoUrl: parent ? null : `https://cdn.example.com/categories/${id}-logo.svg`,
       slug,
-      settings: faker.helpers.arrayElements(SETTING_TYPES, { min: 1, max: 3 }).map((type) => ({ name: `${type[0]!.toUpperCase()}${type.slice(1)}`, key: type, type })),
+      settings: faker.helpers
+        .arrayElements(SETTING_TYPES, { min: 1, max: 3 })
+        .map((type) => ({ name: `${type[0]!.toUpperCase()}${type.slice(1)}`, key: type, type })),
       // French is missing on some categories so clients see the fallback to English.
       translations: {
         de: { name: names.de, description: fDe.lorem.sentence() },
@@ -79,9 +99,17 @@ function categoryTree(run: SeedRun): ProductCategoryDoc[] {
   ROOTS.slice(0, size.roots).forEach((names, r) => {
     const root = make(null, r, names);
     for (let c = 0; c < size.children; c++) {
-      const child = make(root, c, { name: `${names.name}: ${faker.commerce.department()}`, de: `${names.de}: ${fDe.commerce.department()}`, fr: `${names.fr} : ${fFr.commerce.department()}` });
+      const child = make(root, c, {
+        name: `${names.name}: ${faker.commerce.department()}`,
+        de: `${names.de}: ${fDe.commerce.department()}`,
+        fr: `${names.fr} : ${fFr.commerce.department()}`,
+      });
       for (let l = 0; l < size.leaves; l++) {
-        make(child, l, { name: faker.commerce.productAdjective() + ' ' + faker.commerce.department().toLowerCase(), de: fDe.commerce.department(), fr: fFr.commerce.department() });
+        make(child, l, {
+          name: faker.commerce.productAdjective() + ' ' + faker.commerce.department().toLowerCase(),
+          de: fDe.commerce.department(),
+          fr: fFr.commerce.department(),
+        });
       }
     }
   });
@@ -90,17 +118,35 @@ function categoryTree(run: SeedRun): ProductCategoryDoc[] {
 
 type ItemKind = 'print' | 'monthly' | 'yearly' | 'upgrade' | 'digital';
 
-function makeItem(run: SeedRun, product: ProductDoc, index: number, kind: ItemKind, siblings: string[]): ProductItemDoc {
+function makeItem(
+  run: SeedRun,
+  product: ProductDoc,
+  index: number,
+  kind: ItemKind,
+  siblings: string[],
+): ProductItemDoc {
   const { faker } = run;
   const id = `${product._id.replace('prod-', 'item-')}-${index + 1}`;
   const recurrent = kind === 'monthly' || kind === 'yearly';
-  const price = { print: faker.number.int({ min: 3, max: 15 }) * 100 - 1, monthly: 999, yearly: 9900, upgrade: 1990, digital: faker.number.int({ min: 1, max: 9 }) * 100 + 99 }[kind];
+  const price = {
+    print: faker.number.int({ min: 3, max: 15 }) * 100 - 1,
+    monthly: 999,
+    yearly: 9900,
+    upgrade: 1990,
+    digital: faker.number.int({ min: 1, max: 9 }) * 100 + 99,
+  }[kind];
   const schedule: RecurrentSchedule | null = kind === 'monthly' ? 'monthly' : kind === 'yearly' ? 'yearly' : null;
   const grant = (fn: string) => [{ function: fn, param: kind === 'monthly' ? 'P1M' : 'P1Y', group: 'subscription' }];
   return {
     _id: id,
     productId: product._id,
-    name: { print: 'Print edition', monthly: 'Monthly subscription', yearly: 'Yearly subscription', upgrade: 'Upgrade to premium', digital: 'Digital edition' }[kind],
+    name: {
+      print: 'Print edition',
+      monthly: 'Monthly subscription',
+      yearly: 'Yearly subscription',
+      upgrade: 'Upgrade to premium',
+      digital: 'Digital edition',
+    }[kind],
     subtitle: faker.commerce.productAdjective(),
     description: faker.commerce.productDescription(),
     price,
@@ -139,8 +185,21 @@ function makeItem(run: SeedRun, product: ProductDoc, index: number, kind: ItemKi
     packageQuantity: 1,
     relatedItems: { itemIds: siblings.filter((s) => s !== id).slice(0, 2) },
     images: [{ url: `https://cdn.example.com/items/${id}.jpg`, width: 800, height: 600, alt: product.name }],
-    files: kind === 'print' ? [{ url: `https://cdn.example.com/items/${id}-sample.pdf`, name: 'Reading sample', mimeType: 'application/pdf', size: faker.number.int({ min: 50_000, max: 900_000 }) }] : [],
-    translations: index % 2 === 0 ? { de: { name: `${product.name} (DE)`, subtitle: 'Deutsche Ausgabe' }, fr: { name: `${product.name} (FR)` } } : { de: { name: `${product.name} – Abo` } },
+    files:
+      kind === 'print'
+        ? [
+            {
+              url: `https://cdn.example.com/items/${id}-sample.pdf`,
+              name: 'Reading sample',
+              mimeType: 'application/pdf',
+              size: faker.number.int({ min: 50_000, max: 900_000 }),
+            },
+          ]
+        : [],
+    translations:
+      index % 2 === 0
+        ? { de: { name: `${product.name} (DE)`, subtitle: 'Deutsche Ausgabe' }, fr: { name: `${product.name} (FR)` } }
+        : { de: { name: `${product.name} – Abo` } },
     actionDataOnPurchase: recurrent ? grant('grantEntitlement') : [],
     actionDataOnRenewalPurchase: recurrent ? grant('extendEntitlement') : [],
   };
@@ -159,13 +218,35 @@ function productsOf(run: SeedRun, leaves: ProductCategoryDoc[]): { products: Pro
       // Some products are also listed under their root category (a "featured" shelf).
       const categoryIds = p === 0 ? [leaf._id, leaf.ancestorIds[0]!] : [leaf._id];
       const product: ProductDoc = {
-        _id: id, categoryIds, available: (l + p) % 7 !== 6, order: p + 1, name,
-        subtitle: faker.commerce.productAdjective(), teaser: faker.lorem.sentence(), description: faker.commerce.productDescription(),
+        _id: id,
+        categoryIds,
+        available: (l + p) % 7 !== 6,
+        order: p + 1,
+        name,
+        subtitle: faker.commerce.productAdjective(),
+        teaser: faker.lorem.sentence(),
+        description: faker.commerce.productDescription(),
         text: `<p>${faker.lorem.paragraphs(2, '</p><p>')}</p>`,
-        brand: { id: `brand-${(l % 5) + 1}`, name: faker.company.name(), logoUrl: `https://cdn.example.com/brands/${(l % 5) + 1}.svg`, url: faker.internet.url() },
-        url: `https://shop.example.com/p/${slugify(name)}-${id}`, learnMoreLink: `https://shop.example.com/p/${id}/more`,
-        settings: { template: faker.helpers.arrayElement(['default', 'subscription', 'bundle']), mainPhotoUrl: `https://cdn.example.com/products/${id}.jpg`, secondaryPhotoUrl: null, thumbnailUrl: `https://cdn.example.com/products/${id}-thumb.jpg`, sku: `P-${id.slice(5)}`, allowCustomPrice: p % 11 === 10 },
-        translatedTexts: { de: { description: fDe.commerce.productDescription(), label1: 'Neu' }, ...(p % 2 ? { fr: { description: 'Description en français', label2: 'Nouveau' } } : {}) },
+        brand: {
+          id: `brand-${(l % 5) + 1}`,
+          name: faker.company.name(),
+          logoUrl: `https://cdn.example.com/brands/${(l % 5) + 1}.svg`,
+          url: faker.internet.url(),
+        },
+        url: `https://shop.example.com/p/${slugify(name)}-${id}`,
+        learnMoreLink: `https://shop.example.com/p/${id}/more`,
+        settings: {
+          template: faker.helpers.arrayElement(['default', 'subscription', 'bundle']),
+          mainPhotoUrl: `https://cdn.example.com/products/${id}.jpg`,
+          secondaryPhotoUrl: null,
+          thumbnailUrl: `https://cdn.example.com/products/${id}-thumb.jpg`,
+          sku: `P-${id.slice(5)}`,
+          allowCustomPrice: p % 11 === 10,
+        },
+        translatedTexts: {
+          de: { description: fDe.commerce.productDescription(), label1: 'Neu' },
+          ...(p % 2 ? { fr: { description: 'Description en français', label2: 'Nouveau' } } : {}),
+        },
       };
       const kinds: ItemKind[] = p % 2 === 0 ? ['print', 'monthly', 'yearly', 'upgrade'] : ['print', 'digital'];
       const ids = kinds.map((_, i) => `${id.replace('prod-', 'item-')}-${i + 1}`);
@@ -180,14 +261,30 @@ function productsOf(run: SeedRun, leaves: ProductCategoryDoc[]): { products: Pro
 function coupons(items: ProductItemDoc[], now: number): CouponDoc[] {
   const at = (days: number) => new Date(now + days * DAY);
   const c = (code: string, extra: Partial<CouponDoc>): CouponDoc => ({
-    _id: `coupon-${code.toLowerCase()}`, code, kind: 'percent', percentOff: null, amountOff: null, currency: null,
-    minimumSubtotal: null, itemIds: [], validFrom: at(-30), validUntil: at(3 * 365), ...extra,
+    _id: `coupon-${code.toLowerCase()}`,
+    code,
+    kind: 'percent',
+    percentOff: null,
+    amountOff: null,
+    currency: null,
+    minimumSubtotal: null,
+    itemIds: [],
+    validFrom: at(-30),
+    validUntil: at(3 * 365),
+    ...extra,
   });
   return [
     c('WELCOME10', { kind: 'percent', percentOff: 1000 }),
     c('FIVEOFF', { kind: 'fixed', amountOff: 500, currency: CURRENCY }),
     c('FREESHIP', { kind: 'free_shipping' }),
-    c('SUBSCRIBE20', { kind: 'percent', percentOff: 2000, itemIds: items.filter((i) => i.settings.recurrent).slice(0, 50).map((i) => i._id) }),
+    c('SUBSCRIBE20', {
+      kind: 'percent',
+      percentOff: 2000,
+      itemIds: items
+        .filter((i) => i.settings.recurrent)
+        .slice(0, 50)
+        .map((i) => i._id),
+    }),
     c('BIG50', { kind: 'fixed', amountOff: 5000, currency: CURRENCY, minimumSubtotal: 20_000 }),
     c('SUMMER15', { kind: 'percent', percentOff: 1500, validFrom: at(-200), validUntil: at(-100) }),
   ];
@@ -197,23 +294,54 @@ function coupons(items: ProductItemDoc[], now: number): CouponDoc[] {
 function sharedCustomers(run: SeedRun): { ids: string[]; demoCustomerId?: string } | null {
   const value = run.shared.get('customers') as { ids?: unknown; demoCustomerId?: unknown } | undefined;
   if (!value || !Array.isArray(value.ids) || value.ids.length === 0) return null;
-  return { ids: value.ids as string[], demoCustomerId: typeof value.demoCustomerId === 'string' ? value.demoCustomerId : undefined };
+  return {
+    ids: value.ids as string[],
+    demoCustomerId: typeof value.demoCustomerId === 'string' ? value.demoCustomerId : undefined,
+  };
 }
 
-function makeCart(run: SeedRun, customerId: string, index: number, pool: ProductItemDoc[], allCoupons: CouponDoc[]): CartDoc {
+function makeCart(
+  run: SeedRun,
+  customerId: string,
+  index: number,
+  pool: ProductItemDoc[],
+  allCoupons: CouponDoc[],
+): CartDoc {
   const { faker } = run;
   // Drawn by index (not by shuffling the pool: carts x items would be quadratic at the large scale).
-  const picked = [...new Set(Array.from({ length: faker.number.int({ min: 1, max: 4 }) }, () => pool[faker.number.int(pool.length - 1)]!))];
+  const picked = [
+    ...new Set(
+      Array.from({ length: faker.number.int({ min: 1, max: 4 }) }, () => pool[faker.number.int(pool.length - 1)]!),
+    ),
+  ];
   // The demo customer's cart carries several coupons; others zero to three.
   const applied = index === 0 ? allCoupons.slice(0, 3) : faker.helpers.arrayElements(allCoupons, { min: 0, max: 3 });
   const content = {
     currency: CURRENCY,
-    items: picked.map((i) => ({ productItemId: i._id, quantity: i.shippable ? faker.number.int({ min: 1, max: 3 }) : 1 })),
+    items: picked.map((i) => ({
+      productItemId: i._id,
+      quantity: i.shippable ? faker.number.int({ min: 1, max: 3 }) : 1,
+    })),
     coupons: applied.map((c) => ({ couponId: c._id, code: c.code })),
   };
-  const matrix = priceMatrixFor(pricingInputFor(content, new Map(picked.map((i) => [i._id, i])), new Map(allCoupons.map((c) => [c._id, c])), new Date(run.now)));
+  const matrix = priceMatrixFor(
+    pricingInputFor(
+      content,
+      new Map(picked.map((i) => [i._id, i])),
+      new Map(allCoupons.map((c) => [c._id, c])),
+      new Date(run.now),
+    ),
+  );
   const updatedAt = new Date(run.now - faker.number.int({ min: 0, max: 30 }) * DAY);
-  return { _id: `cart-${pad(index + 1, 6)}`, customerId, ...content, version: 1, priceMatrix: matrix, createdAt: updatedAt, updatedAt };
+  return {
+    _id: `cart-${pad(index + 1, 6)}`,
+    customerId,
+    ...content,
+    version: 1,
+    priceMatrix: matrix,
+    createdAt: updatedAt,
+    updatedAt,
+  };
 }
 
 export const catalogueSeeder: Seeder = {
@@ -235,10 +363,15 @@ export const catalogueSeeder: Seeder = {
       run.log.warn('no customers were shared by an earlier seeder: carts are not seeded');
       return { ...counts, carts: 0 };
     }
-    const owners = [customers.demoCustomerId ?? customers.ids[0]!, ...customers.ids.filter((id) => id !== customers.demoCustomerId)];
+    const owners = [
+      customers.demoCustomerId ?? customers.ids[0]!,
+      ...customers.ids.filter((id) => id !== customers.demoCustomerId),
+    ];
     const total = Math.min(owners.length, SIZES[run.scale].carts + 1);
     const pool = items.filter((i) => i.available);
-    counts.carts = await insertInBatches<CartDoc>(run, 'carts', total, (i) => makeCart(run, owners[i]!, i, pool, couponDocs));
+    counts.carts = await insertInBatches<CartDoc>(run, 'carts', total, (i) =>
+      makeCart(run, owners[i]!, i, pool, couponDocs),
+    );
     return counts;
   },
 };

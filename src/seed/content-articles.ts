@@ -16,7 +16,7 @@ export function publicationStatus(r: Rand): PublicationStatusValue {
 export function primaryCategory(ctx: GenContext, article: number): number {
   const page = pageOfIssue(ctx, issueOfArticle(ctx, article));
   const perPage = Math.max(1, Math.floor(ctx.sizes.categories / ctx.sizes.pages));
-  return page + ctx.sizes.pages * (randFor(ctx.seed, 'article-category', article).int(0, perPage - 1));
+  return page + ctx.sizes.pages * randFor(ctx.seed, 'article-category', article).int(0, perPage - 1);
 }
 
 /** Articles are spread evenly over the span, oldest first. */
@@ -30,8 +30,13 @@ export function makeArticle(ctx: GenContext, a: number): ArticleDoc {
   const slug = `${slugify(title)}-${a + 1}`;
   const status = publicationStatus(r);
   const category = primaryCategory(ctx, a);
-  const categoryIds = [id('category', category), ...(r.chance(0.3) ? [id('category', r.int(0, sizes.categories - 1))] : [])];
-  const authorIds = [...new Set([r.int(0, sizes.authors - 1), ...(r.chance(0.25) ? [r.int(0, sizes.authors - 1)] : [])])].map((n) => id('author', n));
+  const categoryIds = [
+    id('category', category),
+    ...(r.chance(0.3) ? [id('category', r.int(0, sizes.categories - 1))] : []),
+  ];
+  const authorIds = [
+    ...new Set([r.int(0, sizes.authors - 1), ...(r.chance(0.25) ? [r.int(0, sizes.authors - 1)] : [])]),
+  ].map((n) => id('author', n));
   const keywordIds = [...new Set(Array.from({ length: r.int(1, 5) }, () => id('keyword', r.skewed(sizes.keywords))))];
   const paragraphs = Array.from({ length: r.int(2, 4) }, () => r.pick(pools.paragraphs));
   const body = paragraphs.map((p) => `<p>${p}</p>`).join('');

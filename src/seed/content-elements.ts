@@ -17,7 +17,9 @@ export function makeLiveBlog(ctx: GenContext, i: number): LiveBlogDoc {
   const r = randFor(ctx.seed, 'live-blog', i);
   const messages = messagesOfBlog(ctx, i);
   const live = i === 0;
-  const start = live ? ctx.now - messages * MESSAGE_GAP_MS - r.int(60_000, 10 * 60_000) : ctx.now - r.int(DAY_MS, SPAN_MS);
+  const start = live
+    ? ctx.now - messages * MESSAGE_GAP_MS - r.int(60_000, 10 * 60_000)
+    : ctx.now - r.int(DAY_MS, SPAN_MS);
   return {
     _id: id('live-blog', i),
     title: `Live: ${r.pick(ctx.pools.headlines)}`,
@@ -56,15 +58,22 @@ export function makeMessages(ctx: GenContext, blog: LiveBlogDoc, i: number): Liv
 /** Polls by index: open to anyone, open to signed-in customers without an end, ended, closed early by an editor. */
 const POLL_STATES = ['open', 'open-members', 'ended', 'closed-early'] as const;
 
-function pollDates(ctx: GenContext, r: Rand, state: (typeof POLL_STATES)[number]): { timestamp: number; endDate: number | null } {
+function pollDates(
+  ctx: GenContext,
+  r: Rand,
+  state: (typeof POLL_STATES)[number],
+): { timestamp: number; endDate: number | null } {
   switch (state) {
-    case 'open': return { timestamp: ctx.now - r.int(HOUR_MS, 3 * DAY_MS), endDate: ctx.now + r.int(3, 30) * DAY_MS };
-    case 'open-members': return { timestamp: ctx.now - r.int(HOUR_MS, 10 * DAY_MS), endDate: null };
+    case 'open':
+      return { timestamp: ctx.now - r.int(HOUR_MS, 3 * DAY_MS), endDate: ctx.now + r.int(3, 30) * DAY_MS };
+    case 'open-members':
+      return { timestamp: ctx.now - r.int(HOUR_MS, 10 * DAY_MS), endDate: null };
     case 'ended': {
       const timestamp = ctx.now - r.int(15 * DAY_MS, SPAN_MS);
       return { timestamp, endDate: timestamp + 14 * DAY_MS };
     }
-    case 'closed-early': return { timestamp: ctx.now - r.int(2, 10) * DAY_MS, endDate: ctx.now + 7 * DAY_MS };
+    case 'closed-early':
+      return { timestamp: ctx.now - r.int(2, 10) * DAY_MS, endDate: ctx.now + 7 * DAY_MS };
   }
 }
 
@@ -78,9 +87,19 @@ export function makePoll(ctx: GenContext, i: number): PollDoc {
     _id: id('poll', i),
     timestamp: new Date(timestamp),
     question: `${r.pick(ctx.pools.headlines)}?`,
-    choices: options.map((text, k) => ({ id: `choice-${k + 1}`, text: text.replace(/^./, (c) => c.toUpperCase()), votes: r.skewed(5_000) })),
+    choices: options.map((text, k) => ({
+      id: `choice-${k + 1}`,
+      text: text.replace(/^./, (c) => c.toUpperCase()),
+      votes: r.skewed(5_000),
+    })),
     slug: `poll-${i + 1}`,
-    category: r.chance(0.7) ? { id: `poll-category-${r.int(1, 6)}`, name: r.pick(['Politics', 'Sport', 'Culture', 'Economy', 'Life', 'Local']), image: null } : null,
+    category: r.chance(0.7)
+      ? {
+          id: `poll-category-${r.int(1, 6)}`,
+          name: r.pick(['Politics', 'Sport', 'Culture', 'Economy', 'Life', 'Local']),
+          image: null,
+        }
+      : null,
     message: r.chance(0.5) ? 'Thank you for voting!' : null,
     onlyLoggedIn: state === 'open-members' || (state !== 'open' && r.chance(0.2)),
     endDate: endDate === null ? null : new Date(endDate),
@@ -101,7 +120,13 @@ export function makeQuiz(ctx: GenContext, i: number): QuizDoc {
       resultText: r.chance(0.5) ? r.pick(ctx.pools.sentences) : null,
       image: r.chance(0.3) ? `https://img.example-news.com/quiz/${i + 1}-${q + 1}.jpg` : null,
       choices: ['A', 'B', 'C', 'D'].map((letter, a) => ({
-        id: `answer-${q + 1}-${a + 1}`, text: r.pick(ctx.pools.words), letter, image: null, correct: a === correct, points: a === correct ? 10 : 0, votes: r.skewed(2_000),
+        id: `answer-${q + 1}-${a + 1}`,
+        text: r.pick(ctx.pools.words),
+        letter,
+        image: null,
+        correct: a === correct,
+        points: a === correct ? 10 : 0,
+        votes: r.skewed(2_000),
       })),
     };
   });
@@ -122,15 +147,41 @@ export function makeQuiz(ctx: GenContext, i: number): QuizDoc {
     status: QUIZ_STATES[i % QUIZ_STATES.length]!,
     questions,
     results: [
-      { id: 'result-1', result: 'Beginner', image: null, letter: 'C', resultText: 'Keep reading!', share: null, twitterShare: null, minimum: 0, maximum: Math.floor(max / 2), votes: r.skewed(3_000) },
-      { id: 'result-2', result: 'Expert', image: null, letter: 'A', resultText: 'Impressive.', share: 'I am an expert!', twitterShare: 'Expert level reached', minimum: Math.floor(max / 2) + 1, maximum: max, votes: r.skewed(3_000) },
+      {
+        id: 'result-1',
+        result: 'Beginner',
+        image: null,
+        letter: 'C',
+        resultText: 'Keep reading!',
+        share: null,
+        twitterShare: null,
+        minimum: 0,
+        maximum: Math.floor(max / 2),
+        votes: r.skewed(3_000),
+      },
+      {
+        id: 'result-2',
+        result: 'Expert',
+        image: null,
+        letter: 'A',
+        resultText: 'Impressive.',
+        share: 'I am an expert!',
+        twitterShare: 'Expert level reached',
+        minimum: Math.floor(max / 2) + 1,
+        maximum: max,
+        votes: r.skewed(3_000),
+      },
     ],
   };
 }
 
 export function makeChannel(ctx: GenContext, i: number): ChannelDoc {
   const r = randFor(ctx.seed, 'channel', i);
-  const link = (name: string, objectType: string) => ({ name, url: `https://www.example-news.com/${slugify(name)}`, objectType });
+  const link = (name: string, objectType: string) => ({
+    name,
+    url: `https://www.example-news.com/${slugify(name)}`,
+    objectType,
+  });
   return {
     _id: String(i + 1),
     name: i === 0 ? 'Web' : i === 1 ? 'Mobile app' : `Newsletter ${i - 1}`,
@@ -143,10 +194,26 @@ export function makeChannel(ctx: GenContext, i: number): ChannelDoc {
         { key: 'footer', linkables: ['About us', 'Contact', 'Terms', 'Privacy'].map((n) => link(n, 'page')) },
       ],
       dynamicSections: [
-        { name: 'partners', displayName: 'Partners', limit: 3, direction: 'append-unsorted', type: 'linkables', articleIds: [],
-          linkables: r.sample(ctx.pools.companies, 4).map((c) => ({ name: c, url: `https://partners.example-news.com/${slugify(c)}`, objectType: 'external' })) },
-        { name: 'editors-picks', displayName: "Editors' picks", limit: 4, direction: 'append', type: 'articles',
-          articleIds: Array.from({ length: 6 }, () => id('article', r.int(0, ctx.sizes.articles - 1))), linkables: [] },
+        {
+          name: 'partners',
+          displayName: 'Partners',
+          limit: 3,
+          direction: 'append-unsorted',
+          type: 'linkables',
+          articleIds: [],
+          linkables: r
+            .sample(ctx.pools.companies, 4)
+            .map((c) => ({ name: c, url: `https://partners.example-news.com/${slugify(c)}`, objectType: 'external' })),
+        },
+        {
+          name: 'editors-picks',
+          displayName: "Editors' picks",
+          limit: 4,
+          direction: 'append',
+          type: 'articles',
+          articleIds: Array.from({ length: 6 }, () => id('article', r.int(0, ctx.sizes.articles - 1))),
+          linkables: [],
+        },
       ],
     },
   };

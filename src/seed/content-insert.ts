@@ -57,12 +57,16 @@ export class ArticleCounters {
   }
 
   async store(run: SeedRun): Promise<void> {
-    for (const [collection, counts] of [['contentCategories', this.categories], ['keywords', this.keywords]] as const) {
+    for (const [collection, counts] of [
+      ['contentCategories', this.categories],
+      ['keywords', this.keywords],
+    ] as const) {
       const coll = run.store.db.collection<{ _id: string; articlesCount: number }>(collection);
       const updates: AnyBulkWriteOperation<{ _id: string; articlesCount: number }>[] = [...counts].map(([id, n]) => ({
         updateOne: { filter: { _id: id }, update: { $set: { articlesCount: n } } },
       }));
-      for (let i = 0; i < updates.length; i += 1000) await coll.bulkWrite(updates.slice(i, i + 1000), { ordered: false });
+      for (let i = 0; i < updates.length; i += 1000)
+        await coll.bulkWrite(updates.slice(i, i + 1000), { ordered: false });
     }
   }
 }

@@ -5,10 +5,20 @@ import { primaryCategory, publicationStatus } from './content-articles.js';
 import { randFor, slugify } from './content-random.js';
 import { SPAN_MS, articlesPerIssue, id, pageOfIssue, type GenContext } from './content-sizes.js';
 
-const PAGE_NAMES = ['The Daily Example', 'Example Weekend', 'Example Business', 'Example Sport', 'City Example', 'Example Science'];
+const PAGE_NAMES = [
+  'The Daily Example',
+  'Example Weekend',
+  'Example Business',
+  'Example Sport',
+  'City Example',
+  'Example Science',
+];
 
 export function makePage(ctx: GenContext, i: number): PageDoc {
-  const name = i < PAGE_NAMES.length ? PAGE_NAMES[i]! : `${PAGE_NAMES[i % PAGE_NAMES.length]} ${Math.floor(i / PAGE_NAMES.length) + 1}`;
+  const name =
+    i < PAGE_NAMES.length
+      ? PAGE_NAMES[i]!
+      : `${PAGE_NAMES[i % PAGE_NAMES.length]} ${Math.floor(i / PAGE_NAMES.length) + 1}`;
   const slug = slugify(name);
   return {
     _id: id('page', i),
@@ -58,19 +68,48 @@ export function makeIssue(ctx: GenContext, i: number): IssueDoc {
     issueNumber: Math.floor(i / ctx.sizes.pages) + 1,
     pdfFiles: [
       { name: 'full', url: `https://pdf.example-news.com/${id('issue', i)}.pdf` },
-      ...(r.chance(0.5) ? [{ name: 'preview', url: `https://pdf.example-news.com/${id('issue', i)}-preview.pdf` }] : []),
+      ...(r.chance(0.5)
+        ? [{ name: 'preview', url: `https://pdf.example-news.com/${id('issue', i)}-preview.pdf` }]
+        : []),
     ],
     imageUrl: `https://img.example-news.com/issues/${i + 1}.jpg`,
     topImageUrl: r.chance(0.5) ? `https://img.example-news.com/issues/${i + 1}-top.jpg` : null,
     pollId: r.chance(0.3) ? id('poll', r.int(0, ctx.sizes.polls - 1)) : null,
     dynamicSections: [
-      { name: 'latest', displayName: 'Latest', limit: 5, direction: 'append', type: 'articles', articleIds: latest, linkables: [] },
-      { name: 'partners', displayName: 'From our partners', limit: 4, direction: 'append-unsorted', type: 'linkables', articleIds: [],
-        linkables: r.sample(ctx.pools.companies, 5).map((c) => ({ name: c, url: `https://partners.example-news.com/${slugify(c)}`, objectType: 'external' })) },
+      {
+        name: 'latest',
+        displayName: 'Latest',
+        limit: 5,
+        direction: 'append',
+        type: 'articles',
+        articleIds: latest,
+        linkables: [],
+      },
+      {
+        name: 'partners',
+        displayName: 'From our partners',
+        limit: 4,
+        direction: 'append-unsorted',
+        type: 'linkables',
+        articleIds: [],
+        linkables: r
+          .sample(ctx.pools.companies, 5)
+          .map((c) => ({ name: c, url: `https://partners.example-news.com/${slugify(c)}`, objectType: 'external' })),
+      },
     ],
-    repeatedArticleGroups: [{ name: r.pick(['Editorial', 'Opinion', 'In brief', 'Letters']), articleIds: listed.slice(-2).map((a) => id('article', a)) }],
-    frontPage: contents.length ? { categoryId: contents[0]!.categoryId, articleIds: listed.slice(0, 3).map((a) => id('article', a)) } : null,
-    authorIds: r.sample(Array.from({ length: Math.min(ctx.sizes.authors, 50) }, (_, k) => id('author', k)), r.int(1, 2)),
+    repeatedArticleGroups: [
+      {
+        name: r.pick(['Editorial', 'Opinion', 'In brief', 'Letters']),
+        articleIds: listed.slice(-2).map((a) => id('article', a)),
+      },
+    ],
+    frontPage: contents.length
+      ? { categoryId: contents[0]!.categoryId, articleIds: listed.slice(0, 3).map((a) => id('article', a)) }
+      : null,
+    authorIds: r.sample(
+      Array.from({ length: Math.min(ctx.sizes.authors, 50) }, (_, k) => id('author', k)),
+      r.int(1, 2),
+    ),
     channelId: String((i % ctx.sizes.channels) + 1),
   };
 }

@@ -30,8 +30,20 @@ export function makeVideo(ctx: GenContext, i: number): VideoDoc {
     views: r.skewed(500_000),
     publish: status === 'ready',
     formats: [
-      { format: 'hls', filename: `${CDN}/video/${key}/index.m3u8`, cdnPath: `/video/${key}/index.m3u8`, mimeType: 'application/vnd.apple.mpegurl', duration },
-      { format: 'mp4-720p', filename: `${CDN}/video/${key}/720p.mp4`, cdnPath: `/video/${key}/720p.mp4`, mimeType: 'video/mp4', duration },
+      {
+        format: 'hls',
+        filename: `${CDN}/video/${key}/index.m3u8`,
+        cdnPath: `/video/${key}/index.m3u8`,
+        mimeType: 'application/vnd.apple.mpegurl',
+        duration,
+      },
+      {
+        format: 'mp4-720p',
+        filename: `${CDN}/video/${key}/720p.mp4`,
+        cdnPath: `/video/${key}/720p.mp4`,
+        mimeType: 'video/mp4',
+        duration,
+      },
     ],
   };
 }
@@ -42,14 +54,31 @@ const SIZES = [
 ] as const;
 
 /** One attachment of article `article`, number `n`; `kind` decides the type and whether it carries a video. */
-export function makeAttachment(ctx: GenContext, r: Rand, article: number, n: number, kind: 'image' | 'video' | 'file'): AttachmentDoc {
+export function makeAttachment(
+  ctx: GenContext,
+  r: Rand,
+  article: number,
+  n: number,
+  kind: 'image' | 'video' | 'file',
+): AttachmentDoc {
   const attachmentId = `${id('article', article)}-${kind}-${n + 1}`;
   const base = `${CDN}/${kind}s/${article + 1}-${n + 1}`;
   if (kind === 'file') {
     return {
-      id: attachmentId, name: `${ctx.pools.words[(article + n) % ctx.pools.words.length]}.pdf`, description: null, type: 'file',
-      publicUrl: `${base}.pdf`, width: null, height: null, focalPoint: null, transforms: [], additionalUrls: [],
-      searchTitle: null, searchDescription: null, socialTitle: null, videoId: null,
+      id: attachmentId,
+      name: `${ctx.pools.words[(article + n) % ctx.pools.words.length]}.pdf`,
+      description: null,
+      type: 'file',
+      publicUrl: `${base}.pdf`,
+      width: null,
+      height: null,
+      focalPoint: null,
+      transforms: [],
+      additionalUrls: [],
+      searchTitle: null,
+      searchDescription: null,
+      socialTitle: null,
+      videoId: null,
     };
   }
   const transforms = SIZES.map(([w, h]) => ({ width: w, height: h, url: `${base}-${w}x${h}.jpg` }));
@@ -63,7 +92,10 @@ export function makeAttachment(ctx: GenContext, r: Rand, article: number, n: num
     height: 1080,
     focalPoint: `${r.int(20, 80)}% ${r.int(20, 80)}%`,
     transforms,
-    additionalUrls: transforms.map((t) => ({ transform: `${t.width}x${t.height}`, url: t.url.replace(/\.jpg$/, '@2x.webp') })),
+    additionalUrls: transforms.map((t) => ({
+      transform: `${t.width}x${t.height}`,
+      url: t.url.replace(/\.jpg$/, '@2x.webp'),
+    })),
     searchTitle: r.chance(0.3) ? r.pick(ctx.pools.headlines) : null,
     searchDescription: null,
     socialTitle: r.chance(0.2) ? r.pick(ctx.pools.headlines) : null,

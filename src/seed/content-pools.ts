@@ -28,7 +28,9 @@ function headline(faker: FakerType): string {
     case 2:
       return `${faker.person.lastName()} ${faker.word.verb()}s ${faker.word.adjective()} ${faker.word.noun()}`;
     default:
-      return capitalise(`${faker.word.adjective()} ${faker.word.noun()} ${faker.word.preposition()} ${faker.location.city()}`);
+      return capitalise(
+        `${faker.word.adjective()} ${faker.word.noun()} ${faker.word.preposition()} ${faker.location.city()}`,
+      );
   }
 }
 

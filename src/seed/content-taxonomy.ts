@@ -7,7 +7,11 @@ import { CATEGORY_TYPES, CONTENT_TYPES, SECTION_NAMES, id, pageOfCategory, type 
 const SITE = 'https://www.example-news.com';
 const IMG = 'https://img.example-news.com';
 
-export const makeCategoryType = (i: number): CategoryTypeDoc => ({ _id: id('category-type', i), name: CATEGORY_TYPES[i]!, slug: slugify(CATEGORY_TYPES[i]!) });
+export const makeCategoryType = (i: number): CategoryTypeDoc => ({
+  _id: id('category-type', i),
+  name: CATEGORY_TYPES[i]!,
+  slug: slugify(CATEGORY_TYPES[i]!),
+});
 
 export const makeContentType = (i: number): ContentTypeDoc => ({
   _id: id('content-type', i),
@@ -18,7 +22,12 @@ export const makeContentType = (i: number): ContentTypeDoc => ({
 
 export function makeSponsor(ctx: GenContext, i: number): SponsorDoc {
   const name = ctx.pools.companies[i % ctx.pools.companies.length]!;
-  return { _id: id('sponsor', i), url: `https://partners.example-news.com/${slugify(name)}-${i + 1}`, name, imageUrl: `${IMG}/sponsors/${i + 1}.png` };
+  return {
+    _id: id('sponsor', i),
+    url: `https://partners.example-news.com/${slugify(name)}-${i + 1}`,
+    name,
+    imageUrl: `${IMG}/sponsors/${i + 1}.png`,
+  };
 }
 
 export function makeCategory(ctx: GenContext, i: number): ContentCategoryDoc {
@@ -44,7 +53,9 @@ export function makeCategory(ctx: GenContext, i: number): ContentCategoryDoc {
     paid,
     objectClassName: 'ContentCategory',
     absoluteUrl: `${SITE}/${slug}`,
-    cssCode: r.chance(0.2) ? `.category-${i + 1} { --accent: #${r.int(0, 0xffffff).toString(16).padStart(6, '0')}; }` : null,
+    cssCode: r.chance(0.2)
+      ? `.category-${i + 1} { --accent: #${r.int(0, 0xffffff).toString(16).padStart(6, '0')}; }`
+      : null,
     templateName: r.pick(['default', 'grid', 'list', 'magazine']),
     tagline: r.chance(0.5) ? r.pick(ctx.pools.sentences) : null,
     linkParameter: r.chance(0.2) ? `utm_campaign=${slugify(name)}` : null,
@@ -80,7 +91,9 @@ export function makeAuthor(ctx: GenContext, i: number): AuthorDoc {
     slug,
     shortBiography: r.pick(ctx.pools.sentences),
     fullDescription: `<p>${r.pick(ctx.pools.paragraphs)}</p>`,
-    latinName: ascii(name).replace(/\./g, ' ').replace(/\b\w/g, (c) => c.toUpperCase()),
+    latinName: ascii(name)
+      .replace(/\./g, ' ')
+      .replace(/\b\w/g, (c) => c.toUpperCase()),
     country: r.pick(ctx.pools.countries),
     legacySocialProfile: r.chance(0.1) ? `https://plus.example.com/+${handle}` : null,
     microblogHandle: r.chance(0.6) ? handle : null,
@@ -97,7 +110,10 @@ export function makeKeyword(ctx: GenContext, i: number): KeywordDoc {
   const r = randFor(ctx.seed, 'keyword', i);
   const w = i % ctx.pools.words.length;
   const round = Math.floor(i / ctx.pools.words.length);
-  const name = round === 0 ? ctx.pools.words[w]! : `${ctx.pools.words[w]} ${ctx.pools.words[(w * 7 + round) % ctx.pools.words.length]}`;
+  const name =
+    round === 0
+      ? ctx.pools.words[w]!
+      : `${ctx.pools.words[w]} ${ctx.pools.words[(w * 7 + round) % ctx.pools.words.length]}`;
   const slug = `${slugify(name)}-${i + 1}`;
   return {
     _id: id('keyword', i),
@@ -110,7 +126,13 @@ export function makeKeyword(ctx: GenContext, i: number): KeywordDoc {
     displayName: r.chance(0.5) ? name.charAt(0).toUpperCase() + name.slice(1) : null,
     translations: Object.entries(ctx.pools.wordsByLanguage)
       .filter(() => r.chance(0.4))
-      .map(([language, words]) => ({ language, name: words[w]!, displayName: null, description: null, slug: `${slugify(words[w]!)}-${i + 1}` })),
+      .map(([language, words]) => ({
+        language,
+        name: words[w]!,
+        displayName: null,
+        description: null,
+        slug: `${slugify(words[w]!)}-${i + 1}`,
+      })),
     collectionId: r.chance(0.3) ? `collection-${r.int(1, 12)}` : null,
     imageUrl: r.chance(0.2) ? `https://img.example-news.com/tags/${slug}.jpg` : null,
   };

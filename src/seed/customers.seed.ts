@@ -11,15 +11,29 @@ import type { CustomerDoc } from '../store/customers/customer.doc.js';
 import type { Store } from '../store/store.js';
 import { insertInBatches, type ScaleName, type Seeder } from './seeder.js';
 
-export const DEMO_CUSTOMER = { id: 'cus_demo', email: 'demo@example.com', password: 'demo-password', name: 'Demo Customer' };
+export const DEMO_CUSTOMER = {
+  id: 'cus_demo',
+  email: 'demo@example.com',
+  password: 'demo-password',
+  name: 'Demo Customer',
+};
 /** Development only: a customer with the editor role, to post to live blogs. */
-const DEMO_EDITOR = { id: 'cus_demo_editor', email: 'editor@example.com', password: 'editor-password', name: 'Demo Editor' };
+const DEMO_EDITOR = {
+  id: 'cus_demo_editor',
+  email: 'editor@example.com',
+  password: 'editor-password',
+  name: 'Demo Editor',
+};
 export const DEMO_SPA_CLIENT = {
   clientId: 'demo-spa',
   name: 'Demo single-page app',
   redirectUris: ['http://localhost:5173/callback', 'http://localhost:3000/callback'],
 };
-export const DEMO_FIRST_PARTY_CLIENT = { clientId: 'demo-first-party', name: 'Demo first-party app', secret: 'demo-first-party-secret' };
+export const DEMO_FIRST_PARTY_CLIENT = {
+  clientId: 'demo-first-party',
+  name: 'Demo first-party app',
+  secret: 'demo-first-party-secret',
+};
 
 /** What later seeders get under `shared.get('customers')`. */
 interface SharedCustomers {
@@ -78,7 +92,9 @@ export const customersSeeder: Seeder = {
         email: `${first}.${last}.${i}@example.com`.toLowerCase().replace(/[^a-z0-9.@_-]/g, ''),
         emailVerified: true,
         name: `${first} ${last}`,
-        entitlements: entitled ? [{ group: 'subscription', validUntil: new Date(run.now + faker.number.int({ min: -60, max: 365 }) * DAY) }] : [],
+        entitlements: entitled
+          ? [{ group: 'subscription', validUntil: new Date(run.now + faker.number.int({ min: -60, max: 365 }) * DAY) }]
+          : [],
         createdAt: new Date(run.now - faker.number.int({ min: 0, max: 700 }) * DAY),
         updatedAt: new Date(run.now),
       };
@@ -125,7 +141,11 @@ export async function demoAccessNotice(store: Store, url: string): Promise<strin
     `  public PKCE client "${DEMO_SPA_CLIENT.clientId}" (authorization_code + refresh_token), redirect URIs ${DEMO_SPA_CLIENT.redirectUris.join(', ')}`,
     `  first-party client "${DEMO_FIRST_PARTY_CLIENT.clientId}" / secret "${DEMO_FIRST_PARTY_CLIENT.secret}" (password, otp, refresh_token)`,
     `  demo customer ${DEMO_CUSTOMER.email} / ${DEMO_CUSTOMER.password} (subscription entitlement: reads premium articles)`,
-    ...(editor ? [`  demo editor ${DEMO_EDITOR.email} / ${DEMO_EDITOR.password} (editor role: posts to live blogs, e.g. live-blog-1)`] : []),
+    ...(editor
+      ? [
+          `  demo editor ${DEMO_EDITOR.email} / ${DEMO_EDITOR.password} (editor role: posts to live blogs, e.g. live-blog-1)`,
+        ]
+      : []),
     `  token: curl -s -u ${DEMO_FIRST_PARTY_CLIENT.clientId}:${DEMO_FIRST_PARTY_CLIENT.secret} -d grant_type=password -d username=${DEMO_CUSTOMER.email} -d password=${DEMO_CUSTOMER.password} -d 'scope=openid offline_access cart' ${url}/oauth2/access_token`,
   ].join('\n');
 }

@@ -15,7 +15,6 @@ export const seeders: Seeder[] = [
   catalogueSeeder,
 ];
 
-
 export async function runSeeders(
   store: Store,
   opts: { scale: ScaleName; seed?: number; now?: number; log: Logger; progress?: SeedProgress; only?: string[] },
@@ -28,12 +27,25 @@ export async function runSeeders(
   const progress = opts.progress ?? { advance: () => undefined };
   for (const seeder of seeders) {
     if (opts.only && !opts.only.includes(seeder.name)) continue;
-    const result = await seeder.run({ store, scale: opts.scale, seed, now, log: opts.log, progress, faker: seededFaker(seed, seeder.name), shared });
+    const result = await seeder.run({
+      store,
+      scale: opts.scale,
+      seed,
+      now,
+      log: opts.log,
+      progress,
+      faker: seededFaker(seed, seeder.name),
+      shared,
+    });
     Object.assign(counts, result);
   }
   await store
     .collection('settings')
-    .updateOne({ _id: SEED_MARKER }, { $set: { value: { scale: opts.scale, seed, now: new Date(now), counts }, updatedAt: new Date() } }, { upsert: true });
+    .updateOne(
+      { _id: SEED_MARKER },
+      { $set: { value: { scale: opts.scale, seed, now: new Date(now), counts }, updatedAt: new Date() } },
+      { upsert: true },
+    );
   return counts;
 }
 

@@ -242,12 +242,15 @@ export class IdLoader<T extends { _id: string }> extends DataLoader<string, T | 
     if (missing.length > 0) {
       const size = this.options.maxBatchSize ?? Infinity;
       const parts: Array<Promise<void>> = [];
-      for (let from = 0; from < missing.length; from += size) parts.push(this.readPart(missing.length <= size ? missing : missing.slice(from, from + size), marker));
+      for (let from = 0; from < missing.length; from += size)
+        parts.push(this.readPart(missing.length <= size ? missing : missing.slice(from, from + size), marker));
       marker.promise = parts.length === 1 ? parts[0]! : Promise.all(parts).then(ignore);
       waits.add(marker.promise);
     }
     if (waits.size === 0) return settled;
-    return waits.size === 1 ? waits.values().next().value!.then(ignore, ignore) : Promise.all(waits).then(ignore, ignore);
+    return waits.size === 1
+      ? waits.values().next().value!.then(ignore, ignore)
+      : Promise.all(waits).then(ignore, ignore);
   }
 
   private readPart(ids: readonly string[], marker: Reading): Promise<void> {
@@ -284,11 +287,20 @@ export function byIdLoader<T extends { _id: string }>(
   name = 'byId',
   followUp?: FollowUp<T>,
 ): (store: Store, request: LoaderRequest) => IdLoader<T> {
-  return (store, request) => new IdLoader<T>(instrumentBatch(name, (ids) => fetch(store, ids, request)), { maxBatchSize: 1000 }, followUp, request);
+  return (store, request) =>
+    new IdLoader<T>(
+      instrumentBatch(name, (ids) => fetch(store, ids, request)),
+      { maxBatchSize: 1000 },
+      followUp,
+      request,
+    );
 }
 
 /** A batch's documents grouped by what the places that asked for them select (a document in each group it is wanted by). */
-function wantedOf<T extends { _id: string }>(wanted: ReadonlyMap<string, Selected | Selected[]>, docs: readonly T[]): Array<Wanted<T>> {
+function wantedOf<T extends { _id: string }>(
+  wanted: ReadonlyMap<string, Selected | Selected[]>,
+  docs: readonly T[],
+): Array<Wanted<T>> {
   if (wanted.size === 0) return [];
   const groups = new Map<Selected, T[]>();
   const add = (selected: Selected, doc: T): void => {
@@ -311,7 +323,11 @@ function wantedOf<T extends { _id: string }>(wanted: ReadonlyMap<string, Selecte
  * Runs a follow-up without letting it fail the batch: what it could not read (a store error, a document of an
  * unexpected shape) the fields read again when they run, and report there, each for its own part of the answer.
  */
-export async function readAhead<T>(followUp: FollowUp<T>, wanted: ReadonlyArray<Wanted<T>>, request: LoaderRequest): Promise<void> {
+export async function readAhead<T>(
+  followUp: FollowUp<T>,
+  wanted: ReadonlyArray<Wanted<T>>,
+  request: LoaderRequest,
+): Promise<void> {
   try {
     await followUp(wanted, request);
   } catch {

@@ -18,7 +18,12 @@ const narrowed = new WeakMap<ReadonlySet<string>, Map<Document, Map<string, Docu
  * `full` narrowed to what `selected` (the API fields of `type` an operation selects) reads, plus `always`
  * (fields the loader itself needs, e.g. sort keys for cursors). Without a selection, `full`.
  */
-export function narrowProjection(full: Document, type: ProjectedType, selected: ReadonlySet<string> | undefined, always: readonly string[] = []): Document {
+export function narrowProjection(
+  full: Document,
+  type: ProjectedType,
+  selected: ReadonlySet<string> | undefined,
+  always: readonly string[] = [],
+): Document {
   if (!selected) return full;
   let byFull = narrowed.get(selected);
   if (!byFull) narrowed.set(selected, (byFull = new Map()));
@@ -30,7 +35,12 @@ export function narrowProjection(full: Document, type: ProjectedType, selected: 
   return projection;
 }
 
-function compute(full: Document, type: ProjectedType, selected: ReadonlySet<string>, always: readonly string[]): Document {
+function compute(
+  full: Document,
+  type: ProjectedType,
+  selected: ReadonlySet<string>,
+  always: readonly string[],
+): Document {
   const fields = new Set<string>(['_id', ...always]);
   for (const field of selected) {
     const reads = type.reads[field] ?? (field in full ? [field] : undefined);

@@ -24,13 +24,21 @@ export function storeLimiters<K extends string>(
   const common = { storeClient: store.db, tableName: collection, disableIndexesCreation: true };
   const entries = (Object.entries(limits) as Array<[K, RateLimit]>).map(([name, limit]) => [
     name,
-    new RateLimiterMongo({ ...common, keyPrefix: `${prefix}${name}`, points: limit.points, duration: limit.windowSeconds }),
+    new RateLimiterMongo({
+      ...common,
+      keyPrefix: `${prefix}${name}`,
+      points: limit.points,
+      duration: limit.windowSeconds,
+    }),
   ]);
   return Object.fromEntries(entries) as Record<K, RateLimiterMongo>;
 }
 
 /** The same limiters, made once per store (a process has one store; tests start several). */
-export function limitersPerStore<K extends string>(collection: RateLimitCollection, limits: Readonly<Record<K, RateLimit>>): (store: Store) => Record<K, RateLimiterMongo> {
+export function limitersPerStore<K extends string>(
+  collection: RateLimitCollection,
+  limits: Readonly<Record<K, RateLimit>>,
+): (store: Store) => Record<K, RateLimiterMongo> {
   const made = new WeakMap<Store, Record<K, RateLimiterMongo>>();
   return (store) => {
     let set = made.get(store);

@@ -10,10 +10,18 @@ export function decoded<T>(raw: unknown[]): T[] {
   return (raw as Uint8Array[]).map((bytes) => BSON.deserialize(bytes) as T);
 }
 
-export async function findAll<T extends Document>(collection: Collection<T>, filter: Filter<T>, options: FindOptions): Promise<T[]> {
+export async function findAll<T extends Document>(
+  collection: Collection<T>,
+  filter: Filter<T>,
+  options: FindOptions,
+): Promise<T[]> {
   return decoded<T>(await collection.find(filter, { ...options, raw: true }).toArray());
 }
 
-export async function aggregateAll<R extends Document>(collection: Collection<Document>, pipeline: Document[], options: AggregateOptions): Promise<R[]> {
+export async function aggregateAll<R extends Document>(
+  collection: Collection<Document>,
+  pipeline: Document[],
+  options: AggregateOptions,
+): Promise<R[]> {
   return decoded<R>(await collection.aggregate(pipeline, { ...options, raw: true }).toArray());
 }

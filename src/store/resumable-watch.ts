@@ -3,7 +3,14 @@
 // resume token while the history still has it, without one otherwise (events in between are then lost: a
 // "gap" its owner has to make good) — with the client replaced when server selection fails (after an engine
 // restart the old client's monitor was seen never to find the store again, while a new client did at once).
-import type { ChangeStream, ChangeStreamDocument, ChangeStreamOptions, Document, MongoClient, ResumeToken } from 'mongodb';
+import type {
+  ChangeStream,
+  ChangeStreamDocument,
+  ChangeStreamOptions,
+  Document,
+  MongoClient,
+  ResumeToken,
+} from 'mongodb';
 import { MongoServerError, MongoServerSelectionError } from 'mongodb';
 import type { Logger } from '../logger.js';
 import type { Store } from './store.js';
@@ -89,7 +96,9 @@ export class ResumableWatch {
   }
 
   private open(resumeAfter: ResumeToken | undefined): ChangeStream<Document> {
-    this.stream = this.client.db(this.store.db.databaseName).watch(this.spec.pipeline, { ...this.spec.options, ...(resumeAfter ? { resumeAfter } : {}) });
+    this.stream = this.client
+      .db(this.store.db.databaseName)
+      .watch(this.spec.pipeline, { ...this.spec.options, ...(resumeAfter ? { resumeAfter } : {}) });
     return this.stream;
   }
 

@@ -62,7 +62,11 @@ let toSend: Group[] = [];
 const projectionKeys = new WeakMap<Document, string>();
 function projectionKey(projection: Document): string {
   let key = projectionKeys.get(projection);
-  if (key === undefined) projectionKeys.set(projection, (key = JSON.stringify(Object.entries(projection).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))));
+  if (key === undefined)
+    projectionKeys.set(
+      projection,
+      (key = JSON.stringify(Object.entries(projection).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))),
+    );
   return key;
 }
 
@@ -74,7 +78,13 @@ function projectionKey(projection: Document): string {
  * nothing then: the store is waiting for it). Otherwise it waits for the end of the turn and leaves with the
  * other reads of its kind made meanwhile, as Nagle's algorithm holds small writes while one is unanswered.
  */
-export function findByKeys<T extends Document>(collection: Collection<T>, field: string, keys: readonly string[], filter: Document, projection: Document): Promise<T[]> {
+export function findByKeys<T extends Document>(
+  collection: Collection<T>,
+  field: string,
+  keys: readonly string[],
+  filter: Document,
+  projection: Document,
+): Promise<T[]> {
   const coll = collection as unknown as Collection<Document>;
   let byFilter = slots.get(coll);
   if (!byFilter) slots.set(coll, (byFilter = new WeakMap()));
@@ -97,7 +107,9 @@ export function findByKeys<T extends Document>(collection: Collection<T>, field:
   }
   for (const key of keys) group.keys.add(key);
   group.chars += chars;
-  const promise = new Promise<T[]>((resolve, reject) => group.readers.push({ keys, resolve: resolve as (docs: Document[]) => void, reject }));
+  const promise = new Promise<T[]>((resolve, reject) =>
+    group.readers.push({ keys, resolve: resolve as (docs: Document[]) => void, reject }),
+  );
   if (alone) send(group);
   return promise;
 }
@@ -141,7 +153,10 @@ async function answer(group: Group): Promise<void> {
   // `limit` only where the key is unique whatever the indexes (`_id`): by another field, a duplicate that a missing
   // unique index let in would push another reader's document out of the merged answer.
   const raw = (await group.collection
-    .find({ ...group.filter, [group.field]: { $in: keys } }, { projection: group.projection, batchSize: size, ...(group.field === '_id' ? { limit: size } : {}), raw: true })
+    .find(
+      { ...group.filter, [group.field]: { $in: keys } },
+      { projection: group.projection, batchSize: size, ...(group.field === '_id' ? { limit: size } : {}), raw: true },
+    )
     .toArray()) as unknown as Uint8Array[];
   if (group.readers.length === 1) {
     // As a read alone answered before: every document found (one that does not decode fails the read).

@@ -54,9 +54,13 @@ export class Store {
       const thread = config.engineThread && engineThreadAvailable;
       try {
         // The engine in this event loop (ENGINE_WORKER=false, or tests from sources) loads its modules only then.
-        engine = thread ? await startEngineThread(options, engineLog) : await (await import('@gateway/engine')).startEngine({ ...options, log: engineLog });
+        engine = thread
+          ? await startEngineThread(options, engineLog)
+          : await (await import('@gateway/engine')).startEngine({ ...options, log: engineLog });
       } catch (err) {
-        throw new Error(`the embedded store engine did not start (${dbPath ?? 'in memory'}): ${err instanceof Error ? err.message : String(err)}`);
+        throw new Error(
+          `the embedded store engine did not start (${dbPath ?? 'in memory'}): ${err instanceof Error ? err.message : String(err)}`,
+        );
       }
       uri = engine.uri;
       log.info({ dbPath: dbPath ?? '(memory)', port: engine.port, thread }, 'embedded store engine started');
@@ -84,7 +88,11 @@ export class Store {
   }
 
   /** Opens a store on an existing client/database (tests). */
-  static async onDb(client: MongoClient, db: Db, opts: { indexes?: IndexDef[]; timeoutMs?: number } = {}): Promise<Store> {
+  static async onDb(
+    client: MongoClient,
+    db: Db,
+    opts: { indexes?: IndexDef[]; timeoutMs?: number } = {},
+  ): Promise<Store> {
     // The driver keeps the connection string it was given; tests hand over clients made from a plain URI.
     const uri = (client as unknown as { s: { url: string } }).s.url;
     const store = new Store(client, db, undefined, opts.timeoutMs ?? 2000, uri);
@@ -117,7 +125,9 @@ export class Store {
     // store that has them already each is only a check.
     await Promise.all(
       [...byCollection].map(([name, list]) =>
-        this.db.collection(name).createIndexes(list.map((d) => ({ key: d.key as Record<string, 1 | -1>, ...d.options }))),
+        this.db
+          .collection(name)
+          .createIndexes(list.map((d) => ({ key: d.key as Record<string, 1 | -1>, ...d.options }))),
       ),
     );
   }
@@ -126,7 +136,11 @@ export class Store {
     const started = performance.now();
     try {
       await this.db.command({ ping: 1 }, { timeoutMS: this.timeoutMs });
-      return { reachable: true, latencyMs: Math.round((performance.now() - started) * 100) / 100, embedded: this.embedded };
+      return {
+        reachable: true,
+        latencyMs: Math.round((performance.now() - started) * 100) / 100,
+        embedded: this.embedded,
+      };
     } catch {
       return { reachable: false, latencyMs: null, embedded: this.embedded };
     }

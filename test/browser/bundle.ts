@@ -13,7 +13,9 @@ const run = promisify(execFile);
 const sources = (): string[] => [
   join(projectRoot, 'scripts', 'build-playground.mjs'),
   join(projectRoot, 'package-lock.json'),
-  ...readdirSync(join(projectRoot, 'src', 'playground', 'client')).map((f) => join(projectRoot, 'src', 'playground', 'client', f)),
+  ...readdirSync(join(projectRoot, 'src', 'playground', 'client')).map((f) =>
+    join(projectRoot, 'src', 'playground', 'client', f),
+  ),
 ];
 
 function isFresh(): boolean {
@@ -37,7 +39,8 @@ export async function ensurePlaygroundBundle(): Promise<void> {
     }
   }
   try {
-    if (!isFresh()) await run(process.execPath, [join(projectRoot, 'scripts', 'build-playground.mjs')], { cwd: projectRoot });
+    if (!isFresh())
+      await run(process.execPath, [join(projectRoot, 'scripts', 'build-playground.mjs')], { cwd: projectRoot });
   } finally {
     await rmdir(lock);
   }

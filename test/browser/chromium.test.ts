@@ -17,7 +17,8 @@ import { ensurePlaygroundBundle } from './bundle.js';
 
 const ARTIFACTS = join(projectRoot, 'test-artifacts');
 const present = chromiumPresent;
-if (!present) process.stderr.write(`[browser test] ${CHROMIUM} not found: skipping (apt-get install chromium chromium-driver)\n`);
+if (!present)
+  process.stderr.write(`[browser test] ${CHROMIUM} not found: skipping (apt-get install chromium chromium-driver)\n`);
 
 // The demo page the preloaded query asks for.
 const DEMO_PAGE_ID = /page\(id: "([^"]+)"\)/.exec(DEFAULT_QUERY)![1]!;
@@ -35,7 +36,8 @@ interface CodeMirrorElement {
 declare const document: { querySelector(selector: string): CodeMirrorElement | null };
 
 /** A CodeMirror 5 editor's whole text (the DOM holds only the lines in view). */
-const editorText = (page: Page, selector: string): Promise<string> => page.evaluate((sel) => document.querySelector(sel)!.CodeMirror.getValue(), selector);
+const editorText = (page: Page, selector: string): Promise<string> =>
+  page.evaluate((sel) => document.querySelector(sel)!.CodeMirror.getValue(), selector);
 const setEditorText = (page: Page, selector: string, text: string): Promise<void> =>
   page.evaluate(([sel, value]) => document.querySelector(sel!)!.CodeMirror.setValue(value!), [selector, text]);
 /** Waits until the result panel holds a response with data. */
@@ -57,7 +59,8 @@ const resultArrives = (page: Page): Promise<unknown> =>
         return null;
       },
       // The demo's content only: the query reads nothing else, and customers (argon2) are slow to seed.
-      beforeStart: (store) => runSeeders(store, { scale: 'demo', log: createLogger('silent'), only: ['content'] }).then(() => undefined),
+      beforeStart: (store) =>
+        runSeeders(store, { scale: 'demo', log: createLogger('silent'), only: ['content'] }).then(() => undefined),
     });
     ({ browser, page } = await openPage(problems));
   }, 180_000);
@@ -105,16 +108,36 @@ const resultArrives = (page: Page): Promise<unknown> =>
 
   test('runs a subscription over graphql-ws and shows the messages as they are posted', async () => {
     const blog = await svc.db.collection<{ _id: string }>('liveBlogs').findOne({});
-    await setEditorText(page, QUERY_EDITOR, `subscription { liveBlogMessageAdded(liveBlogId: "${blog!._id}") { text } }`);
+    await setEditorText(
+      page,
+      QUERY_EDITOR,
+      `subscription { liveBlogMessageAdded(liveBlogId: "${blog!._id}") { text } }`,
+    );
     await setEditorText(page, RESULT, '');
     await page.locator('.graphiql-execute-button').click();
     // The server registers the subscription asynchronously: post until a message shows up.
     const shown = (): Promise<unknown> =>
-      page.waitForFunction((sel) => /posted while watching/.test(document.querySelector(sel)?.CodeMirror.getValue() ?? ''), RESULT, { timeout: 1_000 });
+      page.waitForFunction(
+        (sel) => /posted while watching/.test(document.querySelector(sel)?.CodeMirror.getValue() ?? ''),
+        RESULT,
+        { timeout: 1_000 },
+      );
     for (let i = 0; ; i++) {
       await svc.db.collection('liveBlogMessages').insertOne({
-        _id: `browser-${i}`, liveBlogId: blog!._id, seq: 1_000_000 + i, timestamp: new Date(), text: `posted while watching ${i}`, title: null, minute: null,
-        additionalMinute: null, typeId: null, imageLetter: null, highlight: false, htmlContent: null, userDisplayName: null, userThumbnailUrl: null,
+        _id: `browser-${i}`,
+        liveBlogId: blog!._id,
+        seq: 1_000_000 + i,
+        timestamp: new Date(),
+        text: `posted while watching ${i}`,
+        title: null,
+        minute: null,
+        additionalMinute: null,
+        typeId: null,
+        imageLetter: null,
+        highlight: false,
+        htmlContent: null,
+        userDisplayName: null,
+        userThumbnailUrl: null,
       } as never);
       try {
         await shown();
@@ -123,7 +146,9 @@ const resultArrives = (page: Page): Promise<unknown> =>
         if (i >= 60) throw err;
       }
     }
-    expect(JSON.parse(await editorText(page, RESULT))).toEqual({ data: { liveBlogMessageAdded: { text: expect.stringMatching(/^posted while watching \d+$/) } } });
+    expect(JSON.parse(await editorText(page, RESULT))).toEqual({
+      data: { liveBlogMessageAdded: { text: expect.stringMatching(/^posted while watching \d+$/) } },
+    });
     // The header editor's Authorization went along in connection_init.
     expect(authorizations.at(-1)).toBe('Bearer playground-test-token');
     expect(problems).toEqual([]);

@@ -36,8 +36,13 @@ describe('playground on (the default outside production)', () => {
     expect(html).toContain(`href="/playground/${css}"`);
     // Nothing from elsewhere: the service works with no internet.
     expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
-    const settings = JSON.parse(/<script id="playground-settings" type="application\/json">(.*?)<\/script>/s.exec(html)![1]!);
-    expect(settings).toMatchObject({ endpoint: '/graphql', defaultHeaders: expect.stringContaining('"Authorization"') });
+    const settings = JSON.parse(
+      /<script id="playground-settings" type="application\/json">(.*?)<\/script>/s.exec(html)![1]!,
+    );
+    expect(settings).toMatchObject({
+      endpoint: '/graphql',
+      defaultHeaders: expect.stringContaining('"Authorization"'),
+    });
     expect(settings.defaultQuery).toContain(DEFAULT_QUERY);
   });
 
@@ -65,7 +70,11 @@ describe('playground on (the default outside production)', () => {
     expect((await script.text()).length).toBeGreaterThan(100_000);
     const style = await fetch(`${svc.url}/playground/${css}`);
     expect(style.headers.get('content-type')).toMatch(/^text\/css/);
-    for (const path of ['/playground/manifest.json', '/playground/..%2fpackage.json', '/playground/playground-NOPE.js']) {
+    for (const path of [
+      '/playground/manifest.json',
+      '/playground/..%2fpackage.json',
+      '/playground/playground-NOPE.js',
+    ]) {
       expect((await fetch(`${svc.url}${path}`)).status).toBe(404);
     }
   });

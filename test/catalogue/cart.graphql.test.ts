@@ -22,9 +22,25 @@ function expectedMatrix(cart: CartDoc) {
   const m = cart.priceMatrix;
   const d = (v: number) => v / 100;
   return {
-    currency: m.currency, subtotal: d(m.subtotal), discount: d(m.discount), shipping: d(m.shipping), tax: d(m.tax), total: d(m.total),
-    lines: m.lines.map((l) => ({ itemId: l.itemId, quantity: l.quantity, unitPrice: d(l.unitPrice), lineTotal: d(l.lineTotal) })),
-    coupons: m.coupons.map((c) => ({ id: `CartCoupon:${cart._id}:${c.id}`, couponId: c.id, code: c.code, amount: d(c.amount), reason: c.reason ? c.reason.toUpperCase() : null })),
+    currency: m.currency,
+    subtotal: d(m.subtotal),
+    discount: d(m.discount),
+    shipping: d(m.shipping),
+    tax: d(m.tax),
+    total: d(m.total),
+    lines: m.lines.map((l) => ({
+      itemId: l.itemId,
+      quantity: l.quantity,
+      unitPrice: d(l.unitPrice),
+      lineTotal: d(l.lineTotal),
+    })),
+    coupons: m.coupons.map((c) => ({
+      id: `CartCoupon:${cart._id}:${c.id}`,
+      couponId: c.id,
+      code: c.code,
+      amount: d(c.amount),
+      reason: c.reason ? c.reason.toUpperCase() : null,
+    })),
   };
 }
 
@@ -35,7 +51,9 @@ test('viewer is null for anonymous requests', async () => {
 
 test("viewer { carts } lists the customer's carts, most recently changed first", async () => {
   const res = await svc.gql('{ viewer { customerId carts { id } } }', undefined, bearer('alice-cart'));
-  expect(res.body.data).toEqual({ viewer: { customerId: 'cust-alice', carts: [{ id: 'cart-alice' }, { id: 'cart-alice-2' }] } });
+  expect(res.body.data).toEqual({
+    viewer: { customerId: 'cust-alice', carts: [{ id: 'cart-alice' }, { id: 'cart-alice-2' }] },
+  });
 });
 
 test('viewer { carts } needs the cart scope', async () => {
@@ -53,17 +71,37 @@ test('cart(id): items with their quantities and every item field, and the stored
     id: 'cart-alice',
     items: [
       // A cart item's id is its own in this cart; the product item's id is `productItemId`.
-      { ...expected.asGraphQL(expected.restItem(item('item-print'), 'Product prod-weekly')), id: 'CartItem:cart-alice:item-print', productItemId: 'item-print', quantity: 2 },
-      { ...expected.asGraphQL(expected.restItem(item('item-year'), 'Product prod-digital')), id: 'CartItem:cart-alice:item-year', productItemId: 'item-year', quantity: 1 },
+      {
+        ...expected.asGraphQL(expected.restItem(item('item-print'), 'Product prod-weekly')),
+        id: 'CartItem:cart-alice:item-print',
+        productItemId: 'item-print',
+        quantity: 2,
+      },
+      {
+        ...expected.asGraphQL(expected.restItem(item('item-year'), 'Product prod-digital')),
+        id: 'CartItem:cart-alice:item-year',
+        productItemId: 'item-year',
+        quantity: 1,
+      },
     ],
     priceMatrix: expectedMatrix(stored),
   });
   // The expired coupon stays on the cart but takes nothing off, and says why.
-  expect(res.body.data.cart.priceMatrix.coupons.find((c: any) => c.code === 'OLD')).toEqual({ id: 'CartCoupon:cart-alice:cp-old', couponId: 'cp-old', code: 'OLD', amount: 0, reason: 'EXPIRED' });
+  expect(res.body.data.cart.priceMatrix.coupons.find((c: any) => c.code === 'OLD')).toEqual({
+    id: 'CartCoupon:cart-alice:cp-old',
+    couponId: 'cp-old',
+    code: 'OLD',
+    amount: 0,
+    reason: 'EXPIRED',
+  });
 });
 
 test('cart items resolve their lookups and localise like product items', async () => {
-  const res = await svc.gql<any>('{ cart(id: "cart-alice", lang: "de") { items { name productName translation(language: "de") { name } quantity } } }', undefined, bearer('alice-cart'));
+  const res = await svc.gql<any>(
+    '{ cart(id: "cart-alice", lang: "de") { items { name productName translation(language: "de") { name } quantity } } }',
+    undefined,
+    bearer('alice-cart'),
+  );
   expect(res.body.data.cart.items).toEqual([
     { name: 'Einzelheft', productName: 'Product prod-weekly', translation: { name: 'Einzelheft' }, quantity: 2 },
     { name: 'Item item-year', productName: 'Product prod-digital', translation: null, quantity: 1 },
@@ -79,12 +117,18 @@ test("cart(id) of someone else's cart or of no cart is null, without an error", 
 
 test('cart(id) needs a token with the cart scope', async () => {
   expect((await svc.gql(CART, { id: 'cart-alice' })).body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
-  expect((await svc.gql(CART, { id: 'cart-alice' }, bearer('alice-plain'))).body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  expect((await svc.gql(CART, { id: 'cart-alice' }, bearer('alice-plain'))).body.errors?.[0]?.extensions?.code).toBe(
+    'FORBIDDEN',
+  );
 });
 
 describe('removeCouponFromCart', () => {
   test('removes the coupon and returns the repriced cart, as stored', async () => {
-    const res = await svc.gql<any>(REMOVE, { input: { cartId: 'cart-alice', couponCode: 'five' } }, bearer('alice-cart'));
+    const res = await svc.gql<any>(
+      REMOVE,
+      { input: { cartId: 'cart-alice', couponCode: 'five' } },
+      bearer('alice-cart'),
+    );
     expect(res.body.errors).toBeUndefined();
     const stored = (await svc.db.collection<CartDoc>('carts').findOne({ _id: 'cart-alice' }))!;
     expect(stored.coupons.map((c) => c.code)).toEqual(['TEN', 'SHIP', 'YEAR20', 'OLD']);

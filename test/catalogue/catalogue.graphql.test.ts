@@ -11,7 +11,9 @@ let s: { categories: Map<string, ProductCategoryDoc>; products: ProductDoc[]; it
 beforeAll(async () => {
   svc = await startTestService({ authenticate: testAuthenticator, beforeStart: insertCatalogue });
   s = {
-    categories: new Map((await svc.db.collection<ProductCategoryDoc>('productCategories').find().toArray()).map((d) => [d._id, d])),
+    categories: new Map(
+      (await svc.db.collection<ProductCategoryDoc>('productCategories').find().toArray()).map((d) => [d._id, d]),
+    ),
     products: await svc.db.collection<ProductDoc>('products').find().toArray(),
     items: await svc.db.collection<ProductItemDoc>('productItems').find().toArray(),
   };
@@ -26,7 +28,12 @@ function expectedCategory(id: string, lang?: string) {
   const doc = s.categories.get(id)!;
   const listed = s.products.filter((p) => p.categoryIds.includes(id) && p.available).sort((a, b) => a.order - b.order);
   return expected.asGraphQL({
-    ...expected.restCategoryFields(doc, doc.ancestorIds.map((a) => s.categories.get(a)!), listed.length, lang),
+    ...expected.restCategoryFields(
+      doc,
+      doc.ancestorIds.map((a) => s.categories.get(a)!),
+      listed.length,
+      lang,
+    ),
     products: listed.map((p) => expected.restProduct(p, itemsOf(p), lang)),
   });
 }
@@ -41,14 +48,23 @@ async function ok<T = any>(query: string, variables?: Record<string, unknown>): 
 describe('productCategories', () => {
   test('every field of categories, products and items from the stored documents', async () => {
     const data = await ok<{ productCategories: Array<{ id: string }> }>(CATEGORIES);
-    expect(data.productCategories.map((c) => c.id)).toEqual(['cat-print', 'cat-magazines', 'cat-weekly', 'cat-books', 'cat-digital']);
+    expect(data.productCategories.map((c) => c.id)).toEqual([
+      'cat-print',
+      'cat-magazines',
+      'cat-weekly',
+      'cat-books',
+      'cat-digital',
+    ]);
     for (const category of data.productCategories) expect(category).toEqual(expectedCategory(category.id));
   });
 
-  test.each(['de', 'fr', 'it'])('lang=%s localises every nested name, subtitle and description, with the fallback', async (lang) => {
-    const data = await ok<{ productCategories: Array<{ id: string }> }>(CATEGORIES, { lang });
-    for (const category of data.productCategories) expect(category).toEqual(expectedCategory(category.id, lang));
-  });
+  test.each(['de', 'fr', 'it'])(
+    'lang=%s localises every nested name, subtitle and description, with the fallback',
+    async (lang) => {
+      const data = await ok<{ productCategories: Array<{ id: string }> }>(CATEGORIES, { lang });
+      for (const category of data.productCategories) expect(category).toEqual(expectedCategory(category.id, lang));
+    },
+  );
 
   test.each<[Record<string, unknown>, string[]]>([
     [{ parentId: 'root' }, ['cat-print', 'cat-digital']],
@@ -57,13 +73,22 @@ describe('productCategories', () => {
     [{ featured: false }, ['cat-magazines', 'cat-weekly', 'cat-digital']],
     [{ available: false }, ['cat-hidden']],
   ])('filter %j', async (variables, want) => {
-    const data = await ok<{ productCategories: Array<{ id: string }> }>('query($parentId: ID, $featured: Boolean, $available: Boolean! = true) { productCategories(parentId: $parentId, featured: $featured, available: $available) { id } }', variables);
+    const data = await ok<{ productCategories: Array<{ id: string }> }>(
+      'query($parentId: ID, $featured: Boolean, $available: Boolean! = true) { productCategories(parentId: $parentId, featured: $featured, available: $available) { id } }',
+      variables,
+    );
     expect(data.productCategories.map((c) => c.id)).toEqual(want);
   });
 
   test('translation(language:) finds one translation or null', async () => {
-    const data = await ok(`{ productCategories(parentId: "root") { id de: translation(language: "de") { language name description } it: translation(language: "it") { name } } }`);
-    expect(data.productCategories[0]).toEqual({ id: 'cat-print', de: { language: 'de', name: 'Druck', description: 'Gedruckte Produkte' }, it: null });
+    const data = await ok(
+      `{ productCategories(parentId: "root") { id de: translation(language: "de") { language name description } it: translation(language: "it") { name } } }`,
+    );
+    expect(data.productCategories[0]).toEqual({
+      id: 'cat-print',
+      de: { language: 'de', name: 'Druck', description: 'Gedruckte Produkte' },
+      it: null,
+    });
   });
 
   test('products is a connection: first/after pages in listing order with a total count', async () => {
@@ -72,7 +97,11 @@ describe('productCategories', () => {
     const first = (await ok(page)).productCategories[0].products;
     expect(first.totalCount).toBe(2);
     expect(first.edges.map((e: any) => e.node.id)).toEqual(['prod-weekly']);
-    expect(first.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false, endCursor: first.edges[0].cursor });
+    expect(first.pageInfo).toMatchObject({
+      hasNextPage: true,
+      hasPreviousPage: false,
+      endCursor: first.edges[0].cursor,
+    });
     const second = (await ok(page, { after: first.pageInfo.endCursor })).productCategories[0].products;
     expect(second.edges.map((e: any) => e.node.id)).toEqual(['prod-weekly-extra']);
     expect(second.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
@@ -92,14 +121,22 @@ describe('productCategories', () => {
 describe('product and productItem', () => {
   test('product(id) with its items, every field from the stored documents', async () => {
     const data = await ok(`query { product(id: "prod-weekly") { ...Product } }\n${PRODUCT}\n${ITEM}`);
-    expect(data.product).toEqual(expected.asGraphQL(expected.restProduct(productDoc('prod-weekly'), itemsOf(productDoc('prod-weekly')))));
+    expect(data.product).toEqual(
+      expected.asGraphQL(expected.restProduct(productDoc('prod-weekly'), itemsOf(productDoc('prod-weekly')))),
+    );
   });
 
   test('product(id, lang) localises the description and the items; translatedText(language:) looks one up', async () => {
-    const data = await ok(`{ product(id: "prod-weekly", lang: "de") { description productItems { name subtitle } de: translatedText(language: "de") { description label1 label2 } fr: translatedText(language: "fr") { label2 } it: translatedText(language: "it") { label1 } } }`);
+    const data = await ok(
+      `{ product(id: "prod-weekly", lang: "de") { description productItems { name subtitle } de: translatedText(language: "de") { description label1 label2 } fr: translatedText(language: "fr") { label2 } it: translatedText(language: "it") { label1 } } }`,
+    );
     expect(data.product).toEqual({
       description: 'Beschreibung Wochenheft',
-      productItems: [{ name: 'Einzelheft', subtitle: 'Gedruckt' }, { name: 'Item item-sub', subtitle: 'Item subtitle item-sub' }, { name: 'Item item-upgrade', subtitle: 'Item subtitle item-upgrade' }],
+      productItems: [
+        { name: 'Einzelheft', subtitle: 'Gedruckt' },
+        { name: 'Item item-sub', subtitle: 'Item subtitle item-sub' },
+        { name: 'Item item-upgrade', subtitle: 'Item subtitle item-upgrade' },
+      ],
       de: { description: 'Beschreibung Wochenheft', label1: 'Etikett 1', label2: null },
       fr: { label2: 'Étiquette' },
       it: null,
@@ -107,14 +144,27 @@ describe('product and productItem', () => {
   });
 
   test('productItem(id) with every field, its product name and translation lookup', async () => {
-    const data = await ok(`query { productItem(id: "item-sub") { ...Item de: translation(language: "de") { name } } }\n${ITEM}`);
-    expect(data.productItem).toEqual({ ...expected.asGraphQL(expected.restItem(itemDoc('item-sub'), 'Product prod-weekly')), de: null });
-    const fr = await ok(`{ productItem(id: "item-print", lang: "fr") { name subtitle translation(language: "fr") { language name subtitle } } }`);
-    expect(fr.productItem).toEqual({ name: 'Numéro', subtitle: 'Item subtitle item-print', translation: { language: 'fr', name: 'Numéro', subtitle: null } });
+    const data = await ok(
+      `query { productItem(id: "item-sub") { ...Item de: translation(language: "de") { name } } }\n${ITEM}`,
+    );
+    expect(data.productItem).toEqual({
+      ...expected.asGraphQL(expected.restItem(itemDoc('item-sub'), 'Product prod-weekly')),
+      de: null,
+    });
+    const fr = await ok(
+      `{ productItem(id: "item-print", lang: "fr") { name subtitle translation(language: "fr") { language name subtitle } } }`,
+    );
+    expect(fr.productItem).toEqual({
+      name: 'Numéro',
+      subtitle: 'Item subtitle item-print',
+      translation: { language: 'fr', name: 'Numéro', subtitle: null },
+    });
   });
 
   test('related items resolve to the items that exist, in the listed order, in the same language', async () => {
-    const data = await ok(`{ productItem(id: "item-print", lang: "de") { relatedItems { itemIds items { id name productName } } } }`);
+    const data = await ok(
+      `{ productItem(id: "item-print", lang: "de") { relatedItems { itemIds items { id name productName } } } }`,
+    );
     expect(data.productItem.relatedItems).toEqual({
       itemIds: ['item-sub', 'item-missing', 'item-year'],
       items: [
@@ -125,7 +175,10 @@ describe('product and productItem', () => {
   });
 
   test('absent ids are null without an error; malformed ids are BAD_USER_INPUT', async () => {
-    expect(await ok('{ product(id: "nope") { id } productItem(id: "nope") { id } }')).toEqual({ product: null, productItem: null });
+    expect(await ok('{ product(id: "nope") { id } productItem(id: "nope") { id } }')).toEqual({
+      product: null,
+      productItem: null,
+    });
     const bad = await svc.gql('{ product(id: "not an id!") { id } }');
     expect(bad.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   });

@@ -19,25 +19,60 @@ beforeAll(async () => {
 afterAll(() => svc.close());
 
 const carts = () => svc.db.collection<CartDoc>('carts');
-type Matrix = { total: number; subtotal: number; discount: number; shipping: number; tax: number; coupons: Array<{ id: string; code: string; amount: number }> };
+type Matrix = {
+  total: number;
+  subtotal: number;
+  discount: number;
+  shipping: number;
+  tax: number;
+  coupons: Array<{ id: string; code: string; amount: number }>;
+};
 
 /** A fresh matrix (API decimals) for the cart's items with exactly `couponIds` applied, at `now`. */
 async function freshFor(couponIds: string[], now: Date) {
   const items = await svc.db.collection<ProductItemDoc>('productItems').find().toArray();
   const coupons = await svc.db.collection<CouponDoc>('coupons').find().toArray();
   const applied = couponIds.map((id) => aliceCart.coupons.find((c) => c.couponId === id)!);
-  const m = priceMatrixFor(pricingInputFor({ ...aliceCart, coupons: applied }, new Map(items.map((i) => [i._id, i])), new Map(coupons.map((c) => [c._id, c])), now));
+  const m = priceMatrixFor(
+    pricingInputFor(
+      { ...aliceCart, coupons: applied },
+      new Map(items.map((i) => [i._id, i])),
+      new Map(coupons.map((c) => [c._id, c])),
+      now,
+    ),
+  );
   const d = (v: number) => v / 100;
-  return { subtotal: d(m.subtotal), discount: d(m.discount), shipping: d(m.shipping), tax: d(m.tax), total: d(m.total), coupons: m.coupons.map((c) => ({ id: c.id, code: c.code, amount: d(c.amount) })) };
+  return {
+    subtotal: d(m.subtotal),
+    discount: d(m.discount),
+    shipping: d(m.shipping),
+    tax: d(m.tax),
+    total: d(m.total),
+    coupons: m.coupons.map((c) => ({ id: c.id, code: c.code, amount: d(c.amount) })),
+  };
 }
 
-const summary = (m: Matrix) => ({ subtotal: m.subtotal, discount: m.discount, shipping: m.shipping, tax: m.tax, total: m.total, coupons: m.coupons.map(({ id, code, amount }) => ({ id, code, amount })) });
+const summary = (m: Matrix) => ({
+  subtotal: m.subtotal,
+  discount: m.discount,
+  shipping: m.shipping,
+  tax: m.tax,
+  total: m.total,
+  coupons: m.coupons.map(({ id, code, amount }) => ({ id, code, amount })),
+});
 
 /** The stored matrix (minor units) in API decimals. */
 const storedSummary = (cart: CartDoc) => {
   const m = cart.priceMatrix;
   const d = (v: number) => v / 100;
-  return { subtotal: d(m.subtotal), discount: d(m.discount), shipping: d(m.shipping), tax: d(m.tax), total: d(m.total), coupons: m.coupons.map((c) => ({ id: c.id, code: c.code, amount: d(c.amount) })) };
+  return {
+    subtotal: d(m.subtotal),
+    discount: d(m.discount),
+    shipping: d(m.shipping),
+    tax: d(m.tax),
+    total: d(m.total),
+    coupons: m.coupons.map((c) => ({ id: c.id, code: c.code, amount: d(c.amount) })),
+  };
 };
 
 const remove = async (couponId: string) => {
@@ -62,7 +97,10 @@ test('two concurrent removals of two different coupons both take effect, and no 
     const now = final.priceMatrix.computedAt;
     expect(storedSummary(final)).toEqual(await freshFor(['cp-ship', 'cp-year', 'cp-old'], now));
 
-    for (const [answer, removed] of [[a, 'cp-ten'], [b, 'cp-five']] as const) {
+    for (const [answer, removed] of [
+      [a, 'cp-ten'],
+      [b, 'cp-five'],
+    ] as const) {
       const listed = answer.body.priceMatrix.coupons.map((c) => c.id);
       expect(listed).not.toContain(removed);
       // Consistent with the state it wrote: exactly the fresh prices of the coupons it shows.
@@ -92,7 +130,14 @@ test('a write that loses the race retries on the newer cart instead of overwriti
   await carts().replaceOne({ _id: 'cart-alice' }, aliceCart);
   const viewer = { customerId: ALICE, scopes: new Set(['cart']), entitlements: async () => [] };
   const context = (store: Store) =>
-    createContext({ requestId: 'test', log: createLogger('silent'), config: svc.config, store, mailer: undefined as unknown as Mailer, viewer });
+    createContext({
+      requestId: 'test',
+      log: createLogger('silent'),
+      config: svc.config,
+      store,
+      mailer: undefined as unknown as Mailer,
+      viewer,
+    });
 
   // A store whose first conditional cart write is preceded by a competing removal of another coupon.
   let competitor: Promise<Cart> | undefined;
@@ -126,5 +171,7 @@ test('a write that loses the race retries on the newer cart instead of overwriti
   expect(final.version).toBe(aliceCart.version + 2);
   // The operation answers the API's cart, whose coupons carry their coupon's id as couponId (id is the graph-wide one).
   const minePriced = { ...mine.priceMatrix, coupons: mine.priceMatrix.coupons.map((c) => ({ ...c, id: c.couponId })) };
-  expect(summary(minePriced as Matrix)).toEqual(await freshFor(['cp-ship', 'cp-year', 'cp-old'], final.priceMatrix.computedAt));
+  expect(summary(minePriced as Matrix)).toEqual(
+    await freshFor(['cp-ship', 'cp-year', 'cp-old'], final.priceMatrix.computedAt),
+  );
 });

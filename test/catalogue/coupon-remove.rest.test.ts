@@ -16,7 +16,10 @@ const MAIN = '/cms/customer/coupon/remove';
 const ALIAS = '/customer/coupon/remove_coupon';
 type Json = Record<string, any>;
 
-async function del(path: string, opts: { body?: unknown; raw?: string; query?: string; token?: string; type?: string } = {}) {
+async function del(
+  path: string,
+  opts: { body?: unknown; raw?: string; query?: string; token?: string; type?: string } = {},
+) {
   const headers: Record<string, string> = { ...(opts.token ? bearer(opts.token) : {}) };
   let body: string | undefined;
   if (opts.raw !== undefined || opts.body !== undefined) {
@@ -38,10 +41,17 @@ async function resetCart(cart: CartDoc): Promise<void> {
 async function freshMatrix(cart: CartDoc, now: Date) {
   const items = await svc.db.collection<ProductItemDoc>('productItems').find().toArray();
   const coupons = await svc.db.collection<CouponDoc>('coupons').find().toArray();
-  const m = priceMatrixFor(pricingInputFor(cart, new Map(items.map((i) => [i._id, i])), new Map(coupons.map((c) => [c._id, c])), now));
+  const m = priceMatrixFor(
+    pricingInputFor(cart, new Map(items.map((i) => [i._id, i])), new Map(coupons.map((c) => [c._id, c])), now),
+  );
   const d = (v: number) => v / 100;
   return {
-    currency: m.currency, subtotal: d(m.subtotal), discount: d(m.discount), shipping: d(m.shipping), tax: d(m.tax), total: d(m.total),
+    currency: m.currency,
+    subtotal: d(m.subtotal),
+    discount: d(m.discount),
+    shipping: d(m.shipping),
+    tax: d(m.tax),
+    total: d(m.total),
     lines: m.lines.map((l) => ({ ...l, unitPrice: d(l.unitPrice), lineTotal: d(l.lineTotal) })),
     coupons: m.coupons.map((c) => ({ ...c, amount: d(c.amount) })),
   };
@@ -66,9 +76,15 @@ describe.each([MAIN, ALIAS])('DELETE %s', (path) => {
     // YEAR20 compounded with TEN on the year pass (20 % of 90 %); now it takes 20 % of the full line.
     expect(before.priceMatrix.coupons.find((c) => c.code === 'YEAR20')!.amount).toBe(1782);
     expect(res.body.priceMatrix.coupons.find((c: Json) => c.code === 'YEAR20').amount).toBe(19.8);
-    expect(res.body.priceMatrix.total).toBeCloseTo(res.body.priceMatrix.subtotal - res.body.priceMatrix.discount + res.body.priceMatrix.shipping, 2);
+    expect(res.body.priceMatrix.total).toBeCloseTo(
+      res.body.priceMatrix.subtotal - res.body.priceMatrix.discount + res.body.priceMatrix.shipping,
+      2,
+    );
     // Items: the product item's fields next to the quantity, from the stored documents.
-    const items = await svc.db.collection<ProductItemDoc>('productItems').find({ _id: { $in: ['item-print', 'item-year'] } }).toArray();
+    const items = await svc.db
+      .collection<ProductItemDoc>('productItems')
+      .find({ _id: { $in: ['item-print', 'item-year'] } })
+      .toArray();
     const byId = new Map(items.map((i) => [i._id, i]));
     expect(res.body.items).toEqual([
       { ...expected.restItem(byId.get('item-print')!, 'Product prod-weekly'), quantity: 2 },
@@ -78,7 +94,10 @@ describe.each([MAIN, ALIAS])('DELETE %s', (path) => {
   });
 
   test('nothing of the removed coupon survives, even when the stored matrix was wrong', async () => {
-    await carts().updateOne({ _id: 'cart-alice' }, { $set: { 'priceMatrix.total': 1, 'priceMatrix.discount': 999999, 'priceMatrix.coupons': [] } });
+    await carts().updateOne(
+      { _id: 'cart-alice' },
+      { $set: { 'priceMatrix.total': 1, 'priceMatrix.discount': 999999, 'priceMatrix.coupons': [] } },
+    );
     const res = await del(path, { body: { cartId: 'cart-alice', couponId: 'cp-five' }, token: 'alice-cart' });
     expect(res.status).toBe(200);
     const after = await storedCart('cart-alice');
@@ -90,20 +109,33 @@ describe.each([MAIN, ALIAS])('DELETE %s', (path) => {
     const res = await del(path, { query: '?cartId=cart-alice&couponId=cp-ship', token: 'alice-cart' });
     expect(res.status).toBe(200);
     expect(res.body.priceMatrix.shipping).toBe(4.9);
-    const both = await del(path, { query: '?cartId=cart-alice', body: { cartId: 'cart-alice', couponId: 'cp-old' }, token: 'alice-cart' });
+    const both = await del(path, {
+      query: '?cartId=cart-alice',
+      body: { cartId: 'cart-alice', couponId: 'cp-old' },
+      token: 'alice-cart',
+    });
     expect(both.status).toBe(200);
     expect((await storedCart('cart-alice')).coupons.map((c) => c.code)).toEqual(['TEN', 'FIVE', 'YEAR20']);
   });
 
   test('couponId and couponCode together must name the same applied coupon', async () => {
-    const mismatch = await del(path, { body: { cartId: 'cart-alice', couponId: 'cp-ten', couponCode: 'FIVE' }, token: 'alice-cart' });
+    const mismatch = await del(path, {
+      body: { cartId: 'cart-alice', couponId: 'cp-ten', couponCode: 'FIVE' },
+      token: 'alice-cart',
+    });
     expect([mismatch.status, mismatch.body.code]).toEqual([400, 'COUPON_NOT_IN_CART']);
-    const match = await del(path, { body: { cartId: 'cart-alice', couponId: 'cp-ten', couponCode: 'TEN' }, token: 'alice-cart' });
+    const match = await del(path, {
+      body: { cartId: 'cart-alice', couponId: 'cp-ten', couponCode: 'TEN' },
+      token: 'alice-cart',
+    });
     expect(match.status).toBe(200);
   });
 
   test('400 COUPON_NOT_IN_CART for a coupon the cart does not have; nothing changes', async () => {
-    for (const body of [{ cartId: 'cart-alice', couponId: 'cp-big' }, { cartId: 'cart-alice', couponCode: 'NOPE' }]) {
+    for (const body of [
+      { cartId: 'cart-alice', couponId: 'cp-big' },
+      { cartId: 'cart-alice', couponCode: 'NOPE' },
+    ]) {
       const res = await del(path, { body, token: 'alice-cart' });
       expect(res.status).toBe(400);
       expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
@@ -116,7 +148,11 @@ describe.each([MAIN, ALIAS])('DELETE %s', (path) => {
     ['no cart id', { body: { couponId: 'cp-ten' } }, 'cartId'],
     ['no coupon', { body: { cartId: 'cart-alice' } }, 'couponId'],
     ['an operator object for the cart id', { body: { cartId: { $ne: null }, couponId: 'cp-ten' } }, 'cartId'],
-    ['an operator object for the coupon', { body: { cartId: 'cart-alice', couponCode: { $regex: '.*' } } }, 'couponCode'],
+    [
+      'an operator object for the coupon',
+      { body: { cartId: 'cart-alice', couponCode: { $regex: '.*' } } },
+      'couponCode',
+    ],
     ['a $-key', { body: { cartId: 'cart-alice', couponId: 'cp-ten', $where: 'true' } }, '$where'],
     ['an unknown key', { body: { cartId: 'cart-alice', couponId: 'cp-ten', coupon: 'x' } }, 'coupon'],
     ['an array where a string belongs', { body: { cartId: 'cart-alice', couponCode: ['TEN'] } }, 'couponCode'],
@@ -127,7 +163,11 @@ describe.each([MAIN, ALIAS])('DELETE %s', (path) => {
     ['broken JSON', { raw: '{"cartId": "cart-alice",' }, null],
     ['a repeated query parameter', { query: '?cartId=cart-alice&couponId=cp-ten&couponId=cp-five' }, 'couponId'],
     ['a query operator', { query: '?cartId[$ne]=x&couponId=cp-ten' }, 'cartId[$ne]'],
-    ['body and query disagreeing', { query: '?couponId=cp-five', body: { cartId: 'cart-alice', couponId: 'cp-ten' } }, 'couponId'],
+    [
+      'body and query disagreeing',
+      { query: '?couponId=cp-five', body: { cartId: 'cart-alice', couponId: 'cp-ten' } },
+      'couponId',
+    ],
   ])('400 for %s, nothing changed', async (_name, req, field) => {
     const res = await del(path, { ...req, token: 'alice-cart' });
     expect(res.status).toBe(400);
@@ -138,7 +178,11 @@ describe.each([MAIN, ALIAS])('DELETE %s', (path) => {
   });
 
   test('415 for a body that is not JSON', async () => {
-    const res = await del(path, { raw: 'cartId=cart-alice&couponId=cp-ten', type: 'application/x-www-form-urlencoded', token: 'alice-cart' });
+    const res = await del(path, {
+      raw: 'cartId=cart-alice&couponId=cp-ten',
+      type: 'application/x-www-form-urlencoded',
+      token: 'alice-cart',
+    });
     expect(res.status).toBe(415);
     expect(await storedCart('cart-alice')).toEqual(aliceCart);
   });
@@ -188,7 +232,9 @@ test('only the legacy alias carries Deprecation and a successor Link, on success
 });
 
 test('removing a coupon twice: the second time it is no longer on the cart', async () => {
-  expect((await del(MAIN, { body: { cartId: 'cart-alice', couponId: 'cp-ten' }, token: 'alice-cart' })).status).toBe(200);
+  expect((await del(MAIN, { body: { cartId: 'cart-alice', couponId: 'cp-ten' }, token: 'alice-cart' })).status).toBe(
+    200,
+  );
   const again = await del(MAIN, { body: { cartId: 'cart-alice', couponId: 'cp-ten' }, token: 'alice-cart' });
   expect([again.status, again.body.code]).toEqual([400, 'COUPON_NOT_IN_CART']);
 });

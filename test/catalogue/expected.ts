@@ -3,14 +3,21 @@
 import type { ProductCategoryDoc, ProductDoc, ProductItemDoc } from '../../src/store/catalogue/catalogue.docs.js';
 
 const dec = (minor: number | null) => (minor === null ? null : minor / 100);
-const pick = (base: string | null, t: Record<string, Record<string, string | undefined>>, lang: string | undefined, key: string) => {
+const pick = (
+  base: string | null,
+  t: Record<string, Record<string, string | undefined>>,
+  lang: string | undefined,
+  key: string,
+) => {
   const v = lang ? t[lang]?.[key] : undefined;
   return v ? v : base;
 };
 
 /** Every translation carries every key the legacy clients read; a missing text is null. */
 const withKeys = (t: Record<string, Record<string, string | undefined>>, keys: string[]) =>
-  Object.fromEntries(Object.entries(t).map(([lang, v]) => [lang, Object.fromEntries(keys.map((k) => [k, v[k] ?? null]))]));
+  Object.fromEntries(
+    Object.entries(t).map(([lang, v]) => [lang, Object.fromEntries(keys.map((k) => [k, v[k] ?? null]))]),
+  );
 
 export function restItem(doc: ProductItemDoc, productName: string, lang?: string) {
   return {
@@ -69,8 +76,17 @@ export function restProduct(doc: ProductDoc, items: ProductItemDoc[], lang?: str
   };
 }
 
-export function restCategoryFields(doc: ProductCategoryDoc, ancestors: ProductCategoryDoc[], totalProductsCount: number, lang?: string) {
-  const crumb = (c: ProductCategoryDoc) => ({ categoryId: c._id, categoryName: pick(c.name, c.translations, lang, 'name'), categorySlug: c.slug });
+export function restCategoryFields(
+  doc: ProductCategoryDoc,
+  ancestors: ProductCategoryDoc[],
+  totalProductsCount: number,
+  lang?: string,
+) {
+  const crumb = (c: ProductCategoryDoc) => ({
+    categoryId: c._id,
+    categoryName: pick(c.name, c.translations, lang, 'name'),
+    categorySlug: c.slug,
+  });
   return {
     id: doc._id,
     name: pick(doc.name, doc.translations, lang, 'name'),

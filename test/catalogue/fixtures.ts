@@ -5,13 +5,24 @@ import type { Viewer } from '../../src/context.js';
 import { unauthenticated } from '../../src/errors.js';
 import type { Authenticator } from '../../src/http/authenticate.js';
 import { priceMatrixFor, pricingInputFor } from '../../src/operations/cart/cart-pricing.js';
-import type { CartDoc, CouponDoc, ProductCategoryDoc, ProductDoc, ProductItemDoc } from '../../src/store/catalogue/catalogue.docs.js';
+import type {
+  CartDoc,
+  CouponDoc,
+  ProductCategoryDoc,
+  ProductDoc,
+  ProductItemDoc,
+} from '../../src/store/catalogue/catalogue.docs.js';
 import type { Store } from '../../src/store/store.js';
 
 const NOW = new Date();
 const days = (n: number) => new Date(NOW.getTime() + n * 86_400_000);
 
-function category(id: string, parent: ProductCategoryDoc | null, position: number, extra: Partial<ProductCategoryDoc> = {}): ProductCategoryDoc {
+function category(
+  id: string,
+  parent: ProductCategoryDoc | null,
+  position: number,
+  extra: Partial<ProductCategoryDoc> = {},
+): ProductCategoryDoc {
   return {
     _id: id,
     name: `Name of ${id}`,
@@ -26,19 +37,34 @@ function category(id: string, parent: ProductCategoryDoc | null, position: numbe
     coverPhotoUrl: `https://cdn.example.com/${id}-cover.jpg`,
     logoUrl: null,
     slug: `slug-${id}`,
-    settings: [{ name: 'Colour', key: 'colour', type: 'color' }, { name: 'Format', key: 'format', type: 'text' }],
+    settings: [
+      { name: 'Colour', key: 'colour', type: 'color' },
+      { name: 'Format', key: 'format', type: 'text' },
+    ],
     translations: {},
     ...extra,
   };
 }
 
 const print = category('cat-print', null, 1, {
-  name: 'Print', description: 'Printed products', featured: true,
+  name: 'Print',
+  description: 'Printed products',
+  featured: true,
   translations: { de: { name: 'Druck', description: 'Gedruckte Produkte' }, fr: { name: 'Imprimé' } },
 });
-const magazines = category('cat-magazines', print, 1, { name: 'Magazines', translations: { de: { name: 'Zeitschriften', description: '' } } });
-const weekly = category('cat-weekly', magazines, 1, { name: 'Weekly', translations: { de: { name: 'Wöchentlich', description: 'Jede Woche' } } });
-const books = category('cat-books', print, 2, { name: 'Books', featured: true, logoUrl: 'https://cdn.example.com/books-logo.png' });
+const magazines = category('cat-magazines', print, 1, {
+  name: 'Magazines',
+  translations: { de: { name: 'Zeitschriften', description: '' } },
+});
+const weekly = category('cat-weekly', magazines, 1, {
+  name: 'Weekly',
+  translations: { de: { name: 'Wöchentlich', description: 'Jede Woche' } },
+});
+const books = category('cat-books', print, 2, {
+  name: 'Books',
+  featured: true,
+  logoUrl: 'https://cdn.example.com/books-logo.png',
+});
 const digital = category('cat-digital', null, 2, { name: 'Digital', translations: { de: { name: 'Digital DE' } } });
 const hidden = category('cat-hidden', null, 3, { name: 'Hidden', available: false });
 export const categories = [print, magazines, weekly, books, digital, hidden];
@@ -54,10 +80,22 @@ function product(id: string, categoryIds: string[], order: number, extra: Partia
     teaser: `Teaser ${id}`,
     description: `Description ${id}`,
     text: `<p>Text ${id}</p>`,
-    brand: { id: 'brand-1', name: 'Daily Planet', logoUrl: 'https://cdn.example.com/brand.png', url: 'https://planet.example.com' },
+    brand: {
+      id: 'brand-1',
+      name: 'Daily Planet',
+      logoUrl: 'https://cdn.example.com/brand.png',
+      url: 'https://planet.example.com',
+    },
     url: `https://shop.example.com/p/${id}`,
     learnMoreLink: `https://shop.example.com/p/${id}/more`,
-    settings: { template: 'default', mainPhotoUrl: `https://cdn.example.com/${id}.jpg`, secondaryPhotoUrl: null, thumbnailUrl: `https://cdn.example.com/${id}-t.jpg`, sku: `SKU-${id}`, allowCustomPrice: false },
+    settings: {
+      template: 'default',
+      mainPhotoUrl: `https://cdn.example.com/${id}.jpg`,
+      secondaryPhotoUrl: null,
+      thumbnailUrl: `https://cdn.example.com/${id}-t.jpg`,
+      sku: `SKU-${id}`,
+      allowCustomPrice: false,
+    },
     translatedTexts: {},
     ...extra,
   };
@@ -71,7 +109,13 @@ const weeklyGone = product('prod-weekly-gone', ['cat-weekly'], 3, { available: f
 const digitalPass = product('prod-digital', ['cat-digital', 'cat-print'], 1);
 export const products = [weeklyMag, weeklyExtra, weeklyGone, digitalPass];
 
-function item(id: string, productId: string, order: number, price: number, extra: Partial<ProductItemDoc> = {}): ProductItemDoc {
+function item(
+  id: string,
+  productId: string,
+  order: number,
+  price: number,
+  extra: Partial<ProductItemDoc> = {},
+): ProductItemDoc {
   return {
     _id: id,
     productId,
@@ -94,8 +138,18 @@ function item(id: string, productId: string, order: number, price: number, extra
     upgradePriceMobile: null,
     taxRate: 700,
     settings: {
-      hasImage: true, additionalLabel1: 'L1', additionalLabel2: null, additionalLabel3: null, diameter: null, length: 297, depth: 5, width: 210,
-      recurrent: false, recurrentPrice: null, recurrentStart: null, recurrentSchedule: null,
+      hasImage: true,
+      additionalLabel1: 'L1',
+      additionalLabel2: null,
+      additionalLabel3: null,
+      diameter: null,
+      length: 297,
+      depth: 5,
+      width: 210,
+      recurrent: false,
+      recurrentPrice: null,
+      recurrentStart: null,
+      recurrentSchedule: null,
     },
     sku: `SKU-${id}`,
     prices: { web: price, mobile: price + 100, compareAt: null },
@@ -113,23 +167,43 @@ function item(id: string, productId: string, order: number, price: number, extra
 }
 
 const printIssue = item('item-print', 'prod-weekly', 1, 499, {
-  shippable: true, weight: 350, stockEnabled: true, stockAvailable: 120, packageQuantity: 2,
+  shippable: true,
+  weight: 350,
+  stockEnabled: true,
+  stockAvailable: 120,
+  packageQuantity: 2,
   prices: { web: 499, mobile: 449, compareAt: 599 },
   relatedItems: { itemIds: ['item-sub', 'item-missing', 'item-year'] },
   files: [{ url: 'https://cdn.example.com/sample.pdf', name: 'Sample', mimeType: 'application/pdf', size: 123456 }],
   translations: { de: { name: 'Einzelheft', subtitle: 'Gedruckt' }, fr: { name: 'Numéro' } },
 });
 const subscription = item('item-sub', 'prod-weekly', 2, 1990, {
-  oncePerUser: true, installments: { count: 12, intervalMonths: 1 },
+  oncePerUser: true,
+  installments: { count: 12, intervalMonths: 1 },
   settings: {
-    hasImage: false, additionalLabel1: null, additionalLabel2: 'Best value', additionalLabel3: 'Cancel anytime', diameter: 30, length: null, depth: null, width: null,
-    recurrent: true, recurrentPrice: 1790, recurrentStart: 30, recurrentSchedule: 'monthly',
+    hasImage: false,
+    additionalLabel1: null,
+    additionalLabel2: 'Best value',
+    additionalLabel3: 'Cancel anytime',
+    diameter: 30,
+    length: null,
+    depth: null,
+    width: null,
+    recurrent: true,
+    recurrentPrice: 1790,
+    recurrentStart: 30,
+    recurrentSchedule: 'monthly',
   },
   actionDataOnPurchase: [{ function: 'grantEntitlement', param: 'P1M', group: 'subscription' }],
   actionDataOnRenewalPurchase: [{ function: 'extendEntitlement', param: 'P1M', group: 'subscription' }],
 });
 const upgrade = item('item-upgrade', 'prod-weekly', 3, 2990, {
-  isUpgrade: true, upgradeType: 'plus', upgradeFrom: ['item-sub'], upgradeExcludeItems: ['item-print'], upgradePriceWeb: 1000, upgradePriceMobile: 1200,
+  isUpgrade: true,
+  upgradeType: 'plus',
+  upgradeFrom: ['item-sub'],
+  upgradeExcludeItems: ['item-print'],
+  upgradePriceWeb: 1000,
+  upgradePriceMobile: 1200,
 });
 const extraItem = item('item-extra', 'prod-weekly-extra', 1, 250);
 const yearPass = item('item-year', 'prod-digital', 1, 9900, { taxRate: 1900 });
@@ -137,7 +211,19 @@ const monthPass = item('item-month', 'prod-digital', 2, 999, { taxRate: 1900, av
 export const items = [upgrade, subscription, printIssue, extraItem, yearPass, monthPass];
 
 function coupon(id: string, code: string, extra: Partial<CouponDoc>): CouponDoc {
-  return { _id: id, code, kind: 'percent', percentOff: null, amountOff: null, currency: null, minimumSubtotal: null, itemIds: [], validFrom: null, validUntil: null, ...extra };
+  return {
+    _id: id,
+    code,
+    kind: 'percent',
+    percentOff: null,
+    amountOff: null,
+    currency: null,
+    minimumSubtotal: null,
+    itemIds: [],
+    validFrom: null,
+    validUntil: null,
+    ...extra,
+  };
 }
 
 const coupons = [
@@ -158,12 +244,25 @@ function cart(id: string, customerId: string, cartItems: CartDoc['items'], codes
     return { couponId: c._id, code };
   });
   const content = { currency: 'EUR', items: cartItems, coupons: applied };
-  const matrix = priceMatrixFor(pricingInputFor(content, new Map(items.map((i) => [i._id, i])), new Map(coupons.map((c) => [c._id, c])), NOW));
+  const matrix = priceMatrixFor(
+    pricingInputFor(content, new Map(items.map((i) => [i._id, i])), new Map(coupons.map((c) => [c._id, c])), NOW),
+  );
   return { _id: id, customerId, ...content, version: 1, priceMatrix: matrix, createdAt: days(-2), updatedAt: days(-1) };
 }
 
-export const aliceCart = cart('cart-alice', ALICE, [{ productItemId: 'item-print', quantity: 2 }, { productItemId: 'item-year', quantity: 1 }], ['TEN', 'FIVE', 'SHIP', 'YEAR20', 'OLD']);
-const aliceOldCart = { ...cart('cart-alice-2', ALICE, [{ productItemId: 'item-sub', quantity: 1 }], []), updatedAt: days(-5) };
+export const aliceCart = cart(
+  'cart-alice',
+  ALICE,
+  [
+    { productItemId: 'item-print', quantity: 2 },
+    { productItemId: 'item-year', quantity: 1 },
+  ],
+  ['TEN', 'FIVE', 'SHIP', 'YEAR20', 'OLD'],
+);
+const aliceOldCart = {
+  ...cart('cart-alice-2', ALICE, [{ productItemId: 'item-sub', quantity: 1 }], []),
+  updatedAt: days(-5),
+};
 export const bobCart = cart('cart-bob', BOB, [{ productItemId: 'item-extra', quantity: 3 }], ['TEN']);
 const carts = [aliceCart, aliceOldCart, bobCart];
 

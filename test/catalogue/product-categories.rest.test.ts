@@ -11,7 +11,8 @@ beforeAll(async () => {
 });
 afterAll(() => svc.close());
 
-const get = (query = '', headers: Record<string, string> = {}) => fetch(`${svc.url}/cms/product/categories${query}`, { headers });
+const get = (query = '', headers: Record<string, string> = {}) =>
+  fetch(`${svc.url}/cms/product/categories${query}`, { headers });
 const getJson = async (query = '', headers: Record<string, string> = {}) => {
   const res = await get(query, headers);
   return { res, body: (await res.json()) as Array<Record<string, unknown>> };
@@ -21,7 +22,9 @@ const ids = (body: Array<Record<string, unknown>>) => body.map((c) => c.id);
 async function stored() {
   const db = svc.db;
   return {
-    categories: new Map((await db.collection<ProductCategoryDoc>('productCategories').find().toArray()).map((d) => [d._id, d])),
+    categories: new Map(
+      (await db.collection<ProductCategoryDoc>('productCategories').find().toArray()).map((d) => [d._id, d]),
+    ),
     products: await db.collection<ProductDoc>('products').find().toArray(),
     items: await db.collection<ProductItemDoc>('productItems').find().toArray(),
   };
@@ -32,7 +35,12 @@ function expectedCategory(s: Awaited<ReturnType<typeof stored>>, id: string, lan
   const listed = s.products.filter((p) => p.categoryIds.includes(id) && p.available).sort((a, b) => a.order - b.order);
   const itemsOf = (p: ProductDoc) => s.items.filter((i) => i.productId === p._id).sort((a, b) => a.order - b.order);
   return {
-    ...expected.restCategoryFields(doc, doc.ancestorIds.map((a) => s.categories.get(a)!), listed.length, lang),
+    ...expected.restCategoryFields(
+      doc,
+      doc.ancestorIds.map((a) => s.categories.get(a)!),
+      listed.length,
+      lang,
+    ),
     ...(includeProducts ? { products: listed.map((p) => expected.restProduct(p, itemsOf(p), lang)) } : {}),
   };
 }
@@ -55,7 +63,9 @@ describe('GET /cms/product/categories', () => {
     expect(products.map((p) => p.id)).toEqual(['prod-weekly', 'prod-weekly-extra']);
     expect(products[0]!.productItems.map((i) => i.id)).toEqual(['item-print', 'item-sub', 'item-upgrade']);
     // A product listed in two categories appears under both.
-    expect((body.find((c) => c.id === 'cat-print')!.products as Array<{ id: string }>).map((p) => p.id)).toEqual(['prod-digital']);
+    expect((body.find((c) => c.id === 'cat-print')!.products as Array<{ id: string }>).map((p) => p.id)).toEqual([
+      'prod-digital',
+    ]);
     expect(weekly.breadcrumbs).toEqual([
       { categoryId: 'cat-print', categoryName: 'Print', categorySlug: 'slug-cat-print' },
       { categoryId: 'cat-magazines', categoryName: 'Magazines', categorySlug: 'slug-cat-magazines' },
@@ -67,9 +77,18 @@ describe('GET /cms/product/categories', () => {
     const { body } = await getJson('?parentId=cat-magazines');
     const items = (body[0]!.products as Array<{ productItems: Array<Record<string, any>> }>)[0]!.productItems;
     const print = items.find((i) => i.id === 'item-print')!;
-    expect([print.price, print.currency, print.prices]).toEqual([4.99, 'EUR', { web: 4.99, mobile: 4.49, compareAt: 5.99 }]);
+    expect([print.price, print.currency, print.prices]).toEqual([
+      4.99,
+      'EUR',
+      { web: 4.99, mobile: 4.49, compareAt: 5.99 },
+    ]);
     const sub = items.find((i) => i.id === 'item-sub')!;
-    expect(sub.settings).toMatchObject({ recurrent: true, recurrentPrice: 17.9, recurrentStart: 30, recurrentSchedule: 'monthly' });
+    expect(sub.settings).toMatchObject({
+      recurrent: true,
+      recurrentPrice: 17.9,
+      recurrentStart: 30,
+      recurrentSchedule: 'monthly',
+    });
     expect(sub.actionDataOnPurchase).toEqual([{ function: 'grantEntitlement', param: 'P1M', group: 'subscription' }]);
   });
 
@@ -95,17 +114,24 @@ describe('GET /cms/product/categories', () => {
     expect(body.find((c) => c.id === 'cat-weekly')!.totalProductsCount).toBe(2);
   });
 
-  test.each(['de', 'fr', 'it', 'en'])('lang=%s localises every nested text, falling back to the default language', async (lang) => {
-    const { body } = await getJson(`?lang=${lang}`);
-    const s = await stored();
-    for (const category of body) expect(category).toEqual(expectedCategory(s, category.id as string, lang));
-  });
+  test.each(['de', 'fr', 'it', 'en'])(
+    'lang=%s localises every nested text, falling back to the default language',
+    async (lang) => {
+      const { body } = await getJson(`?lang=${lang}`);
+      const s = await stored();
+      for (const category of body) expect(category).toEqual(expectedCategory(s, category.id as string, lang));
+    },
+  );
 
   test('lang=de in concrete terms', async () => {
     const { body } = await getJson('?lang=de&parentId=cat-magazines');
     const weekly = body[0]!;
     expect([weekly.name, weekly.description]).toEqual(['Wöchentlich', 'Jede Woche']);
-    expect((weekly.breadcrumbs as Array<{ categoryName: string }>).map((b) => b.categoryName)).toEqual(['Druck', 'Zeitschriften', 'Wöchentlich']);
+    expect((weekly.breadcrumbs as Array<{ categoryName: string }>).map((b) => b.categoryName)).toEqual([
+      'Druck',
+      'Zeitschriften',
+      'Wöchentlich',
+    ]);
     const product = (weekly.products as Array<Record<string, any>>)[0]!;
     expect(product.description).toBe('Beschreibung Wochenheft');
     expect(product.name).toBe('Product prod-weekly');
@@ -156,11 +182,15 @@ describe('GET /cms/product/categories', () => {
 
   test('the ETag changes when the stored catalogue changes', async () => {
     const before = (await get('?parentId=root')).headers.get('etag')!;
-    await svc.db.collection<ProductCategoryDoc>('productCategories').updateOne({ _id: 'cat-digital' }, { $set: { name: 'Digital editions' } });
+    await svc.db
+      .collection<ProductCategoryDoc>('productCategories')
+      .updateOne({ _id: 'cat-digital' }, { $set: { name: 'Digital editions' } });
     const after = await get('?parentId=root', { 'if-none-match': before });
     expect(after.status).toBe(200);
     expect(((await after.json()) as Array<{ name: string }>)[1]!.name).toBe('Digital editions');
-    await svc.db.collection<ProductCategoryDoc>('productCategories').updateOne({ _id: 'cat-digital' }, { $set: { name: 'Digital' } });
+    await svc.db
+      .collection<ProductCategoryDoc>('productCategories')
+      .updateOne({ _id: 'cat-digital' }, { $set: { name: 'Digital' } });
   });
 
   test('with a token the answer is private; a bad token is a 401', async () => {

@@ -18,7 +18,11 @@ const PAGE = `query($id: ID, $slug: String, $lang: String, $after: String) {
 
 type Page = {
   productCategory: null | {
-    id: string; slug: string; name: string; breadcrumbs: Array<{ categoryId: string }>; totalProductsCount: number;
+    id: string;
+    slug: string;
+    name: string;
+    breadcrumbs: Array<{ categoryId: string }>;
+    totalProductsCount: number;
     products: { edges: Array<{ node: { id: string } }>; pageInfo: { endCursor: string | null; hasNextPage: boolean } };
   };
 };
@@ -26,7 +30,12 @@ type Page = {
 test('by id and by slug: the same category, localised, with its breadcrumbs', async () => {
   const byId = await svc.gql<Page>(PAGE, { id: 'cat-weekly', lang: 'de' });
   expect(byId.body.errors).toBeUndefined();
-  expect(byId.body.data!.productCategory).toMatchObject({ id: 'cat-weekly', slug: 'slug-cat-weekly', name: 'Wöchentlich', breadcrumbs: [{ categoryId: 'cat-print' }, { categoryId: 'cat-magazines' }, { categoryId: 'cat-weekly' }] });
+  expect(byId.body.data!.productCategory).toMatchObject({
+    id: 'cat-weekly',
+    slug: 'slug-cat-weekly',
+    name: 'Wöchentlich',
+    breadcrumbs: [{ categoryId: 'cat-print' }, { categoryId: 'cat-magazines' }, { categoryId: 'cat-weekly' }],
+  });
   const bySlug = await svc.gql<Page>(PAGE, { slug: 'slug-cat-weekly', lang: 'de' });
   expect(bySlug.body).toEqual(byId.body);
 });
@@ -35,7 +44,10 @@ test("the category's products are paged through its own connection, to the end",
   const seen: string[] = [];
   let after: string | null = null;
   for (let i = 0; i < 10; i++) {
-    const res: { body: { data?: Page; errors?: unknown } } = await svc.gql<Page>(PAGE, { slug: 'slug-cat-weekly', after });
+    const res: { body: { data?: Page; errors?: unknown } } = await svc.gql<Page>(PAGE, {
+      slug: 'slug-cat-weekly',
+      after,
+    });
     expect(res.body.errors).toBeUndefined();
     const products: NonNullable<Page['productCategory']>['products'] = res.body.data!.productCategory!.products;
     seen.push(...products.edges.map((e) => e.node.id));
@@ -44,10 +56,12 @@ test("the category's products are paged through its own connection, to the end",
   }
   // The listed (available) products of the category, in listing order, each once.
   expect(seen).toEqual(['prod-weekly', 'prod-weekly-extra']);
-  const all = await svc.gql<{ productCategories: Array<{ id: string; products: { edges: Array<{ node: { id: string } }> } }> }>(
-    '{ productCategories { id products(first: 10) { edges { node { id } } } } }',
-  );
-  expect(all.body.data!.productCategories.find((c) => c.id === 'cat-weekly')!.products.edges.map((e) => e.node.id)).toEqual(seen);
+  const all = await svc.gql<{
+    productCategories: Array<{ id: string; products: { edges: Array<{ node: { id: string } }> } }>;
+  }>('{ productCategories { id products(first: 10) { edges { node { id } } } } }');
+  expect(
+    all.body.data!.productCategories.find((c) => c.id === 'cat-weekly')!.products.edges.map((e) => e.node.id),
+  ).toEqual(seen);
 });
 
 test('a category that is not there is null, unavailable ones are answered as node(id:) answers them', async () => {
@@ -56,7 +70,9 @@ test('a category that is not there is null, unavailable ones are answered as nod
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: { productCategory: null } });
   }
-  const hidden = await svc.gql<{ productCategory: { id: string; available: boolean } }>('{ productCategory(id: "cat-hidden") { id available } }');
+  const hidden = await svc.gql<{ productCategory: { id: string; available: boolean } }>(
+    '{ productCategory(id: "cat-hidden") { id available } }',
+  );
   expect(hidden.body.data!.productCategory).toEqual({ id: 'cat-hidden', available: false });
 });
 
@@ -71,6 +87,9 @@ test.each([
   expect(res.status).toBe(200);
   expect(res.body.data).toEqual({ productCategory: null });
   const [error] = res.body.errors!;
-  expect({ code: error!.extensions?.code, fields: (error!.extensions?.errors as Array<{ field: string }>).map((e) => e.field) }).toEqual({ code: 'BAD_USER_INPUT', fields: [field] });
+  expect({
+    code: error!.extensions?.code,
+    fields: (error!.extensions?.errors as Array<{ field: string }>).map((e) => e.field),
+  }).toEqual({ code: 'BAD_USER_INPUT', fields: [field] });
   expect(error!.message).toMatch(/\S/);
 });

@@ -14,16 +14,36 @@ const template = { category: fixtureCategories[1]!, product: fixtureProducts[0]!
 
 /** A root with `children` categories of `products` products of `items` items each, every item related to two others. */
 async function tree(db: Db, prefix: string, children: number, products: number, items: number): Promise<void> {
-  const root: ProductCategoryDoc = { ...template.category, _id: `${prefix}root`, parentCategoryId: null, ancestorIds: [], sortPath: `${prefix}`, slug: `${prefix}root` };
+  const root: ProductCategoryDoc = {
+    ...template.category,
+    _id: `${prefix}root`,
+    parentCategoryId: null,
+    ancestorIds: [],
+    sortPath: `${prefix}`,
+    slug: `${prefix}root`,
+  };
   const cats = Array.from({ length: children }, (_, c): ProductCategoryDoc => ({
-    ...template.category, _id: `${prefix}c${c}`, parentCategoryId: root._id, ancestorIds: [root._id], sortPath: `${prefix}.${c}`, slug: `${prefix}c${c}`,
+    ...template.category,
+    _id: `${prefix}c${c}`,
+    parentCategoryId: root._id,
+    ancestorIds: [root._id],
+    sortPath: `${prefix}.${c}`,
+    slug: `${prefix}c${c}`,
   }));
   const prods = cats.flatMap((cat) =>
-    Array.from({ length: products }, (_, p): ProductDoc => ({ ...template.product, _id: `${cat._id}p${p}`, categoryIds: [cat._id], order: p })),
+    Array.from({ length: products }, (_, p): ProductDoc => ({
+      ...template.product,
+      _id: `${cat._id}p${p}`,
+      categoryIds: [cat._id],
+      order: p,
+    })),
   );
   const its = prods.flatMap((prod) =>
     Array.from({ length: items }, (_, i): ProductItemDoc => ({
-      ...template.item, _id: `${prod._id}i${i}`, productId: prod._id, order: i,
+      ...template.item,
+      _id: `${prod._id}i${i}`,
+      productId: prod._id,
+      order: i,
       relatedItems: { itemIds: [`${prod._id}i${(i + 1) % items}`, `${prod._id}i${(i + 2) % items}`] },
     })),
   );
@@ -52,24 +72,39 @@ beforeAll(async () => {
   const store = await Store.onDb(client, db);
   await tree(db, 'big-', 12, 8, 4);
   await tree(db, 'small-', 1, 1, 1);
-  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', MONGODB_DB: dbName });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    MONGODB_DB: dbName,
+  });
   service = await startService({ config, log: createLogger('silent'), store });
 });
 
 afterAll(async () => {
   await service.stop();
-  await client.db(dbName).dropDatabase().catch(() => undefined);
+  await client
+    .db(dbName)
+    .dropDatabase()
+    .catch(() => undefined);
   await client.close();
 });
 
 async function sent(run: () => Promise<unknown>): Promise<string[]> {
   commands.length = 0;
   await run();
-  return commands.filter((c) => c.databaseName === dbName).map((c) => `${c.commandName}:${String(c.command[c.commandName])}`);
+  return commands
+    .filter((c) => c.databaseName === dbName)
+    .map((c) => `${c.commandName}:${String(c.command[c.commandName])}`);
 }
 
 async function graphql(parentId: string): Promise<any> {
-  const res = await fetch(`${service.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: DEEP, variables: { parentId } }) });
+  const res = await fetch(`${service.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: DEEP, variables: { parentId } }),
+  });
   const body = (await res.json()) as { data?: any; errors?: unknown };
   expect(body.errors).toBeUndefined();
   return body.data;
@@ -89,7 +124,8 @@ test('GraphQL: 12 categories x 8 products x 4 items cost the store commands of 1
 });
 
 test('REST: the whole tree with products and items costs the commands of a one-product tree', async () => {
-  const rest = (parentId: string) => fetch(`${service.url}/cms/product/categories?parentId=${parentId}`).then((r) => r.json());
+  const rest = (parentId: string) =>
+    fetch(`${service.url}/cms/product/categories?parentId=${parentId}`).then((r) => r.json());
   let big: any;
   const bigSent = await sent(async () => (big = await rest('big-root')));
   const smallSent = await sent(() => rest('small-root'));

@@ -5,7 +5,13 @@ import { priceMatrixFor, pricingInputFor } from '../../src/operations/cart/cart-
 import { catalogueSeeder } from '../../src/seed/catalogue.seed.js';
 import { seeders } from '../../src/seed/index.js';
 import { seededFaker, type SeedRun } from '../../src/seed/seeder.js';
-import type { CartDoc, CouponDoc, ProductCategoryDoc, ProductDoc, ProductItemDoc } from '../../src/store/catalogue/catalogue.docs.js';
+import type {
+  CartDoc,
+  CouponDoc,
+  ProductCategoryDoc,
+  ProductDoc,
+  ProductItemDoc,
+} from '../../src/store/catalogue/catalogue.docs.js';
 import { Store } from '../../src/store/store.js';
 import { openTestDb } from '../helpers/db.js';
 import { startTestService, type TestService } from '../helpers/service.js';
@@ -16,7 +22,16 @@ const CUSTOMERS = { ids: ['cus_demo', 'cus_a', 'cus_b', 'cus_c'], demoCustomerId
 const NOW = Date.UTC(2026, 0, 1);
 
 function seedRun(svc: TestService, shared: Map<string, unknown>): SeedRun {
-  return { store: svc.store, scale: 'tiny', seed: 7, now: NOW, log: createLogger('silent'), progress: { advance: () => undefined }, faker: seededFaker(7, 'catalogue'), shared };
+  return {
+    store: svc.store,
+    scale: 'tiny',
+    seed: 7,
+    now: NOW,
+    log: createLogger('silent'),
+    progress: { advance: () => undefined },
+    faker: seededFaker(7, 'catalogue'),
+    shared,
+  };
 }
 
 let svc: TestService;
@@ -68,7 +83,14 @@ test('carts for the shared customers, the demo customer first with coupons, pric
   expect(new Set(carts.map((c) => c.customerId))).toEqual(new Set(CUSTOMERS.ids));
   expect(carts.find((c) => c.customerId === 'cus_demo')!.coupons.length).toBeGreaterThan(0);
   for (const cart of carts) {
-    const fresh = priceMatrixFor(pricingInputFor(cart, new Map(items.map((i) => [i._id, i])), new Map(coupons.map((c) => [c._id, c])), cart.priceMatrix.computedAt));
+    const fresh = priceMatrixFor(
+      pricingInputFor(
+        cart,
+        new Map(items.map((i) => [i._id, i])),
+        new Map(coupons.map((c) => [c._id, c])),
+        cart.priceMatrix.computedAt,
+      ),
+    );
     expect(cart.priceMatrix).toEqual(fresh);
     expect(cart.version).toBe(1);
   }
@@ -78,7 +100,11 @@ test('carts for the shared customers, the demo customer first with coupons, pric
 test('the seeded catalogue is served: leaves carry three breadcrumbs from the root down', async () => {
   const res = await fetch(`${svc.url}/cms/product/categories?lang=de&includeProducts=false`);
   expect(res.status).toBe(200);
-  const body = (await res.json()) as Array<{ id: string; parentCategoryId: string | null; breadcrumbs: Array<{ categoryId: string }> }>;
+  const body = (await res.json()) as Array<{
+    id: string;
+    parentCategoryId: string | null;
+    breadcrumbs: Array<{ categoryId: string }>;
+  }>;
   const leaf = body.find((c) => c.breadcrumbs.length === 3)!;
   expect(leaf.breadcrumbs.at(-1)!.categoryId).toBe(leaf.id);
   expect(leaf.breadcrumbs[1]!.categoryId).toBe(leaf.parentCategoryId);

@@ -6,7 +6,12 @@ import type { ChannelDoc } from '../../src/store/content/channel.doc.js';
 import type { LiveBlogDoc, LiveBlogMessageDoc, PollDoc, QuizDoc } from '../../src/store/content/elements.doc.js';
 import type { AttachmentDoc, VideoDoc } from '../../src/store/content/media.doc.js';
 import type { IssueDoc, PageDoc } from '../../src/store/content/page.doc.js';
-import type { AuthorDoc, CategoryTypeDoc, ContentCategoryDoc, KeywordDoc } from '../../src/store/content/taxonomy.doc.js';
+import type {
+  AuthorDoc,
+  CategoryTypeDoc,
+  ContentCategoryDoc,
+  KeywordDoc,
+} from '../../src/store/content/taxonomy.doc.js';
 
 export const day = (n: number): Date => new Date(Date.UTC(2026, 0, 1 + n));
 
@@ -14,7 +19,14 @@ export const page = (id: string, o: Partial<PageDoc> = {}): PageDoc => ({
   _id: id,
   name: `Page ${id}`,
   previewUrl: `https://preview.example.com/${id}`,
-  publicFacingMetadata: { title: `Title ${id}`, description: `About ${id}`, language: 'en', imageUrl: `https://img.example.com/${id}.jpg`, canonicalUrl: `https://example.com/${id}`, keywords: ['news', id] },
+  publicFacingMetadata: {
+    title: `Title ${id}`,
+    description: `About ${id}`,
+    language: 'en',
+    imageUrl: `https://img.example.com/${id}.jpg`,
+    canonicalUrl: `https://example.com/${id}`,
+    keywords: ['news', id],
+  },
   enabled: true,
   ...o,
 });
@@ -93,7 +105,13 @@ export const article = (id: string, o: Partial<ArticleDoc> = {}): ArticleDoc => 
   videos: [],
   keywordIds: [],
   elements: { liveBlogIds: [], pollIds: [], quizIds: [], videoPlatformVideoIds: [] },
-  seo: { searchTitle: `S ${id}`, searchDescription: `SD ${id}`, socialTitle: `So ${id}`, socialDescription: `SoD ${id}`, socialImageUrl: `https://img.example.com/so-${id}.jpg` },
+  seo: {
+    searchTitle: `S ${id}`,
+    searchDescription: `SD ${id}`,
+    socialTitle: `So ${id}`,
+    socialDescription: `SoD ${id}`,
+    socialImageUrl: `https://img.example.com/so-${id}.jpg`,
+  },
   timeToRead: 180,
   accessControlEnabled: false,
   accessGroups: [],
@@ -133,8 +151,18 @@ export const category = (id: string, o: Partial<ContentCategoryDoc> = {}): Conte
 });
 
 export const categoryType = (id: string): CategoryTypeDoc => ({ _id: id, name: `Type ${id}`, slug: `type-${id}` });
-export const contentType = (id: string): ContentTypeDoc => ({ _id: id, name: `Content type ${id}`, slug: `ct-${id}`, editor: 'blocks' });
-export const sponsor = (id: string): SponsorDoc => ({ _id: id, url: `https://sponsor.example.com/${id}`, name: `Sponsor ${id}`, imageUrl: `https://img.example.com/s-${id}.png` });
+export const contentType = (id: string): ContentTypeDoc => ({
+  _id: id,
+  name: `Content type ${id}`,
+  slug: `ct-${id}`,
+  editor: 'blocks',
+});
+export const sponsor = (id: string): SponsorDoc => ({
+  _id: id,
+  url: `https://sponsor.example.com/${id}`,
+  name: `Sponsor ${id}`,
+  imageUrl: `https://img.example.com/s-${id}.png`,
+});
 
 export const author = (id: string, o: Partial<AuthorDoc> = {}): AuthorDoc => ({
   _id: id,
@@ -169,7 +197,9 @@ export const keyword = (id: string, o: Partial<KeywordDoc> = {}): KeywordDoc => 
   articlesCount: 0,
   replacedById: null,
   displayName: `#${id}`,
-  translations: [{ language: 'de', name: `Stichwort ${id}`, displayName: `#de-${id}`, description: null, slug: `de-${id}` }],
+  translations: [
+    { language: 'de', name: `Stichwort ${id}`, displayName: `#de-${id}`, description: null, slug: `de-${id}` },
+  ],
   collectionId: 'col-1',
   imageUrl: `https://img.example.com/k-${id}.jpg`,
   ...o,
@@ -192,47 +222,119 @@ export const video = (id: string, o: Partial<VideoDoc> = {}): VideoDoc => ({
   publishDate: day(2),
   views: 1234,
   publish: true,
-  formats: [{ format: 'mp4-720p', filename: `${id}-720.mp4`, cdnPath: `/v/${id}/720.mp4`, mimeType: 'video/mp4', duration: 95 }],
+  formats: [
+    { format: 'mp4-720p', filename: `${id}-720.mp4`, cdnPath: `/v/${id}/720.mp4`, mimeType: 'video/mp4', duration: 95 },
+  ],
   ...o,
 });
 
 export const liveBlog = (id: string, lastSeq: number): LiveBlogDoc => ({
-  _id: id, title: `Live ${id}`, startDate: day(1), endDate: day(2), websocketRoomName: `room-${id}`, lastSeq,
+  _id: id,
+  title: `Live ${id}`,
+  startDate: day(1),
+  endDate: day(2),
+  websocketRoomName: `room-${id}`,
+  lastSeq,
 });
 
 export const message = (blogId: string, seq: number): LiveBlogMessageDoc => ({
-  _id: `${blogId}-m${seq}`, liveBlogId: blogId, seq, timestamp: new Date(day(1).getTime() + seq * 60_000), text: `Message ${seq}`,
-  title: `T${seq}`, minute: seq, additionalMinute: seq === 3 ? 2 : null, typeId: 'goal', imageLetter: 'G', highlight: seq % 2 === 0,
-  htmlContent: `<b>${seq}</b>`, userDisplayName: 'Reporter', userThumbnailUrl: 'https://img.example.com/rep.jpg',
+  _id: `${blogId}-m${seq}`,
+  liveBlogId: blogId,
+  seq,
+  timestamp: new Date(day(1).getTime() + seq * 60_000),
+  text: `Message ${seq}`,
+  title: `T${seq}`,
+  minute: seq,
+  additionalMinute: seq === 3 ? 2 : null,
+  typeId: 'goal',
+  imageLetter: 'G',
+  highlight: seq % 2 === 0,
+  htmlContent: `<b>${seq}</b>`,
+  userDisplayName: 'Reporter',
+  userThumbnailUrl: 'https://img.example.com/rep.jpg',
 });
 
 /** After any day the tests run: a poll ending then is open. */
 export const POLL_END = new Date(Date.UTC(2099, 0, 1));
 
 export const poll = (id: string): PollDoc => ({
-  _id: id, timestamp: day(3), question: `Question ${id}?`, slug: `poll-${id}`,
-  choices: [{ id: 'yes', text: 'Yes', votes: 3 }, { id: 'no', text: 'No', votes: 1 }],
+  _id: id,
+  timestamp: day(3),
+  question: `Question ${id}?`,
+  slug: `poll-${id}`,
+  choices: [
+    { id: 'yes', text: 'Yes', votes: 3 },
+    { id: 'no', text: 'No', votes: 1 },
+  ],
   category: { id: 'pc-1', name: 'Politics', image: 'https://img.example.com/pc-1.png' },
-  message: 'Thanks for voting', onlyLoggedIn: false, endDate: POLL_END, closed: false,
+  message: 'Thanks for voting',
+  onlyLoggedIn: false,
+  endDate: POLL_END,
+  closed: false,
 });
 
 export const quiz = (id: string, o: Partial<QuizDoc> = {}): QuizDoc => ({
-  _id: id, name: `Quiz ${id}`, timestamp: day(4), image: 'https://img.example.com/q.jpg', coverPicture: 'https://img.example.com/qc.jpg',
-  description: 'A quiz', share: 'Share me', template: 'classic', allowForm: true, introductionMessage: 'Hello', thankyouMessage: 'Thanks',
-  terms: 'Terms apply', status: 'open',
-  questions: [{ id: 'q1', title: 'Capital of Slovenia?', resultText: 'Ljubljana it is', image: null, choices: [
-    { id: 'a1', text: 'Ljubljana', letter: 'A', image: null, correct: true, points: 10, votes: 8 },
-    { id: 'a2', text: 'Maribor', letter: 'B', image: null, correct: false, points: 0, votes: 2 },
-  ] }],
-  results: [{ id: 'r1', result: 'Expert', image: null, letter: 'A', resultText: 'Well done', share: 'I am an expert', twitterShare: 'Expert!', minimum: 10, maximum: 10, votes: 8 }],
+  _id: id,
+  name: `Quiz ${id}`,
+  timestamp: day(4),
+  image: 'https://img.example.com/q.jpg',
+  coverPicture: 'https://img.example.com/qc.jpg',
+  description: 'A quiz',
+  share: 'Share me',
+  template: 'classic',
+  allowForm: true,
+  introductionMessage: 'Hello',
+  thankyouMessage: 'Thanks',
+  terms: 'Terms apply',
+  status: 'open',
+  questions: [
+    {
+      id: 'q1',
+      title: 'Capital of Slovenia?',
+      resultText: 'Ljubljana it is',
+      image: null,
+      choices: [
+        { id: 'a1', text: 'Ljubljana', letter: 'A', image: null, correct: true, points: 10, votes: 8 },
+        { id: 'a2', text: 'Maribor', letter: 'B', image: null, correct: false, points: 0, votes: 2 },
+      ],
+    },
+  ],
+  results: [
+    {
+      id: 'r1',
+      result: 'Expert',
+      image: null,
+      letter: 'A',
+      resultText: 'Well done',
+      share: 'I am an expert',
+      twitterShare: 'Expert!',
+      minimum: 10,
+      maximum: 10,
+      votes: 8,
+    },
+  ],
   ...o,
 });
 
 export const channel = (id: string): ChannelDoc => ({
-  _id: id, name: `Channel ${id}`, image: `https://img.example.com/ch-${id}.png`, description: 'The web site', objectType: 'site',
+  _id: id,
+  name: `Channel ${id}`,
+  image: `https://img.example.com/ch-${id}.png`,
+  description: 'The web site',
+  objectType: 'site',
   configuration: {
     linkables: [{ key: 'menu', linkables: [{ name: 'Home', url: 'https://example.com/', objectType: 'page' }] }],
-    dynamicSections: [{ name: 'top', displayName: 'Top', limit: 5, direction: 'append-unsorted', type: 'linkables', articleIds: [], linkables: [{ name: 'Sport', url: 'https://example.com/sport', objectType: 'category' }] }],
+    dynamicSections: [
+      {
+        name: 'top',
+        displayName: 'Top',
+        limit: 5,
+        direction: 'append-unsorted',
+        type: 'linkables',
+        articleIds: [],
+        linkables: [{ name: 'Sport', url: 'https://example.com/sport', objectType: 'category' }],
+      },
+    ],
   },
 });
 

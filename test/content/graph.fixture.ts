@@ -8,7 +8,10 @@ export interface GraphIds {
   articleIds: string[][];
 }
 
-export function contentGraph(opts: { issues: number; articlesPerIssue: number; prefix?: string; channelId?: string }): { fixture: f.Fixture; ids: GraphIds } {
+export function contentGraph(opts: { issues: number; articlesPerIssue: number; prefix?: string; channelId?: string }): {
+  fixture: f.Fixture;
+  ids: GraphIds;
+} {
   const p = opts.prefix ?? 'g-';
   const channelId = opts.channelId ?? '7';
   const pageId = `${p}page`;
@@ -31,9 +34,16 @@ export function contentGraph(opts: { issues: number; articlesPerIssue: number; p
           keywordIds: [`${p}kw-1`, `${p}kw-2`],
           attachments: [f.attachment(`${id}-img`, { videoId: `${p}vid-1` })],
           inlineAttachments: [f.attachment(`${id}-inline`)],
-          files: [f.attachment(`${id}-file`, { type: 'file', width: null, height: null, transforms: [], additionalUrls: [] })],
+          files: [
+            f.attachment(`${id}-file`, { type: 'file', width: null, height: null, transforms: [], additionalUrls: [] }),
+          ],
           videos: [f.attachment(`${id}-vid`, { type: 'video', videoId: `${p}vid-1` })],
-          elements: { liveBlogIds: [`${p}lb-1`], pollIds: [`${p}poll-1`], quizIds: [`${p}quiz-1`], videoPlatformVideoIds: [`yt-${id}`] },
+          elements: {
+            liveBlogIds: [`${p}lb-1`],
+            pollIds: [`${p}poll-1`],
+            quizIds: [`${p}quiz-1`],
+            videoPlatformVideoIds: [`yt-${id}`],
+          },
         }),
       );
     }
@@ -43,12 +53,28 @@ export function contentGraph(opts: { issues: number; articlesPerIssue: number; p
         issueNumber: i,
         contents: [{ categoryId: `${p}cat-a`, articleIds: ids }],
         dynamicSections: [
-          { name: 'latest', displayName: 'Latest', limit: 3, direction: 'append', type: 'articles', articleIds: ids, linkables: [] },
-          { name: 'links', displayName: 'Links', limit: 2, direction: 'append-unsorted', type: 'linkables', articleIds: [], linkables: [
-            { name: 'Zeta', url: 'https://example.com/z', objectType: 'external' },
-            { name: 'Alpha', url: 'https://example.com/a', objectType: 'external' },
-            { name: 'Mid', url: 'https://example.com/m', objectType: 'external' },
-          ] },
+          {
+            name: 'latest',
+            displayName: 'Latest',
+            limit: 3,
+            direction: 'append',
+            type: 'articles',
+            articleIds: ids,
+            linkables: [],
+          },
+          {
+            name: 'links',
+            displayName: 'Links',
+            limit: 2,
+            direction: 'append-unsorted',
+            type: 'linkables',
+            articleIds: [],
+            linkables: [
+              { name: 'Zeta', url: 'https://example.com/z', objectType: 'external' },
+              { name: 'Alpha', url: 'https://example.com/a', objectType: 'external' },
+              { name: 'Mid', url: 'https://example.com/m', objectType: 'external' },
+            ],
+          },
         ],
         repeatedArticleGroups: [{ name: 'Editorials', articleIds: ids.slice(0, 1) }],
         frontPage: { categoryId: `${p}cat-a`, articleIds: ids.slice(0, 1) },
@@ -63,14 +89,22 @@ export function contentGraph(opts: { issues: number; articlesPerIssue: number; p
     issues,
     articles,
     contentCategories: [
-      f.category(`${p}cat-a`, { typeId: `${p}type-1`, parentCategoryId: `${p}cat-b`, pageId, articlesCount: articles.length }),
+      f.category(`${p}cat-a`, {
+        typeId: `${p}type-1`,
+        parentCategoryId: `${p}cat-b`,
+        pageId,
+        articlesCount: articles.length,
+      }),
       f.category(`${p}cat-b`, { order: 1, articlesCount: articles.length }),
     ],
     categoryTypes: [f.categoryType(`${p}type-1`)],
     contentTypes: [f.contentType(`${p}ct-1`)],
     sponsors: [f.sponsor(`${p}sp-1`)],
     authors: [f.author(`${p}au-1`, { replacedById: `${p}au-2` }), f.author(`${p}au-2`)],
-    keywords: [f.keyword(`${p}kw-1`, { replacedById: `${p}kw-2`, articlesCount: articles.length }), f.keyword(`${p}kw-2`, { articlesCount: articles.length })],
+    keywords: [
+      f.keyword(`${p}kw-1`, { replacedById: `${p}kw-2`, articlesCount: articles.length }),
+      f.keyword(`${p}kw-2`, { articlesCount: articles.length }),
+    ],
     videos: [f.video(`${p}vid-1`)],
     liveBlogs: [f.liveBlog(`${p}lb-1`, 7)],
     liveBlogMessages: Array.from({ length: 7 }, (_, k) => f.message(`${p}lb-1`, k + 1)),

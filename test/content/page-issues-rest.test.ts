@@ -12,7 +12,10 @@ const { fixture } = contentGraph({ issues: 5, articlesPerIssue: 2 });
 fixture.pages!.push(f.page('p-off', { enabled: false }), f.page('p-empty'));
 fixture.issues!.push(f.issue('i-draft', 'g-page', { status: 'draft', date: f.day(40) }));
 // One premium article, to see the viewer's access in the REST shape.
-Object.assign(fixture.articles!.find((a) => a._id === 'g-a-5-1')!, { premium: true, free: false, accessControlEnabled: true, previewLimit: 4 });
+Object.assign(
+  fixture.articles!.find((a) => a._id === 'g-a-5-1')!,
+  { premium: true, free: false, accessControlEnabled: true, previewLimit: 4 },
+);
 
 const subscriber: Viewer = {
   customerId: 'cust-1',
@@ -41,7 +44,12 @@ describe('200: Issues for page', () => {
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     const body = (await res.json()) as any;
     const stored = f.page('g-page');
-    expect(body.page).toEqual({ id: 'g-page', name: stored.name, previewUrl: stored.previewUrl, publicFacingMetadata: stored.publicFacingMetadata });
+    expect(body.page).toEqual({
+      id: 'g-page',
+      name: stored.name,
+      previewUrl: stored.previewUrl,
+      publicFacingMetadata: stored.publicFacingMetadata,
+    });
     expect(body.issues.map((i: any) => i.id)).toEqual(['g-issue-5', 'g-issue-4']);
     expect(body.pagination).toEqual({ page: 1, limit: 2, total: 5, totalPages: 3 });
   });
@@ -50,45 +58,115 @@ describe('200: Issues for page', () => {
     const body = (await (await get('/cms/page/g-page/issues?limit=1')).json()) as any;
     const issue = body.issues[0];
     expect(issue).toMatchObject({
-      id: 'g-issue-5', title: 'Issue g-issue-5', date: f.day(5).toISOString(), status: 'published', issueNumber: 5, pageId: 'g-page',
-      pollId: 'g-poll-1', channelId: '7', lastModifierUserId: 'editor-g-issue-5',
+      id: 'g-issue-5',
+      title: 'Issue g-issue-5',
+      date: f.day(5).toISOString(),
+      status: 'published',
+      issueNumber: 5,
+      pageId: 'g-page',
+      pollId: 'g-poll-1',
+      channelId: '7',
+      lastModifierUserId: 'editor-g-issue-5',
       pdfFiles: { full: 'https://pdf.example.com/g-issue-5.pdf' },
     });
     expect(Object.keys(issue.contents)).toEqual(['g-cat-a']);
     const content = issue.contents['g-cat-a'];
     expect(Object.keys(content)).toEqual(['category', 'articles']);
-    expect(content.category).toMatchObject({ id: 'g-cat-a', name: 'Category g-cat-a', status: 'active', type: { id: 'g-type-1' }, parent: { id: 'g-cat-b' }, articlesCount: 10 });
+    expect(content.category).toMatchObject({
+      id: 'g-cat-a',
+      name: 'Category g-cat-a',
+      status: 'active',
+      type: { id: 'g-type-1' },
+      parent: { id: 'g-cat-b' },
+      articlesCount: 10,
+    });
     expect(content.articles.map((a: any) => a.id)).toEqual(['g-a-5-1', 'g-a-5-2']);
 
     const article = content.articles[1];
     const storedArticle = fixture.articles!.find((a) => a._id === 'g-a-5-2')!;
     expect(article).toMatchObject({
-      objectClassName: 'Article', id: 'g-a-5-2', title: storedArticle.title, slug: storedArticle.slug, status: 'published', body: storedArticle.body,
-      preview: storedArticle.preview, accessAllowed: true, contentType: { id: 'g-ct-1', editor: 'blocks' }, sponsor: { id: 'g-sp-1' },
-      category: { id: 'g-cat-a', status: 'active' }, author: { id: 'g-au-1' }, seo: storedArticle.seo,
+      objectClassName: 'Article',
+      id: 'g-a-5-2',
+      title: storedArticle.title,
+      slug: storedArticle.slug,
+      status: 'published',
+      body: storedArticle.body,
+      preview: storedArticle.preview,
+      accessAllowed: true,
+      contentType: { id: 'g-ct-1', editor: 'blocks' },
+      sponsor: { id: 'g-sp-1' },
+      category: { id: 'g-cat-a', status: 'active' },
+      author: { id: 'g-au-1' },
+      seo: storedArticle.seo,
     });
-    expect(article.keywords[0]).toMatchObject({ id: 'g-kw-1', translations: { de: { language: 'de', name: 'Stichwort g-kw-1', displayName: '#de-g-kw-1', description: null, slug: 'de-g-kw-1' } } });
+    expect(article.keywords[0]).toMatchObject({
+      id: 'g-kw-1',
+      translations: {
+        de: {
+          language: 'de',
+          name: 'Stichwort g-kw-1',
+          displayName: '#de-g-kw-1',
+          description: null,
+          slug: 'de-g-kw-1',
+        },
+      },
+    });
     expect(article.attachments[0]).toMatchObject({
-      id: 'g-a-5-2-img', type: 'image', additionalUrls: { '640x360': 'https://cdn.example.com/g-a-5-2-img-640x360@2x.jpg' },
+      id: 'g-a-5-2-img',
+      type: 'image',
+      additionalUrls: { '640x360': 'https://cdn.example.com/g-a-5-2-img-640x360@2x.jpg' },
       video: { id: 'g-vid-1', status: 'ready' },
     });
     expect(article.elements.quizzes[0]).toMatchObject({ id: 'g-quiz-1', status: 'open' });
     expect(article.elements.liveBlogs[0].previewMessages).toHaveLength(5);
-    expect(article.elements.polls[0].results).toEqual([{ choiceId: 'yes', votes: 3, percentage: 75 }, { choiceId: 'no', votes: 1, percentage: 25 }]);
+    expect(article.elements.polls[0].results).toEqual([
+      { choiceId: 'yes', votes: 3, percentage: 75 },
+      { choiceId: 'no', votes: 1, percentage: 25 },
+    ]);
 
-    expect(issue.dynamicSections.latest).toMatchObject({ name: 'latest', displayName: 'Latest', limit: 3, direction: 'append', type: 'articles' });
+    expect(issue.dynamicSections.latest).toMatchObject({
+      name: 'latest',
+      displayName: 'Latest',
+      limit: 3,
+      direction: 'append',
+      type: 'articles',
+    });
     expect(issue.dynamicSections.latest.articles.map((a: any) => a.id)).toEqual(['g-a-5-2', 'g-a-5-1']);
     expect(issue.dynamicSections.latest.linkables).toBeUndefined();
     expect(issue.dynamicSections.links).toEqual({
-      name: 'links', displayName: 'Links', limit: 2, direction: 'append-unsorted', type: 'linkables',
-      linkables: [{ name: 'Zeta', url: 'https://example.com/z', objectType: 'external' }, { name: 'Alpha', url: 'https://example.com/a', objectType: 'external' }],
+      name: 'links',
+      displayName: 'Links',
+      limit: 2,
+      direction: 'append-unsorted',
+      type: 'linkables',
+      linkables: [
+        { name: 'Zeta', url: 'https://example.com/z', objectType: 'external' },
+        { name: 'Alpha', url: 'https://example.com/a', objectType: 'external' },
+      ],
     });
-    expect(issue.repeatedArticleGroups).toEqual([{ name: 'Editorials', articles: [expect.objectContaining({ id: 'g-a-5-1' })] }]);
-    expect(issue.frontPage).toMatchObject({ categoryId: 'g-cat-a', category: { id: 'g-cat-a' }, articles: [{ id: 'g-a-5-1' }] });
-    expect(issue.authors).toEqual([expect.objectContaining({ id: 'g-au-1', microblogHandle: 'mb_g-au-1', source: null })]);
+    expect(issue.repeatedArticleGroups).toEqual([
+      { name: 'Editorials', articles: [expect.objectContaining({ id: 'g-a-5-1' })] },
+    ]);
+    expect(issue.frontPage).toMatchObject({
+      categoryId: 'g-cat-a',
+      category: { id: 'g-cat-a' },
+      articles: [{ id: 'g-a-5-1' }],
+    });
+    expect(issue.authors).toEqual([
+      expect.objectContaining({ id: 'g-au-1', microblogHandle: 'mb_g-au-1', source: null }),
+    ]);
     expect(issue.channel.configuration).toEqual({
       linkables: { menu: [{ name: 'Home', url: 'https://example.com/', objectType: 'page' }] },
-      dynamicSections: { top: { name: 'top', displayName: 'Top', limit: 5, direction: 'append-unsorted', type: 'linkables', linkables: [{ name: 'Sport', url: 'https://example.com/sport', objectType: 'category' }] } },
+      dynamicSections: {
+        top: {
+          name: 'top',
+          displayName: 'Top',
+          limit: 5,
+          direction: 'append-unsorted',
+          type: 'linkables',
+          linkables: [{ name: 'Sport', url: 'https://example.com/sport', objectType: 'category' }],
+        },
+      },
     });
   });
 
@@ -103,7 +181,9 @@ describe('200: Issues for page', () => {
     const premium = (body: any) => body.issues[0].contents['g-cat-a'].articles[0];
     const anonymous = premium(await (await get('/cms/page/g-page/issues?limit=1')).json());
     expect(anonymous).toMatchObject({ id: 'g-a-5-1', accessAllowed: false, body: null, preview: 'The ' });
-    const entitled = premium(await (await get('/cms/page/g-page/issues?limit=1', { authorization: 'Bearer good' })).json());
+    const entitled = premium(
+      await (await get('/cms/page/g-page/issues?limit=1', { authorization: 'Bearer good' })).json(),
+    );
     expect(entitled).toMatchObject({ id: 'g-a-5-1', accessAllowed: true, body: '<p>Body of g-a-5-1</p>' });
   });
 });
@@ -117,22 +197,33 @@ describe('paging and Link', () => {
 
   test('first, middle, last and past-the-end pages', async () => {
     expect(await page('?limit=2')).toEqual({
-      link: '</cms/page/g-page/issues?limit=2&page=2>; rel="next"', ids: ['g-issue-5', 'g-issue-4'], pagination: { page: 1, limit: 2, total: 5, totalPages: 3 },
+      link: '</cms/page/g-page/issues?limit=2&page=2>; rel="next"',
+      ids: ['g-issue-5', 'g-issue-4'],
+      pagination: { page: 1, limit: 2, total: 5, totalPages: 3 },
     });
     expect(await page('?limit=2&page=2')).toEqual({
       link: '</cms/page/g-page/issues?limit=2&page=3>; rel="next", </cms/page/g-page/issues?limit=2&page=1>; rel="prev"',
-      ids: ['g-issue-3', 'g-issue-2'], pagination: { page: 2, limit: 2, total: 5, totalPages: 3 },
+      ids: ['g-issue-3', 'g-issue-2'],
+      pagination: { page: 2, limit: 2, total: 5, totalPages: 3 },
     });
     expect(await page('?page=3&limit=2')).toEqual({
-      link: '</cms/page/g-page/issues?page=2&limit=2>; rel="prev"', ids: ['g-issue-1'], pagination: { page: 3, limit: 2, total: 5, totalPages: 3 },
+      link: '</cms/page/g-page/issues?page=2&limit=2>; rel="prev"',
+      ids: ['g-issue-1'],
+      pagination: { page: 3, limit: 2, total: 5, totalPages: 3 },
     });
     expect(await page('?page=9&limit=2')).toEqual({
-      link: '</cms/page/g-page/issues?page=3&limit=2>; rel="prev"', ids: [], pagination: { page: 9, limit: 2, total: 5, totalPages: 3 },
+      link: '</cms/page/g-page/issues?page=3&limit=2>; rel="prev"',
+      ids: [],
+      pagination: { page: 9, limit: 2, total: 5, totalPages: 3 },
     });
   });
 
   test('defaults: page 1 of 20; a page without issues', async () => {
-    expect(await page('')).toEqual({ link: null, ids: ['g-issue-5', 'g-issue-4', 'g-issue-3', 'g-issue-2', 'g-issue-1'], pagination: { page: 1, limit: 20, total: 5, totalPages: 1 } });
+    expect(await page('')).toEqual({
+      link: null,
+      ids: ['g-issue-5', 'g-issue-4', 'g-issue-3', 'g-issue-2', 'g-issue-1'],
+      pagination: { page: 1, limit: 20, total: 5, totalPages: 1 },
+    });
     const empty = (await (await get('/cms/page/p-empty/issues')).json()) as any;
     expect(empty.issues).toEqual([]);
     expect(empty.pagination).toEqual({ page: 1, limit: 20, total: 0, totalPages: 0 });
@@ -169,8 +260,15 @@ describe('failures are problem+json', () => {
 
   test('404 Page not found', async () => {
     expect(await problem('/cms/page/nope/issues')).toEqual({
-      status: 404, type: expect.stringMatching(/^application\/problem\+json/),
-      body: { type: 'urn:gateway:problem:page-not-found', title: 'Page not found', status: 404, code: 'PAGE_NOT_FOUND', detail: 'There is no page nope' },
+      status: 404,
+      type: expect.stringMatching(/^application\/problem\+json/),
+      body: {
+        type: 'urn:gateway:problem:page-not-found',
+        title: 'Page not found',
+        status: 404,
+        code: 'PAGE_NOT_FOUND',
+        detail: 'There is no page nope',
+      },
     });
   });
 

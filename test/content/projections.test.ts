@@ -2,7 +2,14 @@
 // of the types read that way, reached through every kind of loader, asking for the field alone gives exactly
 // what asking for it among all the type's fields (which reads whole documents) gives.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { getNamedType, isLeafType, isNonNullType, isObjectType, type GraphQLField, type GraphQLObjectType } from 'graphql';
+import {
+  getNamedType,
+  isLeafType,
+  isNonNullType,
+  isObjectType,
+  type GraphQLField,
+  type GraphQLObjectType,
+} from 'graphql';
 import { buildGatewaySchema } from '../../src/graphql/build-schema.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { tokenFor } from '../helpers/tokens.js';
@@ -14,7 +21,14 @@ let subscriberToken: string;
 const { fixture } = contentGraph({ issues: 1, articlesPerIssue: 2 });
 // Premium articles, so that access (body, preview, accessAllowed) is decided on narrowed reads too.
 fixture.articles!.push(
-  f.article('g-premium', { premium: true, accessControlEnabled: true, previewLimit: 7, categoryIds: ['g-cat-a'], authorIds: ['g-au-1'], keywordIds: ['g-kw-1'] }),
+  f.article('g-premium', {
+    premium: true,
+    accessControlEnabled: true,
+    previewLimit: 7,
+    categoryIds: ['g-cat-a'],
+    authorIds: ['g-au-1'],
+    keywordIds: ['g-kw-1'],
+  }),
 );
 fixture.issues![0]!.contents[0]!.articleIds.push('g-premium');
 const premiumSlug = fixture.articles!.find((a) => a._id === 'g-premium')!.slug;
@@ -22,7 +36,8 @@ const premiumSlug = fixture.articles!.find((a) => a._id === 'g-premium')!.slug;
 beforeAll(async () => {
   svc = await startTestService();
   await f.insert(svc.db, fixture);
-  subscriberToken = (await tokenFor(svc, { scopes: ['openid'], entitlements: [{ group: 'subscription' }] })).accessToken;
+  subscriberToken = (await tokenFor(svc, { scopes: ['openid'], entitlements: [{ group: 'subscription' }] }))
+    .accessToken;
 });
 afterAll(() => svc.close());
 
@@ -38,29 +53,86 @@ function leaves(type: GraphQLObjectType): string {
 function selection(field: GraphQLField<unknown, unknown>): string {
   const required = field.args.filter((a) => isNonNullType(a.type));
   const value = (type: string) => (type.startsWith('Int') ? '3' : '"en"');
-  const args = required.length ? `(${required.map((a) => `${a.name}: ${value(String(getNamedType(a.type)))}`).join(', ')})` : '';
+  const args = required.length
+    ? `(${required.map((a) => `${a.name}: ${value(String(getNamedType(a.type)))}`).join(', ')})`
+    : '';
   const target = getNamedType(field.type);
   return `${field.name}${args} ${isObjectType(target) ? leaves(target) : isLeafType(target) ? '' : '{ __typename }'}`;
 }
 
 const one = (x: any) => [x];
-const contents = (key: 'articles' | 'category') => (x: any) => x.contents.flatMap((c: any) => (key === 'articles' ? c.articles : [c.category]));
+const contents = (key: 'articles' | 'category') => (x: any) =>
+  x.contents.flatMap((c: any) => (key === 'articles' ? c.articles : [c.category]));
 const nodes = (x: any) => x.edges.map((e: any) => e.node);
 /** Where the objects of `type` are, and how to reach them all from the answer's `x`. */
 const paths: Array<{ type: string; via: string; open: string; close: string; objects: (x: any) => any[] }> = [
   { type: 'Article', via: 'article(id) (byId)', open: '{ x: article(id: "g-premium") {', close: '} }', objects: one },
-  { type: 'Article', via: 'article(slug) (by slug)', open: `{ x: article(slug: "${premiumSlug}") {`, close: '} }', objects: one },
-  { type: 'Article', via: 'issue contents (byId batch)', open: '{ x: issue(id: "g-issue-1") { contents { articles {', close: '} } } }', objects: contents('articles') },
-  { type: 'Article', via: 'articles (root list)', open: '{ x: articles(first: 5) { edges { node {', close: '} } } }', objects: nodes },
-  { type: 'Article', via: 'a category\'s articles (children loader)', open: '{ x: contentCategory(id: "g-cat-a") { articles(first: 5) { edges { node {', close: '} } } } }', objects: (x) => nodes(x.articles) },
+  {
+    type: 'Article',
+    via: 'article(slug) (by slug)',
+    open: `{ x: article(slug: "${premiumSlug}") {`,
+    close: '} }',
+    objects: one,
+  },
+  {
+    type: 'Article',
+    via: 'issue contents (byId batch)',
+    open: '{ x: issue(id: "g-issue-1") { contents { articles {',
+    close: '} } } }',
+    objects: contents('articles'),
+  },
+  {
+    type: 'Article',
+    via: 'articles (root list)',
+    open: '{ x: articles(first: 5) { edges { node {',
+    close: '} } } }',
+    objects: nodes,
+  },
+  {
+    type: 'Article',
+    via: "a category's articles (children loader)",
+    open: '{ x: contentCategory(id: "g-cat-a") { articles(first: 5) { edges { node {',
+    close: '} } } } }',
+    objects: (x) => nodes(x.articles),
+  },
   { type: 'Issue', via: 'issue(id) (byId)', open: '{ x: issue(id: "g-issue-1") {', close: '} }', objects: one },
-  { type: 'Issue', via: 'a page\'s issues (children loader)', open: '{ x: page(id: "g-page") { issues(first: 5) { edges { node {', close: '} } } } }', objects: (x) => nodes(x.issues) },
+  {
+    type: 'Issue',
+    via: "a page's issues (children loader)",
+    open: '{ x: page(id: "g-page") { issues(first: 5) { edges { node {',
+    close: '} } } } }',
+    objects: (x) => nodes(x.issues),
+  },
   { type: 'Author', via: 'author(id)', open: '{ x: author(id: "g-au-1") {', close: '} }', objects: one },
-  { type: 'Author', via: 'article authors', open: '{ x: article(id: "g-premium") { authors {', close: '} } }', objects: (x) => x.authors },
+  {
+    type: 'Author',
+    via: 'article authors',
+    open: '{ x: article(id: "g-premium") { authors {',
+    close: '} } }',
+    objects: (x) => x.authors,
+  },
   { type: 'Keyword', via: 'keyword(id)', open: '{ x: keyword(id: "g-kw-1") {', close: '} }', objects: one },
-  { type: 'Keyword', via: 'article keywords', open: '{ x: article(id: "g-premium") { keywords {', close: '} } }', objects: (x) => x.keywords },
-  { type: 'ContentCategory', via: 'contentCategory(id)', open: '{ x: contentCategory(id: "g-cat-a") {', close: '} }', objects: one },
-  { type: 'ContentCategory', via: 'issue content categories', open: '{ x: issue(id: "g-issue-1") { contents { category {', close: '} } } }', objects: contents('category') },
+  {
+    type: 'Keyword',
+    via: 'article keywords',
+    open: '{ x: article(id: "g-premium") { keywords {',
+    close: '} } }',
+    objects: (x) => x.keywords,
+  },
+  {
+    type: 'ContentCategory',
+    via: 'contentCategory(id)',
+    open: '{ x: contentCategory(id: "g-cat-a") {',
+    close: '} }',
+    objects: one,
+  },
+  {
+    type: 'ContentCategory',
+    via: 'issue content categories',
+    open: '{ x: issue(id: "g-issue-1") { contents { category {',
+    close: '} } } }',
+    objects: contents('category'),
+  },
 ];
 
 for (const viewer of ['anonymous', 'subscriber'] as const) {

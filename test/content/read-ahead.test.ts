@@ -29,7 +29,10 @@ beforeAll(async () => {
   client.on('commandStarted', (event: CommandStartedEvent) => {
     if (isBackgroundPoll(event) || event.databaseName !== dbName) return;
     if (event.commandName !== 'find' && event.commandName !== 'aggregate' && event.commandName !== 'getMore') return;
-    started.set(event.requestId, event.commandName === 'getMore' ? String(event.command.collection) : String(event.command[event.commandName]));
+    started.set(
+      event.requestId,
+      event.commandName === 'getMore' ? String(event.command.collection) : String(event.command[event.commandName]),
+    );
   });
   client.on('commandSucceeded', (event: CommandSucceededEvent) => {
     const collection = started.get(event.requestId);
@@ -47,13 +50,23 @@ beforeAll(async () => {
   const store = await Store.onDb(client, db);
   // 8 issues of 5 articles each; every article has 2 authors, 2 categories and 2 keywords (the same ones).
   await insert(db, contentGraph({ prefix: 'ra-', issues: 8, articlesPerIssue: 5 }).fixture);
-  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', RESPONSE_CACHE_MB: '0', MONGODB_DB: dbName });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    RESPONSE_CACHE_MB: '0',
+    MONGODB_DB: dbName,
+  });
   service = await startService({ config, log: createLogger('silent'), store });
 }, 120_000);
 
 afterAll(async () => {
   await service.stop();
-  await client.db(dbName).dropDatabase().catch(() => undefined);
+  await client
+    .db(dbName)
+    .dropDatabase()
+    .catch(() => undefined);
   await client.close();
 });
 
@@ -83,7 +96,9 @@ function idsUnder(value: unknown, key: string, into = new Set<string>()): Set<st
   if (Array.isArray(value)) for (const item of value) idsUnder(item, key, into);
   else if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
-      if (k === key) for (const item of [v].flat()) if (item && typeof item === 'object' && 'id' in item) into.add((item as { id: string }).id);
+      if (k === key)
+        for (const item of [v].flat())
+          if (item && typeof item === 'object' && 'id' in item) into.add((item as { id: string }).id);
       idsUnder(v, key, into);
     }
   }
@@ -93,15 +108,20 @@ function idsUnder(value: unknown, key: string, into = new Set<string>()): Set<st
 const ARTICLE = 'id title authors { id } categories { id } keywords { id }';
 
 test('a place that lists only issue ids reads nothing below them; the place that shows an issue deeply reads what it shows', async () => {
-  const answer = await post(`query($id: ID!, $page: ID!) {
+  const answer = await post(
+    `query($id: ID!, $page: ID!) {
     issue(id: $id) { id contents { category { id } articles { ${ARTICLE} } } }
     page(id: $page) { issues(first: 8) { edges { node { id } } } }
-  }`, { id: issueId(3), page: PAGE });
+  }`,
+    { id: issueId(3), page: PAGE },
+  );
   expect(answer.errors).toBeUndefined();
   expect(answer.data.page.issues.edges).toHaveLength(8);
   const articles = answer.data.issue.contents.flatMap((c: any) => c.articles);
   expect(articles).toHaveLength(5);
-  expect(articles.every((a: any) => a.authors.length === 2 && a.keywords.length === 2 && a.categories.length === 2)).toBe(true);
+  expect(
+    articles.every((a: any) => a.authors.length === 2 && a.keywords.length === 2 && a.categories.length === 2),
+  ).toBe(true);
   // Only issue 3's five articles, not the contents and articles of all eight issues listed (40 articles).
   expect(answer.read.articles).toBe(5);
   expect(answer.read.authors).toBe(2);
@@ -109,10 +129,13 @@ test('a place that lists only issue ids reads nothing below them; the place that
 });
 
 test('of two pages of issues, the one showing only ids reads nothing below its issues', async () => {
-  const answer = await post(`query($page: ID!) { page(id: $page) {
+  const answer = await post(
+    `query($page: ID!) { page(id: $page) {
     ids: issues(first: 6) { edges { node { id } } }
     deep: issues(first: 1) { edges { node { id contents { category { id } articles { ${ARTICLE} } } } } }
-  } }`, { page: PAGE });
+  } }`,
+    { page: PAGE },
+  );
   expect(answer.errors).toBeUndefined();
   expect(answer.data.page.ids.edges).toHaveLength(6);
   const articles = answer.data.page.deep.edges[0].node.contents.flatMap((c: any) => c.articles);
@@ -124,12 +147,21 @@ test('of two pages of issues, the one showing only ids reads nothing below its i
 });
 
 test('contents left out by @skip / @include are not read ahead, whether the condition is a literal or a variable', async () => {
-  const declared = (directive: string): string => ['yes', 'no'].filter((v) => directive.includes(`$${v}`)).map((v) => `, $${v}: Boolean!`).join('');
-  const nested = (directive: string): string => `query($page: ID!${declared(directive)}) { page(id: $page) { issues(first: 4) { edges { node {
+  const declared = (directive: string): string =>
+    ['yes', 'no']
+      .filter((v) => directive.includes(`$${v}`))
+      .map((v) => `, $${v}: Boolean!`)
+      .join('');
+  const nested = (
+    directive: string,
+  ): string => `query($page: ID!${declared(directive)}) { page(id: $page) { issues(first: 4) { edges { node {
     id contents ${directive} { category { id } articles { ${ARTICLE} } }
   } } } } }`;
   for (const directive of ['@skip(if: true)', '@include(if: false)', '@skip(if: $yes)', '@include(if: $no)']) {
-    const answer = await post(nested(directive), { page: PAGE, ...(directive.includes('$') ? { yes: true, no: false } : {}) });
+    const answer = await post(nested(directive), {
+      page: PAGE,
+      ...(directive.includes('$') ? { yes: true, no: false } : {}),
+    });
     expect(answer.errors).toBeUndefined();
     expect(answer.data.page.issues.edges).toHaveLength(4);
     expect(answer.data.page.issues.edges[0].node.contents).toBeUndefined();
@@ -141,7 +173,9 @@ test('contents left out by @skip / @include are not read ahead, whether the cond
   for (const directive of ['@skip(if: $no)', '@include(if: $yes)']) {
     const answer = await post(nested(directive), { page: PAGE, yes: true, no: false });
     expect(answer.errors).toBeUndefined();
-    expect(answer.data.page.issues.edges.flatMap((e: any) => e.node.contents.flatMap((c: any) => c.articles))).toHaveLength(20);
+    expect(
+      answer.data.page.issues.edges.flatMap((e: any) => e.node.contents.flatMap((c: any) => c.articles)),
+    ).toHaveLength(20);
     expect(answer.read.articles).toBe(20);
   }
   const skipped = `query($page: ID!, $skip: Boolean!) { page(id: $page) { issues(first: 4) { edges { node { id contents @skip(if: $skip) { articles { id } } } } } } }`;
@@ -153,9 +187,12 @@ test('contents left out by @skip / @include are not read ahead, whether the cond
 });
 
 test('a skipped field below the articles is not read ahead either', async () => {
-  const answer = await post(`query($page: ID!, $skip: Boolean!) { page(id: $page) { issues(first: 2) { edges { node {
+  const answer = await post(
+    `query($page: ID!, $skip: Boolean!) { page(id: $page) { issues(first: 2) { edges { node {
     contents { articles { id authors @skip(if: $skip) { id } keywords { id } } }
-  } } } } }`, { page: PAGE, skip: true });
+  } } } } }`,
+    { page: PAGE, skip: true },
+  );
   expect(answer.errors).toBeUndefined();
   expect(answer.read.articles).toBe(10);
   expect(answer.read.keywords).toBe(2);
@@ -163,13 +200,16 @@ test('a skipped field below the articles is not read ahead either', async () => 
 });
 
 test('fragments and inline fragments: each place reads what its own fragments select', async () => {
-  const answer = await post(`query($page: ID!) { page(id: $page) {
+  const answer = await post(
+    `query($page: ID!) { page(id: $page) {
       issues(first: 5) { edges { node { ...IssueId } } }
       one: issues(first: 1) { edges { node { ... on Issue { contents { ...Content } } } } }
     } }
     fragment IssueId on Issue { id }
     fragment Content on IssueContent { category { id } articles { ...ArticleRefs } }
-    fragment ArticleRefs on Article { id authors { id } }`, { page: PAGE });
+    fragment ArticleRefs on Article { id authors { id } }`,
+    { page: PAGE },
+  );
   expect(answer.errors).toBeUndefined();
   expect(answer.data.page.issues.edges).toHaveLength(5);
   expect(answer.data.page.one.edges[0].node.contents[0].articles).toHaveLength(5);
@@ -181,10 +221,13 @@ test('fragments and inline fragments: each place reads what its own fragments se
 });
 
 test('aliases: the contents of each issue are read as far as the places listing it go, merged for an issue listed in both', async () => {
-  const answer = await post(`query($page: ID!) { page(id: $page) {
+  const answer = await post(
+    `query($page: ID!) { page(id: $page) {
       a: issues(first: 4) { edges { node { id c: contents { category { id } } } } }
       b: issues(first: 1) { edges { n: node { id c2: contents { list: articles { id writers: authors { id } } } } } }
-    } }`, { page: PAGE });
+    } }`,
+    { page: PAGE },
+  );
   expect(answer.errors).toBeUndefined();
   expect(answer.data.page.a.edges).toHaveLength(4);
   const shown = answer.data.page.b.edges[0].n.c2.flatMap((c: any) => c.list);
@@ -197,7 +240,10 @@ test('aliases: the contents of each issue are read as far as the places listing 
 });
 
 test('through node(id), the issue reads ahead what the fragment on its own type selects', async () => {
-  const answer = await post(`query($id: ID!) { node(id: $id) { id ... on Issue { contents { articles { id authors { id } } } } ... on Article { keywords { id } } } }`, { id: issueId(2) });
+  const answer = await post(
+    `query($id: ID!) { node(id: $id) { id ... on Issue { contents { articles { id authors { id } } } } ... on Article { keywords { id } } } }`,
+    { id: issueId(2) },
+  );
   expect(answer.errors).toBeUndefined();
   expect(answer.data.node.contents[0].articles).toHaveLength(5);
   expect(answer.read.articles).toBe(5);

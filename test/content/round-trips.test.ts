@@ -58,13 +58,22 @@ beforeAll(async () => {
   await insert(db, contentGraph({ prefix: 'small-', issues: 1, articlesPerIssue: 1, channelId: '8' }).fixture);
   await insert(db, contentGraph({ prefix: 'off-', issues: 3, articlesPerIssue: 3, channelId: '9' }).fixture);
   await db.collection('pages').updateOne({ _id: 'off-page' as never }, { $set: { enabled: false } });
-  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', MONGODB_DB: dbName });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    MONGODB_DB: dbName,
+  });
   service = await startService({ config, log: createLogger('silent'), store });
 }, 120_000);
 
 afterAll(async () => {
   await service.stop();
-  await client.db(dbName).dropDatabase().catch(() => undefined);
+  await client
+    .db(dbName)
+    .dropDatabase()
+    .catch(() => undefined);
   await client.close();
 });
 
@@ -126,8 +135,12 @@ test('the nested query reads each collection once per level', async () => {
   expect(body.errors).toBeUndefined();
   const articles = body.data.page.issues.edges.flatMap((e: any) => e.node.contents.flatMap((c: any) => c.articles));
   expect(articles.length).toBeGreaterThan(50);
-  expect(articles.every((a: any) => a.authors.length > 0 && a.keywords.length > 0 && a.categories.length > 0)).toBe(true);
-  const sent = commands.filter((c) => c.databaseName === dbName).map((c) => `${c.commandName}:${String(c.command[c.commandName])}`);
+  expect(articles.every((a: any) => a.authors.length > 0 && a.keywords.length > 0 && a.categories.length > 0)).toBe(
+    true,
+  );
+  const sent = commands
+    .filter((c) => c.databaseName === dbName)
+    .map((c) => `${c.commandName}:${String(c.command[c.commandName])}`);
   expect([...sent].sort()).toEqual([
     'aggregate:issues', // the page of issues
     'aggregate:issues', // totalCount
@@ -189,6 +202,8 @@ test('nothing is read ahead for an answer already sent', async () => {
     seen = commands.length;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const sent = commands.filter((c) => c.databaseName === dbName).map((c) => `${c.commandName}:${String(c.command[c.commandName])}`);
+  const sent = commands
+    .filter((c) => c.databaseName === dbName)
+    .map((c) => `${c.commandName}:${String(c.command[c.commandName])}`);
   expect(sent.filter((c) => /articles|authors|keywords/.test(c))).toEqual([]);
 });

@@ -20,7 +20,11 @@ async function seeded(seed: number, now = NOW): Promise<{ db: Db; counts: Record
   return { db: t.db, counts };
 }
 
-const all = (db: Db, name: string) => db.collection(name).find({}, { sort: { _id: 1 } }).toArray();
+const all = (db: Db, name: string) =>
+  db
+    .collection(name)
+    .find({}, { sort: { _id: 1 } })
+    .toArray();
 
 let a: Awaited<ReturnType<typeof seeded>>;
 let b: Awaited<ReturnType<typeof seeded>>;
@@ -35,8 +39,21 @@ afterAll(async () => {
 });
 
 const COLLECTIONS = [
-  'pages', 'issues', 'articles', 'contentCategories', 'categoryTypes', 'contentTypes', 'sponsors', 'authors', 'keywords',
-  'videos', 'liveBlogs', 'liveBlogMessages', 'polls', 'quizzes', 'channels',
+  'pages',
+  'issues',
+  'articles',
+  'contentCategories',
+  'categoryTypes',
+  'contentTypes',
+  'sponsors',
+  'authors',
+  'keywords',
+  'videos',
+  'liveBlogs',
+  'liveBlogMessages',
+  'polls',
+  'quizzes',
+  'channels',
 ];
 
 describe('determinism', () => {
@@ -64,8 +81,36 @@ describe('the generated graph', () => {
 
   test('every reference points at an existing document', async () => {
     const ids = async (name: string) => new Set((await all(a.db, name)).map((d) => String(d._id)));
-    const [articles, categories, authors, keywords, videos, pages, polls, quizzes, blogs, channels, sponsors, contentTypes, categoryTypes] = await Promise.all(
-      ['articles', 'contentCategories', 'authors', 'keywords', 'videos', 'pages', 'polls', 'quizzes', 'liveBlogs', 'channels', 'sponsors', 'contentTypes', 'categoryTypes'].map(ids),
+    const [
+      articles,
+      categories,
+      authors,
+      keywords,
+      videos,
+      pages,
+      polls,
+      quizzes,
+      blogs,
+      channels,
+      sponsors,
+      contentTypes,
+      categoryTypes,
+    ] = await Promise.all(
+      [
+        'articles',
+        'contentCategories',
+        'authors',
+        'keywords',
+        'videos',
+        'pages',
+        'polls',
+        'quizzes',
+        'liveBlogs',
+        'channels',
+        'sponsors',
+        'contentTypes',
+        'categoryTypes',
+      ].map(ids),
     );
     const expectIn = (set: Set<string>, values: Array<string | null | undefined>) => {
       for (const v of values) if (v != null) expect(set.has(v) ? v : `missing ${v}`).toBe(v);
@@ -88,7 +133,10 @@ describe('the generated graph', () => {
       expectIn(keywords, article.keywordIds);
       expectIn(sponsors, [article.sponsorId]);
       expectIn(contentTypes, [article.contentTypeId]);
-      expectIn(videos, [...article.attachments, ...article.videos].map((x: { videoId: string | null }) => x.videoId));
+      expectIn(
+        videos,
+        [...article.attachments, ...article.videos].map((x: { videoId: string | null }) => x.videoId),
+      );
       expectIn(blogs, article.elements.liveBlogIds);
       expectIn(polls, article.elements.pollIds);
       expectIn(quizzes, article.elements.quizIds);
@@ -104,9 +152,15 @@ describe('the generated graph', () => {
 
   test('articlesCount of categories and keywords counts their published articles', async () => {
     const published = await a.db.collection('articles').find({ status: 'published' }).toArray();
-    for (const [name, field] of [['contentCategories', 'categoryIds'], ['keywords', 'keywordIds']] as const) {
+    for (const [name, field] of [
+      ['contentCategories', 'categoryIds'],
+      ['keywords', 'keywordIds'],
+    ] as const) {
       for (const doc of await all(a.db, name)) {
-        expect({ id: doc._id, n: doc.articlesCount }).toEqual({ id: doc._id, n: published.filter((x) => x[field].includes(doc._id)).length });
+        expect({ id: doc._id, n: doc.articlesCount }).toEqual({
+          id: doc._id,
+          n: published.filter((x) => x[field].includes(doc._id)).length,
+        });
       }
     }
   });
@@ -125,7 +179,9 @@ describe('the generated graph', () => {
   test('statuses are varied: mostly published, some of every other state', async () => {
     const statuses = new Set((await all(a.db, 'articles')).map((d) => d.status));
     expect(statuses.has('published')).toBe(true);
-    const demo = await Promise.all(['draft', 'scheduled', 'archived'].map((s) => a.db.collection('articles').countDocuments({ status: s })));
+    const demo = await Promise.all(
+      ['draft', 'scheduled', 'archived'].map((s) => a.db.collection('articles').countDocuments({ status: s })),
+    );
     expect(demo.reduce((x, y) => x + y, 0)).toBeGreaterThan(0);
   });
 });
@@ -139,7 +195,10 @@ describe('alive whenever seeded: dates follow the moment of seeding', () => {
     return { polls, open, blogs, messages };
   };
 
-  test.each([['the fixed moment', () => a, NOW], ['400 days later', () => later, NOW + 400 * DAY]])(
+  test.each([
+    ['the fixed moment', () => a, NOW],
+    ['400 days later', () => later, NOW + 400 * DAY],
+  ])(
     'seeded at %s: polls open and closed, poll-1 open to anyone, a live blog in progress, nothing dated after it',
     async (_name, run, now) => {
       const { db } = run();
@@ -156,13 +215,16 @@ describe('alive whenever seeded: dates follow the moment of seeding', () => {
       const newest = Math.max(...messages.map((m) => m.timestamp.getTime()));
       expect(now - newest).toBeGreaterThan(0);
       expect(now - newest).toBeLessThan(15 * 60_000);
-      for (const blog of blogs.filter((bl) => String(bl._id) !== 'live-blog-1')) expect(blog.endDate.getTime()).toBeLessThan(now);
+      for (const blog of blogs.filter((bl) => String(bl._id) !== 'live-blog-1'))
+        expect(blog.endDate.getTime()).toBeLessThan(now);
 
       const statuses = (await all(db, 'quizzes')).map((q) => q.status);
       expect(statuses).toContain('open');
       expect(statuses).toContain('closed');
       for (const name of ['articles', 'issues']) {
-        const dates = (await all(db, name)).flatMap((d) => [d.firstPublishedDate, d.lastUpdateDate, d.date, d.timestamp]).filter(Boolean);
+        const dates = (await all(db, name))
+          .flatMap((d) => [d.firstPublishedDate, d.lastUpdateDate, d.date, d.timestamp])
+          .filter(Boolean);
         expect(Math.max(...dates.map((d: Date) => d.getTime()))).toBeLessThanOrEqual(now + 6 * 3_600_000);
       }
     },

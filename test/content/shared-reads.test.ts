@@ -26,9 +26,16 @@ describe('findByKeys', () => {
     });
     await client.connect();
     db = client.db(dbName);
-    await db.collection('things').insertMany(
-      Array.from({ length: 1200 }, (_, i) => ({ _id: `t${i}` as never, title: `Thing ${i}`, status: i % 10 === 9 ? 'draft' : 'published', body: `body ${i}` })),
-    );
+    await db
+      .collection('things')
+      .insertMany(
+        Array.from({ length: 1200 }, (_, i) => ({
+          _id: `t${i}` as never,
+          title: `Thing ${i}`,
+          status: i % 10 === 9 ? 'draft' : 'published',
+          body: `body ${i}`,
+        })),
+      );
   });
   afterAll(async () => {
     await db.dropDatabase().catch(() => undefined);
@@ -47,14 +54,17 @@ describe('findByKeys', () => {
       findByKeys(things(), '_id', ['t3', 't9', 'missing'], published, titles),
       findByKeys(things(), '_id', ['t2', 't4'], published, titles),
     ]);
-    expect(finds.map((f) => (f.command.filter as Document)._id)).toEqual([{ $in: ['t1', 't2'] }, { $in: ['t3', 't9', 'missing', 't2', 't4'] }]);
+    expect(finds.map((f) => (f.command.filter as Document)._id)).toEqual([
+      { $in: ['t1', 't2'] },
+      { $in: ['t3', 't9', 'missing', 't2', 't4'] },
+    ]);
     expect(ids(a)).toEqual(['t1', 't2']);
     expect(ids(b)).toEqual(['t3']); // t9 is a draft, `missing` is absent
     expect(ids(c)).toEqual(['t2', 't4']);
     expect(a[0]).toEqual({ _id: 't1', title: 'Thing 1' });
   });
 
-  test('a document two readers of one command asked for is an object of each one\'s own', async () => {
+  test("a document two readers of one command asked for is an object of each one's own", async () => {
     finds.length = 0;
     const [, a, b] = await Promise.all([
       findByKeys(things(), '_id', ['t0'], published, titles),
@@ -87,10 +97,14 @@ describe('findByKeys', () => {
   test(`no command asks for more than ${MAX_SHARED_KEYS} keys`, async () => {
     finds.length = 0;
     const sizes = [100, 500, 500, 100];
-    const readers = sizes.map((size, r) => Array.from({ length: size }, (_, i) => `t${sizes.slice(0, r).reduce((a, b) => a + b, 0) + i}`));
+    const readers = sizes.map((size, r) =>
+      Array.from({ length: size }, (_, i) => `t${sizes.slice(0, r).reduce((a, b) => a + b, 0) + i}`),
+    );
     const results = await Promise.all(readers.map((keys) => findByKeys(things(), '_id', keys, everything, titles)));
     // The first alone (nothing of its kind was on its way), then 1,000, then 100: 1,100 would be over the limit.
-    expect(finds.map((f) => ((f.command.filter as Document)._id as { $in: string[] }).$in.length)).toEqual([100, 1000, 100]);
+    expect(finds.map((f) => ((f.command.filter as Document)._id as { $in: string[] }).$in.length)).toEqual([
+      100, 1000, 100,
+    ]);
     expect(results.map((docs) => docs.length)).toEqual(sizes);
     expect(ids(results[3]!)).toEqual([...readers[3]!].sort());
   });
@@ -105,7 +119,11 @@ describe('findByKeys', () => {
       findByKeys(things(), '_id', ['t3'], published, titles),
     ]);
     // t1 alone; then the first long key; the second would take that group past the limit, so it starts another, which t3 joins.
-    expect(finds.map((f) => ((f.command.filter as Document)._id as { $in: string[] }).$in.map((k) => (k.length > 64 ? k[0] : k)))).toEqual([['t1'], ['a'], ['b', 't2', 't3']]);
+    expect(
+      finds.map((f) =>
+        ((f.command.filter as Document)._id as { $in: string[] }).$in.map((k) => (k.length > 64 ? k[0] : k)),
+      ),
+    ).toEqual([['t1'], ['a'], ['b', 't2', 't3']]);
     expect(results.map(ids)).toEqual([['t1'], [], ['t2'], ['t3']]);
   });
 
@@ -158,7 +176,10 @@ describe('through the service', () => {
       prefix: 'shared_http',
       beforeStart: (_store, db) =>
         insert(db, {
-          articles: [...['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8'].map((id) => article(id, { title: `Title of ${id}` })), article('draft1', { status: 'draft' })],
+          articles: [
+            ...['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8'].map((id) => article(id, { title: `Title of ${id}` })),
+            article('draft1', { status: 'draft' }),
+          ],
         }),
     });
   });
@@ -167,15 +188,27 @@ describe('through the service', () => {
   test('requests arriving together read their articles in two commands (the first alone), and each answer is its own', async () => {
     const bodies = asked.map((id) => JSON.stringify({ query: QUERY, variables: { id } }));
     const alone: string[] = [];
-    for (const body of bodies) alone.push(await (await fetch(`${service.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).text());
-    expect(alone.map((a) => (JSON.parse(a) as { data: { article: { id: string } | null } }).data.article?.id ?? null)).toEqual(
-      asked.map((id) => (id === 'draft1' || id === 'nobody' ? null : id)),
-    );
+    for (const body of bodies)
+      alone.push(
+        await (
+          await fetch(`${service.url}/graphql`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body,
+          })
+        ).text(),
+      );
+    expect(
+      alone.map((a) => (JSON.parse(a) as { data: { article: { id: string } | null } }).data.article?.id ?? null),
+    ).toEqual(asked.map((id) => (id === 'draft1' || id === 'nobody' ? null : id)));
 
     service.commands.length = 0;
     const together = await pipelinedPosts(service.url, '/graphql', bodies);
     expect(together).toEqual(alone);
     const articleFinds = service.commands.filter((c) => c.commandName === 'find' && c.command.find === 'articles');
-    expect(articleFinds.map((f) => ((f.command.filter as Document)._id as { $in: string[] }).$in.sort())).toEqual([['a1'], [...new Set(asked.slice(1))].sort()]);
+    expect(articleFinds.map((f) => ((f.command.filter as Document)._id as { $in: string[] }).$in.sort())).toEqual([
+      ['a1'],
+      [...new Set(asked.slice(1))].sort(),
+    ]);
   });
 });

@@ -55,17 +55,41 @@ function twoOnOneSocket(first: { head: string; pieces: string[] }, second: strin
 const head = (method: string, path: string, type: string, extra = ''): string =>
   `${method} ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: ${type}\r\nTransfer-Encoding: chunked\r\n${extra}\r\n`;
 const readyz = 'GET /readyz HTTP/1.1\r\nHost: localhost\r\n\r\n';
-const pad = (n: number, first = ''): string[] => Array.from({ length: n }, (_, i) => (i === 0 ? first : '') + 'p'.repeat(16_000));
+const pad = (n: number, first = ''): string[] =>
+  Array.from({ length: n }, (_, i) => (i === 0 ? first : '') + 'p'.repeat(16_000));
 
 test.each([
-  ['the token endpoint, form', head('POST', '/oauth2/access_token', 'application/x-www-form-urlencoded', `Authorization: ${basic}\r\n`), pad(8, 'grant_type=password&pad=')],
-  ['the token endpoint, JSON', head('POST', '/oauth2/access_token', 'application/json', `Authorization: ${basic}\r\n`), pad(8, '{"grant_type":"password","pad":"')],
-  ['introspection', head('POST', '/oauth2/introspect', 'application/x-www-form-urlencoded', `Authorization: ${basic}\r\n`), pad(8, 'token=x&pad=')],
-  ['revocation', head('POST', '/oauth2/revoke', 'application/x-www-form-urlencoded', `Authorization: ${basic}\r\n`), pad(8, 'token=x&pad=')],
+  [
+    'the token endpoint, form',
+    head('POST', '/oauth2/access_token', 'application/x-www-form-urlencoded', `Authorization: ${basic}\r\n`),
+    pad(8, 'grant_type=password&pad='),
+  ],
+  [
+    'the token endpoint, JSON',
+    head('POST', '/oauth2/access_token', 'application/json', `Authorization: ${basic}\r\n`),
+    pad(8, '{"grant_type":"password","pad":"'),
+  ],
+  [
+    'introspection',
+    head('POST', '/oauth2/introspect', 'application/x-www-form-urlencoded', `Authorization: ${basic}\r\n`),
+    pad(8, 'token=x&pad='),
+  ],
+  [
+    'revocation',
+    head('POST', '/oauth2/revoke', 'application/x-www-form-urlencoded', `Authorization: ${basic}\r\n`),
+    pad(8, 'token=x&pad='),
+  ],
   ['the otp request', head('POST', '/oauth2/otp', 'application/json'), pad(8, '{"client_id":"x","pad":"')],
   ['GraphQL', head('POST', '/graphql', 'application/json'), pad(80, '{"query":"{ __typename }","pad":"')],
-  ['a REST body', head('POST', '/cms/channel/1/activate_subscription', 'application/json'), pad(80, '{"email":"a@example.test","key":"')],
-])('%s: a chunked body over the limit is 413, and the next request on the connection is answered', async (_name, first, pieces) => {
-  const statuses = await twoOnOneSocket({ head: first, pieces }, readyz);
-  expect(statuses).toEqual(['HTTP/1.1 413', 'HTTP/1.1 200']);
-});
+  [
+    'a REST body',
+    head('POST', '/cms/channel/1/activate_subscription', 'application/json'),
+    pad(80, '{"email":"a@example.test","key":"'),
+  ],
+])(
+  '%s: a chunked body over the limit is 413, and the next request on the connection is answered',
+  async (_name, first, pieces) => {
+    const statuses = await twoOnOneSocket({ head: first, pieces }, readyz);
+    expect(statuses).toEqual(['HTTP/1.1 413', 'HTTP/1.1 200']);
+  },
+);

@@ -31,7 +31,14 @@ beforeAll(async () => {
     },
   });
   child = spawnNode(distPath('bundle/main.js'), [], {
-    NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', SEED: 'none', LOG_LEVEL: 'info', MONGODB_URI: testMongoUri(), MONGODB_DB: svc.db.databaseName, ...env,
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SEED: 'none',
+    LOG_LEVEL: 'info',
+    MONGODB_URI: testMongoUri(),
+    MONGODB_DB: svc.db.databaseName,
+    ...env,
   });
   const listening = await child.waitFor((l) => typeof l.url === 'string' && String(l.msg).includes('listening'));
   childUrl = String(listening.url);
@@ -42,11 +49,17 @@ afterAll(async () => {
   await svc?.close();
 });
 
-const graphqlGet = (base: string) => fetch(`${base}/graphql?${new URLSearchParams({ query: QUERY }).toString()}`, { headers: csrf });
-const titleOf = async (res: Response) => ((await res.json()) as { data: { article: { title: string } | null } }).data.article?.title;
+const graphqlGet = (base: string) =>
+  fetch(`${base}/graphql?${new URLSearchParams({ query: QUERY }).toString()}`, { headers: csrf });
+const titleOf = async (res: Response) =>
+  ((await res.json()) as { data: { article: { title: string } | null } }).data.article?.title;
 
 /** Asks until `answer` says `expected` or the deadline passes; returns the last answer. */
-async function untilSeen(ask: () => Promise<string | undefined>, expected: string, deadlineMs: number): Promise<string | undefined> {
+async function untilSeen(
+  ask: () => Promise<string | undefined>,
+  expected: string,
+  deadlineMs: number,
+): Promise<string | undefined> {
   const end = Date.now() + deadlineMs;
   let seen = await ask();
   while (seen !== expected && Date.now() < end) {
@@ -67,13 +80,20 @@ test('a title changed straight in the store reaches the cached answers of both p
   }
 
   await svc.db.collection('articles').updateOne({ _id: 'inv-1' as never }, { $set: { title: 'Second title' } });
-  const [here, there] = await Promise.all([svc.url, childUrl].map((base) => untilSeen(async () => titleOf(await graphqlGet(base)), 'Second title', DEADLINE_MS)));
+  const [here, there] = await Promise.all(
+    [svc.url, childUrl].map((base) =>
+      untilSeen(async () => titleOf(await graphqlGet(base)), 'Second title', DEADLINE_MS),
+    ),
+  );
   expect(here).toBe('Second title');
   expect(there).toBe('Second title');
 });
 
 test('a write to a collection no cached answer shows leaves the entries in place', async () => {
-  const digital = async () => ((await (await fetch(`${childUrl}/cms/product/categories`)).json()) as Array<{ id: string; name: string }>).find((c) => c.id === 'cat-digital')?.name;
+  const digital = async () =>
+    ((await (await fetch(`${childUrl}/cms/product/categories`)).json()) as Array<{ id: string; name: string }>).find(
+      (c) => c.id === 'cat-digital',
+    )?.name;
   expect(await digital()).toBe('Digital');
   await (await graphqlGet(childUrl)).text();
   await svc.db.collection('settings').insertOne({ _id: 'unrelated' as never, value: 1, updatedAt: new Date() });
@@ -96,7 +116,9 @@ test('the REST category list is evicted on both processes when a category change
     expect((await names(base)).name).toBe('Books');
     expect(await names(base)).toEqual({ cache: 'HIT', name: 'Books' });
   }
-  await svc.db.collection('productCategories').updateOne({ _id: 'cat-books' as never }, { $set: { name: 'Paper books' } });
+  await svc.db
+    .collection('productCategories')
+    .updateOne({ _id: 'cat-books' as never }, { $set: { name: 'Paper books' } });
   for (const base of [svc.url, childUrl]) {
     expect(await untilSeen(async () => (await names(base)).name, 'Paper books', DEADLINE_MS)).toBe('Paper books');
   }
@@ -108,10 +130,29 @@ test('every collection a cached answer can show is mapped to types of the schema
     for (const type of types) {
       if (type === EVERYTHING) continue;
       const named = schema.getType(type);
-      expect({ collection, type, known: Boolean(named && (isObjectType(named) || isInterfaceType(named))) }).toEqual({ collection, type, known: true });
+      expect({ collection, type, known: Boolean(named && (isObjectType(named) || isInterfaceType(named))) }).toEqual({
+        collection,
+        type,
+        known: true,
+      });
     }
   }
-  for (const content of ['articles', 'pages', 'issues', 'authors', 'keywords', 'contentCategories', 'videos', 'products', 'productItems', 'productCategories', 'polls', 'quizzes', 'liveBlogs', 'channels']) {
+  for (const content of [
+    'articles',
+    'pages',
+    'issues',
+    'authors',
+    'keywords',
+    'contentCategories',
+    'videos',
+    'products',
+    'productItems',
+    'productCategories',
+    'polls',
+    'quizzes',
+    'liveBlogs',
+    'channels',
+  ]) {
     expect(SHOWN_COLLECTIONS).toContain(content);
   }
   // What the store holds after the fixtures: every collection is named in the map (shown or explicitly not).
@@ -127,7 +168,8 @@ describe('the service keeps an entry longer than the max-age it sends', () => {
   beforeAll(async () => {
     short = await startTestService({
       env: { RESPONSE_CACHE_MB: '16', CACHE_MAX_AGE: '1', RESPONSE_CACHE_TTL_SECONDS: '600' },
-      beforeStart: async (store) => void (await store.db.collection('articles').insertOne(article('inv-1', { title: 'Kept' }) as never)),
+      beforeStart: async (store) =>
+        void (await store.db.collection('articles').insertOne(article('inv-1', { title: 'Kept' }) as never)),
     });
   });
   afterAll(() => short?.close());

@@ -43,7 +43,7 @@ test('the smallest hint wins, from a field or a type', () => {
   expect(policy('{ book { title } status { up } }')).toEqual({ maxAge: 0, scope: undefined });
 });
 
-test('inheritMaxAge takes the parent\'s age instead of the default', () => {
+test("inheritMaxAge takes the parent's age instead of the default", () => {
   // Publisher has no hint: without inheritMaxAge it would add the default (60); inheriting adds nothing.
   expect(policy('{ book { publisher { name } } }')).toEqual({ maxAge: 300, scope: undefined });
 });
@@ -55,8 +55,14 @@ test('a PRIVATE type makes the whole answer private', () => {
 test('fields of an interface count every implementation; fragments and named operations are followed', () => {
   expect(policy('{ feed { id } }')).toEqual({ maxAge: 60, scope: undefined });
   expect(policy('{ feed { ... on Post { body } } }')).toEqual({ maxAge: 30, scope: undefined });
-  expect(policy('query A { count } query B { feed { ...P } } fragment P on Post { body }', 'B')).toEqual({ maxAge: 30, scope: undefined });
-  expect(policy('query A { count } query B { feed { ...P } } fragment P on Post { body }', 'A')).toEqual({ maxAge: 60, scope: undefined });
+  expect(policy('query A { count } query B { feed { ...P } } fragment P on Post { body }', 'B')).toEqual({
+    maxAge: 30,
+    scope: undefined,
+  });
+  expect(policy('query A { count } query B { feed { ...P } } fragment P on Post { body }', 'A')).toEqual({
+    maxAge: 60,
+    scope: undefined,
+  });
 });
 
 test('an operation that cannot be chosen is not cacheable', () => {

@@ -16,9 +16,17 @@ beforeAll(async () => {
     beforeStart: (store) =>
       f.insert(store.db, {
         articles: [
-          f.article('carrier', { elements: { liveBlogIds: ['blog-1'], pollIds: [], quizIds: [], videoPlatformVideoIds: [] } }),
+          f.article('carrier', {
+            elements: { liveBlogIds: ['blog-1'], pollIds: [], quizIds: [], videoPlatformVideoIds: [] },
+          }),
           f.article('soon-premium', { body: '<p>will be gold</p>' }),
-          f.article('gold', { premium: true, free: false, accessControlEnabled: true, accessGroups: ['gold'], body: '<p>gold only</p>' }),
+          f.article('gold', {
+            premium: true,
+            free: false,
+            accessControlEnabled: true,
+            accessGroups: ['gold'],
+            body: '<p>gold only</p>',
+          }),
           f.article('to-delete'),
           f.article('plain'),
           f.article('plain-2'),
@@ -31,7 +39,10 @@ beforeAll(async () => {
 afterAll(() => svc.close());
 
 const get = (query: string, variables?: object) =>
-  fetch(`${svc.url}/graphql?${new URLSearchParams({ query, ...(variables ? { variables: JSON.stringify(variables) } : {}) })}`, { headers: csrf });
+  fetch(
+    `${svc.url}/graphql?${new URLSearchParams({ query, ...(variables ? { variables: JSON.stringify(variables) } : {}) })}`,
+    { headers: csrf },
+  );
 async function until<T>(ask: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
   const end = Date.now() + DEADLINE_MS;
   let v = await ask();
@@ -42,13 +53,19 @@ async function until<T>(ask: () => Promise<T>, ok: (v: T) => boolean): Promise<T
   return v;
 }
 const makeGold = (id: string) =>
-  svc.db.collection('articles').updateOne({ _id: id as never }, { $set: { premium: true, free: false, accessControlEnabled: true, accessGroups: ['gold'] } });
+  svc.db
+    .collection('articles')
+    .updateOne(
+      { _id: id as never },
+      { $set: { premium: true, free: false, accessControlEnabled: true, accessGroups: ['gold'] } },
+    );
 
 test('making the carrying article premium evicts a live blog read through node(id:)', async () => {
   const NODE = 'query B($id: ID!) { node(id: $id) { ... on LiveBlog { accessAllowed previewMessages { id } } } }';
   const VIA_ARTICLE = '{ article(id: "carrier") { elements { liveBlogs { accessAllowed } } } }';
   const viaNode = async () => ((await (await get(NODE, { id: 'blog-1' })).json()) as any).data.node;
-  const viaArticle = async () => ((await (await get(VIA_ARTICLE)).json()) as any).data.article.elements.liveBlogs[0].accessAllowed;
+  const viaArticle = async () =>
+    ((await (await get(VIA_ARTICLE)).json()) as any).data.article.elements.liveBlogs[0].accessAllowed;
   expect((await viaNode()).previewMessages).toHaveLength(3);
   expect((await get(NODE, { id: 'blog-1' })).headers.get('x-cache')).toBe('HIT');
   expect(await viaArticle()).toBe(true);
@@ -64,24 +81,39 @@ test('a shared answer stored through /GRAPHQL is a GraphQL answer: writes evict 
   const plain = (await tokenFor(svc, { scopes: ['openid'] })).accessToken;
   const Q = 'query Soon($id: ID!) { article(id: $id) { accessAllowed body } }';
   const post = async (path: string) => {
-    const res = await fetch(`${svc.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(plain) }, body: JSON.stringify({ query: Q, variables: { id: 'soon-premium' } }) });
+    const res = await fetch(`${svc.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...bearer(plain) },
+      body: JSON.stringify({ query: Q, variables: { id: 'soon-premium' } }),
+    });
     return { cache: res.headers.get('x-cache'), article: ((await res.json()) as any).data.article };
   };
-  expect(await post('/GRAPHQL')).toEqual({ cache: 'MISS', article: { accessAllowed: true, body: '<p>will be gold</p>' } });
+  expect(await post('/GRAPHQL')).toEqual({
+    cache: 'MISS',
+    article: { accessAllowed: true, body: '<p>will be gold</p>' },
+  });
   expect((await post('/graphql')).cache).toBe('HIT');
   const anon = async () => ((await (await get(Q, { id: 'soon-premium' })).json()) as any).data.article.body;
   expect(await anon()).toBe('<p>will be gold</p>');
 
   await makeGold('soon-premium');
   expect(await until(anon, (b) => b === null)).toBeNull();
-  const after = await until(() => post('/graphql'), (r) => r.article.body === null);
+  const after = await until(
+    () => post('/graphql'),
+    (r) => r.article.body === null,
+  );
   expect(after.article).toEqual({ accessAllowed: false, body: null });
 });
 
 test('a revoked token is refused at once, also when a shared answer is stored', async () => {
   const issued = await tokenFor(svc, { scopes: ['openid'], entitlements: [{ group: 'gold' }] });
   const Q = 'query G { article(id: "gold") { body } }';
-  const post = () => fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(issued.accessToken) }, body: JSON.stringify({ query: Q }) });
+  const post = () =>
+    fetch(`${svc.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...bearer(issued.accessToken) },
+      body: JSON.stringify({ query: Q }),
+    });
   await (await post()).text();
   expect((await post()).headers.get('x-cache')).toBe('HIT'); // the fast path now remembers the viewer
   const { jti } = JSON.parse(Buffer.from(issued.accessToken.split('.')[1]!, 'base64url').toString()) as { jti: string };
@@ -97,8 +129,18 @@ test('an answer selecting only __typename below a root field is evicted when its
   expect(await ask(Q)).toEqual({ __typename: 'Article' });
   expect(await ask(CONTROL)).toEqual({ id: 'to-delete' });
   await svc.db.collection('articles').deleteOne({ _id: 'to-delete' as never });
-  expect(await until(() => ask(CONTROL), (v) => v === null)).toBeNull();
-  expect(await until(() => ask(Q), (v) => v === null)).toBeNull();
+  expect(
+    await until(
+      () => ask(CONTROL),
+      (v) => v === null,
+    ),
+  ).toBeNull();
+  expect(
+    await until(
+      () => ask(Q),
+      (v) => v === null,
+    ),
+  ).toBeNull();
 });
 
 test('a signed-in node(id:) read of an article is shareable', async () => {
@@ -107,16 +149,17 @@ test('a signed-in node(id:) read of an article is shareable', async () => {
   expect(res.headers.get('cache-control')).toMatch(/private/);
 });
 
-test('deeply nested variables are the client\'s problem (400), never a 500, anonymous or signed in', async () => {
+test("deeply nested variables are the client's problem (400), never a 500, anonymous or signed in", async () => {
   const plain = (await tokenFor(svc, { scopes: ['openid'] })).accessToken;
   const depth = 100_000; // 200 KB body: through Koa's parser (1 MiB limit)
   const body = `{"query":"{ service { __typename } }","variables":{"x":${'['.repeat(depth)}${']'.repeat(depth)}}}`;
-  const send = (headers: Record<string, string>) => fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  const send = (headers: Record<string, string>) =>
+    fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
   // Both keys (the cost's, the shared answer's) once serialised such variables recursively: a stack overflow, 500.
   expect([(await send({})).status, (await send(bearer(plain))).status]).toEqual([400, 400]);
 });
 
-test('a cart by node(id:) is its owner\'s alone, and one written after a shared null answer for its id shows at once', async () => {
+test("a cart by node(id:) is its owner's alone, and one written after a shared null answer for its id shows at once", async () => {
   const owner = await tokenFor(svc, { scopes: ['openid', 'cart'] });
   const other = await tokenFor(svc, { scopes: ['openid', 'cart'] });
   const Q = 'query C($id: ID!) { node(id: $id) { __typename id } }';
@@ -128,9 +171,17 @@ test('a cart by node(id:) is its owner\'s alone, and one written after a shared 
   expect(await ask(owner.accessToken)).toEqual({ cacheControl: expect.stringMatching(/private/), node: null });
   await svc.db.collection('carts').insertOne({ ...aliceCart, _id: 'cart-late' as never, customerId: owner.customerId });
   // The write evicts the shared null answer; the cart is then its owner's, never stored for another reader.
-  expect(await until(() => ask(owner.accessToken), (r) => r.node !== null)).toEqual({ cacheControl: 'no-store', node: { __typename: 'Cart', id: 'cart-late' } });
+  expect(
+    await until(
+      () => ask(owner.accessToken),
+      (r) => r.node !== null,
+    ),
+  ).toEqual({ cacheControl: 'no-store', node: { __typename: 'Cart', id: 'cart-late' } });
   expect(await ask(other.accessToken)).toEqual({ cacheControl: 'no-store', node: null });
-  expect(await ask(owner.accessToken)).toEqual({ cacheControl: 'no-store', node: { __typename: 'Cart', id: 'cart-late' } });
+  expect(await ask(owner.accessToken)).toEqual({
+    cacheControl: 'no-store',
+    node: { __typename: 'Cart', id: 'cart-late' },
+  });
 });
 
 test('variables nested deeper than the limit are refused over GET too, and an answer with shallow ones still comes', async () => {
@@ -148,7 +199,8 @@ test('a write to an article leaves static answers (the OpenAPI document) cached'
     await res.text();
     return res.headers.get('x-cache');
   };
-  const title = async () => ((await (await get('{ article(id: "plain") { title } }')).json()) as any).data.article.title;
+  const title = async () =>
+    ((await (await get('{ article(id: "plain") { title } }')).json()) as any).data.article.title;
   await doc();
   expect(await doc()).toBe('HIT');
   await title();
@@ -168,7 +220,8 @@ test('a cart write evicts no anonymous node(id:) answer (anonymous readers never
   expect(await cache(NODE)).toBe('HIT');
   // A signed-in reader's shared null answer for the id the cart will have: its eviction marks the write as seen.
   const reader = (await tokenFor(svc, { scopes: ['openid'] })).accessToken;
-  const shared = async () => (await svc.gql('{ node(id: "cart-x") { id } }', {}, bearer(reader))).headers.get('x-cache');
+  const shared = async () =>
+    (await svc.gql('{ node(id: "cart-x") { id } }', {}, bearer(reader))).headers.get('x-cache');
   await shared();
   expect(await shared()).toBe('HIT');
   await svc.db.collection('carts').insertOne({ ...aliceCart, _id: 'cart-x' as never });

@@ -18,12 +18,26 @@ beforeAll(async () => {
   closeDb = db.close;
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) logged.push(JSON.parse(line) as { level: number; msg: string });
+      for (const line of chunk.toString().split('\n').filter(Boolean))
+        logged.push(JSON.parse(line) as { level: number; msg: string });
       done();
     },
   });
-  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', RESPONSE_CACHE_MB: '0', LOG_LEVEL: 'debug', MONGODB_DB: db.db.databaseName, GRAPHQL_MAX_DEPTH: '4', GRAPHQL_MAX_ALIASES: '3' });
-  service = await startService({ config, log: pino({ level: 'debug' }, sink), store: await Store.onDb(db.client, db.db) });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    RESPONSE_CACHE_MB: '0',
+    LOG_LEVEL: 'debug',
+    MONGODB_DB: db.db.databaseName,
+    GRAPHQL_MAX_DEPTH: '4',
+    GRAPHQL_MAX_ALIASES: '3',
+  });
+  service = await startService({
+    config,
+    log: pino({ level: 'debug' }, sink),
+    store: await Store.onDb(db.client, db.db),
+  });
 });
 afterAll(async () => {
   await service.stop();
@@ -33,7 +47,10 @@ afterAll(async () => {
 interface Answer {
   status: number;
   type: string | null;
-  body: { data?: unknown; errors?: Array<{ message: string; locations?: unknown[]; extensions: Record<string, unknown> }> } & Record<string, unknown>;
+  body: {
+    data?: unknown;
+    errors?: Array<{ message: string; locations?: unknown[]; extensions: Record<string, unknown> }>;
+  } & Record<string, unknown>;
   text: string;
 }
 
@@ -69,7 +86,10 @@ test.each([
 });
 
 test('an object for an ID argument is 400 BAD_USER_INPUT', async () => {
-  expectRefused(await post({ query: 'query A($id: ID!) { page(id: $id) { id } }', variables: { id: { $gt: '' } } }), 'BAD_USER_INPUT');
+  expectRefused(
+    await post({ query: 'query A($id: ID!) { page(id: $id) { id } }', variables: { id: { $gt: '' } } }),
+    'BAD_USER_INPUT',
+  );
 });
 
 test('an unknown operationName is 400 OPERATION_RESOLUTION_FAILURE', async () => {
@@ -89,7 +109,9 @@ test('automatic persisted queries: a wrong hash is PERSISTED_QUERY_HASH_MISMATCH
   const query = '{ __typename }';
   const wrong = { persistedQuery: { version: 1, sha256Hash: createHash('sha256').update('other').digest('hex') } };
   expectRefused(await post({ query, extensions: wrong }), 'PERSISTED_QUERY_HASH_MISMATCH');
-  const unknown = await post({ extensions: { persistedQuery: { version: 1, sha256Hash: createHash('sha256').update('never sent').digest('hex') } } });
+  const unknown = await post({
+    extensions: { persistedQuery: { version: 1, sha256Hash: createHash('sha256').update('never sent').digest('hex') } },
+  });
   expect(unknown.body.errors![0].extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
   expect(unknown.status).toBeLessThan(500);
   const right = { persistedQuery: { version: 1, sha256Hash: createHash('sha256').update(query).digest('hex') } };
@@ -98,12 +120,17 @@ test('automatic persisted queries: a wrong hash is PERSISTED_QUERY_HASH_MISMATCH
 });
 
 test('depth, alias and token limits are GRAPHQL_VALIDATION_FAILED with the location that crossed them', async () => {
-  const deep = await post({ query: '{\n  pages(first: 1) { edges { node { issues(first: 1) { edges { node { id } } } } } }\n}' });
+  const deep = await post({
+    query: '{\n  pages(first: 1) { edges { node { issues(first: 1) { edges { node { id } } } } } }\n}',
+  });
   expectRefused(deep, 'GRAPHQL_VALIDATION_FAILED');
   expect(deep.body.errors![0].message).toMatch(/depth limit of 4 exceeded/);
   expect(deep.body.errors![0].locations).toEqual([{ line: 2, column: expect.any(Number) }]);
 
-  const viaFragments = await post({ query: 'fragment N on Page { issues(first: 1) { edges { node { id } } } }\n{ pages(first: 1) { edges { node { ...N } } } }' });
+  const viaFragments = await post({
+    query:
+      'fragment N on Page { issues(first: 1) { edges { node { id } } } }\n{ pages(first: 1) { edges { node { ...N } } } }',
+  });
   expectRefused(viaFragments, 'GRAPHQL_VALIDATION_FAILED');
   expect(viaFragments.body.errors![0].locations).toEqual([{ line: 1, column: expect.any(Number) }]);
 
@@ -128,9 +155,17 @@ test('HTTP-layer errors on /graphql are GraphQL-shaped with the request id', asy
   expectRefused(wrongType, 'UNSUPPORTED_MEDIA_TYPE', 415);
   expect(wrongType.body).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
 
-  for (const encoding of ['gzip', 'deflate', 'br']) expectRefused(await post({ query: '{ __typename }' }, { 'content-encoding': encoding }), 'BAD_REQUEST');
-  const rest = await fetch(`${service.url}/cms/channel/7/activate_subscription`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: '{"email":"a@example.com","key":"k"}' });
-  expect({ status: rest.status, body: await rest.json() }).toMatchObject({ status: 400, body: { code: 'BAD_REQUEST' } });
+  for (const encoding of ['gzip', 'deflate', 'br'])
+    expectRefused(await post({ query: '{ __typename }' }, { 'content-encoding': encoding }), 'BAD_REQUEST');
+  const rest = await fetch(`${service.url}/cms/channel/7/activate_subscription`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    body: '{"email":"a@example.com","key":"k"}',
+  });
+  expect({ status: rest.status, body: await rest.json() }).toMatchObject({
+    status: 400,
+    body: { code: 'BAD_REQUEST' },
+  });
 
   const plainJson = await post(undefined, { accept: 'application/json' }, 'nope');
   expect(plainJson.type).toContain('application/json');
@@ -139,9 +174,15 @@ test('HTTP-layer errors on /graphql are GraphQL-shaped with the request id', asy
 
 test("Apollo's own refusals (batching, a GET's unreadable variables) carry the request id", async () => {
   expectRefused(await post([{ query: '{ __typename }' }, { query: '{ __typename }' }]), 'BAD_REQUEST');
-  const res = await fetch(`${service.url}/graphql?query=${encodeURIComponent('{ __typename }')}&variables=${encodeURIComponent('{bad')}`, { headers: { accept: GRAPHQL_RESPONSE } });
+  const res = await fetch(
+    `${service.url}/graphql?query=${encodeURIComponent('{ __typename }')}&variables=${encodeURIComponent('{bad')}`,
+    { headers: { accept: GRAPHQL_RESPONSE } },
+  );
   const text = await res.text();
-  expectRefused({ status: res.status, type: res.headers.get('content-type'), body: JSON.parse(text) as Answer['body'], text }, 'BAD_REQUEST');
+  expectRefused(
+    { status: res.status, type: res.headers.get('content-type'), body: JSON.parse(text) as Answer['body'], text },
+    'BAD_REQUEST',
+  );
 });
 
 test('none of these client mistakes was logged at error level', () => {
@@ -151,11 +192,17 @@ test('none of these client mistakes was logged at error level', () => {
 });
 
 test('fragment cycles and fragment bombs are validation failures, answered at once', async () => {
-  const cycle = await post({ query: 'fragment A on Page { ...B } fragment B on Page { ...A } { pages(first: 1) { edges { node { ...A } } } }' });
+  const cycle = await post({
+    query: 'fragment A on Page { ...B } fragment B on Page { ...A } { pages(first: 1) { edges { node { ...A } } } }',
+  });
   expectRefused(cycle, 'GRAPHQL_VALIDATION_FAILED');
   // Each fragment spreads the next twice: 2^40 selections if expanded, measured once per fragment here.
   const levels = 40;
-  const fragments = Array.from({ length: levels }, (_, i) => `fragment F${i} on Query { ${i + 1 < levels ? `...F${i + 1} ...F${i + 1}` : '__typename'} a${i}: __typename }`);
+  const fragments = Array.from(
+    { length: levels },
+    (_, i) =>
+      `fragment F${i} on Query { ${i + 1 < levels ? `...F${i + 1} ...F${i + 1}` : '__typename'} a${i}: __typename }`,
+  );
   const bomb = await post({ query: `${fragments.join('\n')}\n{ ...F0 }` });
   expectRefused(bomb, 'GRAPHQL_VALIDATION_FAILED');
   expect(bomb.body.errors!.some((e) => /Aliases limit/.test(e.message))).toBe(true);

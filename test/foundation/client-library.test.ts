@@ -33,11 +33,27 @@ const ITEM = gql`
 `;
 
 test('fragments and @include/@skip work through Apollo Client', async () => {
-  const shown = await client.query({ query: ITEM, variables: { id: 'item-print', withProduct: true, skipPrices: false }, fetchPolicy: 'network-only' });
+  const shown = await client.query({
+    query: ITEM,
+    variables: { id: 'item-print', withProduct: true, skipPrices: false },
+    fetchPolicy: 'network-only',
+  });
   expect(shown.error).toBeUndefined();
-  expect(shown.data).toMatchObject({ productItem: { __typename: 'ProductItem', id: 'item-print', productId: 'prod-weekly', productName: expect.any(String), prices: { web: expect.any(Number) } } });
+  expect(shown.data).toMatchObject({
+    productItem: {
+      __typename: 'ProductItem',
+      id: 'item-print',
+      productId: 'prod-weekly',
+      productName: expect.any(String),
+      prices: { web: expect.any(Number) },
+    },
+  });
 
-  const hidden = await client.query({ query: ITEM, variables: { id: 'item-print', withProduct: false, skipPrices: true }, fetchPolicy: 'network-only' });
+  const hidden = await client.query({
+    query: ITEM,
+    variables: { id: 'item-print', withProduct: false, skipPrices: true },
+    fetchPolicy: 'network-only',
+  });
   expect(hidden.error).toBeUndefined();
   const item = (hidden.data as { productItem: Record<string, unknown> }).productItem;
   expect(item).not.toHaveProperty('productName');
@@ -46,17 +62,37 @@ test('fragments and @include/@skip work through Apollo Client', async () => {
 });
 
 test('introspection lists the standard directives and shows productDetails as deprecated', async () => {
-  const { data, error } = await client.query<{ __schema: { directives: { name: string }[] }; __type: { fields: { name: string; isDeprecated: boolean; deprecationReason: string | null }[] } }>({
+  const { data, error } = await client.query<{
+    __schema: { directives: { name: string }[] };
+    __type: { fields: { name: string; isDeprecated: boolean; deprecationReason: string | null }[] };
+  }>({
     query: gql`
       {
-        __schema { directives { name } }
-        __type(name: "ProductItem") { fields(includeDeprecated: true) { name isDeprecated deprecationReason } }
+        __schema {
+          directives {
+            name
+          }
+        }
+        __type(name: "ProductItem") {
+          fields(includeDeprecated: true) {
+            name
+            isDeprecated
+            deprecationReason
+          }
+        }
       }
     `,
     fetchPolicy: 'network-only',
   });
   expect(error).toBeUndefined();
-  expect(data!.__schema.directives.map((d) => d.name)).toEqual(expect.arrayContaining(['include', 'skip', 'deprecated', 'specifiedBy', 'cacheControl']));
+  expect(data!.__schema.directives.map((d) => d.name)).toEqual(
+    expect.arrayContaining(['include', 'skip', 'deprecated', 'specifiedBy', 'cacheControl']),
+  );
   const details = data!.__type.fields.find((f) => f.name === 'productDetails');
-  expect(details).toEqual({ __typename: '__Field', name: 'productDetails', isDeprecated: true, deprecationReason: 'Use productId' });
+  expect(details).toEqual({
+    __typename: '__Field',
+    name: 'productDetails',
+    isDeprecated: true,
+    deprecationReason: 'Use productId',
+  });
 });

@@ -40,7 +40,8 @@ test('empty variables count as unset', () => {
 test('the image starts the service with the node flags of `npm start`', () => {
   // docs/deployment.md, "Node flags": the bench measures the service with package.json's start flags, so the image
   // must run it the same way.
-  const start = (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const start = (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts: { start: string } })
+    .scripts.start;
   const fromStart = /^node((?: --\S+)*) dist\/bundle\/main\.js$/.exec(start)?.[1]?.trim().split(' ');
   expect(fromStart).toContain('--max-semi-space-size=64');
   const cmd = /^CMD (\[.*\])$/m.exec(readFileSync(join(projectRoot, 'Dockerfile'), 'utf8'))?.[1];

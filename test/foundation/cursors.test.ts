@@ -19,7 +19,9 @@ beforeAll(async () => {
       const h = contentGraph({ prefix: 'h-', issues: 3, articlesPerIssue: 1, channelId: '8' });
       await f.insert(store.db, g.fixture);
       await f.insert(store.db, h.fixture);
-      await f.insert(store.db, { pages: Array.from({ length: 5 }, (_, i) => f.page(`p-${i}`, { name: `Page ${i % 2}` })) });
+      await f.insert(store.db, {
+        pages: Array.from({ length: 5 }, (_, i) => f.page(`p-${i}`, { name: `Page ${i % 2}` })),
+      });
     },
   });
 });
@@ -34,22 +36,43 @@ const PAGE = 'edges { cursor node { id } } pageInfo { hasNextPage endCursor }';
 
 /** Each connection: a query taking $first/$after, and where its connection sits in the answer. */
 const lists: Record<string, { query: string; at: (data: any) => Connection; variables?: Record<string, unknown> }> = {
-  pages: { query: `query($first: Int!, $after: String) { pages(first: $first, after: $after) { ${PAGE} } }`, at: (d) => d.pages },
-  articles: { query: `query($first: Int!, $after: String) { articles(first: $first, after: $after) { ${PAGE} } }`, at: (d) => d.articles },
+  pages: {
+    query: `query($first: Int!, $after: String) { pages(first: $first, after: $after) { ${PAGE} } }`,
+    at: (d) => d.pages,
+  },
+  articles: {
+    query: `query($first: Int!, $after: String) { articles(first: $first, after: $after) { ${PAGE} } }`,
+    at: (d) => d.articles,
+  },
   filteredArticles: {
     query: `query($first: Int!, $after: String, $filter: ArticlesFilter) { articles(first: $first, after: $after, filter: $filter) { ${PAGE} } }`,
     at: (d) => d.articles,
     variables: { filter: { authorId: 'h-au-1' } },
   },
-  pageIssues: { query: `query($first: Int!, $after: String) { page(id: "g-page") { issues(first: $first, after: $after) { ${PAGE} } } }`, at: (d) => d.page?.issues },
-  otherPageIssues: { query: `query($first: Int!, $after: String) { page(id: "h-page") { issues(first: $first, after: $after) { ${PAGE} } } }`, at: (d) => d.page?.issues },
+  pageIssues: {
+    query: `query($first: Int!, $after: String) { page(id: "g-page") { issues(first: $first, after: $after) { ${PAGE} } } }`,
+    at: (d) => d.page?.issues,
+  },
+  otherPageIssues: {
+    query: `query($first: Int!, $after: String) { page(id: "h-page") { issues(first: $first, after: $after) { ${PAGE} } } }`,
+    at: (d) => d.page?.issues,
+  },
   categoryArticles: {
     query: `query($first: Int!, $after: String) { contentCategory(id: "g-cat-a") { articles(first: $first, after: $after) { ${PAGE} } } }`,
     at: (d) => d.contentCategory?.articles,
   },
-  authorArticles: { query: `query($first: Int!, $after: String) { author(id: "g-au-1") { articles(first: $first, after: $after) { ${PAGE} } } }`, at: (d) => d.author?.articles },
-  otherAuthorArticles: { query: `query($first: Int!, $after: String) { author(id: "g-au-2") { articles(first: $first, after: $after) { ${PAGE} } } }`, at: (d) => d.author?.articles },
-  keywordArticles: { query: `query($first: Int!, $after: String) { keyword(id: "g-kw-1") { articles(first: $first, after: $after) { ${PAGE} } } }`, at: (d) => d.keyword?.articles },
+  authorArticles: {
+    query: `query($first: Int!, $after: String) { author(id: "g-au-1") { articles(first: $first, after: $after) { ${PAGE} } } }`,
+    at: (d) => d.author?.articles,
+  },
+  otherAuthorArticles: {
+    query: `query($first: Int!, $after: String) { author(id: "g-au-2") { articles(first: $first, after: $after) { ${PAGE} } } }`,
+    at: (d) => d.author?.articles,
+  },
+  keywordArticles: {
+    query: `query($first: Int!, $after: String) { keyword(id: "g-kw-1") { articles(first: $first, after: $after) { ${PAGE} } } }`,
+    at: (d) => d.keyword?.articles,
+  },
   categoryProducts: {
     query: `query($first: Int!, $after: String) { productCategories(parentId: "cat-magazines") { products(first: $first, after: $after) { ${PAGE} } } }`,
     at: (d) => d.productCategories?.[0]?.products,
@@ -95,7 +118,10 @@ test('every connection refuses the cursors of every other connection (kind, pare
     for (const [source, cursor] of midCursors) {
       if (source === target) continue;
       const res = await page(target, 2, cursor);
-      expect({ pair: `${source} -> ${target}`, code: res.body.errors?.[0]?.extensions?.code }).toEqual({ pair: `${source} -> ${target}`, code: 'BAD_USER_INPUT' });
+      expect({ pair: `${source} -> ${target}`, code: res.body.errors?.[0]?.extensions?.code }).toEqual({
+        pair: `${source} -> ${target}`,
+        code: 'BAD_USER_INPUT',
+      });
       expect(res.status).toBeLessThan(500);
       pairs++;
     }
@@ -113,19 +139,32 @@ test.each([
   ['garbage', 'not-a-cursor'],
   ['an empty string', ''],
   ['a very long cursor', 'A'.repeat(10_000)],
-])('a forged cursor (%s) on a root connection is BAD_USER_INPUT, an execution error: 200 with data null', async (_name, cursor) => {
-  for (const name of ['pages', 'articles']) {
-    const res = await page(name, 2, cursor);
-    expect({ status: res.status, data: res.body.data, code: res.body.errors?.[0]?.extensions?.code }).toEqual({ status: 200, data: null, code: 'BAD_USER_INPUT' });
-    expect(res.headers.get('content-type')).toContain('application/graphql-response+json');
-  }
-});
+])(
+  'a forged cursor (%s) on a root connection is BAD_USER_INPUT, an execution error: 200 with data null',
+  async (_name, cursor) => {
+    for (const name of ['pages', 'articles']) {
+      const res = await page(name, 2, cursor);
+      expect({ status: res.status, data: res.body.data, code: res.body.errors?.[0]?.extensions?.code }).toEqual({
+        status: 200,
+        data: null,
+        code: 'BAD_USER_INPUT',
+      });
+      expect(res.headers.get('content-type')).toContain('application/graphql-response+json');
+    }
+  },
+);
 
 test('a cursor altered in any part (payload or tag) is refused', async () => {
   const cursor = midCursors.get('articles')!;
   const [payload, tag] = cursor.split('.') as [string, string];
   const flip = (s: string, i: number) => s.slice(0, i) + (s[i] === 'A' ? 'B' : 'A') + s.slice(i + 1);
-  for (const altered of [`${flip(payload, 3)}.${tag}`, `${payload}.${flip(tag, 5)}`, `${payload}.`, payload, `${payload}.${tag}.${tag}`]) {
+  for (const altered of [
+    `${flip(payload, 3)}.${tag}`,
+    `${payload}.${flip(tag, 5)}`,
+    `${payload}.`,
+    payload,
+    `${payload}.${tag}.${tag}`,
+  ]) {
     const res = await page('articles', 2, altered);
     expect(res.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   }
@@ -138,8 +177,17 @@ describe('the codec itself', () => {
   test('a signed cursor whose keys do not have the sort keys types is still refused', () => {
     const good = { offset: 3, keys: [new Date(0), 7, 'issue-1'] };
     expect(codec.decode({ kind, parent: 'p' }, codec.encode({ kind, parent: 'p' }, good))).toEqual(good);
-    for (const keys of [[{ $ne: null }, 7, 'x'], [new Date(0), '7', 'x'], [new Date(0), 7.5, 'x'], [new Date(0), 7, { $gt: '' }], [null, 7, 'x'], [new Date(0), 7]]) {
-      expect(() => codec.decode({ kind, parent: 'p' }, codec.encode({ kind, parent: 'p' }, { offset: 0, keys }))).toThrow(/not a cursor of this connection/);
+    for (const keys of [
+      [{ $ne: null }, 7, 'x'],
+      [new Date(0), '7', 'x'],
+      [new Date(0), 7.5, 'x'],
+      [new Date(0), 7, { $gt: '' }],
+      [null, 7, 'x'],
+      [new Date(0), 7],
+    ]) {
+      expect(() =>
+        codec.decode({ kind, parent: 'p' }, codec.encode({ kind, parent: 'p' }, { offset: 0, keys })),
+      ).toThrow(/not a cursor of this connection/);
     }
     expect(() => codec.decode({ kind, parent: 'p' }, codec.encode({ kind, parent: 'p' }, { offset: -1 }))).toThrow();
   });
@@ -161,7 +209,10 @@ test('a second process on the same store accepts the cursors of the first (the k
     const res = await fetch(`${other.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: lists.articles!.query, variables: { first: 2, after: midCursors.get('articles') } }),
+      body: JSON.stringify({
+        query: lists.articles!.query,
+        variables: { first: 2, after: midCursors.get('articles') },
+      }),
     });
     const body = (await res.json()) as { data?: any; errors?: unknown };
     expect(body.errors).toBeUndefined();

@@ -21,11 +21,18 @@ const ACCEPTS = ['application/json', 'application/graphql-response+json'];
 interface Answer {
   status: number;
   type: string | null;
-  body: { data?: any; errors?: Array<{ message: string; path?: Array<string | number>; extensions?: { code?: string } }> };
+  body: {
+    data?: any;
+    errors?: Array<{ message: string; path?: Array<string | number>; extensions?: { code?: string } }>;
+  };
 }
 
 async function post(accept: string, query: string, variables?: Record<string, unknown>): Promise<Answer> {
-  const res = await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify({ query, variables }) });
+  const res = await fetch(`${svc.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept },
+    body: JSON.stringify({ query, variables }),
+  });
   return { status: res.status, type: res.headers.get('content-type'), body: (await res.json()) as Answer['body'] };
 }
 
@@ -38,39 +45,85 @@ describe.each(ACCEPTS)('Accept: %s', (accept) => {
     const categories = all.body.data.productCategories as Array<{ id: string }>;
     expect(categories.length).toBeGreaterThan(1);
 
-    const answer = await post(accept, 'query($after: String) { productCategories { id products(first: 1, after: $after) { edges { node { id } } } } }', { after: 'not-a-cursor' });
+    const answer = await post(
+      accept,
+      'query($after: String) { productCategories { id products(first: 1, after: $after) { edges { node { id } } } } }',
+      { after: 'not-a-cursor' },
+    );
     expect(answer.status).toBe(200);
     expect(answer.type).toContain(accept);
     // Every category is there; each `products` is null with an error of its own that names its path.
-    expect((answer.body.data.productCategories as Array<{ id: string; products: unknown }>).map((c) => [c.id, c.products])).toEqual(categories.map((c) => [c.id, null]));
+    expect(
+      (answer.body.data.productCategories as Array<{ id: string; products: unknown }>).map((c) => [c.id, c.products]),
+    ).toEqual(categories.map((c) => [c.id, null]));
     expect(codes(answer)).toEqual(categories.map(() => 'BAD_USER_INPUT'));
-    expect(answer.body.errors!.map((e) => e.path)).toEqual(categories.map((_, i) => ['productCategories', i, 'products']));
+    expect(answer.body.errors!.map((e) => e.path)).toEqual(
+      categories.map((_, i) => ['productCategories', i, 'products']),
+    );
   });
 
   test('a bad cursor on one element next to good ones: the good ones are answered', async () => {
-    const first = await post(accept, '{ productCategory(id: "cat-print") { products(first: 1) { pageInfo { endCursor } } } }');
+    const first = await post(
+      accept,
+      '{ productCategory(id: "cat-print") { products(first: 1) { pageInfo { endCursor } } } }',
+    );
     const cursor = first.body.data.productCategory.products.pageInfo.endCursor as string;
     // The cursor is bound to its category: valid for cat-print, refused for every other one.
-    const answer = await post(accept, 'query($after: String) { productCategories { id products(first: 1, after: $after) { totalCount } } }', { after: cursor });
+    const answer = await post(
+      accept,
+      'query($after: String) { productCategories { id products(first: 1, after: $after) { totalCount } } }',
+      { after: cursor },
+    );
     expect(answer.status).toBe(200);
-    const byId = new Map((answer.body.data.productCategories as Array<{ id: string; products: unknown }>).map((c) => [c.id, c.products]));
+    const byId = new Map(
+      (answer.body.data.productCategories as Array<{ id: string; products: unknown }>).map((c) => [c.id, c.products]),
+    );
     expect(byId.get('cat-print')).toEqual({ totalCount: expect.any(Number) });
     expect([...byId].filter(([id]) => id !== 'cat-print').every(([, products]) => products === null)).toBe(true);
   });
 
   test('a bad argument on a non-null root field is an execution error: 200 with `data: null`', async () => {
-    const answer = await post(accept, 'query($after: String) { pages(first: 2, after: $after) { edges { node { id } } } }', { after: 'not-a-cursor' });
-    expect({ status: answer.status, hasData: 'data' in answer.body, data: answer.body.data, codes: codes(answer) }).toEqual({ status: 200, hasData: true, data: null, codes: ['BAD_USER_INPUT'] });
+    const answer = await post(
+      accept,
+      'query($after: String) { pages(first: 2, after: $after) { edges { node { id } } } }',
+      { after: 'not-a-cursor' },
+    );
+    expect({
+      status: answer.status,
+      hasData: 'data' in answer.body,
+      data: answer.body.data,
+      codes: codes(answer),
+    }).toEqual({ status: 200, hasData: true, data: null, codes: ['BAD_USER_INPUT'] });
     const range = await post(accept, '{ pages(first: 500) { totalCount } }');
-    expect({ status: range.status, data: range.body.data, codes: codes(range) }).toEqual({ status: 200, data: null, codes: ['BAD_USER_INPUT'] });
+    expect({ status: range.status, data: range.body.data, codes: codes(range) }).toEqual({
+      status: 200,
+      data: null,
+      codes: ['BAD_USER_INPUT'],
+    });
   });
 
   test('request errors stay 4xx with no `data`: validation, variable coercion, parse', async () => {
     const literal = await post(accept, '{ productCategories { products(first: "ten") { totalCount } } }');
-    expect({ status: literal.status, hasData: 'data' in literal.body, codes: codes(literal) }).toEqual({ status: 400, hasData: false, codes: ['GRAPHQL_VALIDATION_FAILED'] });
-    const variable = await post(accept, 'query($first: Int!) { productCategories { products(first: $first) { totalCount } } }', { first: 'ten' });
-    expect({ status: variable.status, hasData: 'data' in variable.body, codes: codes(variable) }).toEqual({ status: 400, hasData: false, codes: ['BAD_USER_INPUT'] });
+    expect({ status: literal.status, hasData: 'data' in literal.body, codes: codes(literal) }).toEqual({
+      status: 400,
+      hasData: false,
+      codes: ['GRAPHQL_VALIDATION_FAILED'],
+    });
+    const variable = await post(
+      accept,
+      'query($first: Int!) { productCategories { products(first: $first) { totalCount } } }',
+      { first: 'ten' },
+    );
+    expect({ status: variable.status, hasData: 'data' in variable.body, codes: codes(variable) }).toEqual({
+      status: 400,
+      hasData: false,
+      codes: ['BAD_USER_INPUT'],
+    });
     const parse = await post(accept, '{ productCategories { id ');
-    expect({ status: parse.status, hasData: 'data' in parse.body, codes: codes(parse) }).toEqual({ status: 400, hasData: false, codes: ['GRAPHQL_PARSE_FAILED'] });
+    expect({ status: parse.status, hasData: 'data' in parse.body, codes: codes(parse) }).toEqual({
+      status: 400,
+      hasData: false,
+      codes: ['GRAPHQL_PARSE_FAILED'],
+    });
   });
 });

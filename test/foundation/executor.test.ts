@@ -27,9 +27,20 @@ beforeAll(async () => {
 });
 afterAll(() => svc.close());
 
-async function run(how: 'ours' | 'graphql-js', document: DocumentNode, variableValues?: Record<string, unknown>): Promise<string> {
+async function run(
+  how: 'ours' | 'graphql-js',
+  document: DocumentNode,
+  variableValues?: Record<string, unknown>,
+): Promise<string> {
   const log = createLogger('silent');
-  const contextValue = createContext({ requestId: 'executor-test', log, config: svc.config, store: svc.store, mailer: createMailer({ config: svc.config, store: svc.store, log }), viewer: null });
+  const contextValue = createContext({
+    requestId: 'executor-test',
+    log,
+    config: svc.config,
+    store: svc.store,
+    mailer: createMailer({ config: svc.config, store: svc.store, log }),
+    viewer: null,
+  });
   contextValue.operation.fields = selectedFields(schema, document, undefined);
   const args = { schema, document, contextValue, variableValues };
   const result = how === 'ours' ? await executeQuery(args) : await execute(args);
@@ -67,7 +78,9 @@ test('@skip and @include read from variables, both ways', async () => {
 });
 
 test('a response key named __proto__ is an own key of the answer', async () => {
-  const result = (await same(`{ __proto__: article(id: "${ids.articleIds[0]![0]}") { id __proto__: title } }`)) as { data: Record<string, unknown> };
+  const result = (await same(`{ __proto__: article(id: "${ids.articleIds[0]![0]}") { id __proto__: title } }`)) as {
+    data: Record<string, unknown>;
+  };
   expect(Object.keys(result.data)).toEqual(['__proto__']);
 });
 
@@ -83,26 +96,44 @@ test('errors: messages, paths, order and null propagation as graphql-js reports 
 });
 
 test('variables that do not coerce, and an unknown operation name', async () => {
-  const result = (await same(`query($first: Int!) { articles(first: $first) { totalCount } }`, { first: 'many' })) as { errors: unknown[] };
+  const result = (await same(`query($first: Int!) { articles(first: $first) { totalCount } }`, { first: 'many' })) as {
+    errors: unknown[];
+  };
   expect(result.errors).toHaveLength(1);
   const document = parse(`query A { __typename } query B { __typename }`);
   const log = createLogger('silent');
-  const contextValue = createContext({ requestId: 't', log, config: svc.config, store: svc.store, mailer: createMailer({ config: svc.config, store: svc.store, log }), viewer: null });
+  const contextValue = createContext({
+    requestId: 't',
+    log,
+    config: svc.config,
+    store: svc.store,
+    mailer: createMailer({ config: svc.config, store: svc.store, log }),
+    viewer: null,
+  });
   const args = { schema, document, contextValue, operationName: 'C' };
   expect(JSON.stringify(await executeQuery(args))).toBe(JSON.stringify(await execute(args)));
 });
 
 test('interfaces (node), lists of them, and introspection', async () => {
-  await same(`query($ids: [ID!]!) { nodes(ids: $ids) { __typename id ... on Article { title authors { id } } ... on Issue { title } } }`, {
-    ids: [ids.articleIds[0]![0], ids.issueIds[1], 'nothing-here', ids.pageId],
-  });
-  await same(`{ __schema { queryType { name } } __type(name: "Article") { name kind fields { name type { name kind ofType { name } } } } }`);
+  await same(
+    `query($ids: [ID!]!) { nodes(ids: $ids) { __typename id ... on Article { title authors { id } } ... on Issue { title } } }`,
+    {
+      ids: [ids.articleIds[0]![0], ids.issueIds[1], 'nothing-here', ids.pageId],
+    },
+  );
+  await same(
+    `{ __schema { queryType { name } } __type(name: "Article") { name kind fields { name type { name kind ofType { name } } } } }`,
+  );
 });
 
 test('the HTTP answer is the executor result serialised, after which its data is let go', async () => {
   const query = `{ __proto__: article(id: "${ids.articleIds[0]![0]}") { id __proto__: title } page(id: "${ids.pageId}") { id issues(first: 2) { totalCount } } }`;
   const expected = await run('graphql-js', parse(query));
-  const res = await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+  const res = await fetch(`${svc.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query }),
+  });
   expect(res.status).toBe(200);
   expect(await res.text()).toBe(expected);
 
@@ -115,7 +146,14 @@ test('the HTTP answer is the executor result serialised, after which its data is
   // Our executor's own result: the bytes are graphql-js's, and then the objects that settled a promise (the values of
   // the asynchronous fields, whose promises were made when the request began) keep nothing (src/graphql/execute.ts).
   const log = createLogger('silent');
-  const contextValue = createContext({ requestId: 'release', log, config: svc.config, store: svc.store, mailer: createMailer({ config: svc.config, store: svc.store, log }), viewer: null });
+  const contextValue = createContext({
+    requestId: 'release',
+    log,
+    config: svc.config,
+    store: svc.store,
+    mailer: createMailer({ config: svc.config, store: svc.store, log }),
+    viewer: null,
+  });
   const document = parse(query);
   contextValue.operation.fields = selectedFields(schema, document, undefined);
   const ours = (await executeQuery({ schema, document, contextValue })) as { data: Record<string, any> };

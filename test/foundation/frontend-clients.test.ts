@@ -14,7 +14,11 @@ beforeAll(async () => {
     env: { RESPONSE_CACHE_MB: '8' },
     beforeStart: async (store) => {
       await store.db.collection('channels').insertOne({
-        _id: '11' as never, name: 'Evening Edition', image: null, description: 'News at six', objectType: 'channel',
+        _id: '11' as never,
+        name: 'Evening Edition',
+        image: null,
+        description: 'News at six',
+        objectType: 'channel',
         configuration: { linkables: [], dynamicSections: [] },
       });
     },
@@ -32,7 +36,11 @@ interface Sent {
 function recording(sent: Sent[]): typeof fetch {
   return async (input, init) => {
     const res = await fetch(input, init);
-    sent.push({ method: init?.method ?? 'GET', headers: new Headers(init?.headers), cache: res.headers.get('x-cache') });
+    sent.push({
+      method: init?.method ?? 'GET',
+      headers: new Headers(init?.headers),
+      cache: res.headers.get('x-cache'),
+    });
     return res;
   };
 }
@@ -41,7 +49,11 @@ const CHANNEL = 'query FrontendChannel { channel(id: "11") { id name } }';
 
 test('urql with its default exchanges sends queries as GET without a preflight header, and they are answered (and cached)', async () => {
   const sent: Sent[] = [];
-  const client = new Client({ url: `${svc.url}/graphql`, exchanges: [cacheExchange, fetchExchange], fetch: recording(sent) });
+  const client = new Client({
+    url: `${svc.url}/graphql`,
+    exchanges: [cacheExchange, fetchExchange],
+    fetch: recording(sent),
+  });
   const first = await client.query(CHANNEL, {}, { requestPolicy: 'network-only' }).toPromise();
   expect(first.error).toBeUndefined();
   expect(first.data).toEqual({ channel: { __typename: 'Channel', id: '11', name: 'Evening Edition' } });
@@ -58,8 +70,14 @@ test('urql with a bearer token in fetchOptions reads as the customer', async () 
   const { accessToken } = await tokenFor(svc, { scopes: ['openid', 'cart'] });
   const query = '{ cart(id: "no-such-cart") { id } }';
   const anonymous = new Client({ url: `${svc.url}/graphql`, exchanges: [fetchExchange] });
-  expect((await anonymous.query(query, {}).toPromise()).error?.graphQLErrors[0]?.extensions.code).toBe('UNAUTHENTICATED');
-  const signedIn = new Client({ url: `${svc.url}/graphql`, exchanges: [fetchExchange], fetchOptions: () => ({ headers: { authorization: `Bearer ${accessToken}` } }) });
+  expect((await anonymous.query(query, {}).toPromise()).error?.graphQLErrors[0]?.extensions.code).toBe(
+    'UNAUTHENTICATED',
+  );
+  const signedIn = new Client({
+    url: `${svc.url}/graphql`,
+    exchanges: [fetchExchange],
+    fetchOptions: () => ({ headers: { authorization: `Bearer ${accessToken}` } }),
+  });
   const res = await signedIn.query(query, {}).toPromise();
   expect(res.error).toBeUndefined();
   expect(res.data).toEqual({ cart: null });
@@ -67,7 +85,10 @@ test('urql with a bearer token in fetchOptions reads as the customer', async () 
 
 test("Apollo Client's HttpLink with useGETForQueries: queries go as GET and are answered", async () => {
   const sent: Sent[] = [];
-  const client = new ApolloClient({ link: new HttpLink({ uri: `${svc.url}/graphql`, fetch: recording(sent), useGETForQueries: true }), cache: new InMemoryCache() });
+  const client = new ApolloClient({
+    link: new HttpLink({ uri: `${svc.url}/graphql`, fetch: recording(sent), useGETForQueries: true }),
+    cache: new InMemoryCache(),
+  });
   try {
     const { data, error } = await client.query({ query: gql(CHANNEL), fetchPolicy: 'network-only' });
     expect(error).toBeUndefined();
@@ -89,6 +110,10 @@ test('a mutation sent as GET is refused (405, Allow: POST) and not run; as POST 
 });
 
 test('a JSON-less POST (what an HTML form can send) is refused before it runs', async () => {
-  const form = await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `query=${encodeURIComponent('{ service { name } }')}` });
+  const form = await fetch(`${svc.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: `query=${encodeURIComponent('{ service { name } }')}`,
+  });
   expect(form.status).toBe(415);
 });

@@ -20,7 +20,9 @@ const NOT_FOLLOWED: Record<string, string> = {
 
 test('no MUST fails', () => {
   expect(results.length).toBeGreaterThan(30);
-  const failed = results.filter((r) => r.status === 'error').map((r) => `${r.id} ${r.name}: ${'reason' in r ? r.reason : ''}`);
+  const failed = results
+    .filter((r) => r.status === 'error')
+    .map((r) => `${r.id} ${r.name}: ${'reason' in r ? r.reason : ''}`);
   expect(failed).toEqual([]);
 });
 

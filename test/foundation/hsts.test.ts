@@ -26,5 +26,7 @@ test('an https PUBLIC_URL (TLS ends in front of the service) gets HSTS', async (
 test('behind TRUST_PROXY, the trusted X-Forwarded-Proto decides', async () => {
   expect(await hstsOf({ TRUST_PROXY: '1' }, { 'x-forwarded-proto': 'https' })).toMatch(/^max-age=/);
   expect(await hstsOf({ TRUST_PROXY: '1' }, { 'x-forwarded-proto': 'http' })).toBeNull();
-  expect(await hstsOf({ TRUST_PROXY: '1', PUBLIC_URL: 'https://api.example.com' }, { 'x-forwarded-proto': 'http' })).toBeNull();
+  expect(
+    await hstsOf({ TRUST_PROXY: '1', PUBLIC_URL: 'https://api.example.com' }, { 'x-forwarded-proto': 'http' }),
+  ).toBeNull();
 });

@@ -38,9 +38,9 @@ test('every response carries a request id; a sane incoming one is kept, an insan
 });
 
 test('the service query reports the package version and a reachable store', async () => {
-  const { status, body } = await svc.gql<{ service: { name: string; version: string; uptimeSeconds: number; store: { reachable: boolean } } }>(
-    '{ service { name version uptimeSeconds store { reachable latencyMs embedded } } }',
-  );
+  const { status, body } = await svc.gql<{
+    service: { name: string; version: string; uptimeSeconds: number; store: { reachable: boolean } };
+  }>('{ service { name version uptimeSeconds store { reachable latencyMs embedded } } }');
   expect(status).toBe(200);
   expect(body.errors).toBeUndefined();
   expect(body.data!.service.version).toBe(serviceVersion);
@@ -62,11 +62,20 @@ test('an unknown field is a validation error naming the field', async () => {
 });
 
 test('malformed JSON on /graphql is a 400 in GraphQL shape (problem fields kept), not a 500', async () => {
-  const res = await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
+  const res = await fetch(`${svc.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"query": ',
+  });
   expect(res.status).toBe(400);
   expect(res.headers.get('content-type')).toMatch(/application\/json/);
   const body = (await res.json()) as Record<string, unknown>;
-  expect(body).toMatchObject({ status: 400, code: 'BAD_REQUEST', title: 'Bad Request', errors: [{ extensions: { code: 'BAD_REQUEST', requestId: res.headers.get('x-request-id') } }] });
+  expect(body).toMatchObject({
+    status: 400,
+    code: 'BAD_REQUEST',
+    title: 'Bad Request',
+    errors: [{ extensions: { code: 'BAD_REQUEST', requestId: res.headers.get('x-request-id') } }],
+  });
 });
 
 test('an unknown path is a 404 problem+json', async () => {
@@ -84,12 +93,15 @@ test('a GET query needs no preflight header (no credential a browser sends by it
 
 describe('GET /', () => {
   test('a browser gets a small HTML page linking the playground, the API docs, the OpenAPI document and the probes', async () => {
-    const res = await fetch(`${svc.url}/`, { headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
+    const res = await fetch(`${svc.url}/`, {
+      headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
     const html = await res.text();
-    for (const href of ['/graphql', '/docs', '/openapi.json', '/healthz', '/readyz']) expect(html).toContain(`<a href="${href}">`);
+    for (const href of ['/graphql', '/docs', '/openapi.json', '/healthz', '/readyz'])
+      expect(html).toContain(`<a href="${href}">`);
   });
 
   test('a client asking for JSON gets the same links, and every one of them answers', async () => {
@@ -97,24 +109,33 @@ describe('GET /', () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as { name: string; version: string; links: Array<{ rel: string; href: string }> };
     expect(body.version).toBe(serviceVersion);
-    expect(body.links.map((l) => l.rel)).toEqual(expect.arrayContaining(['graphql', 'docs', 'openapi', 'oauth', 'health', 'ready']));
+    expect(body.links.map((l) => l.rel)).toEqual(
+      expect.arrayContaining(['graphql', 'docs', 'openapi', 'oauth', 'health', 'ready']),
+    );
     for (const { rel, href } of body.links) {
       // /graphql answers a browser with the playground and a client with GraphQL: a first query shows it is there.
-      const url = rel === 'graphql' ? `${svc.url}${href}?query=${encodeURIComponent('{ __typename }')}` : `${svc.url}${href}`;
+      const url =
+        rel === 'graphql' ? `${svc.url}${href}?query=${encodeURIComponent('{ __typename }')}` : `${svc.url}${href}`;
       expect([href, (await fetch(url)).status]).toEqual([href, 200]);
     }
   });
 });
 
-test('a GraphQL answer carries Apollo\'s content type, its exact length and a query string read as Apollo reads it', async () => {
-  const post = await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ service { name } }' }) });
+test("a GraphQL answer carries Apollo's content type, its exact length and a query string read as Apollo reads it", async () => {
+  const post = await fetch(`${svc.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: '{ service { name } }' }),
+  });
   const bytes = Buffer.from(await post.arrayBuffer());
   expect(post.status).toBe(200);
   expect(post.headers.get('content-type')).toBe('application/json; charset=utf-8');
   expect(Number(post.headers.get('content-length'))).toBe(bytes.length);
   expect(JSON.parse(bytes.toString('utf8'))).toEqual({ data: { service: { name: expect.any(String) } } });
   // A GET whose query has characters url.parse escapes (spaces, braces) answers the same.
-  const get = await fetch(`${svc.url}/graphql?query={ service { name } }`, { headers: { 'apollo-require-preflight': 'true' } });
+  const get = await fetch(`${svc.url}/graphql?query={ service { name } }`, {
+    headers: { 'apollo-require-preflight': 'true' },
+  });
   expect(get.status).toBe(200);
   expect(Buffer.from(await get.arrayBuffer())).toEqual(bytes);
   const graphqlResponse = await fetch(`${svc.url}/graphql`, {

@@ -15,14 +15,19 @@ let store: Store;
 beforeAll(async () => {
   ({ db, client, close } = await openTestDb('idloader'));
   store = await Store.onDb(client, db);
-  await db.collection<{ _id: string; n: number }>('things').insertMany(['a', 'b', 'c', 'd'].map((id, n) => ({ _id: id, n })));
+  await db
+    .collection<{ _id: string; n: number }>('things')
+    .insertMany(['a', 'b', 'c', 'd'].map((id, n) => ({ _id: id, n })));
 });
 afterAll(() => close());
 
 function countingLoader(batches: string[][]): IdLoader<{ _id: string; n: number }> {
   const factory = byIdLoader<{ _id: string; n: number }>(async (_store, ids) => {
     batches.push([...ids]);
-    return db.collection<{ _id: string; n: number }>('things').find({ _id: { $in: [...ids] } }).toArray();
+    return db
+      .collection<{ _id: string; n: number }>('things')
+      .find({ _id: { $in: [...ids] } })
+      .toArray();
   });
   return factory(store, outsideAnOperation);
 }
@@ -53,7 +58,10 @@ test('a failed readNow resolves all the same, and a later load reads again and r
   const factory = byIdLoader<{ _id: string; n: number }>(async (_store, ids) => {
     batches.push([...ids]);
     if (fail) throw new Error('store unavailable');
-    return db.collection<{ _id: string; n: number }>('things').find({ _id: { $in: [...ids] } }).toArray();
+    return db
+      .collection<{ _id: string; n: number }>('things')
+      .find({ _id: { $in: [...ids] } })
+      .toArray();
   });
   const loader = factory(store, outsideAnOperation);
   const waiting = loader.load('c').catch((error: Error) => error.message); // asked while readNow reads it
@@ -96,7 +104,10 @@ test("a request's Loaders build fresh loaders after release", async () => {
   const batches: string[][] = [];
   const factory = byIdLoader<{ _id: string; n: number }>(async (_store, ids) => {
     batches.push([...ids]);
-    return db.collection<{ _id: string; n: number }>('things').find({ _id: { $in: [...ids] } }).toArray();
+    return db
+      .collection<{ _id: string; n: number }>('things')
+      .find({ _id: { $in: [...ids] } })
+      .toArray();
   });
   const loaders = new Loaders(store);
   const first = loaders.get(factory);

@@ -6,7 +6,12 @@ let svc: TestService;
 beforeAll(async () => {
   // Small limits so the foundation's own small schema can cross them.
   svc = await startTestService({
-    env: { GRAPHQL_MAX_DEPTH: '2', GRAPHQL_MAX_ALIASES: '3', GRAPHQL_MAX_COST: '3', CORS_ORIGINS: 'https://app.example' },
+    env: {
+      GRAPHQL_MAX_DEPTH: '2',
+      GRAPHQL_MAX_ALIASES: '3',
+      GRAPHQL_MAX_COST: '3',
+      CORS_ORIGINS: 'https://app.example',
+    },
   });
 });
 afterAll(async () => {
@@ -14,14 +19,22 @@ afterAll(async () => {
 });
 
 test('a non-JSON body on /graphql is 415 problem+json', async () => {
-  const res = await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'text/plain', 'apollo-require-preflight': '1' }, body: '{ service { name } }' });
+  const res = await fetch(`${svc.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain', 'apollo-require-preflight': '1' },
+    body: '{ service { name } }',
+  });
   expect(res.status).toBe(415);
   expect(await res.json()).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
 });
 
 test('a JSON body over 1 MiB is 413', async () => {
   const query = `{ service { name } } # ${'x'.repeat(1_100_000)}`;
-  const res = await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+  const res = await fetch(`${svc.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query }),
+  });
   expect(res.status).toBe(413);
   expect(await res.json()).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
 });
@@ -50,7 +63,11 @@ test('GraphQL answers carry every security header, and a 415 refusal too', async
   };
   const answered = await svc.gql('{ service { name } }');
   expect(answered.status).toBe(200);
-  const refused = await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'text/plain', 'apollo-require-preflight': '1' }, body: '{}' });
+  const refused = await fetch(`${svc.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain', 'apollo-require-preflight': '1' },
+    body: '{}',
+  });
   expect(refused.status).toBe(415);
   for (const headers of [answered.headers, refused.headers]) {
     for (const [name, value] of Object.entries(expected)) expect([name, headers.get(name)]).toEqual([name, value]);
@@ -60,9 +77,15 @@ test('GraphQL answers carry every security header, and a 415 refusal too', async
 });
 
 test('CORS answers allowed origins and stays silent for others', async () => {
-  const allowed = await fetch(`${svc.url}/graphql`, { method: 'OPTIONS', headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'POST' } });
+  const allowed = await fetch(`${svc.url}/graphql`, {
+    method: 'OPTIONS',
+    headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'POST' },
+  });
   expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example');
-  const denied = await fetch(`${svc.url}/graphql`, { method: 'OPTIONS', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' } });
+  const denied = await fetch(`${svc.url}/graphql`, {
+    method: 'OPTIONS',
+    headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' },
+  });
   expect(denied.headers.get('access-control-allow-origin')).toBeNull();
 });
 
@@ -74,7 +97,9 @@ test('depth past the limit is rejected before execution', async () => {
 });
 
 test('aliases past the limit are rejected', async () => {
-  const { status, body } = await svc.gql('{ a: service { name } b: service { name } c: service { name } d: service { name } }');
+  const { status, body } = await svc.gql(
+    '{ a: service { name } b: service { name } c: service { name } d: service { name } }',
+  );
   expect(status).toBe(400);
   expect(body.errors![0].message).toMatch(/alias/i);
   expect(body.errors![0].extensions!.code).toBe('GRAPHQL_VALIDATION_FAILED');

@@ -32,7 +32,9 @@ async function printed(pretty: boolean): Promise<string[]> {
   expect(await child.exited).toBe(0);
   expect(child.stderr.join('')).toBe('');
   // eslint-disable-next-line no-control-regex
-  return child.lines.map((l) => (typeof l.level === 'number' ? JSON.stringify(l) : String(l.msg).replace(/\x1b\[[0-9;]*m/g, '')));
+  return child.lines.map((l) =>
+    typeof l.level === 'number' ? JSON.stringify(l) : String(l.msg).replace(/\x1b\[[0-9;]*m/g, ''),
+  );
 }
 
 test('pretty: readable lines, secrets still redacted, a multi-line message shown as lines', async () => {
@@ -52,6 +54,10 @@ test('JSON: one object a line, the same redaction', async () => {
   const lines = await printed(false);
   expect(lines).toHaveLength(2);
   const [request, banner] = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
-  expect(request).toMatchObject({ msg: 'a request', password: '[redacted]', req: { headers: { authorization: '[redacted]' } } });
+  expect(request).toMatchObject({
+    msg: 'a request',
+    password: '[redacted]',
+    req: { headers: { authorization: '[redacted]' } },
+  });
   expect(banner!.msg).toContain('\n  customer demo@example.com');
 });

@@ -19,7 +19,9 @@ test('requests are counted by route pattern and GraphQL operation name', async (
   expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
   const text = await res.text();
   expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/healthz",status="200"\} [1-9]/);
-  expect(text).toMatch(/http_request_duration_seconds_count\{method="POST",route="graphql:ServiceVersion",status="200"\} 1/);
+  expect(text).toMatch(
+    /http_request_duration_seconds_count\{method="POST",route="graphql:ServiceVersion",status="200"\} 1/,
+  );
   expect(text).toMatch(/route="unmatched",status="404"/);
   expect(text).not.toContain('/some/random');
   expect(text).toContain('dataloader_batch_size');

@@ -28,8 +28,15 @@ beforeAll(async () => {
 afterAll(() => svc.close());
 
 async function gql(query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
-  const res = await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
-  return { status: res.status, body: (await res.json()) as { data?: any; errors?: Array<{ extensions?: { code?: string } }> } };
+  const res = await fetch(`${svc.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ query, variables }),
+  });
+  return {
+    status: res.status,
+    body: (await res.json()) as { data?: any; errors?: Array<{ extensions?: { code?: string } }> },
+  };
 }
 
 /** One id of every Node type, and a field of that type to read through an inline fragment. */
@@ -68,8 +75,9 @@ test('what its entry point would not show is null through node too', async () =>
   }
 });
 
-test("a cart is a node only for its owner holding the cart scope", async () => {
-  const cart = async (headers: Record<string, string>) => (await gql(NODE, { id: 'cart-alice' }, headers)).body.data.node;
+test('a cart is a node only for its owner holding the cart scope', async () => {
+  const cart = async (headers: Record<string, string>) =>
+    (await gql(NODE, { id: 'cart-alice' }, headers)).body.data.node;
   expect(await cart({})).toBeNull();
   expect(await cart(bearer('bob-cart'))).toBeNull();
   expect(await cart(bearer('alice-plain'))).toBeNull();
@@ -77,22 +85,40 @@ test("a cart is a node only for its owner holding the cart scope", async () => {
 });
 
 test('nodes answers in the order asked, null where there is nothing, repeats included', async () => {
-  const { body } = await gql('query($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }', { ids: ['g-a-1-2', 'nope', 'g-page', 'g-a-1-2', 'a-draft'] });
+  const { body } = await gql('query($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }', {
+    ids: ['g-a-1-2', 'nope', 'g-page', 'g-a-1-2', 'a-draft'],
+  });
   expect(body.errors).toBeUndefined();
-  expect(body.data.nodes).toEqual([{ __typename: 'Article', id: 'g-a-1-2' }, null, { __typename: 'Page', id: 'g-page' }, { __typename: 'Article', id: 'g-a-1-2' }, null]);
+  expect(body.data.nodes).toEqual([
+    { __typename: 'Article', id: 'g-a-1-2' },
+    null,
+    { __typename: 'Page', id: 'g-page' },
+    { __typename: 'Article', id: 'g-a-1-2' },
+    null,
+  ]);
 });
 
 test('a malformed id or too many ids is BAD_USER_INPUT', async () => {
   expect((await gql(NODE, { id: 'no spaces!' })).body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-  const many = await gql('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: Array.from({ length: 101 }, (_, i) => `x-${i}`) });
+  const many = await gql('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', {
+    ids: Array.from({ length: 101 }, (_, i) => `x-${i}`),
+  });
   // Refused while executing `nodes`: an execution error, so 200 with `data: null` (GraphQL over HTTP).
-  expect({ status: many.status, data: many.body.data, code: many.body.errors?.[0]?.extensions?.code }).toEqual({ status: 200, data: null, code: 'BAD_USER_INPUT' });
+  expect({ status: many.status, data: many.body.data, code: many.body.errors?.[0]?.extensions?.code }).toEqual({
+    status: 200,
+    data: null,
+    code: 'BAD_USER_INPUT',
+  });
 });
 
 /** Store commands one nodes() query sends, by command and collection. */
 async function commandsOf(ids: string[]): Promise<string[]> {
   svc.commands.length = 0;
-  const { body } = await gql(`query($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }`, { ids }, bearer('alice-cart'));
+  const { body } = await gql(
+    `query($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }`,
+    { ids },
+    bearer('alice-cart'),
+  );
   expect(body.errors).toBeUndefined();
   expect(body.data.nodes.every((n: unknown) => n !== null)).toBe(true);
   return svc.commands.map((c) => `${c.commandName}:${String(c.command[c.commandName])}`).sort();
@@ -100,7 +126,16 @@ async function commandsOf(ids: string[]): Promise<string[]> {
 
 test('nodes costs one store round trip per type, whatever the number of ids', async () => {
   const oneEach = await commandsOf(EVERY_TYPE.map(([id]) => id));
-  const all = await commandsOf([...EVERY_TYPE.map(([id]) => id), 'g-a-1-2', 'g-a-2-1', 'g-a-2-2', 'g-issue-2', 'g-au-2', 'prod-digital', 'item-year']);
+  const all = await commandsOf([
+    ...EVERY_TYPE.map(([id]) => id),
+    'g-a-1-2',
+    'g-a-2-1',
+    'g-a-2-2',
+    'g-issue-2',
+    'g-au-2',
+    'prod-digital',
+    'item-year',
+  ]);
   expect(all).toEqual(oneEach);
   // One find per Node type's collection, plus the pages of the issues found (an issue is visible while its page is).
   expect(new Set(all).size).toBe(all.length);

@@ -25,28 +25,73 @@ const poll = (id: string, yes: number, no: number): PollDoc => ({
   ...f.poll(id),
   question: `Question of ${id}?`,
   endDate: null,
-  choices: [{ id: 'yes', text: `Yes to ${id}`, votes: yes }, { id: 'no', text: `No to ${id}`, votes: no }],
+  choices: [
+    { id: 'yes', text: `Yes to ${id}`, votes: yes },
+    { id: 'no', text: `No to ${id}`, votes: no },
+  ],
 });
 const quiz = (id: string, votes: number): QuizDoc => {
   const base = f.quiz(id);
   return {
     ...base,
-    questions: [{ ...base.questions[0]!, title: `Question of ${id}`, choices: base.questions[0]!.choices.map((a) => ({ ...a, text: `${a.text} in ${id}`, votes })) }],
+    questions: [
+      {
+        ...base.questions[0]!,
+        title: `Question of ${id}`,
+        choices: base.questions[0]!.choices.map((a) => ({ ...a, text: `${a.text} in ${id}`, votes })),
+      },
+    ],
     results: [{ ...base.results[0]!, result: `Result of ${id}`, votes }],
   };
 };
 
 type Answer = {
-  poll: { id: string; question: string; choices: Array<{ id: string; text: string; votes: number }>; results: Array<{ choiceId: string; votes: number }> };
-  quiz: { id: string; name: string; questions: Array<{ id: string; title: string; choices: Array<{ id: string; text: string; votes: number }> }>; results: Array<{ id: string; result: string; votes: number }> };
+  poll: {
+    id: string;
+    question: string;
+    choices: Array<{ id: string; text: string; votes: number }>;
+    results: Array<{ choiceId: string; votes: number }>;
+  };
+  quiz: {
+    id: string;
+    name: string;
+    questions: Array<{ id: string; title: string; choices: Array<{ id: string; text: string; votes: number }> }>;
+    results: Array<{ id: string; result: string; votes: number }>;
+  };
 };
 
 /** What each poll and quiz holds, as the client should read it back. */
 const own = {
-  'nc-poll-a': { question: 'Question of nc-poll-a?', choices: [['Yes to nc-poll-a', 3], ['No to nc-poll-a', 1]] },
-  'nc-poll-b': { question: 'Question of nc-poll-b?', choices: [['Yes to nc-poll-b', 20], ['No to nc-poll-b', 30]] },
-  'nc-quiz-a': { title: 'Question of nc-quiz-a', answers: [['Ljubljana in nc-quiz-a', 5], ['Maribor in nc-quiz-a', 5]], result: ['Result of nc-quiz-a', 5] },
-  'nc-quiz-b': { title: 'Question of nc-quiz-b', answers: [['Ljubljana in nc-quiz-b', 70], ['Maribor in nc-quiz-b', 70]], result: ['Result of nc-quiz-b', 70] },
+  'nc-poll-a': {
+    question: 'Question of nc-poll-a?',
+    choices: [
+      ['Yes to nc-poll-a', 3],
+      ['No to nc-poll-a', 1],
+    ],
+  },
+  'nc-poll-b': {
+    question: 'Question of nc-poll-b?',
+    choices: [
+      ['Yes to nc-poll-b', 20],
+      ['No to nc-poll-b', 30],
+    ],
+  },
+  'nc-quiz-a': {
+    title: 'Question of nc-quiz-a',
+    answers: [
+      ['Ljubljana in nc-quiz-a', 5],
+      ['Maribor in nc-quiz-a', 5],
+    ],
+    result: ['Result of nc-quiz-a', 5],
+  },
+  'nc-quiz-b': {
+    title: 'Question of nc-quiz-b',
+    answers: [
+      ['Ljubljana in nc-quiz-b', 70],
+      ['Maribor in nc-quiz-b', 70],
+    ],
+    result: ['Result of nc-quiz-b', 70],
+  },
 } as const;
 
 function expectOwn(answer: Answer, pollId: 'nc-poll-a' | 'nc-poll-b', quizId: 'nc-quiz-a' | 'nc-quiz-b'): void {
@@ -62,7 +107,10 @@ function expectOwn(answer: Answer, pollId: 'nc-poll-a' | 'nc-poll-b', quizId: 'n
   const q = own[quizId];
   expect({
     id: answer.quiz.id,
-    questions: answer.quiz.questions.map((question) => ({ title: question.title, answers: question.choices.map((a) => [a.text, a.votes]) })),
+    questions: answer.quiz.questions.map((question) => ({
+      title: question.title,
+      answers: question.choices.map((a) => [a.text, a.votes]),
+    })),
     results: answer.quiz.results.map((r) => [r.result, r.votes]),
   }).toEqual({ id: quizId, questions: [{ title: q.title, answers: q.answers }], results: [q.result] });
 }
@@ -74,7 +122,10 @@ let relayQuery: ConcreteRequest;
 beforeAll(async () => {
   svc = await startTestService({
     beforeStart: async (store) => {
-      await f.insert(store.db, { polls: [poll('nc-poll-a', 3, 1), poll('nc-poll-b', 20, 30)], quizzes: [quiz('nc-quiz-a', 5), quiz('nc-quiz-b', 70)] });
+      await f.insert(store.db, {
+        polls: [poll('nc-poll-a', 3, 1), poll('nc-poll-b', 20, 30)],
+        quizzes: [quiz('nc-quiz-a', 5), quiz('nc-quiz-b', 70)],
+      });
     },
   });
   // Relay reads only what its compiler wrote: the query compiled against schema.graphql, as a Relay app builds it.
@@ -91,7 +142,10 @@ const A = { poll: 'nc-poll-a', quiz: 'nc-quiz-a' } as const;
 const B = { poll: 'nc-poll-b', quiz: 'nc-quiz-b' } as const;
 
 test('Apollo Client InMemoryCache: each poll and quiz keeps its own choices, questions, answers and results', async () => {
-  const client = new ApolloClient({ link: new HttpLink({ uri: `${svc.url}/graphql`, fetch }), cache: new InMemoryCache() });
+  const client = new ApolloClient({
+    link: new HttpLink({ uri: `${svc.url}/graphql`, fetch }),
+    cache: new InMemoryCache(),
+  });
   const query = gql(POLL_AND_QUIZ);
   try {
     for (const vars of [A, B]) {
@@ -110,7 +164,11 @@ test('Apollo Client InMemoryCache: each poll and quiz keeps its own choices, que
 test('urql with graphcache: each poll and quiz keeps its own choices, questions, answers and results', async () => {
   // urql sends short queries as GET, which Apollo Server's CSRF rule refuses without a preflight header; POST
   // is what an urql app against Apollo Server configures. The cache itself is graphcache's default.
-  const client = new Client({ url: `${svc.url}/graphql`, preferGetMethod: false, exchanges: [cacheExchange(), fetchExchange] });
+  const client = new Client({
+    url: `${svc.url}/graphql`,
+    preferGetMethod: false,
+    exchanges: [cacheExchange(), fetchExchange],
+  });
   for (const vars of [A, B]) {
     const { data, error } = await client.query(POLL_AND_QUIZ, vars, { requestPolicy: 'network-only' }).toPromise();
     expect(error).toBeUndefined();
@@ -138,7 +196,9 @@ test('Relay: each poll and quiz keeps its own choices, questions, answers and re
   const records = env.getStore().getSource().getRecordIDs();
   const typeOf = (id: string) => env.getStore().getSource().get(id)?.__typename;
   const byType = (type: string) => records.filter((id) => typeOf(id) === type).length;
-  expect([byType('PollChoice'), byType('QuizQuestion'), byType('QuizAnswer'), byType('QuizResult')]).toEqual([4, 2, 4, 2]);
+  expect([byType('PollChoice'), byType('QuizQuestion'), byType('QuizAnswer'), byType('QuizResult')]).toEqual([
+    4, 2, 4, 2,
+  ]);
 });
 
 test('every id is unique across the whole answer, and votes and submissions take ids or keys', async () => {
@@ -148,31 +208,59 @@ test('every id is unique across the whole answer, and votes and submissions take
   const choice = body.data!.poll.choices[0]!;
   expect(choice.id).toBe('PollChoice:nc-poll-a:yes');
   // The keys are still there, under their own names.
-  const keys = await svc.gql<{ node: { choices: Array<{ key: string }>; results: Array<{ choiceKey: string }>; } }>(
-    'query($id: ID!) { node(id: $id) { ... on Poll { choices { key } results { choiceKey } } } }', { id: 'nc-poll-a' },
+  const keys = await svc.gql<{ node: { choices: Array<{ key: string }>; results: Array<{ choiceKey: string }> } }>(
+    'query($id: ID!) { node(id: $id) { ... on Poll { choices { key } results { choiceKey } } } }',
+    { id: 'nc-poll-a' },
   );
-  expect(keys.body.data!.node).toEqual({ choices: [{ key: 'yes' }, { key: 'no' }], results: [{ choiceKey: 'yes' }, { choiceKey: 'no' }] });
+  expect(keys.body.data!.node).toEqual({
+    choices: [{ key: 'yes' }, { key: 'no' }],
+    results: [{ choiceKey: 'yes' }, { choiceKey: 'no' }],
+  });
 
-  const VOTE = 'mutation($poll: ID!, $choice: ID!) { voteInPoll(pollId: $poll, choiceId: $choice) { votedChoice votedChoiceKey choices { id votes } } }';
-  const byId = await svc.gql<{ voteInPoll: { votedChoice: string; votedChoiceKey: string; choices: Array<{ id: string; votes: number }> } }>(VOTE, { poll: 'nc-poll-a', choice: choice.id });
+  const VOTE =
+    'mutation($poll: ID!, $choice: ID!) { voteInPoll(pollId: $poll, choiceId: $choice) { votedChoice votedChoiceKey choices { id votes } } }';
+  const byId = await svc.gql<{
+    voteInPoll: { votedChoice: string; votedChoiceKey: string; choices: Array<{ id: string; votes: number }> };
+  }>(VOTE, { poll: 'nc-poll-a', choice: choice.id });
   expect(byId.body.errors).toBeUndefined();
-  expect(byId.body.data!.voteInPoll).toMatchObject({ votedChoice: choice.id, votedChoiceKey: 'yes', choices: [{ id: choice.id, votes: 4 }, expect.anything()] });
-  const byKey = await svc.gql<{ voteInPoll: { choices: Array<{ votes: number }> } }>(VOTE, { poll: 'nc-poll-b', choice: 'no' });
+  expect(byId.body.data!.voteInPoll).toMatchObject({
+    votedChoice: choice.id,
+    votedChoiceKey: 'yes',
+    choices: [{ id: choice.id, votes: 4 }, expect.anything()],
+  });
+  const byKey = await svc.gql<{ voteInPoll: { choices: Array<{ votes: number }> } }>(VOTE, {
+    poll: 'nc-poll-b',
+    choice: 'no',
+  });
   expect(byKey.body.data!.voteInPoll.choices.map((c) => c.votes)).toEqual([20, 31]);
   // Another poll's choice id is not a choice of this one.
   const other = await svc.gql(VOTE, { poll: 'nc-poll-b', choice: 'PollChoice:nc-poll-a:no' });
   expect(other.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
 
-  const SUBMIT = 'mutation($quiz: ID!, $answers: [QuizAnswerInput!]!) { submitQuizAnswers(quizId: $quiz, answers: $answers) { score result { id key } } }';
+  const SUBMIT =
+    'mutation($quiz: ID!, $answers: [QuizAnswerInput!]!) { submitQuizAnswers(quizId: $quiz, answers: $answers) { score result { id key } } }';
   const question = body.data!.quiz.questions[0]!;
-  const submitted = await svc.gql<{ submitQuizAnswers: { score: number; result: { id: string; key: string } } }>(SUBMIT, {
-    quiz: 'nc-quiz-a', answers: [{ questionId: question.id, answerId: question.choices[0]!.id }],
-  });
+  const submitted = await svc.gql<{ submitQuizAnswers: { score: number; result: { id: string; key: string } } }>(
+    SUBMIT,
+    {
+      quiz: 'nc-quiz-a',
+      answers: [{ questionId: question.id, answerId: question.choices[0]!.id }],
+    },
+  );
   expect(submitted.body.errors).toBeUndefined();
-  expect(submitted.body.data!.submitQuizAnswers).toEqual({ score: 10, result: { id: 'QuizResult:nc-quiz-a:r1', key: 'r1' } });
-  const byKeys = await svc.gql<{ submitQuizAnswers: { score: number } }>(SUBMIT, { quiz: 'nc-quiz-b', answers: [{ questionId: 'q1', answerId: 'a2' }] });
+  expect(submitted.body.data!.submitQuizAnswers).toEqual({
+    score: 10,
+    result: { id: 'QuizResult:nc-quiz-a:r1', key: 'r1' },
+  });
+  const byKeys = await svc.gql<{ submitQuizAnswers: { score: number } }>(SUBMIT, {
+    quiz: 'nc-quiz-b',
+    answers: [{ questionId: 'q1', answerId: 'a2' }],
+  });
   expect(byKeys.body.data!.submitQuizAnswers.score).toBe(0);
   // An answer id of another quiz's question does not count here.
-  const crossed = await svc.gql(SUBMIT, { quiz: 'nc-quiz-b', answers: [{ questionId: 'q1', answerId: question.choices[0]!.id }] });
+  const crossed = await svc.gql(SUBMIT, {
+    quiz: 'nc-quiz-b',
+    answers: [{ questionId: 'q1', answerId: question.choices[0]!.id }],
+  });
   expect(crossed.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
 });

@@ -7,7 +7,9 @@ import { startTestService, type TestService } from '../helpers/service.js';
 
 let svc: TestService;
 beforeAll(async () => {
-  svc = await startTestService({ beforeStart: (store) => f.insert(store.db, contentGraph({ prefix: 'g-', issues: 4, articlesPerIssue: 5 }).fixture) });
+  svc = await startTestService({
+    beforeStart: (store) => f.insert(store.db, contentGraph({ prefix: 'g-', issues: 4, articlesPerIssue: 5 }).fixture),
+  });
 });
 afterAll(() => svc.close());
 
@@ -16,23 +18,61 @@ const INNOCENT = `{ pages(first: 5) { edges { node { id issues(first: 3) { edges
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 const poisons: Array<{ name: string; body: string }> = [
-  { name: 'broken regex in a cursor', body: JSON.stringify({ query: 'query($a: String) { articles(first: 5, after: $a) { totalCount } }', variables: { a: b64([0, [{ $regex: '(' }, 'x']]) } }) },
-  { name: '$where in a cursor', body: JSON.stringify({ query: 'query($a: String) { pages(first: 5, after: $a) { totalCount } }', variables: { a: b64([0, [{ $where: 'while(true){}' }, 'x']]) } }) },
-  { name: 'unknown operator in a nested cursor', body: JSON.stringify({ query: '{ page(id: "g-page") { issues(first: 2, after: "' + b64({ $foo: 1 }) + '") { totalCount } } }' }) },
-  { name: 'object for an ID', body: JSON.stringify({ query: 'query($id: ID!) { page(id: $id) { id } }', variables: { id: { $regex: '(' } } }) },
+  {
+    name: 'broken regex in a cursor',
+    body: JSON.stringify({
+      query: 'query($a: String) { articles(first: 5, after: $a) { totalCount } }',
+      variables: { a: b64([0, [{ $regex: '(' }, 'x']]) },
+    }),
+  },
+  {
+    name: '$where in a cursor',
+    body: JSON.stringify({
+      query: 'query($a: String) { pages(first: 5, after: $a) { totalCount } }',
+      variables: { a: b64([0, [{ $where: 'while(true){}' }, 'x']]) },
+    }),
+  },
+  {
+    name: 'unknown operator in a nested cursor',
+    body: JSON.stringify({
+      query: '{ page(id: "g-page") { issues(first: 2, after: "' + b64({ $foo: 1 }) + '") { totalCount } } }',
+    }),
+  },
+  {
+    name: 'object for an ID',
+    body: JSON.stringify({ query: 'query($id: ID!) { page(id: $id) { id } }', variables: { id: { $regex: '(' } } }),
+  },
   { name: 'unknown operation name', body: JSON.stringify({ query: '{ __typename }', operationName: 'Nope' }) },
   { name: 'malformed JSON', body: '{"query": "{ pages(first: 1) { totalCount } }", ' },
 ];
 
 async function innocent(): Promise<{ status: number; ok: boolean }> {
-  const res = await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: INNOCENT }) });
-  const body = (await res.json()) as { data?: { pages: { edges: unknown[] }; articles: { totalCount: number } }; errors?: unknown };
-  return { status: res.status, ok: res.status === 200 && !body.errors && body.data!.pages.edges.length === 1 && body.data!.articles.totalCount === 20 };
+  const res = await fetch(`${svc.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: INNOCENT }),
+  });
+  const body = (await res.json()) as {
+    data?: { pages: { edges: unknown[] }; articles: { totalCount: number } };
+    errors?: unknown;
+  };
+  return {
+    status: res.status,
+    ok:
+      res.status === 200 &&
+      !body.errors &&
+      body.data!.pages.edges.length === 1 &&
+      body.data!.articles.totalCount === 20,
+  };
 }
 
 /** The poison's answer: a 4xx, or (a refused nested argument under a nullable parent) a 200 carrying the code. */
 async function poison(body: string): Promise<{ status: number; code: unknown }> {
-  const res = await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const res = await fetch(`${svc.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
   const answer = (await res.json()) as { errors?: Array<{ extensions?: { code?: unknown } }> };
   return { status: res.status, code: answer.errors?.[0]?.extensions?.code };
 }
@@ -51,10 +91,14 @@ test.each(poisons)('$name beside 20 innocent concurrent requests: 0 innocent fai
 
 test('a store command that fails beside 20 innocent requests fails alone', async () => {
   // The store error of one request (here: a command the engine must refuse) on the service's own connection pool.
-  const failing = svc.store.db.collection('articles').find({ title: { $regex: '(' } }).toArray().then(
-    () => 'answered',
-    () => 'refused',
-  );
+  const failing = svc.store.db
+    .collection('articles')
+    .find({ title: { $regex: '(' } })
+    .toArray()
+    .then(
+      () => 'answered',
+      () => 'refused',
+    );
   const answers = await Promise.all(Array.from({ length: 20 }, () => innocent()));
   expect(await failing).toBe('refused');
   expect(answers.filter((a) => !a.ok)).toEqual([]);

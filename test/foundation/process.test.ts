@@ -20,7 +20,13 @@ test('a bad environment variable stops the start with a clear message and exit c
 });
 
 test('SIGTERM stops accepting, lets the in-flight request finish, closes the store and exits 0', async () => {
-  const child = spawnNode(distPath('bundle/main.js'), [], { PORT: '0', HOST: '127.0.0.1', STORE: 'memory', SEED: 'none', LOG_LEVEL: 'info' });
+  const child = spawnNode(distPath('bundle/main.js'), [], {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    STORE: 'memory',
+    SEED: 'none',
+    LOG_LEVEL: 'info',
+  });
   const listening = await child.waitFor((l) => typeof l.url === 'string' && String(l.msg).includes('listening'));
   const url = new URL(String(listening.url));
 
@@ -31,7 +37,13 @@ test('SIGTERM stops accepting, lets the in-flight request finish, closes the sto
   const body = JSON.stringify({ query: '{ service { version store { reachable } } }' });
   const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
     const req = request(
-      { host: url.hostname, port: url.port, path: '/graphql', method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: '/graphql',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
       (res) => {
         let text = '';
         res.on('data', (c: Buffer) => (text += c.toString()));
@@ -55,9 +67,18 @@ test('SIGTERM stops accepting, lets the in-flight request finish, closes the sto
 
 test('a SIGTERM as soon as /readyz answers (the rest of the start still running) still drains, closes the store and exits 0', async () => {
   const port = await freePort();
-  const child = spawnNode(distPath('bundle/main.js'), [], { PORT: String(port), HOST: '127.0.0.1', STORE: 'memory', SEED: 'none', LOG_LEVEL: 'info' });
+  const child = spawnNode(distPath('bundle/main.js'), [], {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    STORE: 'memory',
+    SEED: 'none',
+    LOG_LEVEL: 'info',
+  });
   for (;;) {
-    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status, () => 0);
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (ready === 200) break;
     await new Promise((r) => setTimeout(r, 2));
   }
@@ -79,7 +100,13 @@ function freePort(): Promise<number> {
 }
 
 test('the embedded engine runs on a thread of its own, and shuts down with the service', async () => {
-  const child = spawnNode(distPath('bundle/main.js'), [], { PORT: '0', HOST: '127.0.0.1', STORE: 'memory', SEED: 'none', LOG_LEVEL: 'info' });
+  const child = spawnNode(distPath('bundle/main.js'), [], {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    STORE: 'memory',
+    SEED: 'none',
+    LOG_LEVEL: 'info',
+  });
   const started = await child.waitFor((l) => l.msg === 'embedded store engine started');
   expect(started.thread).toBe(true);
   const listening = await child.waitFor((l) => typeof l.url === 'string' && String(l.msg).includes('listening'));
@@ -95,7 +122,14 @@ test('an engine that cannot start stops the service with a clear message and exi
   const dir = mkdtempSync(join(tmpdir(), 'gateway-engine-'));
   const notADirectory = join(dir, 'file');
   writeFileSync(notADirectory, 'not a data directory');
-  const child = spawnNode(distPath('bundle/main.js'), [], { PORT: '0', HOST: '127.0.0.1', STORE: 'disk', DATA_DIR: notADirectory, SEED: 'none', LOG_LEVEL: 'info' });
+  const child = spawnNode(distPath('bundle/main.js'), [], {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    STORE: 'disk',
+    DATA_DIR: notADirectory,
+    SEED: 'none',
+    LOG_LEVEL: 'info',
+  });
   expect(await child.exited).toBe(1);
   expect(child.stderr.join('')).toContain('gateway failed to start: the embedded store engine did not start');
   rmSync(dir, { recursive: true, force: true });

@@ -14,8 +14,16 @@ let baseUrl: string;
 
 beforeAll(async () => {
   await ensureBuilt();
-  service = spawnNode(distPath('bundle/main.js'), [], { PORT: '0', HOST: '127.0.0.1', DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'info' });
-  const listening = await service.waitFor((l) => typeof l.url === 'string' && String(l.msg).includes('listening'), 240_000);
+  service = spawnNode(distPath('bundle/main.js'), [], {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: join(dir, 'data'),
+    LOG_LEVEL: 'info',
+  });
+  const listening = await service.waitFor(
+    (l) => typeof l.url === 'string' && String(l.msg).includes('listening'),
+    240_000,
+  );
   baseUrl = new URL(String(listening.url)).origin;
 }, 300_000);
 afterAll(async () => {
@@ -25,7 +33,9 @@ afterAll(async () => {
 });
 
 const report = (outcomes: Outcome[]) =>
-  outcomes.filter((o) => o.failure).map((o) => `README line ${o.snippet.line} (${o.snippet.kind}): ${o.failure}\n${o.output.slice(0, 2_000)}`);
+  outcomes
+    .filter((o) => o.failure)
+    .map((o) => `README line ${o.snippet.line} (${o.snippet.kind}): ${o.failure}\n${o.output.slice(0, 2_000)}`);
 
 test('every marked example of the README works on a fresh start, in order', async () => {
   const snippets = readmeSnippets();

@@ -14,7 +14,11 @@ beforeAll(async () => {
     env: { RESPONSE_CACHE_MB: '16', CORS_ORIGINS: 'https://app.example' },
     beforeStart: async (store) => {
       await store.db.collection('channels').insertOne({
-        _id: '11' as never, name: 'Evening Edition', image: null, description: 'News at six', objectType: 'channel',
+        _id: '11' as never,
+        name: 'Evening Edition',
+        image: null,
+        description: 'News at six',
+        objectType: 'channel',
         configuration: { linkables: [], dynamicSections: [] },
       });
     },
@@ -43,10 +47,14 @@ test('a public GraphQL GET is computed once, then served from stored bytes with 
   expect(second.headers.get('etag')).toBe(first.headers.get('etag'));
   expect(Number(second.headers.get('age'))).toBeGreaterThanOrEqual(0);
 
-  const notModified = await fetch(getUrl({ query: QUERY }), { headers: { ...csrf, 'if-none-match': first.headers.get('etag')! } });
+  const notModified = await fetch(getUrl({ query: QUERY }), {
+    headers: { ...csrf, 'if-none-match': first.headers.get('etag')! },
+  });
   expect(notModified.status).toBe(304);
   // RFC 9110 §13.1.2: weak comparison, and a list of tags.
-  const weakInList = await fetch(getUrl({ query: QUERY }), { headers: { ...csrf, 'if-none-match': `"other", W/${first.headers.get('etag')}` } });
+  const weakInList = await fetch(getUrl({ query: QUERY }), {
+    headers: { ...csrf, 'if-none-match': `"other", W/${first.headers.get('etag')}` },
+  });
   expect(weakInList.status).toBe(304);
 });
 
@@ -56,7 +64,9 @@ test('automatic persisted queries: register by hash once, then GET by hash alone
   const extensions = JSON.stringify({ persistedQuery: { version: 1, sha256Hash: hash } });
 
   const unknown = await fetch(getUrl({ extensions }), { headers: csrf });
-  expect(((await unknown.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+  expect(
+    ((await unknown.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code,
+  ).toBe('PERSISTED_QUERY_NOT_FOUND');
 
   const register = await fetch(getUrl({ query, extensions }), { headers: csrf });
   expect(register.status).toBe(200);
@@ -111,18 +121,26 @@ test('a hit answered before Koa (no Origin) carries the same headers as one answ
 
   const perDelivery = new Set(['date', 'x-request-id', 'age', 'connection', 'keep-alive']);
   const comparable = (res: Response) =>
-    Object.fromEntries([...res.headers].filter(([name]) => !perDelivery.has(name) && !name.startsWith('access-control-')));
+    Object.fromEntries(
+      [...res.headers].filter(([name]) => !perDelivery.has(name) && !name.startsWith('access-control-')),
+    );
   expect(comparable(plain)).toEqual(comparable(withOrigin));
   // The security headers of the chain are part of what is replayed.
   expect(plain.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
   expect(plain.headers.get('x-content-type-options')).toBe('nosniff');
 
-  const notModified = await fetch(getUrl({ query }), { headers: { ...csrf, 'if-none-match': plain.headers.get('etag')! } });
+  const notModified = await fetch(getUrl({ query }), {
+    headers: { ...csrf, 'if-none-match': plain.headers.get('etag')! },
+  });
   expect(notModified.status).toBe(304);
   expect(notModified.headers.get('etag')).toBe(plain.headers.get('etag'));
 
   // Hits are counted under the operation's name like any other request.
   const metrics = await (await fetch(`${svc.url}/metrics`)).text();
-  expect(metrics).toMatch(/http_request_duration_seconds_count\{[^}]*route="graphql:HeadersChannel"[^}]*status="200"[^}]*\} [3-9]/);
-  expect(metrics).toMatch(/http_request_duration_seconds_count\{[^}]*route="graphql:HeadersChannel"[^}]*status="304"[^}]*\} 1/);
+  expect(metrics).toMatch(
+    /http_request_duration_seconds_count\{[^}]*route="graphql:HeadersChannel"[^}]*status="200"[^}]*\} [3-9]/,
+  );
+  expect(metrics).toMatch(
+    /http_request_duration_seconds_count\{[^}]*route="graphql:HeadersChannel"[^}]*status="304"[^}]*\} 1/,
+  );
 });

@@ -16,5 +16,7 @@ test('schema.graphql is the SDL of the type-graphql classes', async () => {
 
 test('the generated typed documents match schema.graphql and the .graphql documents', async () => {
   const bin = join(projectRoot, 'node_modules/@graphql-codegen/cli/esm/bin.js');
-  await expect(run(process.execPath, [bin, '--config', 'codegen.yml', '--check'], { cwd: projectRoot })).resolves.toBeDefined();
+  await expect(
+    run(process.execPath, [bin, '--config', 'codegen.yml', '--check'], { cwd: projectRoot }),
+  ).resolves.toBeDefined();
 }, 60_000);

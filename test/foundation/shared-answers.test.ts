@@ -27,7 +27,12 @@ async function insertFixtures(db: Db): Promise<void> {
   await f.insert(db, {
     articles: [
       f.article('a-gold', {
-        premium: true, free: false, accessControlEnabled: true, accessGroups: ['gold'], previewLimit: 4, body: '<p>gold only</p>',
+        premium: true,
+        free: false,
+        accessControlEnabled: true,
+        accessGroups: ['gold'],
+        previewLimit: 4,
+        body: '<p>gold only</p>',
         elements: { liveBlogIds: [], pollIds: ['poll-1'], quizIds: [], videoPlatformVideoIds: [] },
       }),
     ],
@@ -56,7 +61,10 @@ describe('by entitlement set', () => {
   beforeAll(async () => {
     [goldA, goldB, plain, lapsed] = await Promise.all([
       reader([{ group: 'gold' }]),
-      reader([{ group: 'gold', validUntil: null }, { group: 'gold', validUntil: inAMonth }]),
+      reader([
+        { group: 'gold', validUntil: null },
+        { group: 'gold', validUntil: inAMonth },
+      ]),
       reader([]),
       reader([{ group: 'gold', validUntil: new Date(Date.now() - 1000) }]),
     ]);
@@ -90,7 +98,8 @@ describe('by entitlement set', () => {
   });
 
   test('GET from a signed-in reader is shared too, and keyed by variables', async () => {
-    const url = (id: string) => `${svc.url}/graphql?${new URLSearchParams({ query: ARTICLE, variables: JSON.stringify({ id }) })}`;
+    const url = (id: string) =>
+      `${svc.url}/graphql?${new URLSearchParams({ query: ARTICLE, variables: JSON.stringify({ id }) })}`;
     const headers = { 'apollo-require-preflight': 'true' };
     const first = await fetch(url('a-gold'), { headers: { ...headers, ...bearer(goldA) } });
     const firstBody = await first.text();
@@ -100,14 +109,16 @@ describe('by entitlement set', () => {
     const again = await fetch(url('a-gold'), { headers: { ...headers, ...bearer(goldB) } });
     expect(again.headers.get('x-cache')).toBe('HIT');
     expect(await again.text()).toBe(firstBody);
-    const conditional = await fetch(url('a-gold'), { headers: { ...headers, ...bearer(goldB), 'if-none-match': first.headers.get('etag')! } });
+    const conditional = await fetch(url('a-gold'), {
+      headers: { ...headers, ...bearer(goldB), 'if-none-match': first.headers.get('etag')! },
+    });
     expect(conditional.status).toBe(304);
 
     const other = await fetch(url('no-such-article'), { headers: { ...headers, ...bearer(goldA) } });
     expect(((await other.json()) as any).data.article).toBeNull();
   });
 
-  test('the answer is not kept past the first active entitlement\'s end', async () => {
+  test("the answer is not kept past the first active entitlement's end", async () => {
     const soon = await reader([{ group: 'gold', validUntil: new Date(Date.now() + 20_000) }, { group: 'silver' }]);
     const res = await post(ARTICLE, soon, { id: 'a-gold' });
     expect(res.body.data.article.body).toBe('<p>gold only</p>');
@@ -117,11 +128,19 @@ describe('by entitlement set', () => {
   });
 
   test('a body the fast path cannot use reaches Koa whole: bad JSON is a 400, a large body is answered', async () => {
-    const bad = await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(goldA) }, body: '{"query": ' });
+    const bad = await fetch(`${svc.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...bearer(goldA) },
+      body: '{"query": ',
+    });
     expect(bad.status).toBe(400);
     const padded = JSON.stringify({ query: `${ARTICLE}${' '.repeat(200_000)}`, variables: { id: 'a-gold' } });
     for (const expected of ['MISS', 'HIT']) {
-      const res = await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(goldA) }, body: padded });
+      const res = await fetch(`${svc.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...bearer(goldA) },
+        body: padded,
+      });
       expect(res.status).toBe(200);
       expect(res.headers.get('x-cache')).toBe(expected);
       expect(((await res.json()) as any).data.article.body).toBe('<p>gold only</p>');
@@ -132,7 +151,9 @@ describe('by entitlement set', () => {
     const { port } = new URL(svc.url);
     await new Promise<void>((resolve, reject) => {
       const socket = connect(Number(port), '127.0.0.1', () => {
-        socket.write(`POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\nAuthorization: Bearer ${goldA}\r\n\r\n{"query":`);
+        socket.write(
+          `POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\nAuthorization: Bearer ${goldA}\r\n\r\n{"query":`,
+        );
         setTimeout(() => {
           socket.destroy();
           resolve();
@@ -150,11 +171,18 @@ describe('by entitlement set', () => {
     const headers = { 'content-type': 'application/json', ...bearer(goldA) };
     await (await fetch(`${svc.url}/graphql`, { method: 'POST', headers, body })).text();
     const fast = await fetch(`${svc.url}/graphql`, { method: 'POST', headers, body });
-    const chain = await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { ...headers, origin: 'https://elsewhere.example' }, body });
+    const chain = await fetch(`${svc.url}/graphql`, {
+      method: 'POST',
+      headers: { ...headers, origin: 'https://elsewhere.example' },
+      body,
+    });
     expect([fast.headers.get('x-cache'), chain.headers.get('x-cache')]).toEqual(['HIT', 'HIT']);
     expect(await fast.text()).toBe(await chain.text());
     const perDelivery = new Set(['date', 'x-request-id', 'age', 'connection', 'keep-alive', 'vary']);
-    const comparable = (res: Response) => Object.fromEntries([...res.headers].filter(([name]) => !perDelivery.has(name) && !name.startsWith('access-control-')));
+    const comparable = (res: Response) =>
+      Object.fromEntries(
+        [...res.headers].filter(([name]) => !perDelivery.has(name) && !name.startsWith('access-control-')),
+      );
     expect(comparable(fast)).toEqual(comparable(chain));
   });
 
@@ -173,11 +201,21 @@ describe('per-viewer fields', () => {
   test('an operation selecting one is no-store, and each reader sees their own value', async () => {
     const [voter, other] = await Promise.all([reader([{ group: 'gold' }]), reader([{ group: 'gold' }])]);
     const tokens = await Promise.all([voter, other].map(async (t) => ({ token: t, id: await customerOf(t) })));
-    await svc.db.collection('pollVotes').insertOne({ _id: 'v-1' as never, pollId: 'poll-1', customerId: tokens[0]!.id, choiceId: 'yes', votedAt: new Date() });
+    await svc.db
+      .collection('pollVotes')
+      .insertOne({
+        _id: 'v-1' as never,
+        pollId: 'poll-1',
+        customerId: tokens[0]!.id,
+        choiceId: 'yes',
+        votedAt: new Date(),
+      });
 
     const mine = await post(VOTES, tokens[0]!.token);
     expect(mine.cacheControl).toBe('no-store');
-    expect(mine.body.data.article.elements.polls).toEqual([{ id: 'poll-1', voted: true, votedChoice: 'PollChoice:poll-1:yes' }]);
+    expect(mine.body.data.article.elements.polls).toEqual([
+      { id: 'poll-1', voted: true, votedChoice: 'PollChoice:poll-1:yes' },
+    ]);
     const theirs = await post(VOTES, tokens[1]!.token);
     expect(theirs.cacheControl).toBe('no-store');
     expect(theirs.cache).toBeNull();
@@ -193,7 +231,10 @@ describe('per-viewer fields', () => {
 
   test('mutations are never stored', async () => {
     const token = (await tokenFor(svc, { scopes: ['openid', 'cart'] })).accessToken;
-    const res = await post('mutation { removeCouponFromCart(input: { cartId: "none", couponCode: "X" }) { id } }', token);
+    const res = await post(
+      'mutation { removeCouponFromCart(input: { cartId: "none", couponCode: "X" }) { id } }',
+      token,
+    );
     expect(res.cacheControl).toBe('no-store');
     expect(res.cache).toBeNull();
   });
@@ -219,12 +260,22 @@ test('fail closed: a field without the marker that reads who the viewer is makes
   await apollo.start();
   const viewer: Viewer = { customerId: 'c-1', scopes: new Set(), entitlements: async () => [] };
   const run = async (q: string) => {
-    const context = createContext({ requestId: 'r', log: createLogger('silent'), config, store: svc.store, mailer: undefined as never, viewer });
+    const context = createContext({
+      requestId: 'r',
+      log: createLogger('silent'),
+      config,
+      store: svc.store,
+      mailer: undefined as never,
+      viewer,
+    });
     const res = await apollo.executeOperation({ query: q }, { contextValue: context });
     return { cacheControl: res.http.headers.get('cache-control'), shared: context.http.shared };
   };
   expect(await run('{ headline }')).toEqual({ cacheControl: 'max-age=60, private', shared: { personal: false } });
-  expect(await run('{ headline greeting }')).toEqual({ cacheControl: 'no-store', shared: { personal: true, readBy: 'customerId' } });
+  expect(await run('{ headline greeting }')).toEqual({
+    cacheControl: 'no-store',
+    shared: { personal: true, readBy: 'customerId' },
+  });
   await apollo.stop();
 });
 

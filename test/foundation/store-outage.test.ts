@@ -11,7 +11,14 @@ let service: RunningService;
 
 beforeAll(async () => {
   engine = await startEngine({ host: '127.0.0.1', port: 0 });
-  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', MONGODB_URI: engine.uri, STORE_TIMEOUT_MS: '500' });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    MONGODB_URI: engine.uri,
+    STORE_TIMEOUT_MS: '500',
+  });
   const log = createLogger('silent');
   store = await Store.open(config.store, log);
   service = await startService({ config, log, store });

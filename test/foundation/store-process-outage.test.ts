@@ -46,12 +46,26 @@ beforeAll(async () => {
   port = await freePort();
   engine = await startEngineProcess();
   const config = loadConfig({
-    NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', STORE_TIMEOUT_MS: '1000',
-    MONGODB_URI: `mongodb://127.0.0.1:${port}/?directConnection=true`, MONGODB_DB: 'outage',
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    STORE_TIMEOUT_MS: '1000',
+    MONGODB_URI: `mongodb://127.0.0.1:${port}/?directConnection=true`,
+    MONGODB_DB: 'outage',
   });
   const log = createLogger('silent');
   store = await Store.open(config.store, log);
-  await store.collection('channels').insertOne({ _id: '7', name: 'Seven', image: null, description: null, objectType: 'channel', configuration: { linkables: [], dynamicSections: [] } });
+  await store
+    .collection('channels')
+    .insertOne({
+      _id: '7',
+      name: 'Seven',
+      image: null,
+      description: null,
+      objectType: 'channel',
+      configuration: { linkables: [], dynamicSections: [] },
+    });
   service = await startService({ config, log, store });
 }, 60_000);
 

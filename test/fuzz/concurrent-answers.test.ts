@@ -21,7 +21,10 @@ beforeAll(async () => {
       await insertCatalogue(store);
       await f.insert(store.db, contentGraph({ prefix: 'g-', issues: 3, articlesPerIssue: 3 }).fixture);
       await f.insert(store.db, contentGraph({ prefix: 'h-', issues: 2, articlesPerIssue: 4, channelId: '8' }).fixture);
-      await f.insert(store.db, { pages: [f.page('p-off', { enabled: false })], articles: [f.article('a-draft', { status: 'draft' })] });
+      await f.insert(store.db, {
+        pages: [f.page('p-off', { enabled: false })],
+        articles: [f.article('a-draft', { status: 'draft' })],
+      });
     },
   });
 }, 60_000);
@@ -31,16 +34,55 @@ afterAll(() => svc.close());
  * An answer without what differs between two deliveries of the same answer: the request id on errors, and the
  * `service` field's readings of the moment (uptime, the store's latency).
  */
-const comparable = (text: string): string => text.replace(/"requestId":"[^"]*"/g, '"requestId":"-"').replace(/"(uptimeSeconds|latencyMs)":[0-9.]+/g, '"$1":0');
+const comparable = (text: string): string =>
+  text.replace(/"requestId":"[^"]*"/g, '"requestId":"-"').replace(/"(uptimeSeconds|latencyMs)":[0-9.]+/g, '"$1":0');
 
 test(`${QUERIES} seeded queries (seed ${SEED}): each answer given together with ${TOGETHER - 1} others is the answer given alone`, async () => {
-  const introspection = (await (await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: getIntrospectionQuery() }) })).json()) as { data: IntrospectionQuery };
-  const ids = ['g-page', 'h-page', 'g-issue-1', 'h-issue-2', 'g-a-1-1', 'g-a-2-3', 'h-a-1-2', 'h-a-2-4', 'g-cat-a', 'h-cat-a', 'g-au-1', 'h-au-2', 'g-kw-1', 'h-kw-3', 'g-vid-1', 'g-lb-1', 'g-poll-1', 'g-quiz-1', 'p-off', 'a-draft', 'prod-weekly', 'item-print', 'cat-print', 'nothing'];
+  const introspection = (await (
+    await fetch(`${svc.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: getIntrospectionQuery() }),
+    })
+  ).json()) as { data: IntrospectionQuery };
+  const ids = [
+    'g-page',
+    'h-page',
+    'g-issue-1',
+    'h-issue-2',
+    'g-a-1-1',
+    'g-a-2-3',
+    'h-a-1-2',
+    'h-a-2-4',
+    'g-cat-a',
+    'h-cat-a',
+    'g-au-1',
+    'h-au-2',
+    'g-kw-1',
+    'h-kw-3',
+    'g-vid-1',
+    'g-lb-1',
+    'g-poll-1',
+    'g-quiz-1',
+    'p-off',
+    'a-draft',
+    'prod-weekly',
+    'item-print',
+    'cat-print',
+    'nothing',
+  ];
   const fuzzer = new Fuzzer(buildClientSchema(introspection.data), SEED, ids);
   const bodies = Array.from({ length: QUERIES }, () => JSON.stringify(fuzzer.operation('query')));
 
   const alone: string[] = [];
-  for (const body of bodies) alone.push(comparable(await (await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).text()));
+  for (const body of bodies)
+    alone.push(
+      comparable(
+        await (
+          await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+        ).text(),
+      ),
+    );
   // The queries read something: most answers carry data, not only errors.
   expect(alone.filter((a) => a.startsWith('{"data":{') && !a.includes('"errors"')).length).toBeGreaterThan(QUERIES / 3);
 
@@ -48,7 +90,12 @@ test(`${QUERIES} seeded queries (seed ${SEED}): each answer given together with 
   for (let from = 0; from < QUERIES; from += TOGETHER) {
     const together = (await pipelinedPosts(svc.url, '/graphql', bodies.slice(from, from + TOGETHER))).map(comparable);
     together.forEach((answer, i) => {
-      if (answer !== alone[from + i]) differing.push({ body: bodies[from + i]!.slice(0, 300), alone: alone[from + i]!.slice(0, 300), together: answer.slice(0, 300) });
+      if (answer !== alone[from + i])
+        differing.push({
+          body: bodies[from + i]!.slice(0, 300),
+          alone: alone[from + i]!.slice(0, 300),
+          together: answer.slice(0, 300),
+        });
     });
   }
   expect({ differing: differing.length, first: differing.slice(0, 3) }).toEqual({ differing: 0, first: [] });

@@ -22,7 +22,10 @@ beforeAll(async () => {
     beforeStart: async (store) => {
       await insertCatalogue(store);
       await f.insert(store.db, contentGraph({ prefix: 'g-', issues: 3, articlesPerIssue: 3 }).fixture);
-      await f.insert(store.db, { pages: [f.page('p-off', { enabled: false })], articles: [f.article('a-draft', { status: 'draft' })] });
+      await f.insert(store.db, {
+        pages: [f.page('p-off', { enabled: false })],
+        articles: [f.article('a-draft', { status: 'draft' })],
+      });
     },
   });
 }, 60_000);
@@ -35,7 +38,11 @@ interface Outcome {
 }
 
 async function send(request: FuzzRequest): Promise<Outcome> {
-  const res = await fetch(`${svc.url}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
+  const res = await fetch(`${svc.url}${request.path}`, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+  });
   return { request, status: res.status, text: await res.text() };
 }
 
@@ -43,7 +50,8 @@ async function send(request: FuzzRequest): Promise<Outcome> {
 function problemsOf(outcome: Outcome): string[] {
   const problems: string[] = [];
   if (outcome.status >= 500) problems.push(`status ${outcome.status}`);
-  if (outcome.request.kind.endsWith('(over the limit)') && (outcome.status < 400 || outcome.status >= 500)) problems.push(`status ${outcome.status}, not a client error`);
+  if (outcome.request.kind.endsWith('(over the limit)') && (outcome.status < 400 || outcome.status >= 500))
+    problems.push(`status ${outcome.status}, not a client error`);
   let body: { errors?: Array<{ extensions?: { code?: unknown } }> } | undefined;
   try {
     body = JSON.parse(outcome.text) as typeof body;
@@ -56,9 +64,35 @@ function problemsOf(outcome: Outcome): string[] {
 }
 
 test(`${REQUESTS} seeded requests (seed ${SEED}): no server fault, no leak, JSON every time`, async () => {
-  const introspection = (await (await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: getIntrospectionQuery() }) })).json()) as { data: IntrospectionQuery };
+  const introspection = (await (
+    await fetch(`${svc.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: getIntrospectionQuery() }),
+    })
+  ).json()) as { data: IntrospectionQuery };
   const schema = buildClientSchema(introspection.data);
-  const ids = ['g-page', 'g-issue-1', 'g-a-1-1', 'g-a-2-3', 'g-cat-a', 'g-au-1', 'g-kw-1', 'g-vid-1', 'g-lb-1', 'g-poll-1', 'g-quiz-1', '7', 'p-off', 'a-draft', 'prod-weekly', 'item-print', 'cat-print', 'cart-alice', 'nothing'];
+  const ids = [
+    'g-page',
+    'g-issue-1',
+    'g-a-1-1',
+    'g-a-2-3',
+    'g-cat-a',
+    'g-au-1',
+    'g-kw-1',
+    'g-vid-1',
+    'g-lb-1',
+    'g-poll-1',
+    'g-quiz-1',
+    '7',
+    'p-off',
+    'a-draft',
+    'prod-weekly',
+    'item-print',
+    'cat-print',
+    'cart-alice',
+    'nothing',
+  ];
   const slugs = ['slug-cat-print', 'slug-cat-weekly', 'slug-cat-hidden', 'cat-g-cat-a', 'nothing'];
   const fuzzer = new Fuzzer(schema, SEED, ids, slugs);
   const failures: Array<{ kind: string; status: number; problems: string[]; request: string; answer: string }> = [];
@@ -75,15 +109,37 @@ test(`${REQUESTS} seeded requests (seed ${SEED}): no server fault, no leak, JSON
       }
       const problems = problemsOf(outcome);
       if (problems.length) {
-        failures.push({ kind: outcome.request.kind, status: outcome.status, problems, request: (outcome.request.body ?? outcome.request.path).slice(0, 200), answer: outcome.text.slice(0, 200) });
+        failures.push({
+          kind: outcome.request.kind,
+          status: outcome.status,
+          problems,
+          request: (outcome.request.body ?? outcome.request.path).slice(0, 200),
+          answer: outcome.text.slice(0, 200),
+        });
       }
     }
   }
   if (process.env.FUZZ_REPORT) {
-    console.log(JSON.stringify({ requests: REQUESTS, seed: SEED, failures: failures.length, byStatus: Object.fromEntries(byStatus), byKind: Object.fromEntries(byKind) }, null, 1));
+    console.log(
+      JSON.stringify(
+        {
+          requests: REQUESTS,
+          seed: SEED,
+          failures: failures.length,
+          byStatus: Object.fromEntries(byStatus),
+          byKind: Object.fromEntries(byKind),
+        },
+        null,
+        1,
+      ),
+    );
   }
   const summary = new Map<string, number>();
-  for (const failure of failures) summary.set(`${failure.kind}: ${failure.status} ${failure.problems.join(', ')}`, (summary.get(`${failure.kind}: ${failure.status} ${failure.problems.join(', ')}`) ?? 0) + 1);
+  for (const failure of failures)
+    summary.set(
+      `${failure.kind}: ${failure.status} ${failure.problems.join(', ')}`,
+      (summary.get(`${failure.kind}: ${failure.status} ${failure.problems.join(', ')}`) ?? 0) + 1,
+    );
   expect({ summary: Object.fromEntries(summary), first: failures.slice(0, 3) }).toEqual({ summary: {}, first: [] });
   // Every hostile kind was tried.
   expect(byKind.size).toBeGreaterThanOrEqual(REQUESTS >= 500 ? 16 : 1);

@@ -2,8 +2,22 @@
 // schema, and hostile variants of them (wrong variable types, forged and foreign cursors, unknown operation
 // names, deep and wide selections, malformed and oversized bodies and URLs).
 import {
-  GraphQLString, getNamedType, isEnumType, isInputObjectType, isInterfaceType, isLeafType, isListType, isNonNullType, isScalarType, isUnionType,
-  type GraphQLArgument, type GraphQLField, type GraphQLInputType, type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema,
+  GraphQLString,
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isInterfaceType,
+  isLeafType,
+  isListType,
+  isNonNullType,
+  isScalarType,
+  isUnionType,
+  type GraphQLArgument,
+  type GraphQLField,
+  type GraphQLInputType,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
+  type GraphQLSchema,
 } from 'graphql';
 
 import { Draws } from '../helpers/random.js';
@@ -34,12 +48,14 @@ export class Fuzzer extends Draws {
   value(type: GraphQLInputType, argName = '', depth = 0): unknown {
     if (isNonNullType(type)) return this.value(type.ofType, argName, depth);
     if (this.chance(0.05)) return null;
-    if (isListType(type)) return Array.from({ length: 1 + this.int(3) }, () => this.value(type.ofType, argName, depth + 1));
+    if (isListType(type))
+      return Array.from({ length: 1 + this.int(3) }, () => this.value(type.ofType, argName, depth + 1));
     if (isEnumType(type)) return this.pick(type.getValues()).name;
     if (isInputObjectType(type)) {
       const out: Record<string, unknown> = {};
       for (const field of Object.values(type.getFields())) {
-        if (isNonNullType(field.type) || this.chance(0.5)) out[field.name] = this.value(field.type, field.name, depth + 1);
+        if (isNonNullType(field.type) || this.chance(0.5))
+          out[field.name] = this.value(field.type, field.name, depth + 1);
       }
       return out;
     }
@@ -47,11 +63,16 @@ export class Fuzzer extends Draws {
     if (argName === 'first' || argName === 'limit') return 1 + this.int(this.chance(0.9) ? 10 : 150);
     if (argName === 'after') return this.cursors.length && this.chance(0.6) ? this.pick(this.cursors) : null;
     if (argName === 'lang' || argName === 'language') return this.pick(['en', 'de', 'xx', 'EN', '']);
-    if (argName === 'slug') return this.chance(0.8) ? this.pick(this.slugs) : this.pick(['', 'no spaces!', '$ne', 'x'.repeat(70)]);
+    if (argName === 'slug')
+      return this.chance(0.8) ? this.pick(this.slugs) : this.pick(['', 'no spaces!', '$ne', 'x'.repeat(70)]);
     // Long values too: past the embedded engine's index key limit (about 1 KB), and past MongoDB's names.
     const long = () => this.pick(['a', 'é', '\u{1F600}']).repeat(500 + this.int(5000));
-    if (argName === 'email') return this.pick(['reader@example.com', 'READER@example.com ', 'not-an-email', '', `${long()}@example.com`]);
-    if (name === 'ID') return this.chance(0.85) ? this.pick(this.ids) : this.pick(['', ' ', 'a'.repeat(70), 'no spaces!', '$ne', '7', '0', long()]);
+    if (argName === 'email')
+      return this.pick(['reader@example.com', 'READER@example.com ', 'not-an-email', '', `${long()}@example.com`]);
+    if (name === 'ID')
+      return this.chance(0.85)
+        ? this.pick(this.ids)
+        : this.pick(['', ' ', 'a'.repeat(70), 'no spaces!', '$ne', '7', '0', long()]);
     if (name === 'Int') return this.int(50) - 5;
     if (name === 'Float') return this.rnd() * 100;
     if (name === 'Boolean') return this.chance(0.5);
@@ -62,7 +83,15 @@ export class Fuzzer extends Draws {
   /** A wrong value for `type`: another JSON type, an operator object, null for a non-null, a huge number. */
   wrongValue(type: GraphQLInputType): unknown {
     const named = getNamedType(type);
-    const candidates: unknown[] = [{ $ne: null }, ['x', 1], 'not-a-number', 1.5, 2 ** 60, true, { nested: { deep: [1] } }];
+    const candidates: unknown[] = [
+      { $ne: null },
+      ['x', 1],
+      'not-a-number',
+      1.5,
+      2 ** 60,
+      true,
+      { nested: { deep: [1] } },
+    ];
     if (isNonNullType(type)) candidates.push(null);
     if (isScalarType(named) && (named.name === 'String' || named.name === 'ID')) candidates.push(12, { $regex: '(' });
     return this.pick(candidates);
@@ -84,7 +113,9 @@ export class Fuzzer extends Draws {
       const composite = fields.filter((f) => !isLeafType(getNamedType(f.type)));
       for (let i = 0; i < this.int(3) && composite.length; i++) {
         const field = this.pick(composite);
-        parts.push(`${field.name}${this.inlineArgs(field.args)} ${this.selection(getNamedType(field.type), depth + 1, maxDepth)}`);
+        parts.push(
+          `${field.name}${this.inlineArgs(field.args)} ${this.selection(getNamedType(field.type), depth + 1, maxDepth)}`,
+        );
       }
     }
     return `{ ${[...new Set(parts)].join(' ')} }`;
@@ -97,7 +128,11 @@ export class Fuzzer extends Draws {
   }
 
   /** A random operation on a root field, its arguments passed as variables. */
-  operation(kind: 'query' | 'mutation' = 'query'): { query: string; variables: Record<string, unknown>; defs: Array<[string, GraphQLInputType]> } {
+  operation(kind: 'query' | 'mutation' = 'query'): {
+    query: string;
+    variables: Record<string, unknown>;
+    defs: Array<[string, GraphQLInputType]>;
+  } {
     const root = kind === 'query' ? this.schema.getQueryType()! : this.schema.getMutationType()!;
     const field: GraphQLField<unknown, unknown> = this.pick(Object.values(root.getFields()));
     const given = field.args.filter((a) => isNonNullType(a.type) || this.chance(0.6));
@@ -112,7 +147,13 @@ export class Fuzzer extends Draws {
   }
 
   private post(kind: string, payload: unknown, headers: Record<string, string> = {}): FuzzRequest {
-    return { kind, method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json', ...headers }, body: typeof payload === 'string' ? payload : JSON.stringify(payload) };
+    return {
+      kind,
+      method: 'POST',
+      path: '/graphql',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof payload === 'string' ? payload : JSON.stringify(payload),
+    };
   }
 
   /** The next request: mostly valid operations, a third hostile ones of every kind. */
@@ -131,7 +172,11 @@ export class Fuzzer extends Draws {
       case 0: {
         if (!op.defs.length) return this.post('unknown operation name', { query: op.query, operationName: 'Nope' });
         const [name, type] = this.pick(op.defs);
-        return this.post('wrong variable type', { query: op.query, variables: { ...op.variables, [name]: this.wrongValue(type) } }, accept);
+        return this.post(
+          'wrong variable type',
+          { query: op.query, variables: { ...op.variables, [name]: this.wrongValue(type) } },
+          accept,
+        );
       }
       case 1: {
         const forged = this.cursors.length ? this.forge(this.pick(this.cursors)) : 'eyJ4IjoxfQ';
@@ -144,7 +189,11 @@ export class Fuzzer extends Draws {
         return this.post('foreign cursor', { query, variables: { a: foreign } }, accept);
       }
       case 3:
-        return this.post('unknown operation name', { query: op.query, variables: op.variables, operationName: this.pick(['Nope', '', '__proto__', 'x'.repeat(300)]) });
+        return this.post('unknown operation name', {
+          query: op.query,
+          variables: op.variables,
+          operationName: this.pick(['Nope', '', '__proto__', 'x'.repeat(300)]),
+        });
       case 4: {
         const k = 3 + this.int(8);
         const query = `{ page(id: "${this.pick(this.ids)}") { ${'issues(first: 1) { edges { node { page { '.repeat(k)}id${' } } } }'.repeat(k)} } }`;
@@ -152,21 +201,60 @@ export class Fuzzer extends Draws {
       }
       case 5: {
         const n = 40 + this.int(400);
-        return this.post('wide selection', { query: `{ ${Array.from({ length: n }, (_, i) => `a${i}: __typename`).join(' ')} }` }, accept);
+        return this.post(
+          'wide selection',
+          { query: `{ ${Array.from({ length: n }, (_, i) => `a${i}: __typename`).join(' ')} }` },
+          accept,
+        );
       }
       case 6:
         return this.post('huge body', { query: `{ __typename } # ${'x'.repeat(1_100_000 + this.int(100_000))}` });
       case 7:
-        return { kind: 'huge URL', method: 'GET', path: `/graphql?query=${encodeURIComponent(`{ __typename } #${'y'.repeat(2_000 + this.int(80_000))}`)}`, headers: { 'apollo-require-preflight': '1' } };
+        return {
+          kind: 'huge URL',
+          method: 'GET',
+          path: `/graphql?query=${encodeURIComponent(`{ __typename } #${'y'.repeat(2_000 + this.int(80_000))}`)}`,
+          headers: { 'apollo-require-preflight': '1' },
+        };
       case 8:
-        return this.post('malformed JSON', this.pick(['{"query": ', '{', 'null', '"string"', '123', '[]', '{"query": 5}', '{"query": "{ __typename }", "variables": "x"}', '{"query": "{ __typename }", "extensions": 7}', '']));
+        return this.post(
+          'malformed JSON',
+          this.pick([
+            '{"query": ',
+            '{',
+            'null',
+            '"string"',
+            '123',
+            '[]',
+            '{"query": 5}',
+            '{"query": "{ __typename }", "variables": "x"}',
+            '{"query": "{ __typename }", "extensions": 7}',
+            '',
+          ]),
+        );
       case 9:
-        return { kind: 'wrong media type', method: 'POST', path: '/graphql', headers: { 'content-type': this.pick(['text/plain', 'application/xml', 'multipart/form-data; boundary=x']) }, body: JSON.stringify({ query: op.query }) };
+        return {
+          kind: 'wrong media type',
+          method: 'POST',
+          path: '/graphql',
+          headers: { 'content-type': this.pick(['text/plain', 'application/xml', 'multipart/form-data; boundary=x']) },
+          body: JSON.stringify({ query: op.query }),
+        };
       case 10:
-        if (this.chance(0.3)) return this.post('body not matching its encoding', { query: op.query }, { 'content-encoding': this.pick(['gzip', 'deflate', 'br', 'compress']) });
+        if (this.chance(0.3))
+          return this.post(
+            'body not matching its encoding',
+            { query: op.query },
+            { 'content-encoding': this.pick(['gzip', 'deflate', 'br', 'compress']) },
+          );
         return this.post('batch', [{ query: op.query }, { query: '{ __typename }' }]);
       case 11:
-        return { kind: 'GET operation', method: 'GET', path: `/graphql?query=${encodeURIComponent(op.query)}&variables=${encodeURIComponent(this.chance(0.3) ? '{bad' : JSON.stringify(op.variables))}`, headers: this.chance(0.5) ? { 'apollo-require-preflight': '1' } : {} };
+        return {
+          kind: 'GET operation',
+          method: 'GET',
+          path: `/graphql?query=${encodeURIComponent(op.query)}&variables=${encodeURIComponent(this.chance(0.3) ? '{bad' : JSON.stringify(op.variables))}`,
+          headers: this.chance(0.5) ? { 'apollo-require-preflight': '1' } : {},
+        };
       case 12:
         return this.post('syntax error', { query: op.query.slice(0, this.int(op.query.length)) });
       case 13:
@@ -177,9 +265,18 @@ export class Fuzzer extends Draws {
         const depth = over ? this.pick([65, 66, 200, 5_000, 20_000]) : 1 + this.int(64);
         const nested = `${'['.repeat(depth - 1)}1${']'.repeat(depth - 1)}`;
         const kind = over ? 'deeply nested variables (over the limit)' : 'nested variables (within the limit)';
-        const query = this.pick(['{ __typename }', `query($x: [ID!]) { nodes(ids: ["${this.pick(this.ids)}"]) { id } }`, op.query]);
+        const query = this.pick([
+          '{ __typename }',
+          `query($x: [ID!]) { nodes(ids: ["${this.pick(this.ids)}"]) { id } }`,
+          op.query,
+        ]);
         if (this.chance(0.3)) {
-          return { kind, method: 'GET', path: `/graphql?query=${encodeURIComponent(query)}&variables=${encodeURIComponent(`{"x":${nested}}`)}`, headers: { 'apollo-require-preflight': '1', ...accept } };
+          return {
+            kind,
+            method: 'GET',
+            path: `/graphql?query=${encodeURIComponent(query)}&variables=${encodeURIComponent(`{"x":${nested}}`)}`,
+            headers: { 'apollo-require-preflight': '1', ...accept },
+          };
         }
         return this.post(kind, `{"query":${JSON.stringify(query)},"variables":{"x":${nested}}}`, accept);
       }
@@ -193,13 +290,31 @@ export class Fuzzer extends Draws {
         // anywhere (foreign), forged, or none; or the same cursor on every category of the list at once.
         const by = this.pick(['id', 'slug', 'both', 'neither']);
         const slug = by === 'slug' || by === 'both' ? this.value(GraphQLString, 'slug') : undefined;
-        const args = [by === 'id' || by === 'both' ? `id: "${this.pick(this.ids)}"` : '', slug === undefined ? '' : 'slug: $slug', `lang: "${this.pick(['de', 'en', 'fr'])}"`].filter(Boolean);
-        const after = this.cursors.length && this.chance(0.7) ? (this.chance(0.5) ? this.pick(this.cursors) : this.forge(this.pick(this.cursors))) : null;
+        const args = [
+          by === 'id' || by === 'both' ? `id: "${this.pick(this.ids)}"` : '',
+          slug === undefined ? '' : 'slug: $slug',
+          `lang: "${this.pick(['de', 'en', 'fr'])}"`,
+        ].filter(Boolean);
+        const after =
+          this.cursors.length && this.chance(0.7)
+            ? this.chance(0.5)
+              ? this.pick(this.cursors)
+              : this.forge(this.pick(this.cursors))
+            : null;
         const products = `products(first: ${1 + this.int(3)}, after: $after) { totalCount edges { cursor node { id } } pageInfo { endCursor hasNextPage } }`;
-        if (this.chance(0.3)) return this.post('category page', { query: `query($after: String) { productCategories { id ${products} } }`, variables: { after } }, accept);
+        if (this.chance(0.3))
+          return this.post(
+            'category page',
+            { query: `query($after: String) { productCategories { id ${products} } }`, variables: { after } },
+            accept,
+          );
         const head = slug === undefined ? '$after: String' : '$slug: String, $after: String';
         const query = `query(${head}) { productCategory(${args.join(', ')}) { id slug ${products} } }`;
-        return this.post('category page', { query, variables: slug === undefined ? { after } : { slug, after } }, accept);
+        return this.post(
+          'category page',
+          { query, variables: slug === undefined ? { after } : { slug, after } },
+          accept,
+        );
       }
       default:
         return this.post('subscription over HTTP', { query: 'subscription S { __typename }' }, accept);
@@ -208,24 +323,76 @@ export class Fuzzer extends Draws {
 
   /** A REST shim called with odd values: numbers out of range, repeated or bracketed parameters, odd paths and bodies. */
   private rest(): FuzzRequest {
-    const odd = () => this.pick(['0', '-1', '1e309', 'NaN', '99999999999999999999', '', '%00', 'x'.repeat(300), 'x'.repeat(3000), '1.5', this.pick(this.ids)]);
+    const odd = () =>
+      this.pick([
+        '0',
+        '-1',
+        '1e309',
+        'NaN',
+        '99999999999999999999',
+        '',
+        '%00',
+        'x'.repeat(300),
+        'x'.repeat(3000),
+        '1.5',
+        this.pick(this.ids),
+      ]);
     const id = encodeURIComponent(this.chance(0.7) ? this.pick(this.ids) : odd());
     const json = { 'content-type': 'application/json' };
-    const body = () => JSON.stringify(this.pick([{}, { cartId: odd(), couponId: odd() }, { email: odd(), key: odd() }, [], { $where: 1 }, { email: 'a@example.com', key: 'k', extra: 1 }]));
+    const body = () =>
+      JSON.stringify(
+        this.pick([
+          {},
+          { cartId: odd(), couponId: odd() },
+          { email: odd(), key: odd() },
+          [],
+          { $where: 1 },
+          { email: 'a@example.com', key: 'k', extra: 1 },
+        ]),
+      );
     return this.pick<FuzzRequest>([
-      { kind: 'REST', method: 'GET', path: `/cms/page/${id}/issues?page=${encodeURIComponent(odd())}&limit=${encodeURIComponent(odd())}`, headers: {} },
+      {
+        kind: 'REST',
+        method: 'GET',
+        path: `/cms/page/${id}/issues?page=${encodeURIComponent(odd())}&limit=${encodeURIComponent(odd())}`,
+        headers: {},
+      },
       { kind: 'REST', method: 'GET', path: `/cms/page/${id}/issues?page[$gt]=1&limit=2&limit=3`, headers: {} },
-      { kind: 'REST', method: 'GET', path: `/cms/product/categories?parentId=${id}&featured=${encodeURIComponent(odd())}&lang=${encodeURIComponent(odd())}&includeProducts=${encodeURIComponent(odd())}`, headers: {} },
-      { kind: 'REST', method: 'POST', path: `/cms/channel/${encodeURIComponent(odd())}/activate_subscription`, headers: json, body: body() },
-      { kind: 'REST', method: 'DELETE', path: `/cms/customer/coupon/remove?cartId=${id}`, headers: { ...json, authorization: 'Bearer alice-cart' }, body: body() },
-      { kind: 'REST', method: this.pick(['PUT', 'PATCH', 'DELETE'] as const) as 'POST', path: `/cms/product/categories`, headers: {} },
+      {
+        kind: 'REST',
+        method: 'GET',
+        path: `/cms/product/categories?parentId=${id}&featured=${encodeURIComponent(odd())}&lang=${encodeURIComponent(odd())}&includeProducts=${encodeURIComponent(odd())}`,
+        headers: {},
+      },
+      {
+        kind: 'REST',
+        method: 'POST',
+        path: `/cms/channel/${encodeURIComponent(odd())}/activate_subscription`,
+        headers: json,
+        body: body(),
+      },
+      {
+        kind: 'REST',
+        method: 'DELETE',
+        path: `/cms/customer/coupon/remove?cartId=${id}`,
+        headers: { ...json, authorization: 'Bearer alice-cart' },
+        body: body(),
+      },
+      {
+        kind: 'REST',
+        method: this.pick(['PUT', 'PATCH', 'DELETE'] as const) as 'POST',
+        path: `/cms/product/categories`,
+        headers: {},
+      },
     ]);
   }
 
   /** A cursor altered the ways a client might: a flipped byte, a swapped tag, a JSON payload with operators. */
   private forge(cursor: string): string {
     const [payload = '', tag = ''] = cursor.split('.');
-    const operator = Buffer.from(JSON.stringify([0, [this.pick([{ $ne: null }, { $regex: '(' }, { $where: '1' }, { $foo: 1 }]), 'x']])).toString('base64url');
+    const operator = Buffer.from(
+      JSON.stringify([0, [this.pick([{ $ne: null }, { $regex: '(' }, { $where: '1' }, { $foo: 1 }]), 'x']]),
+    ).toString('base64url');
     return this.pick([
       `${payload.slice(0, -2)}AA.${tag}`,
       `${payload}.${tag.split('').reverse().join('')}`,
@@ -240,6 +407,9 @@ export class Fuzzer extends Draws {
 function literal(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return `[${value.map(literal).join(', ')}]`;
-  if (typeof value === 'object') return `{ ${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}: ${literal(v)}`).join(', ')} }`;
+  if (typeof value === 'object')
+    return `{ ${Object.entries(value as Record<string, unknown>)
+      .map(([k, v]) => `${k}: ${literal(v)}`)
+      .join(', ')} }`;
   return JSON.stringify(value);
 }

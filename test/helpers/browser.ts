@@ -16,7 +16,16 @@ export async function openPage(problems: string[]): Promise<{ browser: Browser; 
     ...WAIT,
     executablePath: CHROMIUM,
     // The closed network refuses Chromium's background connections: turn them off.
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   page.on('console', (m) => {

@@ -16,9 +16,15 @@ export interface ScriptResult {
 }
 
 /** Runs a built script (`scripts/store.js`, …) as a fresh Node process with only `env` (plus PATH and NODE_ENV=test). */
-export async function runBuiltScript(script: string, args: string[], env: Record<string, string> = {}): Promise<ScriptResult> {
+export async function runBuiltScript(
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<ScriptResult> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [distPath(script), ...args], { env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', ...env } });
+    const { stdout, stderr } = await run(process.execPath, [distPath(script), ...args], {
+      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', ...env },
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as ScriptResult;
@@ -45,7 +51,9 @@ export async function ensureBuilt(): Promise<void> {
   }
   try {
     if (existsSync(marker)) return;
-    await run(process.execPath, [join(projectRoot, 'node_modules/typescript/bin/tsc'), '-b', 'tsconfig.build.json'], { cwd: projectRoot });
+    await run(process.execPath, [join(projectRoot, 'node_modules/typescript/bin/tsc'), '-b', 'tsconfig.build.json'], {
+      cwd: projectRoot,
+    });
     await writeFile(marker, new Date().toISOString());
   } finally {
     await rmdir(lock);

@@ -11,10 +11,16 @@ export interface Child {
 }
 
 export function spawnNode(entry: string, args: string[], env: Record<string, string>): Child {
-  const proc = spawn(process.execPath, [entry, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: 'pipe' });
+  const proc = spawn(process.execPath, [entry, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: 'pipe',
+  });
   const lines: Array<Record<string, unknown>> = [];
   const stderr: string[] = [];
-  const waiters: Array<{ predicate: (l: Record<string, unknown>) => boolean; resolve: (l: Record<string, unknown>) => void }> = [];
+  const waiters: Array<{
+    predicate: (l: Record<string, unknown>) => boolean;
+    resolve: (l: Record<string, unknown>) => void;
+  }> = [];
   let buffer = '';
   proc.stdout.on('data', (chunk: Buffer) => {
     buffer += chunk.toString('utf8');
@@ -29,10 +35,11 @@ export function spawnNode(entry: string, args: string[], env: Record<string, str
         line = { msg: raw };
       }
       lines.push(line);
-      for (const w of [...waiters]) if (w.predicate(line)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(line);
-      }
+      for (const w of [...waiters])
+        if (w.predicate(line)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(line);
+        }
     }
   });
   proc.stderr.on('data', (chunk: Buffer) => stderr.push(chunk.toString('utf8')));
@@ -46,9 +53,21 @@ export function spawnNode(entry: string, args: string[], env: Record<string, str
       const found = lines.find(predicate);
       if (found) return Promise.resolve(found);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`timed out waiting for a log line; stderr: ${stderr.join('')}`)), timeoutMs);
-        waiters.push({ predicate, resolve: (l) => { clearTimeout(timer); resolve(l); } });
-        void exited.then((code) => { clearTimeout(timer); reject(new Error(`process exited (${code}) before the log line; stderr: ${stderr.join('')}`)); });
+        const timer = setTimeout(
+          () => reject(new Error(`timed out waiting for a log line; stderr: ${stderr.join('')}`)),
+          timeoutMs,
+        );
+        waiters.push({
+          predicate,
+          resolve: (l) => {
+            clearTimeout(timer);
+            resolve(l);
+          },
+        });
+        void exited.then((code) => {
+          clearTimeout(timer);
+          reject(new Error(`process exited (${code}) before the log line; stderr: ${stderr.join('')}`));
+        });
       });
     },
   };

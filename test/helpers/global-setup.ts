@@ -13,7 +13,9 @@ const engineRoot = join(root, 'packages', 'engine');
 
 /** The engine package's swc build (plain JavaScript, imported by path like everything here). */
 async function loadSwcBuild(): Promise<(root: string, dirs: string[]) => Promise<void>> {
-  const mod = (await import(pathToFileURL(join(engineRoot, 'test/helpers/swc-build.mjs')).href)) as { swcBuild: (root: string, dirs: string[]) => Promise<void> };
+  const mod = (await import(pathToFileURL(join(engineRoot, 'test/helpers/swc-build.mjs')).href)) as {
+    swcBuild: (root: string, dirs: string[]) => Promise<void>;
+  };
   return mod.swcBuild;
 }
 
@@ -29,14 +31,18 @@ export default async function globalSetup(): Promise<void> {
   await build();
   writeFileSync(join(root, 'dist', `.built-${process.env.TEST_RUN_ID}`), new Date().toISOString());
   // One OAuth key set for the run (test/helpers/service.ts stores it): an RSA key costs a quarter second of CPU.
-  const { generateKeys } = (await import(pathToFileURL(join(root, 'dist/src/oauth/keys.js')).href)) as typeof import('../../src/oauth/keys.js');
+  const { generateKeys } = (await import(
+    pathToFileURL(join(root, 'dist/src/oauth/keys.js')).href
+  )) as typeof import('../../src/oauth/keys.js');
   process.env.TEST_OAUTH_KEYS = JSON.stringify(await generateKeys());
   const given = process.env.TEST_MONGODB_URI ?? process.env.MONGODB_URI;
   if (given) {
     process.env.TEST_MONGODB_URI = given;
     return;
   }
-  const { startEngine } = (await import(pathToFileURL(join(engineRoot, 'dist/src/index.js')).href)) as typeof import('@gateway/engine');
+  const { startEngine } = (await import(
+    pathToFileURL(join(engineRoot, 'dist/src/index.js')).href
+  )) as typeof import('@gateway/engine');
   // TTL sweeps every second here (the engine's default is MongoDB's 60 s) so expiry tests stay short.
   const engine = await startEngine({ host: '127.0.0.1', port: 0, ttlIntervalMs: 1000 });
   (globalThis as { __ENGINE__?: unknown }).__ENGINE__ = engine;

@@ -20,7 +20,11 @@ export interface MonitoredService {
   close(): Promise<void>;
 }
 
-export async function startMonitoredService(opts: { prefix: string; authenticate?: Authenticator; beforeStart?: (store: Store, db: Db) => Promise<void> }): Promise<MonitoredService> {
+export async function startMonitoredService(opts: {
+  prefix: string;
+  authenticate?: Authenticator;
+  beforeStart?: (store: Store, db: Db) => Promise<void>;
+}): Promise<MonitoredService> {
   const dbName = uniqueDbName(opts.prefix);
   const commands: CommandStartedEvent[] = [];
   const client = new MongoClient(testMongoUri(), { monitorCommands: true, serverSelectionTimeoutMS: 5000 });
@@ -31,7 +35,14 @@ export async function startMonitoredService(opts: { prefix: string; authenticate
   const db = client.db(dbName);
   const store = await Store.onDb(client, db);
   await opts.beforeStart?.(store, db);
-  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', RESPONSE_CACHE_MB: '0', MONGODB_DB: dbName });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    RESPONSE_CACHE_MB: '0',
+    MONGODB_DB: dbName,
+  });
   const service = await startService({ config, log: createLogger('silent'), store, authenticate: opts.authenticate });
   return {
     url: service.url,

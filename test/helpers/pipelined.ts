@@ -7,20 +7,32 @@ export async function pipelinedPosts(url: string, path: string, bodies: string[]
   const { hostname, port } = new URL(url);
   const socket = connect(Number(port), hostname);
   await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
-  socket.write(bodies.map((body) => `POST ${path} HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`).join(''));
+  socket.write(
+    bodies
+      .map(
+        (body) =>
+          `POST ${path} HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      )
+      .join(''),
+  );
   let pending = Buffer.alloc(0);
   const answers: string[] = [];
   try {
     await new Promise<void>((resolve, reject) => {
       socket.on('error', reject);
-      socket.on('close', () => reject(new Error(`connection closed after ${answers.length} of ${bodies.length} answers`)));
+      socket.on('close', () =>
+        reject(new Error(`connection closed after ${answers.length} of ${bodies.length} answers`)),
+      );
       socket.on('data', (chunk: Buffer) => {
         pending = Buffer.concat([pending, chunk]);
         for (;;) {
           const head = pending.indexOf('\r\n\r\n');
           if (head < 0) break;
           const length = Number(/content-length: (\d+)/i.exec(pending.subarray(0, head).toString('latin1'))?.[1]);
-          if (!Number.isFinite(length)) return reject(new Error(`an answer without content-length: ${pending.subarray(0, head).toString('latin1')}`));
+          if (!Number.isFinite(length))
+            return reject(
+              new Error(`an answer without content-length: ${pending.subarray(0, head).toString('latin1')}`),
+            );
           if (pending.length < head + 4 + length) break;
           answers.push(pending.subarray(head + 4, head + 4 + length).toString('utf8'));
           pending = pending.subarray(head + 4 + length);

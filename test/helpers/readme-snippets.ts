@@ -22,7 +22,8 @@ export interface Outcome {
   failure: string | null;
 }
 
-const MARK = /^[ \t]*<!-- readme-test: (sh|graphql|node)(, in the background)? -->[ \t]*\n[ \t]*```\w*\n([\s\S]*?)\n[ \t]*```/gm;
+const MARK =
+  /^[ \t]*<!-- readme-test: (sh|graphql|node)(, in the background)? -->[ \t]*\n[ \t]*```\w*\n([\s\S]*?)\n[ \t]*```/gm;
 
 export function readmeSnippets(text = readFileSync(join(projectRoot, 'README.md'), 'utf8')): Snippet[] {
   return [...text.matchAll(MARK)].map((m) => {
@@ -50,7 +51,13 @@ interface Ran {
   output: string;
 }
 
-function run(command: string, args: string[], input: string, env: NodeJS.ProcessEnv, onOutput?: () => void): { done: Promise<Ran> } {
+function run(
+  command: string,
+  args: string[],
+  input: string,
+  env: NodeJS.ProcessEnv,
+  onOutput?: () => void,
+): { done: Promise<Ran> } {
   const child = spawn(command, args, { cwd: projectRoot, env, stdio: 'pipe' });
   let output = '';
   const collect = (chunk: Buffer) => {
@@ -65,7 +72,10 @@ function run(command: string, args: string[], input: string, env: NodeJS.Process
 }
 
 const withTimeout = <T>(p: Promise<T>, ms: number, what: string): Promise<T> =>
-  Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer in ${ms} ms`)), ms).unref())]);
+  Promise.race([
+    p,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer in ${ms} ms`)), ms).unref()),
+  ]);
 
 /**
  * Runs `snippets` in order against `baseUrl` (http://host:port), with `stateFile` holding the shell variables
@@ -81,18 +91,32 @@ export async function runSnippets(snippets: Snippet[], baseUrl: string, stateFil
   for (const snippet of snippets) {
     const code = address(snippet.code);
     if (snippet.kind === 'graphql') {
-      const res = await fetch(`${baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: code }) });
+      const res = await fetch(`${baseUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: code }),
+      });
       const output = await res.text();
       outcomes.push({ snippet, output, failure: res.status !== 200 ? `HTTP ${res.status}` : failureIn(output) });
     } else if (snippet.kind === 'sh') {
       // Variables the block sets must hold something afterwards (a failed token request leaves "undefined").
       const assigned = [...new Set([...code.matchAll(/^([A-Z_][A-Z0-9_]*)=/gm)].map((m) => m[1]!))];
       const script = [
-        'set -eo pipefail', 'set -a', `. '${stateFile}'`, code,
-        ...assigned.map((v) => `if [ -z "$${v}" ] || [ "$${v}" = undefined ]; then echo "readme-test: ${v} is empty" >&2; exit 97; fi`),
+        'set -eo pipefail',
+        'set -a',
+        `. '${stateFile}'`,
+        code,
+        ...assigned.map(
+          (v) =>
+            `if [ -z "$${v}" ] || [ "$${v}" = undefined ]; then echo "readme-test: ${v} is empty" >&2; exit 97; fi`,
+        ),
         `export -p > '${stateFile}'`,
       ].join('\n');
-      const { code: exit, output } = await withTimeout(run('bash', ['-c', script], '', env).done, 60_000, `README line ${snippet.line}`);
+      const { code: exit, output } = await withTimeout(
+        run('bash', ['-c', script], '', env).done,
+        60_000,
+        `README line ${snippet.line}`,
+      );
       outcomes.push({ snippet, output, failure: exit !== 0 ? `exit code ${exit}` : failureIn(output) });
     } else {
       // As a newcomer runs it: `node follow.mjs` in the project folder, with the variables of the terminal.
@@ -112,8 +136,14 @@ export async function runSnippets(snippets: Snippet[], baseUrl: string, stateFil
     }
   }
   for (const { snippet, done } of background) {
-    const result = await withTimeout(done, 30_000, `README line ${snippet.line} (in the background)`).catch((err: Error) => ({ code: -1, output: err.message }));
-    outcomes.push({ snippet, output: result.output, failure: result.code !== 0 ? `exit code ${result.code}` : failureIn(result.output) });
+    const result = await withTimeout(done, 30_000, `README line ${snippet.line} (in the background)`).catch(
+      (err: Error) => ({ code: -1, output: err.message }),
+    );
+    outcomes.push({
+      snippet,
+      output: result.output,
+      failure: result.code !== 0 ? `exit code ${result.code}` : failureIn(result.output),
+    });
   }
   return outcomes;
 }

@@ -25,21 +25,36 @@ export async function compileRelay(module: string, source: string): Promise<Comp
   writeFileSync(join(dir, '__generated__', 'package.json'), JSON.stringify({ type: 'module' }));
   writeFileSync(
     join(dir, 'relay.config.json'),
-    JSON.stringify({ src: './src', schema: join(ROOT, 'schema.graphql'), language: 'javascript', eagerEsModules: true, artifactDirectory: './__generated__' }),
+    JSON.stringify({
+      src: './src',
+      schema: join(ROOT, 'schema.graphql'),
+      language: 'javascript',
+      eagerEsModules: true,
+      artifactDirectory: './__generated__',
+    }),
   );
-  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'relay-compiler', 'cli.js'), join(dir, 'relay.config.json')], { cwd: dir, stdio: 'pipe' });
+  execFileSync(
+    process.execPath,
+    [join(ROOT, 'node_modules', 'relay-compiler', 'cli.js'), join(dir, 'relay.config.json')],
+    { cwd: dir, stdio: 'pipe' },
+  );
   const artifacts: Record<string, GraphQLTaggedNode> = {};
   for (const file of readdirSync(join(dir, '__generated__')).filter((n) => n.endsWith('.graphql.js'))) {
     // Its ES modules import each other without the file extension, which Node's resolver requires.
     const path = join(dir, '__generated__', file);
     writeFileSync(path, readFileSync(path, 'utf8').replace(/from '(\.\/[^']+\.graphql)'/g, "from '$1.js'"));
-    artifacts[file.replace('.graphql.js', '')] = ((await import(pathToFileURL(path).href)) as { default: GraphQLTaggedNode }).default;
+    artifacts[file.replace('.graphql.js', '')] = (
+      (await import(pathToFileURL(path).href)) as { default: GraphQLTaggedNode }
+    ).default;
   }
   return { artifacts, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** An environment with an empty store whose network POSTs to `url`; `onRequest` sees each request and status. */
-export function relayEnvironment(url: string, onRequest?: (request: { name: string; variables: Record<string, unknown>; status: number }) => void): Environment {
+export function relayEnvironment(
+  url: string,
+  onRequest?: (request: { name: string; variables: Record<string, unknown>; status: number }) => void,
+): Environment {
   const network = Network.create(async (params, variables) => {
     const res = await fetch(url, {
       method: 'POST',

@@ -20,20 +20,38 @@ export interface TestService {
     query: string,
     variables?: Record<string, unknown>,
     headers?: Record<string, string>,
-  ): Promise<{ status: number; headers: Headers; body: { data?: T; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> } }>;
+  ): Promise<{
+    status: number;
+    headers: Headers;
+    body: { data?: T; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
+  }>;
   close(): Promise<void>;
 }
 
 export async function startTestService(
-  opts: { env?: Record<string, string>; authenticate?: Authenticator; beforeStart?: (store: Store) => Promise<void> } = {},
+  opts: {
+    env?: Record<string, string>;
+    authenticate?: Authenticator;
+    beforeStart?: (store: Store) => Promise<void>;
+  } = {},
 ): Promise<TestService> {
   const { client, db, close: closeDb } = await openTestDb('svc');
-  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', RESPONSE_CACHE_MB: '0', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', MONGODB_DB: db.databaseName, ...opts.env });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    RESPONSE_CACHE_MB: '0',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    MONGODB_DB: db.databaseName,
+    ...opts.env,
+  });
   const log = createLogger(config.logLevel);
   // The run's OAuth keys (global setup), stored as a service that booted here before would have: generating
   // them on every boot costs an RSA key, a quarter second of CPU. The process tests still generate theirs.
   if (process.env.TEST_OAUTH_KEYS) {
-    await db.collection<{ _id: string; value: unknown; updatedAt: Date }>('settings').insertOne({ _id: KEYS_SETTING, value: JSON.parse(process.env.TEST_OAUTH_KEYS), updatedAt: new Date() });
+    await db
+      .collection<{ _id: string; value: unknown; updatedAt: Date }>('settings')
+      .insertOne({ _id: KEYS_SETTING, value: JSON.parse(process.env.TEST_OAUTH_KEYS), updatedAt: new Date() });
   }
   const store = await Store.onDb(client, db);
   await opts.beforeStart?.(store);

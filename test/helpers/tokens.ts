@@ -67,10 +67,18 @@ export async function ensureCustomer(
   const entitlements = (opts.entitlements ?? []).map((e) => ({ group: e.group, validUntil: e.validUntil ?? null }));
   const existing = await findCustomerByEmail(svc.store, email);
   if (existing) {
-    await svc.store.collection('customers').updateOne({ _id: existing._id }, { $set: { passwordHash, entitlements, updatedAt: new Date() } });
+    await svc.store
+      .collection('customers')
+      .updateOne({ _id: existing._id }, { $set: { passwordHash, entitlements, updatedAt: new Date() } });
     return { customerId: existing._id, email, password };
   }
-  const created = await insertCustomer(svc.store, { email, emailVerified: true, name: opts.name ?? 'Test Customer', passwordHash, entitlements });
+  const created = await insertCustomer(svc.store, {
+    email,
+    emailVerified: true,
+    name: opts.name ?? 'Test Customer',
+    passwordHash,
+    entitlements,
+  });
   if (!created) return ensureCustomer(svc, { ...opts, email, password });
   return { customerId: created._id, email, password };
 }
@@ -86,7 +94,12 @@ export async function tokenFor(svc: TestService, req: TokenRequest = {}): Promis
       'content-type': 'application/x-www-form-urlencoded',
       authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
     },
-    body: new URLSearchParams({ grant_type: 'password', username: customer.email, password: customer.password, scope: scopes.join(' ') }),
+    body: new URLSearchParams({
+      grant_type: 'password',
+      username: customer.email,
+      password: customer.password,
+      scope: scopes.join(' '),
+    }),
   });
   const body = (await res.json()) as Record<string, unknown>;
   if (res.status !== 200) throw new Error(`tokenFor: token endpoint answered ${res.status} ${JSON.stringify(body)}`);

@@ -26,8 +26,20 @@ async function stalledSubscriber(url: string): Promise<{ socket: WebSocket; clos
 }
 
 const message = (seq: number, html: string) => ({
-  _id: `bulk-${seq}`, liveBlogId: 'blog-1', seq, timestamp: new Date(), text: String(seq), title: null, minute: null, additionalMinute: null,
-  typeId: null, imageLetter: null, highlight: false, htmlContent: html, userDisplayName: null, userThumbnailUrl: null,
+  _id: `bulk-${seq}`,
+  liveBlogId: 'blog-1',
+  seq,
+  timestamp: new Date(),
+  text: String(seq),
+  title: null,
+  minute: null,
+  additionalMinute: null,
+  typeId: null,
+  imageLetter: null,
+  highlight: false,
+  htmlContent: html,
+  userDisplayName: null,
+  userThumbnailUrl: null,
 });
 
 test('a subscriber that stops reading is dropped; the others receive every message in order', async () => {
@@ -66,7 +78,16 @@ test('shutdown closes subscribers with 1001; a connection without subscriptions 
   const busy = wsClient(other.url);
   collect(busy, SUBSCRIBE.replace('blog-1', 'blog-none'));
   expect((await idle.closed).code).toBe(4408);
-  await other.db.collection('liveBlogs').insertOne({ _id: 'blog-held', title: 't', startDate: new Date(), endDate: null, websocketRoomName: 'held', lastSeq: 0 } as never);
+  await other.db
+    .collection('liveBlogs')
+    .insertOne({
+      _id: 'blog-held',
+      title: 't',
+      startDate: new Date(),
+      endDate: null,
+      websocketRoomName: 'held',
+      lastSeq: 0,
+    } as never);
   const held = wsClient(other.url);
   collect(held, 'subscription { liveBlogMessageAdded(liveBlogId: "blog-held") { id } }');
   await settled(() => other.service.live.subscriptions === 1);

@@ -41,11 +41,41 @@ export const quiz = (id: string, status: QuizDoc['status'] = 'open'): QuizDoc =>
     title: `Question ${q}`,
     resultText: null,
     image: null,
-    choices: ['a', 'b'].map((letter) => ({ id: `q${q}-${letter}`, text: letter, letter, image: null, correct: letter === 'a', points: letter === 'a' ? 10 : 0, votes: 0 })),
+    choices: ['a', 'b'].map((letter) => ({
+      id: `q${q}-${letter}`,
+      text: letter,
+      letter,
+      image: null,
+      correct: letter === 'a',
+      points: letter === 'a' ? 10 : 0,
+      votes: 0,
+    })),
   })),
   results: [
-    { id: 'low', result: 'Try again', image: null, letter: null, resultText: null, share: null, twitterShare: null, minimum: 0, maximum: 10, votes: 0 },
-    { id: 'high', result: 'Well done', image: null, letter: null, resultText: null, share: null, twitterShare: null, minimum: 11, maximum: 30, votes: 0 },
+    {
+      id: 'low',
+      result: 'Try again',
+      image: null,
+      letter: null,
+      resultText: null,
+      share: null,
+      twitterShare: null,
+      minimum: 0,
+      maximum: 10,
+      votes: 0,
+    },
+    {
+      id: 'high',
+      result: 'Well done',
+      image: null,
+      letter: null,
+      resultText: null,
+      share: null,
+      twitterShare: null,
+      minimum: 11,
+      maximum: 30,
+      votes: 0,
+    },
   ],
 });
 
@@ -60,20 +90,26 @@ export const liveBlog = (id: string, extra: Partial<LiveBlogDoc> = {}): LiveBlog
 });
 
 export async function insertLiveFixtures(db: Db): Promise<void> {
-  await db.collection<PollDoc>('polls').insertMany([
-    openPoll('poll-open'),
-    openPoll('poll-anon', { onlyLoggedIn: false }),
-    openPoll('poll-closed', { closed: true }),
-    openPoll('poll-ended', { endDate: new Date('2020-01-01T00:00:00Z') }),
-    openPoll('poll-race'),
-  ]);
-  await db.collection<QuizDoc>('quizzes').insertMany([quiz('quiz-open'), quiz('quiz-draft', 'draft'), quiz('quiz-closed', 'closed')]);
+  await db
+    .collection<PollDoc>('polls')
+    .insertMany([
+      openPoll('poll-open'),
+      openPoll('poll-anon', { onlyLoggedIn: false }),
+      openPoll('poll-closed', { closed: true }),
+      openPoll('poll-ended', { endDate: new Date('2020-01-01T00:00:00Z') }),
+      openPoll('poll-race'),
+    ]);
+  await db
+    .collection<QuizDoc>('quizzes')
+    .insertMany([quiz('quiz-open'), quiz('quiz-draft', 'draft'), quiz('quiz-closed', 'closed')]);
   await db.collection<LiveBlogDoc>('liveBlogs').insertMany([liveBlog('blog-1'), liveBlog('blog-2')]);
 }
 
 /** A customer token whose account carries the editor role. */
 export async function editorToken(svc: TestService, email = 'editor@example.test'): Promise<IssuedTokens> {
   const tokens = await tokenFor(svc, { email, scopes: ['openid'] });
-  await svc.db.collection('customers').updateOne({ _id: tokens.customerId as never }, { $set: { roles: ['editor'], name: 'Ed Itor' } });
+  await svc.db
+    .collection('customers')
+    .updateOne({ _id: tokens.customerId as never }, { $set: { roles: ['editor'], name: 'Ed Itor' } });
   return tokens;
 }

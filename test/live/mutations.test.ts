@@ -24,15 +24,26 @@ describe('voteInPoll', () => {
     const res = await svc.gql(VOTE, { pollId: 'poll-open', choiceId: 'summer' }, bearer(alice.accessToken));
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data).toEqual({
-      voteInPoll: expect.objectContaining({ id: 'poll-open', votes: 1, voted: true, votedChoice: 'PollChoice:poll-open:summer' }),
+      voteInPoll: expect.objectContaining({
+        id: 'poll-open',
+        votes: 1,
+        voted: true,
+        votedChoice: 'PollChoice:poll-open:summer',
+      }),
     });
     // The same vote again is harmless; another choice is refused.
     const again = await svc.gql(VOTE, { pollId: 'poll-open', choiceId: 'summer' }, bearer(alice.accessToken));
-    expect(again.body.data).toEqual({ voteInPoll: expect.objectContaining({ votes: 1, votedChoice: 'PollChoice:poll-open:summer' }) });
+    expect(again.body.data).toEqual({
+      voteInPoll: expect.objectContaining({ votes: 1, votedChoice: 'PollChoice:poll-open:summer' }),
+    });
     const other = await svc.gql(VOTE, { pollId: 'poll-open', choiceId: 'winter' }, bearer(alice.accessToken));
     expect(code(other.body)).toBe('ALREADY_VOTED');
     const read = await svc.db.collection('polls').findOne({ _id: 'poll-open' as never });
-    expect(read!.choices).toEqual([{ id: 'spring', text: 'Spring', votes: 0 }, { id: 'summer', text: 'Summer', votes: 1 }, { id: 'winter', text: 'Winter', votes: 0 }]);
+    expect(read!.choices).toEqual([
+      { id: 'spring', text: 'Spring', votes: 0 },
+      { id: 'summer', text: 'Summer', votes: 1 },
+      { id: 'winter', text: 'Winter', votes: 0 },
+    ]);
   });
 
   test('refusals: unknown poll, choice not in the poll, closed and ended polls, anonymous on a members poll', async () => {
@@ -43,20 +54,32 @@ describe('voteInPoll', () => {
     expect(code((await svc.gql(VOTE, { pollId: 'poll-ended', choiceId: 'summer' }, auth)).body)).toBe('POLL_CLOSED');
     expect(code((await svc.gql(VOTE, { pollId: 'poll-open', choiceId: 'x"}' }, auth)).body)).toBe('BAD_USER_INPUT');
     expect(code((await svc.gql(VOTE, { pollId: 'poll-open', choiceId: 'spring' })).body)).toBe('UNAUTHENTICATED');
-    const counts = await svc.db.collection('polls').find({ _id: { $in: ['poll-closed', 'poll-ended'] } as never }).toArray();
+    const counts = await svc.db
+      .collection('polls')
+      .find({ _id: { $in: ['poll-closed', 'poll-ended'] } as never })
+      .toArray();
     expect(counts.flatMap((p) => p.choices.map((c: { votes: number }) => c.votes))).toEqual([0, 0, 0, 0, 0, 0]);
   });
 
   test('closed reads as the vote check decides: true for a poll closed by an editor or past its end date', async () => {
-    const read = await svc.gql(`{ nodes(ids: ["poll-open", "poll-closed", "poll-ended"]) { ... on Poll { id closed } } }`);
-    expect(read.body.data).toEqual({ nodes: [{ id: 'poll-open', closed: false }, { id: 'poll-closed', closed: true }, { id: 'poll-ended', closed: true }] });
+    const read = await svc.gql(
+      `{ nodes(ids: ["poll-open", "poll-closed", "poll-ended"]) { ... on Poll { id closed } } }`,
+    );
+    expect(read.body.data).toEqual({
+      nodes: [
+        { id: 'poll-open', closed: false },
+        { id: 'poll-closed', closed: true },
+        { id: 'poll-ended', closed: true },
+      ],
+    });
     // The stored flag of the ended poll still says open: the end date alone closes it.
     expect((await svc.db.collection('polls').findOne({ _id: 'poll-ended' as never }))!.closed).toBe(false);
   });
 
   test('anonymous votes on an open-to-all poll count, up to the per-IP limit', async () => {
     const results: unknown[] = [];
-    for (let i = 0; i < 6; i++) results.push(code((await svc.gql(VOTE, { pollId: 'poll-anon', choiceId: 'spring' })).body) ?? 'ok');
+    for (let i = 0; i < 6; i++)
+      results.push(code((await svc.gql(VOTE, { pollId: 'poll-anon', choiceId: 'spring' })).body) ?? 'ok');
     expect(results).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'RATE_LIMITED']);
     const poll = await svc.db.collection('polls').findOne({ _id: 'poll-anon' as never });
     expect(poll!.choices[0].votes).toBe(5);
@@ -68,13 +91,23 @@ describe('voteInPoll', () => {
     // Votes need customers, not tokens: insert votes through the operation with distinct viewers.
     const { voteInPoll } = await import('../../src/operations/live/vote-in-poll.js');
     const { createContext } = await import('../../src/context.js');
-    const base = { requestId: 't', log: createLogger('silent'), config: svc.config, store: svc.store, mailer: undefined as never };
+    const base = {
+      requestId: 't',
+      log: createLogger('silent'),
+      config: svc.config,
+      store: svc.store,
+      mailer: undefined as never,
+    };
     const choices = ['spring', 'summer', 'winter'];
     const outcomes = await Promise.allSettled(
       ids.flatMap((customerId, i) => {
         const viewer = { customerId, scopes: new Set<string>(), entitlements: async () => [] };
         // Each voter votes twice at once for the same choice: still one vote each.
-        const vote = () => voteInPoll(createContext({ ...base, viewer, clientIp: `10.0.${i}.1` }), { pollId: 'poll-race', choiceId: choices[i % 3]! });
+        const vote = () =>
+          voteInPoll(createContext({ ...base, viewer, clientIp: `10.0.${i}.1` }), {
+            pollId: 'poll-race',
+            choiceId: choices[i % 3]!,
+          });
         return [vote(), vote()];
       }),
     );
@@ -89,10 +122,23 @@ const SUBMIT = `mutation($quizId: ID!, $answers: [QuizAnswerInput!]!) { submitQu
 
 describe('submitQuizAnswers', () => {
   test('scores the answers, picks the result by score and counts answers and result', async () => {
-    const answers = [{ questionId: 'q1', answerId: 'q1-a' }, { questionId: 'q2', answerId: 'q2-a' }, { questionId: 'q3', answerId: 'q3-b' }];
+    const answers = [
+      { questionId: 'q1', answerId: 'q1-a' },
+      { questionId: 'q2', answerId: 'q2-a' },
+      { questionId: 'q3', answerId: 'q3-b' },
+    ];
     const res = await svc.gql(SUBMIT, { quizId: 'quiz-open', answers });
     expect(res.body.errors).toBeUndefined();
-    const out = (res.body.data as { submitQuizAnswers: { score: number; maxScore: number; result: unknown; quiz: { questions: Array<{ choices: Array<{ id: string; votes: number }> }> } } }).submitQuizAnswers;
+    const out = (
+      res.body.data as {
+        submitQuizAnswers: {
+          score: number;
+          maxScore: number;
+          result: unknown;
+          quiz: { questions: Array<{ choices: Array<{ id: string; votes: number }> }> };
+        };
+      }
+    ).submitQuizAnswers;
     expect(out.score).toBe(20);
     expect(out.maxScore).toBe(30);
     expect(out.result).toEqual({ id: 'QuizResult:quiz-open:high', votes: 1 });
@@ -104,8 +150,12 @@ describe('submitQuizAnswers', () => {
     expect(code((await svc.gql(SUBMIT, { quizId: 'quiz-draft', answers: one })).body)).toBe('NOT_FOUND');
     expect(code((await svc.gql(SUBMIT, { quizId: 'nope', answers: one })).body)).toBe('NOT_FOUND');
     expect(code((await svc.gql(SUBMIT, { quizId: 'quiz-closed', answers: one })).body)).toBe('QUIZ_NOT_OPEN');
-    expect(code((await svc.gql(SUBMIT, { quizId: 'quiz-open', answers: [{ questionId: 'q1', answerId: 'q2-a' }] })).body)).toBe('BAD_USER_INPUT');
-    expect(code((await svc.gql(SUBMIT, { quizId: 'quiz-open', answers: [...one, ...one] })).body)).toBe('BAD_USER_INPUT');
+    expect(
+      code((await svc.gql(SUBMIT, { quizId: 'quiz-open', answers: [{ questionId: 'q1', answerId: 'q2-a' }] })).body),
+    ).toBe('BAD_USER_INPUT');
+    expect(code((await svc.gql(SUBMIT, { quizId: 'quiz-open', answers: [...one, ...one] })).body)).toBe(
+      'BAD_USER_INPUT',
+    );
     expect(code((await svc.gql(SUBMIT, { quizId: 'quiz-open', answers: [] })).body)).toBe('BAD_USER_INPUT');
   });
 });
@@ -119,13 +169,25 @@ describe('live-blog posting', () => {
     const auth = bearer(editor.accessToken);
     const posted = await svc.gql(POST, { id: 'blog-1', input: { text: 'Kick-off!', highlight: true } }, auth);
     expect(posted.body).toEqual({
-      data: { postLiveBlogMessage: { id: 'blog-1-message-1', liveBlogId: 'blog-1', text: 'Kick-off!', title: null, highlight: true, userDisplayName: 'Ed Itor', editedAt: null } },
+      data: {
+        postLiveBlogMessage: {
+          id: 'blog-1-message-1',
+          liveBlogId: 'blog-1',
+          text: 'Kick-off!',
+          title: null,
+          highlight: true,
+          userDisplayName: 'Ed Itor',
+          editedAt: null,
+        },
+      },
     });
     const second = await svc.gql(POST, { id: 'blog-1', input: { text: 'Goal', title: '1-0' } }, auth);
     expect(second.body.data).toEqual({ postLiveBlogMessage: expect.objectContaining({ id: 'blog-1-message-2' }) });
 
     const edited = await svc.gql(EDIT, { id: 'blog-1-message-2', input: { text: 'Goal!!' } }, auth);
-    expect(edited.body.data).toEqual({ editLiveBlogMessage: { id: 'blog-1-message-2', text: 'Goal!!', title: '1-0', editedAt: expect.any(String) } });
+    expect(edited.body.data).toEqual({
+      editLiveBlogMessage: { id: 'blog-1-message-2', text: 'Goal!!', title: '1-0', editedAt: expect.any(String) },
+    });
 
     const deleted = await svc.gql(DELETE, { id: 'blog-1-message-1' }, auth);
     expect(deleted.body.data).toEqual({ deleteLiveBlogMessage: { id: 'blog-1-message-1', liveBlogId: 'blog-1' } });
@@ -134,7 +196,9 @@ describe('live-blog posting', () => {
   });
 
   test('ordinary customers get FORBIDDEN, anonymous callers UNAUTHENTICATED; nothing is written', async () => {
-    expect(code((await svc.gql(POST, { id: 'blog-2', input: { text: 'hi' } }, bearer(alice.accessToken))).body)).toBe('FORBIDDEN');
+    expect(code((await svc.gql(POST, { id: 'blog-2', input: { text: 'hi' } }, bearer(alice.accessToken))).body)).toBe(
+      'FORBIDDEN',
+    );
     expect(code((await svc.gql(POST, { id: 'blog-2', input: { text: 'hi' } })).body)).toBe('UNAUTHENTICATED');
     expect(code((await svc.gql(DELETE, { id: 'blog-1-message-2' }, bearer(alice.accessToken))).body)).toBe('FORBIDDEN');
     expect(await svc.db.collection('liveBlogMessages').countDocuments({ liveBlogId: 'blog-2' })).toBe(0);

@@ -39,18 +39,28 @@ const ARTICLE = `query($id: ID!) { article(id: $id) { elements { liveBlogs { ${B
 
 type Blog = { id: string; accessAllowed: boolean; previewMessages: Array<{ id: string }> };
 /** What a reader sees of a blog: whether access is allowed, and the ids of the messages given. */
-const seen = (blog: Blog) => ({ id: blog.id, accessAllowed: blog.accessAllowed, messages: blog.previewMessages.map((m) => m.id) });
+const seen = (blog: Blog) => ({
+  id: blog.id,
+  accessAllowed: blog.accessAllowed,
+  messages: blog.previewMessages.map((m) => m.id),
+});
 const allowed = (id: string) => ({ id, accessAllowed: true, messages: messageIds(id) });
 const refused = (id: string) => ({ id, accessAllowed: false, messages: [] });
 
 describe('through the service, with the response cache on', () => {
   let svc: TestService;
-  const tokens: Record<'plain' | 'gold' | 'lapsed' | 'subscriber', string> = { plain: '', gold: '', lapsed: '', subscriber: '' };
+  const tokens: Record<'plain' | 'gold' | 'lapsed' | 'subscriber', string> = {
+    plain: '',
+    gold: '',
+    lapsed: '',
+    subscriber: '',
+  };
 
   beforeAll(async () => {
     svc = await startTestService({ env: { RESPONSE_CACHE_MB: '16' } });
     await f.insert(svc.db, fixture());
-    const reader = async (entitlements: Array<{ group: string; validUntil?: Date | null }>) => (await tokenFor(svc, { scopes: ['openid'], entitlements })).accessToken;
+    const reader = async (entitlements: Array<{ group: string; validUntil?: Date | null }>) =>
+      (await tokenFor(svc, { scopes: ['openid'], entitlements })).accessToken;
     [tokens.plain, tokens.gold, tokens.lapsed, tokens.subscriber] = await Promise.all([
       reader([]),
       reader([{ group: 'gold', validUntil: new Date(Date.now() + 86_400_000) }]),
@@ -87,20 +97,32 @@ describe('through the service, with the response cache on', () => {
   });
 
   test.each(readers)("an article's elements as %s: the same rule as the blog's own entry point", async (who) => {
-    for (const [article, blogs] of [['a-gold', ['lb-gold', 'lb-shared']], ['a-sub', ['lb-sub']], ['a-open', ['lb-open', 'lb-shared']]] as const) {
+    for (const [article, blogs] of [
+      ['a-gold', ['lb-gold', 'lb-shared']],
+      ['a-sub', ['lb-sub']],
+      ['a-open', ['lb-open', 'lb-shared']],
+    ] as const) {
       const data = await ask(ARTICLE, { id: article }, who);
       expect(data.article.elements.liveBlogs.map(seen)).toEqual(blogs.map((id) => view(who, id)));
     }
   });
 
   test('cached GET answers: an anonymous or differently entitled reader never gets the entitled answer', async () => {
-    const urlOf = (query: string, variables: Record<string, unknown>) => `${svc.url}/graphql?${new URLSearchParams({ query, variables: JSON.stringify(variables) })}`;
+    const urlOf = (query: string, variables: Record<string, unknown>) =>
+      `${svc.url}/graphql?${new URLSearchParams({ query, variables: JSON.stringify(variables) })}`;
     const get = async (url: string, who: keyof typeof tokens | 'anonymous') => {
-      const res = await fetch(url, { headers: { 'apollo-require-preflight': 'true', ...(who === 'anonymous' ? {} : bearer(tokens[who])) } });
+      const res = await fetch(url, {
+        headers: { 'apollo-require-preflight': 'true', ...(who === 'anonymous' ? {} : bearer(tokens[who])) },
+      });
       const text = await res.text();
       const data = (JSON.parse(text) as { data: { node?: Blog; article?: { elements: { liveBlogs: Blog[] } } } }).data;
       const blog = data.node ?? data.article!.elements.liveBlogs.find((b) => b.id === 'lb-gold')!;
-      return { cache: res.headers.get('x-cache'), cacheControl: res.headers.get('cache-control'), text, blog: seen(blog) };
+      return {
+        cache: res.headers.get('x-cache'),
+        cacheControl: res.headers.get('cache-control'),
+        text,
+        blog: seen(blog),
+      };
     };
     const article = urlOf(ARTICLE, { id: 'a-gold' });
     // The entitled reader asks first: that answer is stored under the gold entitlement set, privately.
@@ -131,7 +153,9 @@ describe('through the service, with the response cache on', () => {
 
   test('the REST list of issues (a GraphQL document underneath) follows the same rule', async () => {
     const list = async (who: keyof typeof tokens | 'anonymous') => {
-      const res = await fetch(`${svc.url}/cms/page/p-live/issues`, { headers: who === 'anonymous' ? {} : bearer(tokens[who]) });
+      const res = await fetch(`${svc.url}/cms/page/p-live/issues`, {
+        headers: who === 'anonymous' ? {} : bearer(tokens[who]),
+      });
       expect(res.status).toBe(200);
       return res.text();
     };
@@ -155,9 +179,13 @@ describe('store round trips', () => {
         const many = Array.from({ length: 30 }, (_, i) => `lb-many-${i}`);
         await f.insert(db, {
           articles: [
-            ...many.map((id, i) => f.article(`a-many-${i}`, { ...premium, accessGroups: [`group-${i % 4}`], elements: elements([id]) })),
+            ...many.map((id, i) =>
+              f.article(`a-many-${i}`, { ...premium, accessGroups: [`group-${i % 4}`], elements: elements([id]) }),
+            ),
             // One blog carried by many articles is still one row of the rule's answer.
-            ...Array.from({ length: 150 }, (_, i) => f.article(`a-wide-${i}`, { ...premium, elements: elements(['lb-one', ...many.slice(0, 3)]) })),
+            ...Array.from({ length: 150 }, (_, i) =>
+              f.article(`a-wide-${i}`, { ...premium, elements: elements(['lb-one', ...many.slice(0, 3)]) }),
+            ),
           ],
           liveBlogs: [...many, 'lb-one'].map((id) => f.liveBlog(id, 3)),
           liveBlogMessages: [...many, 'lb-one'].flatMap((id) => [1, 2, 3].map((seq) => f.message(id, seq))),
@@ -169,13 +197,27 @@ describe('store round trips', () => {
 
   async function sent(ids: string[]): Promise<string[]> {
     svc.commands.length = 0;
-    const res = await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: NODES, variables: { ids } }) });
+    const res = await fetch(`${svc.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: NODES, variables: { ids } }),
+    });
     const body = (await res.json()) as { data?: { nodes: Blog[] }; errors?: unknown };
     expect(body.errors).toBeUndefined();
     expect(body.data!.nodes.map(seen)).toEqual(ids.map(refused));
     return svc.commands
-      .filter((c: CommandStartedEvent) => !['getMore', 'killCursors'].includes(c.commandName) || String(c.command.collection) === 'articles')
-      .filter((c) => !(c.commandName === 'aggregate' && Array.isArray(c.command.pipeline) && '$changeStream' in (c.command.pipeline[0] ?? {})))
+      .filter(
+        (c: CommandStartedEvent) =>
+          !['getMore', 'killCursors'].includes(c.commandName) || String(c.command.collection) === 'articles',
+      )
+      .filter(
+        (c) =>
+          !(
+            c.commandName === 'aggregate' &&
+            Array.isArray(c.command.pipeline) &&
+            '$changeStream' in (c.command.pipeline[0] ?? {})
+          ),
+      )
       .map((c) => `${c.commandName}:${String(c.command[c.commandName])}`)
       .sort();
   }

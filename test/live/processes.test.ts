@@ -48,7 +48,13 @@ describe('two gateway processes on one engine', () => {
     svc = await startTestService({ beforeStart: (store) => insertLiveFixtures(store.db) });
     editor = await editorToken(svc);
     child = spawnNode(distPath('bundle/main.js'), [], {
-      NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', SEED: 'none', LOG_LEVEL: 'info', MONGODB_URI: testMongoUri(), MONGODB_DB: svc.db.databaseName,
+      NODE_ENV: 'test',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SEED: 'none',
+      LOG_LEVEL: 'info',
+      MONGODB_URI: testMongoUri(),
+      MONGODB_DB: svc.db.databaseName,
     });
     const listening = await child.waitFor((l) => typeof l.url === 'string' && String(l.msg).includes('listening'));
     childUrl = String(listening.url);
@@ -61,8 +67,16 @@ describe('two gateway processes on one engine', () => {
 
   test('a message posted through one process reaches a subscriber of the other', async () => {
     const client = wsClient(childUrl);
-    const sub = collect<{ liveBlogMessageAdded: { text: string } }>(client, 'subscription { liveBlogMessageAdded(liveBlogId: "blog-1") { text } }');
-    const post = (text: string) => svc.gql('mutation($t: String!) { postLiveBlogMessage(liveBlogId: "blog-1", input: { text: $t }) { id } }', { t: text }, bearer(editor.accessToken));
+    const sub = collect<{ liveBlogMessageAdded: { text: string } }>(
+      client,
+      'subscription { liveBlogMessageAdded(liveBlogId: "blog-1") { text } }',
+    );
+    const post = (text: string) =>
+      svc.gql(
+        'mutation($t: String!) { postLiveBlogMessage(liveBlogId: "blog-1", input: { text: $t }) { id } }',
+        { t: text },
+        bearer(editor.accessToken),
+      );
     await firstResult(sub, () => post('warm-up'));
     const before = sub.results.length;
     const sent = Date.now();
@@ -93,8 +107,14 @@ describe('engine restart', () => {
     port = await freePort();
     engine = await startEngineProcess();
     const config = loadConfig({
-      NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', STORE_TIMEOUT_MS: '1000', RESPONSE_CACHE_MB: '0',
-      MONGODB_URI: `mongodb://127.0.0.1:${port}/?directConnection=true`, MONGODB_DB: 'live_restart',
+      NODE_ENV: 'test',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      STORE_TIMEOUT_MS: '1000',
+      RESPONSE_CACHE_MB: '0',
+      MONGODB_URI: `mongodb://127.0.0.1:${port}/?directConnection=true`,
+      MONGODB_DB: 'live_restart',
     });
     const log = createLogger(config.logLevel);
     store = await Store.open(config.store, log);
@@ -110,13 +130,28 @@ describe('engine restart', () => {
   });
 
   const message = (seq: number) => ({
-    _id: `blog-r-message-${seq}`, liveBlogId: 'blog-r', seq, timestamp: new Date(), text: `m${seq}`, title: null, minute: null, additionalMinute: null,
-    typeId: null, imageLetter: null, highlight: false, htmlContent: null, userDisplayName: null, userThumbnailUrl: null,
+    _id: `blog-r-message-${seq}`,
+    liveBlogId: 'blog-r',
+    seq,
+    timestamp: new Date(),
+    text: `m${seq}`,
+    title: null,
+    minute: null,
+    additionalMinute: null,
+    typeId: null,
+    imageLetter: null,
+    highlight: false,
+    htmlContent: null,
+    userDisplayName: null,
+    userThumbnailUrl: null,
   });
 
   test('a subscription keeps receiving after the engine restarts', async () => {
     const client = wsClient(service.url);
-    const sub = collect<{ liveBlogMessageAdded: { text: string } }>(client, 'subscription { liveBlogMessageAdded(liveBlogId: "blog-r") { text } }');
+    const sub = collect<{ liveBlogMessageAdded: { text: string } }>(
+      client,
+      'subscription { liveBlogMessageAdded(liveBlogId: "blog-r") { text } }',
+    );
     let seq = 0;
     await firstResult(sub, () => store.collection('liveBlogMessages').insertOne(message(++seq)));
 
@@ -132,7 +167,13 @@ describe('engine restart', () => {
         break;
       } catch {
         // An attempt whose reply was lost may still have written it.
-        if (await store.collection('liveBlogMessages').findOne({ _id: message(seq)._id }).catch(() => null)) break;
+        if (
+          await store
+            .collection('liveBlogMessages')
+            .findOne({ _id: message(seq)._id })
+            .catch(() => null)
+        )
+          break;
         await new Promise((r) => setTimeout(r, 200));
       }
     }

@@ -11,7 +11,14 @@ let origin: string;
 
 beforeAll(async () => {
   await ensureBuilt();
-  child = spawnNode(distPath('bundle/main.js'), [], { PORT: '0', HOST: '127.0.0.1', STORE: 'memory', SEED: 'none', LOG_LEVEL: 'info', LIVE_MAX_MESSAGE_BYTES: String(MAX_MESSAGE) });
+  child = spawnNode(distPath('bundle/main.js'), [], {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    STORE: 'memory',
+    SEED: 'none',
+    LOG_LEVEL: 'info',
+    LIVE_MAX_MESSAGE_BYTES: String(MAX_MESSAGE),
+  });
   const listening = await child.waitFor((l) => typeof l.url === 'string' && String(l.msg).includes('listening'));
   origin = new URL(String(listening.url)).origin;
 }, 120_000);
@@ -36,10 +43,19 @@ async function sendAfterAck(frame: string): Promise<number> {
 }
 
 test('an oversized message: closed with 1009, one JSON log line, nothing on stderr', async () => {
-  const frame = JSON.stringify({ type: 'subscribe', id: '1', payload: { query: `subscription { pollResultsChanged(pollId: "${'p'.repeat(MAX_MESSAGE)}") { id } }` } });
+  const frame = JSON.stringify({
+    type: 'subscribe',
+    id: '1',
+    payload: { query: `subscription { pollResultsChanged(pollId: "${'p'.repeat(MAX_MESSAGE)}") { id } }` },
+  });
   expect(await sendAfterAck(frame)).toBe(1009);
   const line = await child.waitFor((l) => l.msg === 'live: closed a connection on a protocol error');
-  expect(line).toMatchObject({ level: 30, service: 'gateway', wsError: 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH', reason: expect.stringContaining('Max payload size exceeded') });
+  expect(line).toMatchObject({
+    level: 30,
+    service: 'gateway',
+    wsError: 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH',
+    reason: expect.stringContaining('Max payload size exceeded'),
+  });
   expect(JSON.stringify(line)).not.toMatch(/\bat .+:\d+:\d+/);
   // Still serving.
   expect((await fetch(`${origin}/healthz`)).status).toBe(200);

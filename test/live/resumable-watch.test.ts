@@ -28,28 +28,37 @@ async function watchNotes(store: Store): Promise<Watched> {
   const waiters: Array<{ predicate: (e: string[]) => boolean; resolve: (e: string[]) => void }> = [];
   const note = (event: string): void => {
     events.push(event);
-    for (const w of [...waiters]) if (w.predicate(events)) {
-      waiters.splice(waiters.indexOf(w), 1);
-      w.resolve(events);
-    }
+    for (const w of [...waiters])
+      if (w.predicate(events)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(events);
+      }
   };
   const watch = await ResumableWatch.start(store, createLogger('silent'), {
     name: 'test stream',
     pipeline: [{ $match: { 'ns.coll': 'notes' } }],
     options: { maxAwaitTimeMS: 200 },
     forgetsToken: (err) => err instanceof MongoServerError && err.code === HISTORY_LOST,
-    onChange: (change: ChangeStreamDocument) => note(`${change.operationType}:${'documentKey' in change ? String(change.documentKey._id) : ''}`),
+    onChange: (change: ChangeStreamDocument) =>
+      note(`${change.operationType}:${'documentKey' in change ? String(change.documentKey._id) : ''}`),
     onReopened: ({ gap }) => note(gap ? 'reopened with a gap' : 'reopened'),
   });
   return {
     watch,
     events,
-    seen: (predicate) => (predicate(events) ? Promise.resolve(events) : new Promise((resolve) => waiters.push({ predicate, resolve }))),
+    seen: (predicate) =>
+      predicate(events) ? Promise.resolve(events) : new Promise((resolve) => waiters.push({ predicate, resolve })),
   };
 }
 
 async function openStore(engine: RunningEngine): Promise<Store> {
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', MONGODB_URI: engine.uri, MONGODB_DB: 'resumable_watch', STORE_TIMEOUT_MS: '1000' });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    MONGODB_URI: engine.uri,
+    MONGODB_DB: 'resumable_watch',
+    STORE_TIMEOUT_MS: '1000',
+  });
   return Store.open(config.store, createLogger('silent'));
 }
 
@@ -60,14 +69,23 @@ async function insertNote(store: Store, _id: string): Promise<void> {
       await store.db.collection<{ _id: string }>('notes').insertOne({ _id });
       return;
     } catch {
-      if (await store.db.collection<{ _id: string }>('notes').findOne({ _id }).catch(() => null)) return;
+      if (
+        await store.db
+          .collection<{ _id: string }>('notes')
+          .findOne({ _id })
+          .catch(() => null)
+      )
+        return;
       await new Promise((r) => setTimeout(r, 100));
     }
   }
 }
 
 describe.each([
-  ['on the same data directory, the stream resumes from its token: no gap, and a write made while it was away arrives', true],
+  [
+    'on the same data directory, the stream resumes from its token: no gap, and a write made while it was away arrives',
+    true,
+  ],
   ['on a fresh data directory (the history is gone), the stream starts anew and reports the gap', false],
 ])('an engine restarted %s', (_label, sameDirectory) => {
   const dbPath = mkdtempSync(join(tmpdir(), 'resumable-watch-'));

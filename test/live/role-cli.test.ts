@@ -27,37 +27,49 @@ afterAll(async () => {
   await svc?.close();
 });
 
-const role = (...args: string[]) => runBuiltScript('scripts/role.js', args, { MONGODB_URI: testMongoUri(), MONGODB_DB: svc.db.databaseName });
+const role = (...args: string[]) =>
+  runBuiltScript('scripts/role.js', args, { MONGODB_URI: testMongoUri(), MONGODB_DB: svc.db.databaseName });
 const POST = `mutation { postLiveBlogMessage(liveBlogId: "blog-1", input: { text: "Kick-off" }) { id } }`;
 const post = async () => {
   const res = await svc.gql(POST, {}, bearer(writer.accessToken));
   return res.body.errors?.[0]?.extensions?.code ?? 'ok';
 };
 
-test('grant editor: the customer posts at once with the token they hold; revoke: refused at once', async () => {
-  expect(await post()).toBe('FORBIDDEN');
-  const granted = await role('grant', 'editor', 'writer@example.test');
-  expect(granted).toMatchObject({ code: 0 });
-  expect(JSON.parse(granted.stdout)).toEqual({ customer: 'writer@example.test', roles: ['editor'], changed: true });
-  expect(await post()).toBe('ok');
-  // Granting twice changes nothing and says so.
-  expect(JSON.parse((await role('grant', 'editor', 'writer@example.test')).stdout)).toMatchObject({ roles: ['editor'], changed: false });
-  const revoked = await role('revoke', 'editor', 'writer@example.test');
-  expect(JSON.parse(revoked.stdout)).toEqual({ customer: 'writer@example.test', roles: [], changed: true });
-  expect(await post()).toBe('FORBIDDEN');
-}, SLOW);
+test(
+  'grant editor: the customer posts at once with the token they hold; revoke: refused at once',
+  async () => {
+    expect(await post()).toBe('FORBIDDEN');
+    const granted = await role('grant', 'editor', 'writer@example.test');
+    expect(granted).toMatchObject({ code: 0 });
+    expect(JSON.parse(granted.stdout)).toEqual({ customer: 'writer@example.test', roles: ['editor'], changed: true });
+    expect(await post()).toBe('ok');
+    // Granting twice changes nothing and says so.
+    expect(JSON.parse((await role('grant', 'editor', 'writer@example.test')).stdout)).toMatchObject({
+      roles: ['editor'],
+      changed: false,
+    });
+    const revoked = await role('revoke', 'editor', 'writer@example.test');
+    expect(JSON.parse(revoked.stdout)).toEqual({ customer: 'writer@example.test', roles: [], changed: true });
+    expect(await post()).toBe('FORBIDDEN');
+  },
+  SLOW,
+);
 
-test('an unknown role or customer is refused with exit code 1 and a message; a malformed command with 2', async () => {
-  const unknownRole = await role('grant', 'admin', 'writer@example.test');
-  expect(unknownRole.code).toBe(1);
-  expect(unknownRole.stderr).toContain('unknown role "admin" (known: editor)');
-  const unknownCustomer = await role('grant', 'editor', 'nobody@example.test');
-  expect(unknownCustomer.code).toBe(1);
-  expect(unknownCustomer.stderr).toContain('no customer with the e-mail address nobody@example.test');
-  expect((await role('promote', 'editor', 'writer@example.test')).code).toBe(2);
-  expect((await role('grant', 'editor')).code).toBe(2);
-  expect((await svc.store.collection('customers').findOne({ _id: writer.customerId }))!.roles ?? []).toEqual([]);
-}, SLOW);
+test(
+  'an unknown role or customer is refused with exit code 1 and a message; a malformed command with 2',
+  async () => {
+    const unknownRole = await role('grant', 'admin', 'writer@example.test');
+    expect(unknownRole.code).toBe(1);
+    expect(unknownRole.stderr).toContain('unknown role "admin" (known: editor)');
+    const unknownCustomer = await role('grant', 'editor', 'nobody@example.test');
+    expect(unknownCustomer.code).toBe(1);
+    expect(unknownCustomer.stderr).toContain('no customer with the e-mail address nobody@example.test');
+    expect((await role('promote', 'editor', 'writer@example.test')).code).toBe(2);
+    expect((await role('grant', 'editor')).code).toBe(2);
+    expect((await svc.store.collection('customers').findOne({ _id: writer.customerId }))!.roles ?? []).toEqual([]);
+  },
+  SLOW,
+);
 
 /** Runs `fn` against the embedded store in `dir`, closed afterwards so the command can open it. */
 async function inDataDir<T>(dir: string, fn: (db: Db) => Promise<T>): Promise<T> {
@@ -69,14 +81,27 @@ async function inDataDir<T>(dir: string, fn: (db: Db) => Promise<T>): Promise<T>
   }
 }
 
-test("works on an embedded store's data directory (DATA_DIR) as well", async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'role-'));
-  try {
-    await inDataDir(dir, (db) => db.collection('customers').insertOne({ _id: 'cus_someone', email: 'someone@example.test', name: 'Someone' } as never));
-    const res = await runBuiltScript('scripts/role.js', ['grant', 'editor', 'someone@example.test'], { STORE: 'disk', DATA_DIR: dir });
-    expect(res).toMatchObject({ code: 0 });
-    expect(await inDataDir(dir, (db) => db.collection('customers').findOne({ _id: 'cus_someone' as never }))).toMatchObject({ roles: ['editor'] });
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}, SLOW);
+test(
+  "works on an embedded store's data directory (DATA_DIR) as well",
+  async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'role-'));
+    try {
+      await inDataDir(dir, (db) =>
+        db
+          .collection('customers')
+          .insertOne({ _id: 'cus_someone', email: 'someone@example.test', name: 'Someone' } as never),
+      );
+      const res = await runBuiltScript('scripts/role.js', ['grant', 'editor', 'someone@example.test'], {
+        STORE: 'disk',
+        DATA_DIR: dir,
+      });
+      expect(res).toMatchObject({ code: 0 });
+      expect(
+        await inDataDir(dir, (db) => db.collection('customers').findOne({ _id: 'cus_someone' as never })),
+      ).toMatchObject({ roles: ['editor'] });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  },
+  SLOW,
+);

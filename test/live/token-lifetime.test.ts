@@ -29,8 +29,20 @@ let posted = 0;
 async function post(text: string): Promise<void> {
   posted++;
   await svc.db.collection('liveBlogMessages').insertOne({
-    _id: `lifetime-${posted}`, liveBlogId: 'blog-1', seq: 5000 + posted, timestamp: new Date(), text, title: null, minute: null, additionalMinute: null,
-    typeId: null, imageLetter: null, highlight: false, htmlContent: null, userDisplayName: null, userThumbnailUrl: null,
+    _id: `lifetime-${posted}`,
+    liveBlogId: 'blog-1',
+    seq: 5000 + posted,
+    timestamp: new Date(),
+    text,
+    title: null,
+    minute: null,
+    additionalMinute: null,
+    typeId: null,
+    imageLetter: null,
+    highlight: false,
+    htmlContent: null,
+    userDisplayName: null,
+    userThumbnailUrl: null,
   } as never);
 }
 

@@ -46,40 +46,66 @@ describe('submitQuizAnswers', () => {
     svc = await startMonitoredService({
       prefix: 'quizwrite',
       beforeStart: async (_store, db) => {
-        await db.collection<QuizDoc>('quizzes').insertMany([sameIdsQuiz('quiz-same', 3), sameIdsQuiz('quiz-count', 5), sameIdsQuiz('quiz-race', 12)]);
+        await db
+          .collection<QuizDoc>('quizzes')
+          .insertMany([sameIdsQuiz('quiz-same', 3), sameIdsQuiz('quiz-count', 5), sameIdsQuiz('quiz-race', 12)]);
       },
     });
   });
   afterAll(() => svc.close());
 
   async function submit(quizId: string, answers: Array<{ questionId: string; answerId: string }>): Promise<Body> {
-    const res = await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: SUBMIT, variables: { quizId, answers } }) });
+    const res = await fetch(`${svc.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: SUBMIT, variables: { quizId, answers } }),
+    });
     return (await res.json()) as Body;
   }
 
   const stored = (id: string) => svc.db.collection<QuizDoc>('quizzes').findOne({ _id: id });
 
   test('answer ids repeated across questions are counted on their own question only', async () => {
-    const body = await submit('quiz-same', [{ questionId: 'q1', answerId: 'yes' }, { questionId: 'q2', answerId: 'no' }, { questionId: 'q3', answerId: 'yes' }]);
+    const body = await submit('quiz-same', [
+      { questionId: 'q1', answerId: 'yes' },
+      { questionId: 'q2', answerId: 'no' },
+      { questionId: 'q3', answerId: 'yes' },
+    ]);
     expect(body.errors).toBeUndefined();
     expect(body.data.submitQuizAnswers.score).toBe(20);
     expect(body.data.submitQuizAnswers.result).toEqual({ id: 'QuizResult:quiz-same:high', votes: 1 });
-    const counts = (q: QuizDoc | { questions: QuizDoc['questions'] }) => q.questions.map((question) => question.choices.map((c) => c.votes));
-    expect(counts(body.data.submitQuizAnswers.quiz)).toEqual([[1, 0], [0, 1], [1, 0]]);
+    const counts = (q: QuizDoc | { questions: QuizDoc['questions'] }) =>
+      q.questions.map((question) => question.choices.map((c) => c.votes));
+    expect(counts(body.data.submitQuizAnswers.quiz)).toEqual([
+      [1, 0],
+      [0, 1],
+      [1, 0],
+    ]);
     const after = (await stored('quiz-same'))!;
-    expect(counts(after)).toEqual([[1, 0], [0, 1], [1, 0]]);
+    expect(counts(after)).toEqual([
+      [1, 0],
+      [0, 1],
+      [1, 0],
+    ]);
     expect(after.results.map((r) => r.votes)).toEqual([0, 1]);
 
     // A second submission adds to the same counters.
     const again = await submit('quiz-same', [{ questionId: 'q2', answerId: 'no' }]);
     expect(again.errors).toBeUndefined();
-    expect(counts((await stored('quiz-same'))!)).toEqual([[1, 0], [0, 2], [1, 0]]);
+    expect(counts((await stored('quiz-same'))!)).toEqual([
+      [1, 0],
+      [0, 2],
+      [1, 0],
+    ]);
   });
 
   test('one submission costs the same store commands whatever the number of answers', async () => {
     const sent = async (answers: number): Promise<string[]> => {
       svc.commands.length = 0;
-      const body = await submit('quiz-count', Array.from({ length: answers }, (_, i) => ({ questionId: `q${i + 1}`, answerId: i % 2 ? 'no' : 'yes' })));
+      const body = await submit(
+        'quiz-count',
+        Array.from({ length: answers }, (_, i) => ({ questionId: `q${i + 1}`, answerId: i % 2 ? 'no' : 'yes' })),
+      );
       expect(body.errors).toBeUndefined();
       // Change streams (the live hub, cache invalidation) poll on their own: only the request's commands count.
       return svc.commands
@@ -92,12 +118,19 @@ describe('submitQuizAnswers', () => {
     expect(five).toEqual(one);
     expect(five.filter((c) => c.endsWith(':quizzes'))).toEqual(['find:quizzes', 'findAndModify:quizzes']);
     const counted = (await stored('quiz-count'))!;
-    expect(counted.questions.map((q) => q.choices.map((c) => c.votes))).toEqual([[2, 0], [0, 1], [1, 0], [0, 1], [1, 0]]);
+    expect(counted.questions.map((q) => q.choices.map((c) => c.votes))).toEqual([
+      [2, 0],
+      [0, 1],
+      [1, 0],
+      [0, 1],
+      [1, 0],
+    ]);
   });
 
   test('a quiz closed while submissions run: each submission counts whole or not at all', async () => {
     const submissions = 40;
-    const answers = (n: number) => Array.from({ length: 12 }, (_, i) => ({ questionId: `q${i + 1}`, answerId: (n + i) % 3 === 0 ? 'no' : 'yes' }));
+    const answers = (n: number) =>
+      Array.from({ length: 12 }, (_, i) => ({ questionId: `q${i + 1}`, answerId: (n + i) % 3 === 0 ? 'no' : 'yes' }));
     const running = Array.from({ length: submissions }, (_, n) => submit('quiz-race', answers(n)));
     // Close it as soon as the first answer is back, while the others are still on their way.
     await Promise.race(running);
@@ -114,7 +147,10 @@ describe('submitQuizAnswers', () => {
     after.questions.forEach((question, i) => {
       const expected = { yes: 0, no: 0 };
       for (const n of accepted) expected[answers(n)[i]!.answerId as 'yes' | 'no'] += 1;
-      expect({ question: question.id, yes: question.choices[0]!.votes, no: question.choices[1]!.votes }).toEqual({ question: question.id, ...expected });
+      expect({ question: question.id, yes: question.choices[0]!.votes, no: question.choices[1]!.votes }).toEqual({
+        question: question.id,
+        ...expected,
+      });
     });
     expect(after.results.reduce((sum, r) => sum + r.votes, 0)).toBe(accepted.length);
   });
@@ -156,12 +192,33 @@ describe('voteInPoll and postLiveBlogMessage', () => {
     // The poll shows that the voter has not voted; once the index is gone, the same vote again is counted (not
     // taken for an already-counted repeat).
     const read = await svc.gql(VOTED, { id: 'poll-broken' }, bearer(alice.accessToken));
-    expect(read.body).toEqual({ data: { node: { voted: false, votedChoice: null, choices: [{ id: 'PollChoice:poll-broken:spring', votes: 0 }, { id: 'PollChoice:poll-broken:summer', votes: 0 }, { id: 'PollChoice:poll-broken:winter', votes: 0 }] } } });
+    expect(read.body).toEqual({
+      data: {
+        node: {
+          voted: false,
+          votedChoice: null,
+          choices: [
+            { id: 'PollChoice:poll-broken:spring', votes: 0 },
+            { id: 'PollChoice:poll-broken:summer', votes: 0 },
+            { id: 'PollChoice:poll-broken:winter', votes: 0 },
+          ],
+        },
+      },
+    });
     await polls.dropIndex('foreign_unique_votes');
     const retried = await svc.gql(VOTE, { pollId: 'poll-broken', choiceId: 'summer' }, bearer(alice.accessToken));
     expect(retried.body.errors).toBeUndefined();
     expect(retried.body.data).toEqual({
-      voteInPoll: { id: 'poll-broken', voted: true, votedChoice: 'PollChoice:poll-broken:summer', choices: [{ id: 'PollChoice:poll-broken:spring', votes: 0 }, { id: 'PollChoice:poll-broken:summer', votes: 1 }, { id: 'PollChoice:poll-broken:winter', votes: 0 }] },
+      voteInPoll: {
+        id: 'poll-broken',
+        voted: true,
+        votedChoice: 'PollChoice:poll-broken:summer',
+        choices: [
+          { id: 'PollChoice:poll-broken:spring', votes: 0 },
+          { id: 'PollChoice:poll-broken:summer', votes: 1 },
+          { id: 'PollChoice:poll-broken:winter', votes: 0 },
+        ],
+      },
     });
     expect(await svc.db.collection('pollVotes').countDocuments({ pollId: 'poll-broken' })).toBe(1);
   });
@@ -173,7 +230,10 @@ describe('voteInPoll and postLiveBlogMessage', () => {
       fetch(`${svc.url}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${i + 1}` },
-        body: JSON.stringify({ query: VOTE, variables: { pollId: 'poll-closing', choiceId: ['spring', 'summer', 'winter'][i % 3] } }),
+        body: JSON.stringify({
+          query: VOTE,
+          variables: { pollId: 'poll-closing', choiceId: ['spring', 'summer', 'winter'][i % 3] },
+        }),
       }).then(async (res) => (await res.json()) as Body);
     const running = Array.from({ length: voters }, (_, i) => vote(i));
     await Promise.race(running);
@@ -193,8 +253,20 @@ describe('voteInPoll and postLiveBlogMessage', () => {
     const POST = `mutation($id: ID!, $input: LiveBlogMessageInput!) { postLiveBlogMessage(liveBlogId: $id, input: $input) { id text } }`;
     // A message written straight into the store with the next number, without bumping the blog's counter.
     const foreign: LiveBlogMessageDoc = {
-      _id: 'blog-foreign-message-1', liveBlogId: 'blog-foreign', seq: 1, timestamp: new Date(), text: 'From the wire service', title: null, minute: null,
-      additionalMinute: null, typeId: null, imageLetter: null, highlight: false, htmlContent: null, userDisplayName: null, userThumbnailUrl: null,
+      _id: 'blog-foreign-message-1',
+      liveBlogId: 'blog-foreign',
+      seq: 1,
+      timestamp: new Date(),
+      text: 'From the wire service',
+      title: null,
+      minute: null,
+      additionalMinute: null,
+      typeId: null,
+      imageLetter: null,
+      highlight: false,
+      htmlContent: null,
+      userDisplayName: null,
+      userThumbnailUrl: null,
     };
     await svc.db.collection<LiveBlogMessageDoc>('liveBlogMessages').insertOne(foreign);
 
@@ -203,7 +275,13 @@ describe('voteInPoll and postLiveBlogMessage', () => {
     expect(res.body.data).toEqual({ postLiveBlogMessage: { id: 'blog-foreign-message-2', text: 'Kick-off' } });
     const blog = await svc.db.collection('liveBlogs').findOne({ _id: 'blog-foreign' as never });
     expect(blog!.lastSeq).toBe(2);
-    const messages = await svc.db.collection<LiveBlogMessageDoc>('liveBlogMessages').find({ liveBlogId: 'blog-foreign' }, { sort: { seq: 1 } }).toArray();
-    expect(messages.map((m) => [m._id, m.seq, m.text])).toEqual([['blog-foreign-message-1', 1, 'From the wire service'], ['blog-foreign-message-2', 2, 'Kick-off']]);
+    const messages = await svc.db
+      .collection<LiveBlogMessageDoc>('liveBlogMessages')
+      .find({ liveBlogId: 'blog-foreign' }, { sort: { seq: 1 } })
+      .toArray();
+    expect(messages.map((m) => [m._id, m.seq, m.text])).toEqual([
+      ['blog-foreign-message-1', 1, 'From the wire service'],
+      ['blog-foreign-message-2', 2, 'Kick-off'],
+    ]);
   });
 });

@@ -16,7 +16,10 @@ const MAX_MESSAGE = 4096;
 
 let svc: TestService;
 beforeAll(async () => {
-  svc = await startTestService({ env: { LIVE_MAX_MESSAGE_BYTES: String(MAX_MESSAGE) }, beforeStart: (store) => insertLiveFixtures(store.db) });
+  svc = await startTestService({
+    env: { LIVE_MAX_MESSAGE_BYTES: String(MAX_MESSAGE) },
+    beforeStart: (store) => insertLiveFixtures(store.db),
+  });
 });
 afterAll(() => svc.close());
 
@@ -40,51 +43,162 @@ const BLOG = 'subscription($id: ID!) { liveBlogMessageAdded(liveBlogId: $id) { i
 
 function cases(seed: number): Case[] {
   const rnd = random(seed);
-  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
-  const text = (n: number) => Array.from({ length: n }, () => String.fromCharCode(32 + Math.floor(rnd() * 95))).join('');
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+  const text = (n: number) =>
+    Array.from({ length: n }, () => String.fromCharCode(32 + Math.floor(rnd() * 95))).join('');
   const id = () => text(1 + Math.floor(rnd() * 12));
   const generators: Array<() => Case> = [
-    () => ({ kind: 'malformed JSON', frames: [INIT, pick(['{', '{"type":', 'nul', '[1,2', `{"type":"subscribe","id":"x"${text(5)}`, text(20)])], expect: { closes: [4400] } }),
-    () => ({ kind: 'binary frame', frames: [INIT, Buffer.from(Array.from({ length: 1 + Math.floor(rnd() * 64) }, () => Math.floor(rnd() * 256)))], expect: { closes: [4400] } }),
-    () => ({ kind: 'unknown type', frames: [INIT, JSON.stringify({ type: pick(['hello', '', 'start', 'stop', 'connection_terminate', text(8)]), id: id() })], expect: { closes: [4400] } }),
-    () => ({ kind: 'server-only type', frames: [INIT, JSON.stringify(pick([{ type: 'next', id: 'a', payload: {} }, { type: 'error', id: 'a', payload: [] }, { type: 'connection_ack' }]))], expect: { closes: [4400] } }),
-    () => ({ kind: 'not an object', frames: [INIT, JSON.stringify(pick([1, 'subscribe', null, [], [{ type: 'ping' }], true]))], expect: { closes: [4400] } }),
-    () => ({ kind: 'subscribe before connection_init', frames: [subscribe(id(), { query: BLOG, variables: { id: 'blog-1' } })], expect: { closes: [4401] } }),
+    () => ({
+      kind: 'malformed JSON',
+      frames: [INIT, pick(['{', '{"type":', 'nul', '[1,2', `{"type":"subscribe","id":"x"${text(5)}`, text(20)])],
+      expect: { closes: [4400] },
+    }),
+    () => ({
+      kind: 'binary frame',
+      frames: [INIT, Buffer.from(Array.from({ length: 1 + Math.floor(rnd() * 64) }, () => Math.floor(rnd() * 256)))],
+      expect: { closes: [4400] },
+    }),
+    () => ({
+      kind: 'unknown type',
+      frames: [
+        INIT,
+        JSON.stringify({ type: pick(['hello', '', 'start', 'stop', 'connection_terminate', text(8)]), id: id() }),
+      ],
+      expect: { closes: [4400] },
+    }),
+    () => ({
+      kind: 'server-only type',
+      frames: [
+        INIT,
+        JSON.stringify(
+          pick([
+            { type: 'next', id: 'a', payload: {} },
+            { type: 'error', id: 'a', payload: [] },
+            { type: 'connection_ack' },
+          ]),
+        ),
+      ],
+      expect: { closes: [4400] },
+    }),
+    () => ({
+      kind: 'not an object',
+      frames: [INIT, JSON.stringify(pick([1, 'subscribe', null, [], [{ type: 'ping' }], true]))],
+      expect: { closes: [4400] },
+    }),
+    () => ({
+      kind: 'subscribe before connection_init',
+      frames: [subscribe(id(), { query: BLOG, variables: { id: 'blog-1' } })],
+      expect: { closes: [4401] },
+    }),
     () => ({ kind: 'second connection_init', frames: [INIT, INIT], expect: { closes: [4429] } }),
     () => {
       const same = id();
       const payload = { query: BLOG, variables: { id: 'blog-1' } };
-      return { kind: 'duplicate id', frames: [INIT, subscribe(same, payload), subscribe(same, payload)], expect: { closes: [4409] } };
+      return {
+        kind: 'duplicate id',
+        frames: [INIT, subscribe(same, payload), subscribe(same, payload)],
+        expect: { closes: [4409] },
+      };
     },
-    () => ({ kind: 'bad init payload', frames: [JSON.stringify({ type: 'connection_init', payload: pick([1, 'token', [1], true]) })], expect: { closes: [4400] } }),
+    () => ({
+      kind: 'bad init payload',
+      frames: [JSON.stringify({ type: 'connection_init', payload: pick([1, 'token', [1], true]) })],
+      expect: { closes: [4400] },
+    }),
     () => ({
       kind: 'bad token',
-      frames: [JSON.stringify({ type: 'connection_init', payload: { authorization: pick([`Bearer ${text(30)}`, 'Bearer ', `Bearer ${text(20)}.${text(40)}.${text(20)}`, 'bearer x y']) } })],
+      frames: [
+        JSON.stringify({
+          type: 'connection_init',
+          payload: {
+            authorization: pick([
+              `Bearer ${text(30)}`,
+              'Bearer ',
+              `Bearer ${text(20)}.${text(40)}.${text(20)}`,
+              'bearer x y',
+            ]),
+          },
+        }),
+      ],
       expect: { closes: [4403] },
     }),
     // As over HTTP, a credential of another scheme is refused, not read as anonymous.
-    () => ({ kind: 'other scheme', frames: [JSON.stringify({ type: 'connection_init', payload: { authorization: pick([`Basic ${text(10)}`, text(40), 'Digest x']) } })], expect: { closes: [4403] } }),
+    () => ({
+      kind: 'other scheme',
+      frames: [
+        JSON.stringify({
+          type: 'connection_init',
+          payload: { authorization: pick([`Basic ${text(10)}`, text(40), 'Digest x']) },
+        }),
+      ],
+      expect: { closes: [4403] },
+    }),
     () => ({
       kind: 'malformed subscribe payload',
-      frames: [INIT, JSON.stringify({ type: 'subscribe', id: pick([id(), 7, null]), payload: pick([{}, { query: 42 }, { query: BLOG, variables: 'x' }, { query: BLOG, operationName: 5 }, 'query', null]) })],
+      frames: [
+        INIT,
+        JSON.stringify({
+          type: 'subscribe',
+          id: pick([id(), 7, null]),
+          payload: pick([
+            {},
+            { query: 42 },
+            { query: BLOG, variables: 'x' },
+            { query: BLOG, operationName: 5 },
+            'query',
+            null,
+          ]),
+        }),
+      ],
       expect: { closes: [4400] },
     }),
-    () => ({ kind: 'oversized message', frames: [INIT, subscribe(id(), { query: `subscription { pollResultsChanged(pollId: "${'p'.repeat(MAX_MESSAGE)}") { id } }` })], expect: { closes: [1009] } }),
+    () => ({
+      kind: 'oversized message',
+      frames: [
+        INIT,
+        subscribe(id(), { query: `subscription { pollResultsChanged(pollId: "${'p'.repeat(MAX_MESSAGE)}") { id } }` }),
+      ],
+      expect: { closes: [1009] },
+    }),
     () => {
       const sub = id();
-      const variables = { id: pick([{ $ne: null }, { $gt: '' }, ['blog-1'], { liveBlogId: 'blog-1' }, 1.5, true, { $where: 'sleep(100)' }]) };
-      return { kind: 'operator in variables', frames: [INIT, subscribe(sub, { query: BLOG, variables })], expect: { errorFor: sub } };
+      const variables = {
+        id: pick([
+          { $ne: null },
+          { $gt: '' },
+          ['blog-1'],
+          { liveBlogId: 'blog-1' },
+          1.5,
+          true,
+          { $where: 'sleep(100)' },
+        ]),
+      };
+      return {
+        kind: 'operator in variables',
+        frames: [INIT, subscribe(sub, { query: BLOG, variables })],
+        expect: { errorFor: sub },
+      };
     },
     () => {
       // Past the 64 levels variables may be nested: refused as the client's error, the connection kept.
       const sub = id();
       const depth = pick([65, 300, 1_500]);
       const variables = { id: 'blog-1', x: JSON.parse(`${'['.repeat(depth - 1)}1${']'.repeat(depth - 1)}`) as unknown };
-      return { kind: 'deeply nested variables', frames: [INIT, subscribe(sub, { query: BLOG, variables })], expect: { errorFor: sub } };
+      return {
+        kind: 'deeply nested variables',
+        frames: [INIT, subscribe(sub, { query: BLOG, variables })],
+        expect: { errorFor: sub },
+      };
     },
     () => {
       const sub = id();
-      const query = pick([text(30), 'subscription {', '{ __typename }', 'mutation { x }', `subscription { liveBlogMessageAdded(liveBlogId: ${text(4)}) { id } }`]);
+      const query = pick([
+        text(30),
+        'subscription {',
+        '{ __typename }',
+        'mutation { x }',
+        `subscription { liveBlogMessageAdded(liveBlogId: ${text(4)}) { id } }`,
+      ]);
       return { kind: 'bad query', frames: [INIT, subscribe(sub, { query })], expect: { errorFor: sub } };
     },
   ];
@@ -125,7 +239,12 @@ async function run(url: string, c: Case): Promise<{ closed?: number; error?: str
     const m = messages.find((x) => x.id === want && (x.type === 'error' || x.type === 'next'));
     if (m) {
       socket.close();
-      const errors = m.type === 'error' ? (m.payload as unknown[]) : ((m.payload as { errors?: unknown[]; data?: unknown }).data ? [] : (m.payload as { errors?: unknown[] }).errors);
+      const errors =
+        m.type === 'error'
+          ? (m.payload as unknown[])
+          : (m.payload as { errors?: unknown[]; data?: unknown }).data
+            ? []
+            : (m.payload as { errors?: unknown[] }).errors;
       return { error: errors?.length ? JSON.stringify(errors) : `unexpected ${JSON.stringify(m)}` };
     }
     const code = await Promise.race([next().then(() => undefined), closed]);
@@ -151,13 +270,20 @@ test(`${CASES} seeded hostile graphql-ws sessions (seed ${SEED}): protocol close
     const _id = `fuzz-${++seq}`;
     await messages.insertOne({ _id, liveBlogId: 'blog-1', seq, timestamp: new Date(), text: _id } as never);
     while (!sentinel.results.some((r) => r.data?.liveBlogMessageAdded.id === _id)) {
-      if (sentinel.results.some((r) => r.errors)) throw new Error(`sentinel failed: ${JSON.stringify(sentinel.results)}`);
+      if (sentinel.results.some((r) => r.errors))
+        throw new Error(`sentinel failed: ${JSON.stringify(sentinel.results)}`);
       await sentinel.until(sentinel.results.length + 1);
     }
   };
   // The first message only counts once the subscription is registered: write until one arrives.
   while (sentinel.results.length === 0) {
-    await messages.insertOne({ _id: `warm-${++seq}`, liveBlogId: 'blog-1', seq, timestamp: new Date(), text: 'warm' } as never);
+    await messages.insertOne({
+      _id: `warm-${++seq}`,
+      liveBlogId: 'blog-1',
+      seq,
+      timestamp: new Date(),
+      text: 'warm',
+    } as never);
     await new Promise((r) => setTimeout(r, 20));
   }
 
@@ -166,8 +292,15 @@ test(`${CASES} seeded hostile graphql-ws sessions (seed ${SEED}): protocol close
   for (const [i, c] of cases(SEED).entries()) {
     const outcome = await run(svc.url, c);
     seen.set(c.kind, (seen.get(c.kind) ?? 0) + 1);
-    const ok = c.expect.acked ? outcome.acked === true : c.expect.errorFor !== undefined ? clientErrors(outcome.error) : c.expect.closes!.includes(outcome.closed!);
-    if (!ok) failures.push(`case ${i} (${c.kind}, frames ${JSON.stringify(c.frames.map(String)).slice(0, 200)}): ${JSON.stringify(outcome).slice(0, 300)}`);
+    const ok = c.expect.acked
+      ? outcome.acked === true
+      : c.expect.errorFor !== undefined
+        ? clientErrors(outcome.error)
+        : c.expect.closes!.includes(outcome.closed!);
+    if (!ok)
+      failures.push(
+        `case ${i} (${c.kind}, frames ${JSON.stringify(c.frames.map(String)).slice(0, 200)}): ${JSON.stringify(outcome).slice(0, 300)}`,
+      );
     if (i % 10 === 9) await heardBySentinel();
   }
   await heardBySentinel();

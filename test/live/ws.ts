@@ -8,7 +8,10 @@ export interface Closed {
   reason: string;
 }
 
-export function wsClient(httpUrl: string, connectionParams?: Record<string, unknown>): Client & { closed: Promise<Closed> } {
+export function wsClient(
+  httpUrl: string,
+  connectionParams?: Record<string, unknown>,
+): Client & { closed: Promise<Closed> } {
   let onClosed: (c: Closed) => void = () => undefined;
   const closed = new Promise<Closed>((resolve) => (onClosed = resolve));
   const client = createClient({
@@ -18,7 +21,10 @@ export function wsClient(httpUrl: string, connectionParams?: Record<string, unkn
     retryAttempts: 0,
     onNonLazyError: () => undefined,
     lazy: false,
-    on: { closed: (event) => onClosed({ code: (event as { code: number }).code, reason: String((event as { reason: unknown }).reason) }) },
+    on: {
+      closed: (event) =>
+        onClosed({ code: (event as { code: number }).code, reason: String((event as { reason: unknown }).reason) }),
+    },
   });
   return Object.assign(client, { closed });
 }
@@ -38,10 +44,11 @@ export function collect<T>(client: Client, query: string, variables?: Record<str
   let finish: (v: unknown) => void = () => undefined;
   const ended = new Promise((resolve) => (finish = resolve));
   const wake = (): void => {
-    for (const w of [...waiters]) if (results.length >= w.n) {
-      waiters.splice(waiters.indexOf(w), 1);
-      w.resolve();
-    }
+    for (const w of [...waiters])
+      if (results.length >= w.n) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
   };
   const unsubscribe = client.subscribe<T>(
     { query, variables },
@@ -67,7 +74,10 @@ export function collect<T>(client: Client, query: string, variables?: Record<str
     results,
     ended,
     unsubscribe,
-    until: (n) => (results.length >= n ? Promise.resolve(results) : new Promise((resolve) => waiters.push({ n, resolve: () => resolve(results) }))),
+    until: (n) =>
+      results.length >= n
+        ? Promise.resolve(results)
+        : new Promise((resolve) => waiters.push({ n, resolve: () => resolve(results) })),
   };
 }
 

@@ -46,7 +46,8 @@ async function activate(body: unknown, channelId = CHANNEL, contentType = 'appli
   return { status: res.status, headers: res.headers, text: await res.text() };
 }
 
-const subscription = (email: string) => svc.db.collection('newsletterSubscriptions').findOne({ channelId: CHANNEL, email });
+const subscription = (email: string) =>
+  svc.db.collection('newsletterSubscriptions').findOne({ channelId: CHANNEL, email });
 
 test('the whole flow: subscribe, read the mail, activate, activate again', async () => {
   const email = 'Reader.One@Example.com ';
@@ -80,7 +81,9 @@ test('wrong, expired and unknown keys and unknown e-mails get byte-identical ans
   const { key } = await mailedKey('two@example.com');
   await subscribe('expired@example.com');
   const { key: expiredKey } = await mailedKey('expired@example.com');
-  await svc.db.collection('newsletterSubscriptions').updateOne({ email: 'expired@example.com' }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+  await svc.db
+    .collection('newsletterSubscriptions')
+    .updateOne({ email: 'expired@example.com' }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
 
   const answers = [
     await activate({ email: 'two@example.com', key: `${key}x` }),
@@ -119,9 +122,18 @@ test('the GraphQL mutation activates through the same operation', async () => {
   await subscribe('gql@example.com');
   const { key } = await mailedKey('gql@example.com');
   const ACTIVATE = `mutation A($c: ID!, $e: String!, $k: String!) { activateNewsletterSubscription(channelId: $c, email: $e, key: $k) { error message } }`;
-  const wrong = await svc.gql<{ activateNewsletterSubscription: { error: boolean; message: string | null } }>(ACTIVATE, { c: CHANNEL, e: 'gql@example.com', k: 'nope' });
-  expect(wrong.body.data!.activateNewsletterSubscription).toEqual({ error: true, message: 'Invalid or expired activation key' });
-  const right = await svc.gql<{ activateNewsletterSubscription: { error: boolean; message: string | null } }>(ACTIVATE, { c: CHANNEL, e: 'gql@example.com', k: key });
+  const wrong = await svc.gql<{ activateNewsletterSubscription: { error: boolean; message: string | null } }>(
+    ACTIVATE,
+    { c: CHANNEL, e: 'gql@example.com', k: 'nope' },
+  );
+  expect(wrong.body.data!.activateNewsletterSubscription).toEqual({
+    error: true,
+    message: 'Invalid or expired activation key',
+  });
+  const right = await svc.gql<{ activateNewsletterSubscription: { error: boolean; message: string | null } }>(
+    ACTIVATE,
+    { c: CHANNEL, e: 'gql@example.com', k: key },
+  );
   expect(right.body.data!.activateNewsletterSubscription).toEqual({ error: false, message: null });
 
   const badEmail = await svc.gql(ACTIVATE, { c: CHANNEL, e: 'not an email', k: key });
@@ -206,7 +218,11 @@ test('the mailed link opens a confirm page; only its form post activates', async
   expect(await subscription('page@example.com')).toMatchObject({ status: 'pending' });
 
   const form = new URLSearchParams({ channel: CHANNEL, email: 'page@example.com', key: link.searchParams.get('key')! });
-  const posted = await fetch(`${svc.url}/newsletter/activate`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+  const posted = await fetch(`${svc.url}/newsletter/activate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: form,
+  });
   expect(posted.status).toBe(200);
   expect(await posted.text()).toContain('You are subscribed');
   expect(await subscription('page@example.com')).toMatchObject({ status: 'active' });

@@ -42,7 +42,10 @@ test('an expired record is not found even before the TTL monitor removes it; the
   await sessions.upsert('forever', { jti: 'forever' });
   expect(await sessions.find('forever')).toEqual({ jti: 'forever' });
   const indexes = await store.collection('oauth_models').listIndexes().toArray();
-  expect(indexes.find((i) => i.name === 'oauth_models_ttl')).toMatchObject({ key: { expiresAt: 1 }, expireAfterSeconds: 0 });
+  expect(indexes.find((i) => i.name === 'oauth_models_ttl')).toMatchObject({
+    key: { expiresAt: 1 },
+    expireAfterSeconds: 0,
+  });
 });
 
 test('consume marks the record consumed; a second consume reports reuse with its grant', async () => {
@@ -102,7 +105,7 @@ test('destroy removes one record', async () => {
   expect(await tokens.find('r3')).toBeUndefined();
 });
 
-test('revokeByGrantId removes that model\'s records of the grant only; revokeGrant removes every model\'s and the grant', async () => {
+test("revokeByGrantId removes that model's records of the grant only; revokeGrant removes every model's and the grant", async () => {
   const rts = models('RefreshToken');
   const codes = models('AuthorizationCode');
   const grants = models('Grant');
@@ -120,7 +123,7 @@ test('revokeByGrantId removes that model\'s records of the grant only; revokeGra
   expect(await rts.find('b')).toBeDefined();
 });
 
-test('findByUid and findByUserCode use the payload\'s uid and userCode', async () => {
+test("findByUid and findByUserCode use the payload's uid and userCode", async () => {
   const sessions = models('Session');
   await sessions.upsert('s1', { jti: 's1', uid: 'uid-1', accountId: 'x' }, 60);
   expect(await sessions.findByUid('uid-1')).toMatchObject({ jti: 's1' });

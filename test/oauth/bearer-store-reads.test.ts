@@ -16,7 +16,15 @@ let service: RunningService;
 let store: Store;
 const commands: CommandStartedEvent[] = [];
 const dbName = uniqueDbName('bsr');
-const config = loadConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', MONGODB_DB: dbName, RESPONSE_CACHE_MB: '0', OAUTH_POLL_MS: '60000' });
+const config = loadConfig({
+  NODE_ENV: 'test',
+  PORT: '0',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'silent',
+  MONGODB_DB: dbName,
+  RESPONSE_CACHE_MB: '0',
+  OAUTH_POLL_MS: '60000',
+});
 
 beforeAll(async () => {
   client = new MongoClient(testMongoUri(), { monitorCommands: true, serverSelectionTimeoutMS: 5000 });
@@ -27,15 +35,24 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await service.stop();
-  await client.db(dbName).dropDatabase().catch(() => undefined);
+  await client
+    .db(dbName)
+    .dropDatabase()
+    .catch(() => undefined);
   await client.close();
 });
 
 async function sent(headers: Record<string, string>): Promise<string[]> {
   commands.length = 0;
-  const res = await fetch(`${service.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query: '{ service { version } }' }) });
+  const res = await fetch(`${service.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ query: '{ service { version } }' }),
+  });
   expect(res.status).toBe(200);
-  return commands.filter((c) => c.databaseName === dbName).map((c) => `${c.commandName}:${String(c.command[c.commandName])}`);
+  return commands
+    .filter((c) => c.databaseName === dbName)
+    .map((c) => `${c.commandName}:${String(c.command[c.commandName])}`);
 }
 
 test('a request with a valid bearer token sends the store commands of an anonymous one', async () => {

@@ -20,7 +20,16 @@ beforeAll(async () => {
   svc = await startTestService();
   await f.insert(svc.db, {
     pages: [f.page('p-1')],
-    articles: [f.article('a-premium', { premium: true, free: false, accessControlEnabled: true, previewLimit: 7, preview: 'Preview text longer than seven', body: '<p>secret</p>' })],
+    articles: [
+      f.article('a-premium', {
+        premium: true,
+        free: false,
+        accessControlEnabled: true,
+        previewLimit: 7,
+        preview: 'Preview text longer than seven',
+        body: '<p>secret</p>',
+      }),
+    ],
   });
 });
 afterAll(async () => {
@@ -40,11 +49,17 @@ describe('premium articles with real tokens', () => {
     const { accessToken } = await tokenFor(svc, { entitlements: [{ group: 'subscription', validUntil: future }] });
     const res = await svc.gql(premiumQuery, undefined, bearer(accessToken));
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ article: { accessAllowed: true, body: '<p>secret</p>', preview: 'Preview text longer than seven' } });
+    expect(res.body.data).toEqual({
+      article: { accessAllowed: true, body: '<p>secret</p>', preview: 'Preview text longer than seven' },
+    });
   });
 
   test('a customer without an entitlement, or with an expired one, gets the preview only', async () => {
-    for (const entitlements of [[], [{ group: 'subscription', validUntil: past }], [{ group: 'gold', validUntil: null }]]) {
+    for (const entitlements of [
+      [],
+      [{ group: 'subscription', validUntil: past }],
+      [{ group: 'gold', validUntil: null }],
+    ]) {
       const { accessToken } = await tokenFor(svc, { entitlements });
       const res = await svc.gql(premiumQuery, undefined, bearer(accessToken));
       expect(res.body.data).toEqual({ article: { accessAllowed: false, body: null, preview: 'Preview' } });
@@ -53,9 +68,13 @@ describe('premium articles with real tokens', () => {
 
   test('entitlements are read when asked, not baked into the token: a new purchase counts at once', async () => {
     const issued = await tokenFor(svc, { entitlements: [] });
-    await svc.store.collection('customers').updateOne({ _id: issued.customerId }, { $set: { entitlements: [{ group: 'subscription', validUntil: null }] } });
+    await svc.store
+      .collection('customers')
+      .updateOne({ _id: issued.customerId }, { $set: { entitlements: [{ group: 'subscription', validUntil: null }] } });
     const res = await svc.gql(premiumQuery, undefined, bearer(issued.accessToken));
-    expect(res.body.data).toEqual({ article: { accessAllowed: true, body: '<p>secret</p>', preview: 'Preview text longer than seven' } });
+    expect(res.body.data).toEqual({
+      article: { accessAllowed: true, body: '<p>secret</p>', preview: 'Preview text longer than seven' },
+    });
   });
 });
 
@@ -66,7 +85,9 @@ async function providerKey(): Promise<{ key: CryptoKey; kid: string }> {
   return { key: (await importJWK(jwk, 'ES256')) as CryptoKey, kid: jwk.kid! };
 }
 
-async function forge(overrides: { iss?: string; aud?: string; exp?: number; typ?: string; key?: CryptoKey; kid?: string } = {}): Promise<string> {
+async function forge(
+  overrides: { iss?: string; aud?: string; exp?: number; typ?: string; key?: CryptoKey; kid?: string } = {},
+): Promise<string> {
   const own = await providerKey();
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({ scope: 'openid cart', client_id: 'test-first-party' })
@@ -80,13 +101,16 @@ async function forge(overrides: { iss?: string; aud?: string; exp?: number; typ?
 }
 
 describe('rejected tokens', () => {
-  test('a token signed with the provider\'s key and right claims is accepted (the forging works)', async () => {
+  test("a token signed with the provider's key and right claims is accepted (the forging works)", async () => {
     const res = await svc.gql(premiumQuery, undefined, bearer(await forge()));
     expect(res.status).toBe(200);
   });
 
   const cases: Array<[string, () => Promise<string>]> = [
-    ['signed by an unknown key', async () => forge({ key: (await generateKeyPair('ES256')).privateKey, kid: 'stranger' })],
+    [
+      'signed by an unknown key',
+      async () => forge({ key: (await generateKeyPair('ES256')).privateKey, kid: 'stranger' }),
+    ],
     ['signed by an unknown key under our kid', async () => forge({ key: (await generateKeyPair('ES256')).privateKey })],
     ['for another audience', () => forge({ aud: 'https://other-api.example/' })],
     ['from another issuer', () => forge({ iss: 'https://other-issuer.example' })],
@@ -104,7 +128,11 @@ describe('rejected tokens', () => {
   });
 
   test('an expired token says so', async () => {
-    const res = await svc.gql(premiumQuery, undefined, bearer(await forge({ exp: Math.floor(Date.now() / 1000) - 120 })));
+    const res = await svc.gql(
+      premiumQuery,
+      undefined,
+      bearer(await forge({ exp: Math.floor(Date.now() / 1000) - 120 })),
+    );
     expect(res.headers.get('www-authenticate')).toContain('expired');
   });
 
@@ -128,25 +156,42 @@ describe('rejected tokens', () => {
 describe('scopes', () => {
   test('REST: the cart route without a token is 401, with a token lacking `cart` is 403 insufficient_scope', async () => {
     const body = JSON.stringify({ cartId: 'cart-1', couponCode: 'X' });
-    const anonymous = await fetch(`${svc.url}/cms/customer/coupon/remove`, { method: 'DELETE', headers: { 'content-type': 'application/json' }, body });
+    const anonymous = await fetch(`${svc.url}/cms/customer/coupon/remove`, {
+      method: 'DELETE',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toMatch(/^Bearer /);
     const { accessToken } = await tokenFor(svc, { scopes: ['openid', 'email'] });
-    const noScope = await fetch(`${svc.url}/cms/customer/coupon/remove`, { method: 'DELETE', headers: { 'content-type': 'application/json', ...bearer(accessToken) }, body });
+    const noScope = await fetch(`${svc.url}/cms/customer/coupon/remove`, {
+      method: 'DELETE',
+      headers: { 'content-type': 'application/json', ...bearer(accessToken) },
+      body,
+    });
     expect(noScope.status).toBe(403);
-    expect(noScope.headers.get('www-authenticate')).toBe('Bearer realm="api", error="insufficient_scope", scope="cart"');
+    expect(noScope.headers.get('www-authenticate')).toBe(
+      'Bearer realm="api", error="insufficient_scope", scope="cart"',
+    );
     expect(await noScope.json()).toMatchObject({ status: 403, code: 'FORBIDDEN' });
   });
 
   test('requireScope: no viewer 401, viewer without the scope 403, with it the viewer', async () => {
     const viewer = { customerId: 'c', scopes: new Set(['openid', 'cart']), entitlements: async () => [] };
-    expect(() => requireScope({ viewer: null }, 'cart')).toThrow(expect.objectContaining({ status: 401 }) as unknown as AppError);
-    expect(() => requireScope({ viewer }, 'email')).toThrow(expect.objectContaining({ status: 403 }) as unknown as AppError);
+    expect(() => requireScope({ viewer: null }, 'cart')).toThrow(
+      expect.objectContaining({ status: 401 }) as unknown as AppError,
+    );
+    expect(() => requireScope({ viewer }, 'email')).toThrow(
+      expect.objectContaining({ status: 403 }) as unknown as AppError,
+    );
     expect(requireScope({ viewer }, 'cart')).toBe(viewer);
   });
 
-  test('the viewer carries the token\'s scopes and client; entitlements load once per request', async () => {
-    const issued = await tokenFor(svc, { scopes: ['openid', 'cart'], entitlements: [{ group: 'subscription', validUntil: null }] });
+  test("the viewer carries the token's scopes and client; entitlements load once per request", async () => {
+    const issued = await tokenFor(svc, {
+      scopes: ['openid', 'cart'],
+      entitlements: [{ group: 'subscription', validUntil: null }],
+    });
     const keys = await loadKeys(svc.config, svc.store, createLogger('silent'));
     const authenticate = bearerAuthenticator({ config: svc.config, store: svc.store, keys });
     const viewer = await authenticate(`Bearer ${issued.accessToken}`);

@@ -12,7 +12,10 @@ class CookieJar {
       const name = pair!.slice(0, eq);
       const value = pair!.slice(eq + 1);
       const expires = attributes.find((a) => a.toLowerCase().startsWith('expires='));
-      const gone = !value || (expires && Date.parse(expires.slice(8)) <= Date.now()) || attributes.some((a) => a.toLowerCase() === 'max-age=0');
+      const gone =
+        !value ||
+        (expires && Date.parse(expires.slice(8)) <= Date.now()) ||
+        attributes.some((a) => a.toLowerCase() === 'max-age=0');
       if (gone) this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
@@ -41,7 +44,10 @@ export class Browser {
   }
 
   async get(url: string): Promise<Page> {
-    const res = await fetch(this.absolute(url), { redirect: 'manual', headers: { cookie: this.jar.header(), accept: 'text/html' } });
+    const res = await fetch(this.absolute(url), {
+      redirect: 'manual',
+      headers: { cookie: this.jar.header(), accept: 'text/html' },
+    });
     return this.page(url, res);
   }
 
@@ -68,7 +74,13 @@ export class Browser {
 
   private async page(url: string, res: Response): Promise<Page> {
     this.jar.store(res);
-    return { status: res.status, url, location: res.headers.get('location'), html: await res.text(), headers: res.headers };
+    return {
+      status: res.status,
+      url,
+      location: res.headers.get('location'),
+      html: await res.text(),
+      headers: res.headers,
+    };
   }
 }
 

@@ -9,17 +9,23 @@ import { testMongoUri } from '../helpers/db.js';
 import { tokenFor } from '../helpers/tokens.js';
 import { eventually, readAs, useTwoProcesses } from './second-process.js';
 
-
 const two = useTwoProcesses();
 
-const keysCli = (...args: string[]) => runBuiltScript('scripts/oauth-keys.js', args, { MONGODB_URI: testMongoUri(), MONGODB_DB: two.a.db.databaseName });
+const keysCli = (...args: string[]) =>
+  runBuiltScript('scripts/oauth-keys.js', args, { MONGODB_URI: testMongoUri(), MONGODB_DB: two.a.db.databaseName });
 
-const kids = async (url: string): Promise<string[]> => ((await (await fetch(`${url}/oauth2/jwks`)).json()) as { keys: Array<{ kid: string }> }).keys.map((k) => k.kid);
+const kids = async (url: string): Promise<string[]> =>
+  ((await (await fetch(`${url}/oauth2/jwks`)).json()) as { keys: Array<{ kid: string }> }).keys.map((k) => k.kid);
 const kidOf = (jwt: string) => decodeProtectedHeader(jwt).kid!;
 
 /** Moves a key's schedule: `field` of `kid` set to a moment in the past. */
 async function passed(kid: string, field: 'activateAt' | 'retireAt'): Promise<void> {
-  await two.a.store.collection('settings').updateOne({ _id: 'oauth.keys' }, { $set: { [`value.schedule.${kid}.${field}`]: new Date(Date.now() - 1000), updatedAt: new Date() } });
+  await two.a.store
+    .collection('settings')
+    .updateOne(
+      { _id: 'oauth.keys' },
+      { $set: { [`value.schedule.${kid}.${field}`]: new Date(Date.now() - 1000), updatedAt: new Date() } },
+    );
 }
 
 test('rotate, activate, retire: both processes follow without a restart; a token signed before the rotation lives until its key retires', async () => {

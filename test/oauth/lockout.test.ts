@@ -26,7 +26,11 @@ afterAll(async () => {
 
 const from = (ip: string) => ({ ...basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET), 'x-forwarded-for': ip });
 const signIn = (email: string, password: string, ip: string, deviceToken?: string) =>
-  tokenRequest(svc, { grant_type: 'password', username: email, password, ...(deviceToken ? { device_token: deviceToken } : {}) }, { headers: from(ip) });
+  tokenRequest(
+    svc,
+    { grant_type: 'password', username: email, password, ...(deviceToken ? { device_token: deviceToken } : {}) },
+    { headers: from(ip) },
+  );
 
 describe('password sign-in', () => {
   test('a success answers a device token', async () => {
@@ -36,14 +40,14 @@ describe('password sign-in', () => {
     expect(res.body.device_token).toMatch(/^[\w-]+\.[\w-]+$/);
   });
 
-  test('one attacker\'s guesses lock out that attacker\'s address only: the owner elsewhere signs in', async () => {
+  test("one attacker's guesses lock out that attacker's address only: the owner elsewhere signs in", async () => {
     const owner = await ensureCustomer(svc, {});
     for (let i = 0; i < 3; i++) expect((await signIn(owner.email, 'guess', '203.0.113.10')).status).toBe(400);
     expect((await signIn(owner.email, owner.password, '203.0.113.10')).status).toBe(429);
     expect((await signIn(owner.email, owner.password, '198.51.100.2')).status).toBe(200);
   });
 
-  test('a distributed attack slows unknown devices down; the owner\'s known device keeps signing in', async () => {
+  test("a distributed attack slows unknown devices down; the owner's known device keeps signing in", async () => {
     const owner = await ensureCustomer(svc, {});
     const known = String((await signIn(owner.email, owner.password, '198.51.100.3')).body.device_token);
     // Six failures from six addresses: the account's ceiling for unknown devices.
@@ -62,7 +66,9 @@ describe('password sign-in', () => {
     for (let i = 0; i < 6; i++) await signIn(owner.email, 'guess', `203.0.113.${40 + i}`);
     expect((await signIn(owner.email, owner.password, '198.51.100.7', othersToken)).status).toBe(429);
     const [id] = othersToken.split('.');
-    expect((await signIn(owner.email, owner.password, '198.51.100.7', `${id}.forgedmacforgedmacforgedmacforged`)).status).toBe(429);
+    expect(
+      (await signIn(owner.email, owner.password, '198.51.100.7', `${id}.forgedmacforgedmacforgedmacforged`)).status,
+    ).toBe(429);
   });
 
   test('failures with a known device count against that device only', async () => {
@@ -86,10 +92,11 @@ describe('parallel attempts', () => {
     expect((await signIn(owner.email, owner.password, '198.51.100.30')).status).toBe(200);
   });
 
-  test('successes do not use up the address\'s or the account\'s allowance', async () => {
+  test("successes do not use up the address's or the account's allowance", async () => {
     const owner = await ensureCustomer(svc, {});
     // Eight successes from unknown devices: more than the account-wide ceiling for failures (6).
-    for (let i = 0; i < 8; i++) expect((await signIn(owner.email, owner.password, `198.51.100.${40 + i}`)).status).toBe(200);
+    for (let i = 0; i < 8; i++)
+      expect((await signIn(owner.email, owner.password, `198.51.100.${40 + i}`)).status).toBe(200);
     expect((await signIn(owner.email, 'typo', '198.51.100.60')).status).toBe(400);
   });
 });
@@ -97,12 +104,19 @@ describe('parallel attempts', () => {
 describe('the sign-in page', () => {
   test('a browser that signed in keeps a device cookie and gets through an account-wide lock', async () => {
     const owner = await ensureCustomer(svc, {});
-    const spa = await newClient(svc, { kind: 'public', grantTypes: ['authorization_code'], redirectUris: ['http://localhost:8080/cb'] });
+    const spa = await newClient(svc, {
+      kind: 'public',
+      grantTypes: ['authorization_code'],
+      redirectUris: ['http://localhost:8080/cb'],
+    });
     const authorize = () =>
       `/oauth2/authorize?${new URLSearchParams({ client_id: spa.clientId, response_type: 'code', redirect_uri: 'http://localhost:8080/cb', scope: 'openid', code_challenge: pkcePair().challenge, code_challenge_method: 'S256' })}`;
     const ownBrowser = new Browser(svc);
     const first = await ownBrowser.follow(await ownBrowser.get(authorize()));
-    const signedIn = await ownBrowser.post(formAction(first.html, /\/login$/), { email: owner.email, password: owner.password });
+    const signedIn = await ownBrowser.post(formAction(first.html, /\/login$/), {
+      email: owner.email,
+      password: owner.password,
+    });
     expect(signedIn.status).toBe(303);
     expect(ownBrowser.jar.header()).toContain('oauth_device=');
 
@@ -110,12 +124,17 @@ describe('the sign-in page', () => {
 
     const stranger = new Browser(svc);
     const strangerPage = await stranger.follow(await stranger.get(authorize()));
-    const refused = await stranger.post(formAction(strangerPage.html, /\/login$/), { email: owner.email, password: owner.password });
+    const refused = await stranger.post(formAction(strangerPage.html, /\/login$/), {
+      email: owner.email,
+      password: owner.password,
+    });
     expect(refused.status).toBe(429);
 
     // A fresh interaction in the owner's browser (a new login prompt), with its device cookie.
     const again = new Browser(svc);
-    for (const part of ownBrowser.jar.header().split('; ')) if (part.startsWith('oauth_device=')) again.jar.store(new Response(null, { headers: { 'set-cookie': `${part}; Path=/` } }));
+    for (const part of ownBrowser.jar.header().split('; '))
+      if (part.startsWith('oauth_device='))
+        again.jar.store(new Response(null, { headers: { 'set-cookie': `${part}; Path=/` } }));
     const page = await again.follow(await again.get(authorize()));
     const ok = await again.post(formAction(page.html, /\/login$/), { email: owner.email, password: owner.password });
     expect(ok.status).toBe(303);
@@ -124,19 +143,29 @@ describe('the sign-in page', () => {
 
 describe('one-time codes', () => {
   const requestCode = (email: string, ip: string) =>
-    fetch(`${svc.url}/oauth2/otp`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': ip }, body: JSON.stringify({ client_id: TEST_CLIENT_ID, username: email }) });
-  const otp = (email: string, code: string, ip: string) => tokenRequest(svc, { grant_type: 'otp', username: email, code }, { headers: from(ip) });
+    fetch(`${svc.url}/oauth2/otp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+      body: JSON.stringify({ client_id: TEST_CLIENT_ID, username: email }),
+    });
+  const otp = (email: string, code: string, ip: string) =>
+    tokenRequest(svc, { grant_type: 'otp', username: email, code }, { headers: from(ip) });
 
   async function firstCode(email: string, after: Date): Promise<string> {
     for (let i = 0; i < 250; i++) {
-      const mail = await svc.store.collection('outbox').find({ to: email, createdAt: { $gte: after } }).sort({ createdAt: 1 }).limit(1).next();
+      const mail = await svc.store
+        .collection('outbox')
+        .find({ to: email, createdAt: { $gte: after } })
+        .sort({ createdAt: 1 })
+        .limit(1)
+        .next();
       if (mail) return /\b(\d{6})\b/.exec(mail.text)![1]!;
       await new Promise((r) => setTimeout(r, 20));
     }
     throw new Error('no mail');
   }
 
-  test('other people\'s requests neither cancel the mailed code nor use up the owner\'s requests', async () => {
+  test("other people's requests neither cancel the mailed code nor use up the owner's requests", async () => {
     const owner = await ensureCustomer(svc, {});
     const since = new Date();
     expect((await requestCode(owner.email, '198.51.100.20')).status).toBe(202);
@@ -159,7 +188,9 @@ describe('one-time codes', () => {
 
   test('parallel code requests for one address cannot pass its ceiling together', async () => {
     const target = 'parallel-flood@example.test';
-    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => requestCode(target, `203.0.113.${140 + i}`)));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => requestCode(target, `203.0.113.${140 + i}`)),
+    );
     expect(answers.filter((r) => r.status === 202)).toHaveLength(6);
     expect(answers.filter((r) => r.status === 429)).toHaveLength(6);
   });
@@ -176,7 +207,7 @@ describe('one-time codes', () => {
     expect((await otp(owner.email, code, '198.51.100.22')).status).toBe(200);
   });
 
-  test('wrong guesses from elsewhere do not use up the owner\'s attempts on the code', async () => {
+  test("wrong guesses from elsewhere do not use up the owner's attempts on the code", async () => {
     const owner = await ensureCustomer(svc, {});
     const since = new Date();
     await requestCode(owner.email, '198.51.100.21');

@@ -70,7 +70,11 @@ test('with SMTP_URL, createMailer sends through SMTP', async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     const port = (server.address() as AddressInfo).port;
-    const config = loadConfig({ NODE_ENV: 'production', SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Gateway <no-reply@example.test>' });
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      MAIL_FROM: 'Gateway <no-reply@example.test>',
+    });
     const mailer = createMailer({ config, store, log: pino({ level: 'silent' }) });
     expect(mailer).toBeInstanceOf(SmtpMailer);
     await mailer.send({ to: 'reader@example.test', subject: 'Hello', text: 'Plain body', html: '<p>Html body</p>' });
@@ -87,7 +91,12 @@ test('with SMTP_URL, createMailer sends through SMTP', async () => {
 
 function capturingLogger(): { log: Logger; lines: string[] } {
   const lines: string[] = [];
-  const sink = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
   return { log: pino({ level: 'info' }, sink) as unknown as Logger, lines };
 }
 
@@ -96,7 +105,10 @@ test('without SMTP_URL: the outbox collection, and the text in the log in develo
   const mailer = createMailer({ config: loadConfig({ NODE_ENV: 'development' }), store, log: dev.log });
   expect(mailer).toBeInstanceOf(OutboxMailer);
   await mailer.send({ to: 'dev@example.test', subject: 'Code', text: 'Your code is 123456' });
-  expect(await store.collection('outbox').findOne({ to: 'dev@example.test' })).toMatchObject({ subject: 'Code', text: 'Your code is 123456' });
+  expect(await store.collection('outbox').findOne({ to: 'dev@example.test' })).toMatchObject({
+    subject: 'Code',
+    text: 'Your code is 123456',
+  });
   expect(dev.lines.join('')).toContain('Your code is 123456');
 
   const prod = capturingLogger();

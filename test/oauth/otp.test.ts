@@ -14,11 +14,15 @@ afterAll(async () => {
   await svc?.close();
 });
 
-async function requestCode(body: unknown, contentType = 'application/json'): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
+async function requestCode(
+  body: unknown,
+  contentType = 'application/json',
+): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
   const res = await fetch(`${svc.url}/oauth2/otp`, {
     method: 'POST',
     headers: { 'content-type': contentType },
-    body: contentType === 'application/json' ? JSON.stringify(body) : new URLSearchParams(body as Record<string, string>),
+    body:
+      contentType === 'application/json' ? JSON.stringify(body) : new URLSearchParams(body as Record<string, string>),
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown>, headers: res.headers };
 }
@@ -26,7 +30,12 @@ async function requestCode(body: unknown, contentType = 'application/json'): Pro
 /** The code from the newest mail to `to` (the mail is sent in the background: wait for it). */
 async function codeMailedTo(to: string, after: Date): Promise<string> {
   for (let i = 0; i < 250; i++) {
-    const mail = await svc.store.collection('outbox').find({ to, createdAt: { $gte: after } }).sort({ createdAt: -1 }).limit(1).next();
+    const mail = await svc.store
+      .collection('outbox')
+      .find({ to, createdAt: { $gte: after } })
+      .sort({ createdAt: -1 })
+      .limit(1)
+      .next();
     if (mail) return /\b(\d{6})\b/.exec(mail.text)![1]!;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -36,7 +45,10 @@ async function codeMailedTo(to: string, after: Date): Promise<string> {
 /** The codes of the first `count` mails to `to` since `after`, once that many have arrived. */
 async function codesMailedTo(to: string, after: Date, count: number): Promise<string[]> {
   for (let i = 0; i < 250; i++) {
-    const mails = await svc.store.collection('outbox').find({ to, createdAt: { $gte: after } }).toArray();
+    const mails = await svc.store
+      .collection('outbox')
+      .find({ to, createdAt: { $gte: after } })
+      .toArray();
     if (mails.length >= count) return mails.map((m) => /\b(\d{6})\b/.exec(m.text)![1]!);
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -44,7 +56,11 @@ async function codesMailedTo(to: string, after: Date, count: number): Promise<st
 }
 
 const otpGrant = (username: string, code: string) =>
-  tokenRequest(svc, { grant_type: 'otp', username, code, scope: 'openid offline_access cart' }, { headers: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET) });
+  tokenRequest(
+    svc,
+    { grant_type: 'otp', username, code, scope: 'openid offline_access cart' },
+    { headers: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET) },
+  );
 
 test('request (JSON) -> 202, the code arrives by mail, the otp grant exchanges it for tokens', async () => {
   const customer = await ensureCustomer(svc, { email: 'otp-user@example.test' });
@@ -73,7 +89,10 @@ test('request (JSON) -> 202, the code arrives by mail, the otp grant exchanges i
 
 test('a form-encoded request works too', async () => {
   const customer = await ensureCustomer(svc, {});
-  const res = await requestCode({ client_id: TEST_CLIENT_ID, username: customer.email }, 'application/x-www-form-urlencoded');
+  const res = await requestCode(
+    { client_id: TEST_CLIENT_ID, username: customer.email },
+    'application/x-www-form-urlencoded',
+  );
   expect(res.status).toBe(202);
 });
 
@@ -85,7 +104,11 @@ test('an unknown address gets the same 202 and no mail; a guessed code for it is
   const guess = await otpGrant('nobody-here@example.test', '123456');
   expect(guess.status).toBe(400);
   expect(guess.body).toEqual({ error: 'invalid_grant', error_description: INVALID_REQUEST });
-  expect(await svc.store.collection('outbox').countDocuments({ to: 'nobody-here@example.test', createdAt: { $gte: before } })).toBe(0);
+  expect(
+    await svc.store
+      .collection('outbox')
+      .countDocuments({ to: 'nobody-here@example.test', createdAt: { $gte: before } }),
+  ).toBe(0);
 });
 
 test('a wrong code is invalid_grant; after 5 attempts even the right code is refused', async () => {
@@ -109,7 +132,9 @@ test('an expired code is refused even before the TTL monitor removes it', async 
   const since = new Date();
   await requestCode({ client_id: TEST_CLIENT_ID, username: customer.email });
   const code = await codeMailedTo(customer.email, since);
-  await svc.store.collection('otp_codes').updateMany({ email: customer.email }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+  await svc.store
+    .collection('otp_codes')
+    .updateMany({ email: customer.email }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
   const res = await otpGrant(customer.email, code);
   expect(res.status).toBe(400);
   expect(res.body).toEqual({ error: 'invalid_grant', error_description: INVALID_REQUEST });
@@ -137,7 +162,11 @@ test('bad requests: malformed address 400 invalid_request, unknown client 401 in
   expect(bad.body).toEqual({ error: 'invalid_request', error_description: INVALID_REQUEST });
   const missing = await requestCode({ username: 'a@example.test' });
   expect(missing.status).toBe(400);
-  const broken = await fetch(`${svc.url}/oauth2/otp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+  const broken = await fetch(`${svc.url}/oauth2/otp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{',
+  });
   expect(broken.status).toBe(400);
   const unknown = await requestCode({ client_id: 'no-such-client', username: 'a@example.test' });
   expect(unknown.status).toBe(401);
@@ -149,11 +178,19 @@ test('bad requests: malformed address 400 invalid_request, unknown client 401 in
 });
 
 test('the otp grant without a code or username is 400 invalid_request; a client without the grant is unauthorized_client', async () => {
-  const res = await tokenRequest(svc, { grant_type: 'otp', username: 'a@example.test' }, { headers: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET) });
+  const res = await tokenRequest(
+    svc,
+    { grant_type: 'otp', username: 'a@example.test' },
+    { headers: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET) },
+  );
   expect(res.status).toBe(400);
   expect(res.body).toEqual({ error: 'invalid_request', error_description: INVALID_REQUEST });
   const other = await newClient(svc, { grantTypes: ['password'] });
-  const refused = await tokenRequest(svc, { grant_type: 'otp', username: 'a@example.test', code: '123456' }, { headers: basic(other.clientId, other.secret) });
+  const refused = await tokenRequest(
+    svc,
+    { grant_type: 'otp', username: 'a@example.test', code: '123456' },
+    { headers: basic(other.clientId, other.secret) },
+  );
   expect(refused.status).toBe(400);
   expect(refused.body).toEqual({ error: 'unauthorized_client', error_description: INVALID_CLIENT });
 });

@@ -25,10 +25,16 @@ const passwordParams = (extra: Record<string, string> = {}) => ({
 });
 
 test('200 with access_token, token_type Bearer, expires_in, refresh_token and scope; the access token is a JWT for the API', async () => {
-  const res = await tokenRequest(svc, passwordParams({ scope: 'openid offline_access profile email cart' }), { headers: auth() });
+  const res = await tokenRequest(svc, passwordParams({ scope: 'openid offline_access profile email cart' }), {
+    headers: auth(),
+  });
   expect(res.status).toBe(200);
   expect(res.headers.get('cache-control')).toContain('no-store');
-  expect(res.body).toMatchObject({ token_type: 'Bearer', expires_in: 900, scope: 'openid offline_access profile email cart' });
+  expect(res.body).toMatchObject({
+    token_type: 'Bearer',
+    expires_in: 900,
+    scope: 'openid offline_access profile email cart',
+  });
   expect(typeof res.body.access_token).toBe('string');
   expect(typeof res.body.refresh_token).toBe('string');
   const claims = jwtClaims(String(res.body.access_token));
@@ -41,7 +47,12 @@ test('200 with access_token, token_type Bearer, expires_in, refresh_token and sc
   });
   expect(Number(claims.exp) - Number(claims.iat)).toBe(900);
   const idToken = jwtClaims(String(res.body.id_token));
-  expect(idToken).toMatchObject({ sub: customer.customerId, aud: TEST_CLIENT_ID, email: 'reader@example.test', name: 'Rita Reader' });
+  expect(idToken).toMatchObject({
+    sub: customer.customerId,
+    aud: TEST_CLIENT_ID,
+    email: 'reader@example.test',
+    name: 'Rita Reader',
+  });
 });
 
 test('the e-mail is matched trimmed and case-insensitively', async () => {
@@ -49,7 +60,7 @@ test('the e-mail is matched trimmed and case-insensitively', async () => {
   expect(res.status).toBe(200);
 });
 
-test('without offline_access there is no refresh token; without a scope the client\'s registered scopes are granted', async () => {
+test("without offline_access there is no refresh token; without a scope the client's registered scopes are granted", async () => {
   const narrow = await tokenRequest(svc, passwordParams({ scope: 'cart' }), { headers: auth() });
   expect(narrow.status).toBe(200);
   expect(narrow.body.refresh_token).toBeUndefined();
@@ -64,7 +75,11 @@ test('client_secret_post works as well as client_secret_basic', async () => {
 });
 
 test('a JSON body with the same fields is accepted (legacy clients)', async () => {
-  const res = await tokenRequest(svc, passwordParams({ client_id: TEST_CLIENT_ID, client_secret: TEST_CLIENT_SECRET, scope: 'cart' }), { json: true });
+  const res = await tokenRequest(
+    svc,
+    passwordParams({ client_id: TEST_CLIENT_ID, client_secret: TEST_CLIENT_SECRET, scope: 'cart' }),
+    { json: true },
+  );
   expect(res.status).toBe(200);
   expect(res.body.scope).toBe('cart');
 });
@@ -77,7 +92,11 @@ test('a JSON body that is not a flat object of fields is 400 invalid_request', a
   });
   expect(res.status).toBe(400);
   expect(await res.json()).toEqual({ error: 'invalid_request', error_description: INVALID_REQUEST });
-  const broken = await fetch(`${svc.url}/oauth2/access_token`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth() }, body: '{"grant_type":' });
+  const broken = await fetch(`${svc.url}/oauth2/access_token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...auth() },
+    body: '{"grant_type":',
+  });
   expect(broken.status).toBe(400);
   expect(await broken.json()).toEqual({ error: 'invalid_request', error_description: INVALID_REQUEST });
 });
@@ -131,7 +150,9 @@ test('a scope beyond what the client is registered for is 400 invalid_scope', as
 });
 
 test('the token endpoint answers JSON errors whatever the Accept header says', async () => {
-  const res = await tokenRequest(svc, passwordParams({ password: 'nope' }), { headers: { ...auth(), accept: 'text/html' } });
+  const res = await tokenRequest(svc, passwordParams({ password: 'nope' }), {
+    headers: { ...auth(), accept: 'text/html' },
+  });
   expect(res.status).toBe(400);
   expect(res.headers.get('content-type')).toContain('application/json');
   expect(res.body.error).toBe('invalid_grant');

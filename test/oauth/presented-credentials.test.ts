@@ -15,14 +15,38 @@ beforeAll(async () => {
 afterAll(() => svc.close());
 
 const QUERY = '{ service { version } }';
-type Answer = { status: number; challenge: string | null; type: string | null; body: { errors?: Array<{ message: string; extensions?: { code?: string } }>; code?: string; detail?: string; data?: unknown } };
+type Answer = {
+  status: number;
+  challenge: string | null;
+  type: string | null;
+  body: {
+    errors?: Array<{ message: string; extensions?: { code?: string } }>;
+    code?: string;
+    detail?: string;
+    data?: unknown;
+  };
+};
 
 async function answer(res: Response): Promise<Answer> {
-  return { status: res.status, challenge: res.headers.get('www-authenticate'), type: res.headers.get('content-type'), body: (await res.json()) as Answer['body'] };
+  return {
+    status: res.status,
+    challenge: res.headers.get('www-authenticate'),
+    type: res.headers.get('content-type'),
+    body: (await res.json()) as Answer['body'],
+  };
 }
-const graphqlPost = async (authorization: string) => answer(await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization }, body: JSON.stringify({ query: QUERY }) }));
-const graphqlGet = async (authorization: string) => answer(await fetch(`${svc.url}/graphql?query=${encodeURIComponent(QUERY)}`, { headers: { authorization } }));
-const rest = async (authorization: string) => answer(await fetch(`${svc.url}/cms/product/categories`, { headers: { authorization } }));
+const graphqlPost = async (authorization: string) =>
+  answer(
+    await fetch(`${svc.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization },
+      body: JSON.stringify({ query: QUERY }),
+    }),
+  );
+const graphqlGet = async (authorization: string) =>
+  answer(await fetch(`${svc.url}/graphql?query=${encodeURIComponent(QUERY)}`, { headers: { authorization } }));
+const rest = async (authorization: string) =>
+  answer(await fetch(`${svc.url}/cms/product/categories`, { headers: { authorization } }));
 
 /** How a real graphql-ws client's connection with this connection_init payload ended, or 'acked'. */
 async function connect(params: Record<string, unknown>): Promise<{ code: number; reason: string } | 'acked'> {
@@ -36,7 +60,11 @@ async function connect(params: Record<string, unknown>): Promise<{ code: number;
 }
 
 const REFUSED: Array<[string, string, RegExp]> = [
-  ['a missing token interpolated as "undefined"', 'Bearer undefined', /^Bearer realm="api", error="invalid_token", error_description="'Bearer undefined' carries no access token/],
+  [
+    'a missing token interpolated as "undefined"',
+    'Bearer undefined',
+    /^Bearer realm="api", error="invalid_token", error_description="'Bearer undefined' carries no access token/,
+  ],
   ['a missing token interpolated as "null"', 'Bearer null', /^Bearer realm="api", error="invalid_token"/],
   ['Bearer with nothing after it', 'Bearer ', /^Bearer realm="api", error="invalid_token"/],
   ['a token that is no JWT', 'Bearer not.a.jwt', /^Bearer realm="api", error="invalid_token"/],
@@ -47,7 +75,11 @@ const REFUSED: Array<[string, string, RegExp]> = [
 
 describe.each(REFUSED)('%s (%j) is refused', (_name, authorization, challenge) => {
   test('GraphQL POST and GET: 401, WWW-Authenticate: Bearer, an UNAUTHENTICATED error, no data', async () => {
-    for (const res of [await graphqlPost(authorization), await graphqlGet(authorization), await graphqlGet(authorization)]) {
+    for (const res of [
+      await graphqlPost(authorization),
+      await graphqlGet(authorization),
+      await graphqlGet(authorization),
+    ]) {
       expect(res.status).toBe(401);
       expect(res.challenge).toMatch(challenge);
       expect(res.body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
@@ -71,9 +103,17 @@ describe.each(REFUSED)('%s (%j) is refused', (_name, authorization, challenge) =
 });
 
 describe('nothing presented reads anonymously', () => {
-  test.each([['no header', undefined], ['an empty header', ''], ['a blank header', '   ']])('%s: 200 over HTTP, acknowledged over WebSocket', async (_name, authorization) => {
+  test.each([
+    ['no header', undefined],
+    ['an empty header', ''],
+    ['a blank header', '   '],
+  ])('%s: 200 over HTTP, acknowledged over WebSocket', async (_name, authorization) => {
     const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
-    const post = await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query: QUERY }) });
+    const post = await fetch(`${svc.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ query: QUERY }),
+    });
     expect(post.status).toBe(200);
     expect(((await post.json()) as { data?: unknown }).data).toEqual({ service: { version: expect.any(String) } });
     expect((await fetch(`${svc.url}/cms/product/categories`, { headers })).status).toBe(200);

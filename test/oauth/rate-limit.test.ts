@@ -10,9 +10,13 @@ let perIp: TestService;
 let behindProxy: TestService;
 
 beforeAll(async () => {
-  perAccount = await startTestService({ env: { LOGIN_MAX_FAILURES_PER_ACCOUNT: '3', LOGIN_MAX_FAILURES_PER_IP: '1000' } });
+  perAccount = await startTestService({
+    env: { LOGIN_MAX_FAILURES_PER_ACCOUNT: '3', LOGIN_MAX_FAILURES_PER_IP: '1000' },
+  });
   perIp = await startTestService({ env: { LOGIN_MAX_FAILURES_PER_ACCOUNT: '1000', LOGIN_MAX_FAILURES_PER_IP: '4' } });
-  behindProxy = await startTestService({ env: { LOGIN_MAX_FAILURES_PER_ACCOUNT: '1000', LOGIN_MAX_FAILURES_PER_IP: '2', TRUST_PROXY: '1' } });
+  behindProxy = await startTestService({
+    env: { LOGIN_MAX_FAILURES_PER_ACCOUNT: '1000', LOGIN_MAX_FAILURES_PER_IP: '2', TRUST_PROXY: '1' },
+  });
   await ensureTestClient(perAccount);
   await ensureTestClient(perIp);
   await ensureTestClient(behindProxy);
@@ -24,12 +28,19 @@ afterAll(async () => {
 });
 
 const password = (svc: TestService, username: string, pw: string, headers: Record<string, string> = {}) =>
-  tokenRequest(svc, { grant_type: 'password', username, password: pw }, { headers: { ...basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET), ...headers } });
+  tokenRequest(
+    svc,
+    { grant_type: 'password', username, password: pw },
+    { headers: { ...basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET), ...headers } },
+  );
 
 function expectLimited(res: { status: number; headers: Headers; body: Record<string, unknown> }): void {
   expect(res.status).toBe(429);
   expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
-  expect(res.body).toEqual({ error: 'temporarily_unavailable', error_description: 'Too many failed attempts; try again later' });
+  expect(res.body).toEqual({
+    error: 'temporarily_unavailable',
+    error_description: 'Too many failed attempts; try again later',
+  });
 }
 
 test('per account: after the limit of failures, 429 with Retry-After, even with the right password', async () => {
@@ -47,7 +58,7 @@ test('an unknown account is limited exactly like a known one', async () => {
   expectLimited(await password(perAccount, 'ghost@example.test', 'wrong'));
 });
 
-test('a success clears the account\'s failures', async () => {
+test("a success clears the account's failures", async () => {
   const customer = await ensureCustomer(perAccount, {});
   for (let i = 0; i < 2; i++) await password(perAccount, customer.email, 'wrong');
   expect((await password(perAccount, customer.email, customer.password)).status).toBe(200);
@@ -58,7 +69,11 @@ test('a success clears the account\'s failures', async () => {
 test('otp attempts count against the same account limit', async () => {
   const customer = await ensureCustomer(perAccount, {});
   const otp = (code: string) =>
-    tokenRequest(perAccount, { grant_type: 'otp', username: customer.email, code }, { headers: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET) });
+    tokenRequest(
+      perAccount,
+      { grant_type: 'otp', username: customer.email, code },
+      { headers: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET) },
+    );
   for (let i = 0; i < 3; i++) expect((await otp('000000')).status).toBe(400);
   expectLimited(await otp('000000'));
 });
@@ -89,10 +104,13 @@ test('the counters live in the store, so every process shares them', async () =>
 
 test('X-Forwarded-For is ignored unless TRUST_PROXY says a proxy sets it', async () => {
   // perIp trusts no proxy: the header cannot spread failures over made-up addresses.
-  const fresh = await startTestService({ env: { LOGIN_MAX_FAILURES_PER_ACCOUNT: '1000', LOGIN_MAX_FAILURES_PER_IP: '2' } });
+  const fresh = await startTestService({
+    env: { LOGIN_MAX_FAILURES_PER_ACCOUNT: '1000', LOGIN_MAX_FAILURES_PER_IP: '2' },
+  });
   try {
     await ensureTestClient(fresh);
-    for (const ip of ['203.0.113.1', '203.0.113.2']) expect((await password(fresh, 'nobody@example.test', 'wrong', { 'x-forwarded-for': ip })).status).toBe(400);
+    for (const ip of ['203.0.113.1', '203.0.113.2'])
+      expect((await password(fresh, 'nobody@example.test', 'wrong', { 'x-forwarded-for': ip })).status).toBe(400);
     expectLimited(await password(fresh, 'nobody@example.test', 'wrong', { 'x-forwarded-for': '203.0.113.3' }));
   } finally {
     await fresh.close();
@@ -101,7 +119,8 @@ test('X-Forwarded-For is ignored unless TRUST_PROXY says a proxy sets it', async
 
 test('behind one trusted proxy, each client address has its own count, taken from what the proxy appended', async () => {
   const from = (ip: string) => ({ 'x-forwarded-for': ip });
-  for (let i = 0; i < 2; i++) expect((await password(behindProxy, `p-${i}@example.test`, 'wrong', from('198.51.100.7'))).status).toBe(400);
+  for (let i = 0; i < 2; i++)
+    expect((await password(behindProxy, `p-${i}@example.test`, 'wrong', from('198.51.100.7'))).status).toBe(400);
   expectLimited(await password(behindProxy, 'p-2@example.test', 'wrong', from('198.51.100.7')));
   // A client prepending its own entry is still counted by the address the proxy saw.
   expectLimited(await password(behindProxy, 'p-3@example.test', 'wrong', from('192.0.2.99, 198.51.100.7')));

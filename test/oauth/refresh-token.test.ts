@@ -17,7 +17,11 @@ afterAll(async () => {
 });
 
 const refresh = (service: TestService, refreshToken: string, extra: Record<string, string> = {}) =>
-  tokenRequest(service, { grant_type: 'refresh_token', refresh_token: refreshToken, ...extra }, { headers: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET) });
+  tokenRequest(
+    service,
+    { grant_type: 'refresh_token', refresh_token: refreshToken, ...extra },
+    { headers: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET) },
+  );
 
 test('a refresh returns a new access token and a new refresh token (rotation), same subject and scope', async () => {
   const first = await tokenFor(svc, { scopes: ['openid', 'offline_access', 'cart'] });
@@ -26,7 +30,10 @@ test('a refresh returns a new access token and a new refresh token (rotation), s
   expect(res.body).toMatchObject({ token_type: 'Bearer', expires_in: 900, scope: 'openid offline_access cart' });
   expect(res.body.refresh_token).not.toBe(first.refreshToken);
   expect(res.body.access_token).not.toBe(first.accessToken);
-  expect(jwtClaims(String(res.body.access_token))).toMatchObject({ sub: first.customerId, aud: svc.config.oauth.audience });
+  expect(jwtClaims(String(res.body.access_token))).toMatchObject({
+    sub: first.customerId,
+    aud: svc.config.oauth.audience,
+  });
   // The rotated token keeps working.
   const again = await refresh(svc, String(res.body.refresh_token));
   expect(again.status).toBe(200);
@@ -91,21 +98,34 @@ test('without a grace window, the second use of a rotated token already revokes 
 
 test('concurrent refreshes without a grace window: exactly one wins', async () => {
   const first = await tokenFor(strict);
-  const results = await Promise.all([refresh(strict, first.refreshToken!), refresh(strict, first.refreshToken!), refresh(strict, first.refreshToken!)]);
+  const results = await Promise.all([
+    refresh(strict, first.refreshToken!),
+    refresh(strict, first.refreshToken!),
+    refresh(strict, first.refreshToken!),
+  ]);
   expect(results.filter((r) => r.status === 200)).toHaveLength(1);
-  for (const r of results.filter((x) => x.status !== 200)) expect(r.body).toEqual({ error: 'invalid_grant', error_description: INVALID_REQUEST });
+  for (const r of results.filter((x) => x.status !== 200))
+    expect(r.body).toEqual({ error: 'invalid_grant', error_description: INVALID_REQUEST });
 });
 
-test('an unknown refresh token, a missing one, and another client\'s are 400', async () => {
+test("an unknown refresh token, a missing one, and another client's are 400", async () => {
   const unknown = await refresh(svc, 'not-a-real-token');
   expect(unknown.status).toBe(400);
   expect(unknown.body).toEqual({ error: 'invalid_grant', error_description: INVALID_REQUEST });
-  const missing = await tokenRequest(svc, { grant_type: 'refresh_token' }, { headers: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET) });
+  const missing = await tokenRequest(
+    svc,
+    { grant_type: 'refresh_token' },
+    { headers: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET) },
+  );
   expect(missing.status).toBe(400);
   expect(missing.body).toEqual({ error: 'invalid_request', error_description: INVALID_REQUEST });
   const first = await tokenFor(svc);
   const other = await newClient(svc, { grantTypes: ['password', 'refresh_token'] });
-  const stolen = await tokenRequest(svc, { grant_type: 'refresh_token', refresh_token: first.refreshToken! }, { headers: basic(other.clientId, other.secret) });
+  const stolen = await tokenRequest(
+    svc,
+    { grant_type: 'refresh_token', refresh_token: first.refreshToken! },
+    { headers: basic(other.clientId, other.secret) },
+  );
   expect(stolen.status).toBe(400);
   expect(stolen.body.error).toBe('invalid_grant');
 });

@@ -18,7 +18,6 @@ afterAll(async () => {
   await svc?.close();
 });
 
-
 const oauthError = async (promise: Promise<unknown>): Promise<{ error: string; status: number }> => {
   try {
     await promise;
@@ -32,35 +31,60 @@ const oauthError = async (promise: Promise<unknown>): Promise<{ error: string; s
 describe('RFC 8707: resource on the password and otp grants', () => {
   test('password grant: another resource is invalid_target, the API itself is accepted', async () => {
     const customer = await ensureCustomer(svc, {});
-    const evil = await oauthError(oidc.genericGrantRequest(rp, 'password', { username: customer.email, password: customer.password, resource: 'http://evil.example/' }));
+    const evil = await oauthError(
+      oidc.genericGrantRequest(rp, 'password', {
+        username: customer.email,
+        password: customer.password,
+        resource: 'http://evil.example/',
+      }),
+    );
     expect(evil).toEqual({ error: 'invalid_target', status: 400 });
-    const own = await oidc.genericGrantRequest(rp, 'password', { username: customer.email, password: customer.password, resource: svc.config.oauth.audience });
+    const own = await oidc.genericGrantRequest(rp, 'password', {
+      username: customer.email,
+      password: customer.password,
+      resource: svc.config.oauth.audience,
+    });
     expect(typeof own.access_token).toBe('string');
   });
 
   test('password grant: two resources (even both the API) are invalid_target', async () => {
     const customer = await ensureCustomer(svc, {});
-    const params = new URLSearchParams({ grant_type: 'password', username: customer.email, password: customer.password });
+    const params = new URLSearchParams({
+      grant_type: 'password',
+      username: customer.email,
+      password: customer.password,
+    });
     params.append('resource', svc.config.oauth.audience);
     params.append('resource', 'http://evil.example/');
-    const res = await fetch(`${svc.url}/oauth2/access_token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET) }, body: params });
+    const res = await fetch(`${svc.url}/oauth2/access_token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET) },
+      body: params,
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: 'invalid_target', error_description: INVALID_REQUEST });
   });
 
   test('otp grant: another resource is invalid_target before the code is looked at', async () => {
-    const res = await tokenRequest(svc, { grant_type: 'otp', username: 'someone@example.test', code: '123456', resource: 'http://evil.example/' }, { headers: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET) });
+    const res = await tokenRequest(
+      svc,
+      { grant_type: 'otp', username: 'someone@example.test', code: '123456', resource: 'http://evil.example/' },
+      { headers: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET) },
+    );
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: 'invalid_target', error_description: INVALID_REQUEST });
   });
 });
 
-describe('RFC 7009 §2.1: revocation of another client\'s token', () => {
+describe("RFC 7009 §2.1: revocation of another client's token", () => {
   test('is refused (400 invalid_request) and the token keeps working', async () => {
     const issued = await tokenFor(svc);
     const other = await newClient(svc, { grantTypes: ['password', 'refresh_token'] });
     const otherRp = await relyingParty(svc, other.clientId, other.secret);
-    expect(await oauthError(oidc.tokenRevocation(otherRp, issued.refreshToken!))).toEqual({ error: 'invalid_request', status: 400 });
+    expect(await oauthError(oidc.tokenRevocation(otherRp, issued.refreshToken!))).toEqual({
+      error: 'invalid_request',
+      status: 400,
+    });
     const refreshed = await oidc.refreshTokenGrant(rp, issued.refreshToken!);
     expect(typeof refreshed.access_token).toBe('string');
   });
@@ -68,7 +92,11 @@ describe('RFC 7009 §2.1: revocation of another client\'s token', () => {
 
 describe('RFC 6750 §3.1 challenges on a route that needs a token', () => {
   const removeCoupon = (headers: Record<string, string>) =>
-    fetch(`${svc.url}/cms/customer/coupon/remove`, { method: 'DELETE', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ cartId: 'cart-1', couponCode: 'X' }) });
+    fetch(`${svc.url}/cms/customer/coupon/remove`, {
+      method: 'DELETE',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ cartId: 'cart-1', couponCode: 'X' }),
+    });
 
   test('no credentials: 401 with a challenge and no error code', async () => {
     const res = await removeCoupon({});

@@ -19,7 +19,10 @@ async function startSecondProcess(first: TestService): Promise<{ child: Child; u
     MONGODB_URI: testMongoUri(),
     MONGODB_DB: first.db.databaseName,
   });
-  const listening = await child.waitFor((l) => typeof l.url === 'string' && String(l.msg).includes('listening'), 60_000);
+  const listening = await child.waitFor(
+    (l) => typeof l.url === 'string' && String(l.msg).includes('listening'),
+    60_000,
+  );
   return { child, url: new URL(String(listening.url)).origin };
 }
 

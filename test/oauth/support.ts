@@ -30,7 +30,10 @@ export async function tokenRequest(
 }
 
 /** A client of the given shape with a random id; returns its id and secret (confidential clients). */
-export async function newClient(svc: TestService, input: Partial<NewClient> & Pick<NewClient, 'grantTypes'>): Promise<{ clientId: string; secret: string }> {
+export async function newClient(
+  svc: TestService,
+  input: Partial<NewClient> & Pick<NewClient, 'grantTypes'>,
+): Promise<{ clientId: string; secret: string }> {
   const { client, secret } = await createClient(svc.store, {
     clientId: `c-${randomBytes(5).toString('hex')}`,
     name: 'Test client',
@@ -58,11 +61,22 @@ export const INVALID_CLIENT = 'Invalid client credentials or unauthorized reques
  * test services listen on a random port while their issuer says PUBLIC_URL, so requests to the issuer's
  * origin go to the service.
  */
-export async function relyingParty(service: TestService, clientId: string, secret?: string): Promise<oidc.Configuration> {
+export async function relyingParty(
+  service: TestService,
+  clientId: string,
+  secret?: string,
+): Promise<oidc.Configuration> {
   const issuerOrigin = new URL(service.config.oauth.issuer).origin;
-  const redirect: oidc.CustomFetch = (url, options) => fetch(url.startsWith(issuerOrigin) ? service.url + url.slice(issuerOrigin.length) : url, options as RequestInit);
-  return oidc.discovery(new URL(service.config.oauth.issuer), clientId, secret ? { client_secret: secret } : undefined, secret ? oidc.ClientSecretBasic(secret) : oidc.None(), {
-    execute: [oidc.allowInsecureRequests],
-    [oidc.customFetch]: redirect,
-  });
+  const redirect: oidc.CustomFetch = (url, options) =>
+    fetch(url.startsWith(issuerOrigin) ? service.url + url.slice(issuerOrigin.length) : url, options as RequestInit);
+  return oidc.discovery(
+    new URL(service.config.oauth.issuer),
+    clientId,
+    secret ? { client_secret: secret } : undefined,
+    secret ? oidc.ClientSecretBasic(secret) : oidc.None(),
+    {
+      execute: [oidc.allowInsecureRequests],
+      [oidc.customFetch]: redirect,
+    },
+  );
 }

@@ -10,7 +10,8 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { OpenApiDocument } from '../../src/openapi/document.js';
 
 // A CommonJS default export: TypeScript sees the module object, Node's ESM loader the function itself.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as typeof addFormatsModule.default;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as unknown as typeof addFormatsModule.default;
 
 type Json = any;
 const DOC_ID = 'urn:gateway:openapi';
@@ -35,8 +36,18 @@ function rebase(value: Json): Json {
 function closed(schema: Json): Json {
   if (Array.isArray(schema)) return schema.map(closed);
   if (schema === null || typeof schema !== 'object') return schema;
-  const out: Json = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, k === 'examples' || k === 'example' || k === 'const' || k === 'enum' ? v : closed(v)]));
-  if (out.properties && typeof out.properties === 'object' && !('additionalProperties' in out) && !('unevaluatedProperties' in out)) {
+  const out: Json = Object.fromEntries(
+    Object.entries(schema).map(([k, v]) => [
+      k,
+      k === 'examples' || k === 'example' || k === 'const' || k === 'enum' ? v : closed(v),
+    ]),
+  );
+  if (
+    out.properties &&
+    typeof out.properties === 'object' &&
+    !('additionalProperties' in out) &&
+    !('unevaluatedProperties' in out)
+  ) {
     out.additionalProperties = false;
   }
   return out;
@@ -52,7 +63,9 @@ function ajvFor(schemas: Json): Ajv2020 {
 }
 
 const fmt = (where: string, errors: ErrorObject[] | null | undefined): string[] =>
-  (errors ?? []).map((e) => `${where}${e.instancePath || '/'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
+  (errors ?? []).map(
+    (e) => `${where}${e.instancePath || '/'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`,
+  );
 
 export class Conformance {
   private readonly declared;
@@ -70,7 +83,9 @@ export class Conformance {
   /** `METHOD path status` for every response the document declares. */
   documentedResponses(): string[] {
     return Object.entries<Json>(this.doc.paths ?? {}).flatMap(([path, item]) =>
-      Object.entries<Json>(item).flatMap(([method, op]) => Object.keys(op.responses ?? {}).map((status) => `${method.toUpperCase()} ${path} ${status}`)),
+      Object.entries<Json>(item).flatMap(([method, op]) =>
+        Object.keys(op.responses ?? {}).map((status) => `${method.toUpperCase()} ${path} ${status}`),
+      ),
     );
   }
 
@@ -94,7 +109,8 @@ export class Conformance {
     if (!op) return [`${method} ${pathTemplate} is not in the document`];
     const response = op.responses[String(res.status)] ?? op.responses.default;
     const key = `${method.toUpperCase()} ${pathTemplate} ${res.status}`;
-    if (!response) return [`${key}: status ${res.status} is not documented (documented: ${Object.keys(op.responses).join(', ')})`];
+    if (!response)
+      return [`${key}: status ${res.status} is not documented (documented: ${Object.keys(op.responses).join(', ')})`];
     this.exercised.add(key);
     const problems: string[] = [];
 
@@ -115,7 +131,11 @@ export class Conformance {
       return problems;
     }
     const media = contentType ? response.content[contentType] : undefined;
-    if (!media) return [...problems, `${key}: content type ${contentType} is not documented (documented: ${Object.keys(response.content).join(', ')})`];
+    if (!media)
+      return [
+        ...problems,
+        `${key}: content type ${contentType} is not documented (documented: ${Object.keys(response.content).join(', ')})`,
+      ];
     let body: unknown;
     try {
       body = JSON.parse(res.text);

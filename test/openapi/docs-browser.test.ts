@@ -33,7 +33,10 @@ async function freePort(): Promise<number> {
 
   beforeAll(async () => {
     const port = await freePort();
-    svc = await startTestService({ env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` }, beforeStart: insertCatalogue });
+    svc = await startTestService({
+      env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` },
+      beforeStart: insertCatalogue,
+    });
     ({ browser, page } = await openPage(problems));
   }, 180_000);
   afterAll(async () => {
@@ -45,7 +48,9 @@ async function freePort(): Promise<number> {
     await page.goto(`${svc.config.publicUrl}/docs`, WAIT);
     await page.locator('.opblock').nth(6).waitFor(WAIT);
     expect(await page.locator('.opblock').count()).toBe(7);
-    await expect(page.locator('#operations-Cart-removeCouponFromCartLegacy.opblock-deprecated').count()).resolves.toBe(1);
+    await expect(page.locator('#operations-Cart-removeCouponFromCartLegacy.opblock-deprecated').count()).resolves.toBe(
+      1,
+    );
     expect(problems).toEqual([]);
   }, 120_000);
 
@@ -55,7 +60,9 @@ async function freePort(): Promise<number> {
     await operation.locator('.try-out__btn').click();
     await operation.locator('.execute').click();
     await operation.locator('.live-responses-table tbody .response-col_status').first().waitFor(WAIT);
-    expect((await operation.locator('.live-responses-table tbody .response-col_status').first().textContent())?.trim()).toBe('200');
+    expect(
+      (await operation.locator('.live-responses-table tbody .response-col_status').first().textContent())?.trim(),
+    ).toBe('200');
     mkdirSync(join(projectRoot, 'test-artifacts'), { recursive: true });
     await page.screenshot({ path: join(projectRoot, 'test-artifacts', 'openapi-docs.png'), fullPage: false });
     expect(problems).toEqual([]);

@@ -60,7 +60,9 @@ test('GET /docs: Swagger UI with its own CSP (scripts from this origin only), no
 
 test('every file the page references is served from this service, with a content type, caching, an ETag and a 304', async () => {
   const html = await (await get('/docs')).text();
-  const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!).filter((ref) => ref.startsWith('/docs/'));
+  const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)]
+    .map((m) => m[1]!)
+    .filter((ref) => ref.startsWith('/docs/'));
   expect(refs.map((r) => r.replace(/\?.*$/, '')).sort()).toEqual([
     '/docs/assets/docs-init.js',
     '/docs/assets/favicon-16x16.png',
@@ -97,7 +99,13 @@ test('the bundled OAuth redirect page is served with the docs CSP', async () => 
 });
 
 test('only the allowlisted files are reachable', async () => {
-  for (const path of ['/docs/assets/package.json', '/docs/assets/index.html', '/docs/assets/swagger-ui-bundle.js.map', '/docs/assets/..%2Fpackage.json', '/docs/assets/%2e%2e%2fpackage.json']) {
+  for (const path of [
+    '/docs/assets/package.json',
+    '/docs/assets/index.html',
+    '/docs/assets/swagger-ui-bundle.js.map',
+    '/docs/assets/..%2Fpackage.json',
+    '/docs/assets/%2e%2e%2fpackage.json',
+  ]) {
     const res = await get(path);
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);

@@ -18,7 +18,11 @@ beforeAll(() => {
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 const operations = (d: OpenApiDocument) =>
   Object.entries(d.paths ?? {}).flatMap(([path, item]) =>
-    METHODS.filter((m) => (item as Record<string, unknown>)[m]).map((method) => ({ path, method, op: (item as Record<string, any>)[method] })),
+    METHODS.filter((m) => (item as Record<string, unknown>)[m]).map((method) => ({
+      path,
+      method,
+      op: (item as Record<string, any>)[method],
+    })),
   );
 
 test('@readme/openapi-parser validates the document as OpenAPI 3.1 without errors or warnings', async () => {
@@ -39,13 +43,21 @@ test('every JSON route of the REST route table is documented, and nothing else (
   const HTML_PAGES = new Set(['/newsletter/activate']);
   const routed = restRouter({} as AppDeps)
     .stack.filter((layer) => !HTML_PAGES.has(String(layer.path)))
-    .flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m.toLowerCase()} ${toOpenApiPath(String(layer.path))}`));
-  const documented = operations(doc).map((o) => `${o.method} ${o.path}`).filter((o) => !o.includes(' /oauth2/'));
+    .flatMap((layer) =>
+      layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m.toLowerCase()} ${toOpenApiPath(String(layer.path))}`),
+    );
+  const documented = operations(doc)
+    .map((o) => `${o.method} ${o.path}`)
+    .filter((o) => !o.includes(' /oauth2/'));
   expect(documented.sort()).toEqual([...new Set(routed)].sort());
 });
 
 test('the five operations on their six paths, plus the otp request, each with an operationId and a tag', () => {
-  expect(operations(doc).map((o) => `${o.method} ${o.path} ${o.op.operationId}`).sort()).toEqual([
+  expect(
+    operations(doc)
+      .map((o) => `${o.method} ${o.path} ${o.op.operationId}`)
+      .sort(),
+  ).toEqual([
     'delete /cms/customer/coupon/remove removeCouponFromCart',
     'delete /customer/coupon/remove_coupon removeCouponFromCartLegacy',
     'get /cms/page/{id}/issues listPageIssues',
@@ -68,10 +80,12 @@ test('the legacy coupon path is deprecated and documents Deprecation and Link on
   for (const response of Object.values<any>(legacy.responses)) {
     expect(Object.keys(response.headers)).toEqual(expect.arrayContaining(['Deprecation', 'Link']));
   }
-  expect((doc.components as any).headers.SuccessorLink.schema.const).toBe('</cms/customer/coupon/remove>; rel="successor-version"');
+  expect((doc.components as any).headers.SuccessorLink.schema.const).toBe(
+    '</cms/customer/coupon/remove>; rel="successor-version"',
+  );
 });
 
-test('security schemes: bearer JWT, OAuth 2.0 flows at this deployment\'s token URL, OpenID Connect discovery, client_secret_basic', () => {
+test("security schemes: bearer JWT, OAuth 2.0 flows at this deployment's token URL, OpenID Connect discovery, client_secret_basic", () => {
   const schemes = (doc.components as any).securitySchemes;
   expect(schemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   expect(schemes.oauth2.flows.password.tokenUrl).toBe('https://api.example.com/oauth2/access_token');
@@ -79,8 +93,16 @@ test('security schemes: bearer JWT, OAuth 2.0 flows at this deployment\'s token 
     authorizationUrl: 'https://api.example.com/oauth2/authorize',
     tokenUrl: 'https://api.example.com/oauth2/access_token',
   });
-  expect(Object.keys(schemes.oauth2.flows.password.scopes)).toEqual(['openid', 'offline_access', 'profile', 'email', 'cart']);
-  expect(schemes.openIdConnect.openIdConnectUrl).toBe('https://api.example.com/oauth2/.well-known/openid-configuration');
+  expect(Object.keys(schemes.oauth2.flows.password.scopes)).toEqual([
+    'openid',
+    'offline_access',
+    'profile',
+    'email',
+    'cart',
+  ]);
+  expect(schemes.openIdConnect.openIdConnectUrl).toBe(
+    'https://api.example.com/oauth2/.well-known/openid-configuration',
+  );
   expect(schemes.clientSecretBasic).toMatchObject({ type: 'http', scheme: 'basic' });
   const security = (path: string, method: string) => (doc.paths as any)[path][method].security;
   expect(security('/cms/customer/coupon/remove', 'delete')).toEqual([{ oauth2: ['cart'] }, { bearerAuth: ['cart'] }]);
@@ -92,7 +114,9 @@ test('REST errors are problem+json; OAuth errors are RFC 6749 JSON', () => {
   for (const { path, op } of operations(doc)) {
     for (const [status, response] of Object.entries<any>(op.responses)) {
       if (Number(status) < 400) continue;
-      expect(Object.keys(response.content)).toEqual([path.startsWith('/oauth2/') ? 'application/json' : 'application/problem+json']);
+      expect(Object.keys(response.content)).toEqual([
+        path.startsWith('/oauth2/') ? 'application/json' : 'application/problem+json',
+      ]);
     }
   }
 });

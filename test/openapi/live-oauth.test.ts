@@ -25,12 +25,20 @@ const form = (params: Record<string, string>, headers: Record<string, string> = 
   body: new URLSearchParams(params).toString(),
 });
 const token = (expect: number, init: RequestInit) => live.call(TOKEN, TOKEN, { ...init, expect });
-const password = () => ({ grant_type: 'password', username: customer.email, password: customer.password, scope: 'openid offline_access cart' });
+const password = () => ({
+  grant_type: 'password',
+  username: customer.email,
+  password: customer.password,
+  scope: 'openid offline_access cart',
+});
 
 describe('POST /oauth2/access_token', () => {
   test('200 from the password grant (client_secret_basic, form), the same as JSON with client_secret_post, and the refresh grant', async () => {
     const issued = JSON.parse((await token(200, form(password()))).text) as { refresh_token: string };
-    await token(200, { method: 'POST', ...json({ ...password(), client_id: TEST_CLIENT_ID, client_secret: TEST_CLIENT_SECRET, scope: 'cart' }) });
+    await token(200, {
+      method: 'POST',
+      ...json({ ...password(), client_id: TEST_CLIENT_ID, client_secret: TEST_CLIENT_SECRET, scope: 'cart' }),
+    });
     await token(200, form({ grant_type: 'refresh_token', refresh_token: issued.refresh_token }));
   });
 
@@ -56,7 +64,12 @@ describe('POST /oauth2/access_token', () => {
     const victim = await ensureCustomer(live.svc, { email: `victim-${randomBytes(4).toString('hex')}@example.test` });
     let status = 400;
     for (let i = 0; i < 10 && status === 400; i++) {
-      status = (await fetch(`${live.svc.url}${TOKEN}`, form({ grant_type: 'password', username: victim.email, password: `wrong-${i}` }))).status;
+      status = (
+        await fetch(
+          `${live.svc.url}${TOKEN}`,
+          form({ grant_type: 'password', username: victim.email, password: `wrong-${i}` }),
+        )
+      ).status;
     }
     expect(status).toBe(429);
     await token(429, form({ grant_type: 'password', username: victim.email, password: victim.password }));
@@ -78,7 +91,12 @@ describe('POST /oauth2/otp', () => {
     await otp(401, { method: 'POST', ...json({ client_id: 'no-such-client', username: customer.email }) });
     let status = 202;
     for (let i = 0; i < 10 && status === 202; i++) {
-      status = (await fetch(`${live.svc.url}${OTP}`, { method: 'POST', ...json({ client_id: TEST_CLIENT_ID, username: 'flood@example.test' }) })).status;
+      status = (
+        await fetch(`${live.svc.url}${OTP}`, {
+          method: 'POST',
+          ...json({ client_id: TEST_CLIENT_ID, username: 'flood@example.test' }),
+        })
+      ).status;
     }
     expect(status).toBe(429);
     await otp(429, { method: 'POST', ...json({ client_id: TEST_CLIENT_ID, username: 'flood@example.test' }) });

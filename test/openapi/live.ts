@@ -37,10 +37,15 @@ export async function startLive(opts: Parameters<typeof startTestService>[0] = {
 
 /** Documented responses (for paths matching `scope`) that no test produced, minus those allowed to be missing. */
 export function unexercised(conformance: Conformance, scope: (key: string) => boolean, allowed: RegExp): string[] {
-  return conformance.documentedResponses().filter((key) => scope(key) && !conformance.exercised.has(key) && !allowed.test(key));
+  return conformance
+    .documentedResponses()
+    .filter((key) => scope(key) && !conformance.exercised.has(key) && !allowed.test(key));
 }
 
-export const json = (body: unknown, headers: Record<string, string> = {}): { headers: Record<string, string>; body: string } => ({
+export const json = (
+  body: unknown,
+  headers: Record<string, string> = {},
+): { headers: Record<string, string>; body: string } => ({
   headers: { 'content-type': 'application/json', ...headers },
   body: JSON.stringify(body),
 });

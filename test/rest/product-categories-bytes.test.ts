@@ -9,14 +9,30 @@ import type { ProductCategoryDoc, ProductDoc, ProductItemDoc } from '../../src/s
 import { toProduct, toProductCategory, toProductItem } from '../../src/store/catalogue/catalogue.mapper.js';
 import { restCategory, restProduct } from '../../src/rest/product-categories.present.js';
 import { startMonitoredService, type MonitoredService } from '../helpers/monitored.js';
-import { categories as fixtureCategories, items as fixtureItems, products as fixtureProducts } from '../catalogue/fixtures.js';
+import {
+  categories as fixtureCategories,
+  items as fixtureItems,
+  products as fixtureProducts,
+} from '../catalogue/fixtures.js';
 
 const AWKWARD = 'quote " backslash \\ newline \n tab \t bell \u0007 del \u007f é ✓ 😀 line-sep \u2028 <script>';
 
 const base = fixtureCategories[0]!;
-const cat = (id: string, parent: ProductCategoryDoc | null, sortPath: string, extra: Partial<ProductCategoryDoc> = {}): ProductCategoryDoc => ({
-  ...base, _id: id, slug: `slug-${id}`, parentCategoryId: parent?._id ?? null, ancestorIds: parent ? [...parent.ancestorIds, parent._id] : [], sortPath,
-  featured: false, translations: {}, ...extra,
+const cat = (
+  id: string,
+  parent: ProductCategoryDoc | null,
+  sortPath: string,
+  extra: Partial<ProductCategoryDoc> = {},
+): ProductCategoryDoc => ({
+  ...base,
+  _id: id,
+  slug: `slug-${id}`,
+  parentCategoryId: parent?._id ?? null,
+  ancestorIds: parent ? [...parent.ancestorIds, parent._id] : [],
+  sortPath,
+  featured: false,
+  translations: {},
+  ...extra,
 });
 const tricky = cat('cat-tricky', null, '0100', { name: AWKWARD, translations: { de: { name: 'Knifflig' } } });
 const trickyChild = cat('cat-tricky-child', tricky, '0100.0001');
@@ -33,14 +49,41 @@ delete sparseProduct.text;
 /** Stored as written (some fields missing on purpose), so typed loosely. */
 const awkwardProducts: Document[] = [
   {
-    ...productTemplate, _id: 'prod-awkward', categoryIds: ['cat-tricky', 'cat-tricky-child', 'cat-tricky'], order: 1, name: AWKWARD, brand: null,
+    ...productTemplate,
+    _id: 'prod-awkward',
+    categoryIds: ['cat-tricky', 'cat-tricky-child', 'cat-tricky'],
+    order: 1,
+    name: AWKWARD,
+    brand: null,
     description: 'Plain description',
-    settings: { template: AWKWARD, nested: { deeper: [1, 2.5, -3, true, null, 'x'] }, sku: null, allowCustomPrice: true },
-    translatedTexts: { fr: { description: '' }, de: { description: `DE ${AWKWARD}`, label1: null }, pt: {}, 'zh-Hant': { label3: '繁體' } },
+    settings: {
+      template: AWKWARD,
+      nested: { deeper: [1, 2.5, -3, true, null, 'x'] },
+      sku: null,
+      allowCustomPrice: true,
+    },
+    translatedTexts: {
+      fr: { description: '' },
+      de: { description: `DE ${AWKWARD}`, label1: null },
+      pt: {},
+      'zh-Hant': { label3: '繁體' },
+    },
   },
-  { ...sparseProduct, _id: 'prod-sparse', categoryIds: ['cat-tricky-child'], order: 1, translatedTexts: { de: { label2: 'Nur Etikett' } } },
+  {
+    ...sparseProduct,
+    _id: 'prod-sparse',
+    categoryIds: ['cat-tricky-child'],
+    order: 1,
+    translatedTexts: { de: { label2: 'Nur Etikett' } },
+  },
   { ...productTemplate, _id: 'prod-second', categoryIds: ['cat-tricky'], order: 0.5 },
-  { ...productTemplate, _id: 'prod-odd', categoryIds: ['cat-odd'], order: 1, settings: { 1: 'an integer-like key', template: 'x' } },
+  {
+    ...productTemplate,
+    _id: 'prod-odd',
+    categoryIds: ['cat-odd'],
+    order: 1,
+    settings: { 1: 'an integer-like key', template: 'x' },
+  },
 ];
 const sparseSettings: Document = { ...itemTemplate.settings };
 delete sparseSettings.recurrentPrice;
@@ -49,15 +92,51 @@ const withoutWeight: Document = { ...itemTemplate };
 delete withoutWeight.weight;
 const awkwardItems: Document[] = [
   {
-    ...itemTemplate, _id: 'item-b', productId: 'prod-awkward', order: 2, name: AWKWARD, price: new Long(1999), weight: 350.5, stockAvailable: Long.fromNumber(2 ** 40),
-    prices: { web: 1999, mobile: 1.5, compareAt: null }, translations: { de: { name: '', subtitle: 'Untertitel' }, fr: { name: `FR ${AWKWARD}` } },
+    ...itemTemplate,
+    _id: 'item-b',
+    productId: 'prod-awkward',
+    order: 2,
+    name: AWKWARD,
+    price: new Long(1999),
+    weight: 350.5,
+    stockAvailable: Long.fromNumber(2 ** 40),
+    prices: { web: 1999, mobile: 1.5, compareAt: null },
+    translations: { de: { name: '', subtitle: 'Untertitel' }, fr: { name: `FR ${AWKWARD}` } },
     images: [{ url: 'https://cdn.example.com/x.jpg', width: null, height: 1, alt: AWKWARD, extra: { a: [] } }, null],
   },
   // Same order as item-b: _id breaks the tie.
-  { ...itemTemplate, _id: 'item-a', productId: 'prod-awkward', order: 2, currency: 'JPY', price: 500, prices: { web: 500, mobile: 450, compareAt: 700 } },
-  { ...withoutWeight, _id: 'item-c', productId: 'prod-awkward', order: 1, settings: sparseSettings, relatedItems: { itemIds: ['item-a'] }, installments: { count: 3, intervalMonths: 1 } },
-  { ...itemTemplate, _id: 'item-s', productId: 'prod-sparse', order: 1, translations: { de: { subtitle: 'Nur Untertitel' } } },
-  { ...itemTemplate, _id: 'item-odd', productId: 'prod-odd', order: 1, images: [{ url: 'https://cdn.example.com/odd.jpg', takenAt: new Date('2026-01-02T03:04:05Z') }] },
+  {
+    ...itemTemplate,
+    _id: 'item-a',
+    productId: 'prod-awkward',
+    order: 2,
+    currency: 'JPY',
+    price: 500,
+    prices: { web: 500, mobile: 450, compareAt: 700 },
+  },
+  {
+    ...withoutWeight,
+    _id: 'item-c',
+    productId: 'prod-awkward',
+    order: 1,
+    settings: sparseSettings,
+    relatedItems: { itemIds: ['item-a'] },
+    installments: { count: 3, intervalMonths: 1 },
+  },
+  {
+    ...itemTemplate,
+    _id: 'item-s',
+    productId: 'prod-sparse',
+    order: 1,
+    translations: { de: { subtitle: 'Nur Untertitel' } },
+  },
+  {
+    ...itemTemplate,
+    _id: 'item-odd',
+    productId: 'prod-odd',
+    order: 1,
+    images: [{ url: 'https://cdn.example.com/odd.jpg', takenAt: new Date('2026-01-02T03:04:05Z') }],
+  },
 ];
 
 let svc: MonitoredService;
@@ -65,7 +144,9 @@ beforeAll(async () => {
   svc = await startMonitoredService({
     prefix: 'rbytes',
     beforeStart: async (_store, db) => {
-      await db.collection<ProductCategoryDoc>('productCategories').insertMany([...fixtureCategories, tricky, trickyChild, odd]);
+      await db
+        .collection<ProductCategoryDoc>('productCategories')
+        .insertMany([...fixtureCategories, tricky, trickyChild, odd]);
       await db.collection<Document>('products').insertMany([...fixtureProducts, ...awkwardProducts] as Document[]);
       await db.collection<Document>('productItems').insertMany([...fixtureItems, ...awkwardItems] as Document[]);
     },
@@ -74,24 +155,47 @@ beforeAll(async () => {
 afterAll(() => svc.close());
 
 /** The answer as the mapper's objects give it, from the stored documents (the reference the byte writer follows). */
-async function expectedBytes(query: { parentId?: string; featured?: boolean; available?: boolean; lang?: string; includeProducts?: boolean }): Promise<string> {
+async function expectedBytes(query: {
+  parentId?: string;
+  featured?: boolean;
+  available?: boolean;
+  lang?: string;
+  includeProducts?: boolean;
+}): Promise<string> {
   const lang = query.lang ?? null;
   const allCategories = await svc.db.collection<ProductCategoryDoc>('productCategories').find().toArray();
   const byId = new Map(allCategories.map((c) => [c._id, c]));
   const listed = allCategories
     .filter((c) => c.available === (query.available ?? true))
     .filter((c) => query.featured === undefined || c.featured === query.featured)
-    .filter((c) => query.parentId === undefined || c.parentCategoryId === (query.parentId === 'root' ? null : query.parentId))
+    .filter(
+      (c) => query.parentId === undefined || c.parentCategoryId === (query.parentId === 'root' ? null : query.parentId),
+    )
     .sort((a, b) => (a.sortPath < b.sortPath ? -1 : 1));
-  const products = (await svc.db.collection<ProductDoc>('products').find({ available: true }).toArray()).sort((a, b) => a.order - b.order || (a._id < b._id ? -1 : 1));
-  const items = (await svc.db.collection<ProductItemDoc>('productItems').find().toArray()).sort((a, b) => a.order - b.order || (a._id < b._id ? -1 : 1));
+  const products = (await svc.db.collection<ProductDoc>('products').find({ available: true }).toArray()).sort(
+    (a, b) => a.order - b.order || (a._id < b._id ? -1 : 1),
+  );
+  const items = (await svc.db.collection<ProductItemDoc>('productItems').find().toArray()).sort(
+    (a, b) => a.order - b.order || (a._id < b._id ? -1 : 1),
+  );
   return JSON.stringify(
     listed.map((doc) => {
       const category = toProductCategory(doc, lang);
-      const breadcrumbs = [...doc.ancestorIds.map((id) => toProductCategory(byId.get(id)!, lang)), category].map((c) => ({ categoryId: c.id, categoryName: c.name, categorySlug: c.slug }));
+      const breadcrumbs = [...doc.ancestorIds.map((id) => toProductCategory(byId.get(id)!, lang)), category].map(
+        (c) => ({ categoryId: c.id, categoryName: c.name, categorySlug: c.slug }),
+      );
       const own = products.filter((p) => p.categoryIds.includes(doc._id));
-      const rendered = own.map((p) => restProduct(toProduct(p, lang), items.filter((i) => i.productId === p._id).map((i) => toProductItem(i, lang))));
-      return restCategory(category, { breadcrumbs, totalProductsCount: own.length, products: query.includeProducts === false ? undefined : rendered });
+      const rendered = own.map((p) =>
+        restProduct(
+          toProduct(p, lang),
+          items.filter((i) => i.productId === p._id).map((i) => toProductItem(i, lang)),
+        ),
+      );
+      return restCategory(category, {
+        breadcrumbs,
+        totalProductsCount: own.length,
+        products: query.includeProducts === false ? undefined : rendered,
+      });
     }),
   );
 }
@@ -112,7 +216,7 @@ const QUERIES: Array<[string, Parameters<typeof expectedBytes>[0]]> = [
   ['?includeProducts=false&lang=de', { includeProducts: false, lang: 'de' }],
 ];
 
-test.each(QUERIES)('GET /cms/product/categories%s is byte for byte the mapper objects\' JSON', async (search, query) => {
+test.each(QUERIES)("GET /cms/product/categories%s is byte for byte the mapper objects' JSON", async (search, query) => {
   const res = await fetch(`${svc.url}/cms/product/categories${search}`);
   expect(res.status).toBe(200);
   const body = await res.text();
@@ -121,7 +225,12 @@ test.each(QUERIES)('GET /cms/product/categories%s is byte for byte the mapper ob
 
 test('the awkward values come through as JSON.stringify writes them', async () => {
   const res = await fetch(`${svc.url}/cms/product/categories?parentId=root&lang=de`);
-  const body = (await res.json()) as Array<{ id: string; name: string; totalProductsCount: number; products: Array<Record<string, any>> }>;
+  const body = (await res.json()) as Array<{
+    id: string;
+    name: string;
+    totalProductsCount: number;
+    products: Array<Record<string, any>>;
+  }>;
   const trickyOut = body.find((c) => c.id === 'cat-tricky')!;
   // Listed and counted once, though its categoryIds name the category twice.
   expect(trickyOut.products.map((p) => p.id)).toEqual(['prod-second', 'prod-awkward']);
@@ -131,13 +240,25 @@ test('the awkward values come through as JSON.stringify writes them', async () =
   expect(awkward.description).toBe(`DE ${AWKWARD}`);
   expect(awkward.productItems.map((i: { id: string }) => i.id)).toEqual(['item-c', 'item-a', 'item-b']);
   const [c, a, b] = awkward.productItems;
-  expect([b.price, b.stockAvailable, b.weight, b.prices.mobile, b.name]).toEqual([19.99, 2 ** 40, 350.5, 0.01, AWKWARD]);
+  expect([b.price, b.stockAvailable, b.weight, b.prices.mobile, b.name]).toEqual([
+    19.99,
+    2 ** 40,
+    350.5,
+    0.01,
+    AWKWARD,
+  ]);
   expect([a.price, a.prices]).toEqual([500, { web: 500, mobile: 450, compareAt: 700 }]);
   expect('weight' in c).toBe(false);
   expect(c.settings.recurrentPrice).toBeNull();
-  const children = (await (await fetch(`${svc.url}/cms/product/categories?parentId=cat-tricky&lang=de`)).json()) as typeof body;
+  const children = (await (
+    await fetch(`${svc.url}/cms/product/categories?parentId=cat-tricky&lang=de`)
+  ).json()) as typeof body;
   const sparse = children[0]!.products.find((p) => p.id === 'prod-sparse')!;
-  expect(['teaser' in sparse, 'text' in sparse, sparse.translatedTexts]).toEqual([false, false, { de: { description: null, label1: null, label2: 'Nur Etikett', label3: null } }]);
+  expect(['teaser' in sparse, 'text' in sparse, sparse.translatedTexts]).toEqual([
+    false,
+    false,
+    { de: { description: null, label1: null, label2: 'Nur Etikett', label3: null } },
+  ]);
   expect('recurrentSchedule' in c.settings).toBe(false);
 });
 
@@ -150,7 +271,16 @@ test('the store is read four times at most: categories, ancestors, products, ite
   expect(await sent('')).toEqual(['find:productCategories', 'find:products', 'find:productItems']);
   // prod-odd goes through the mapper: the same reads.
   expect(await sent('?available=false')).toEqual(['find:productCategories', 'find:products', 'find:productItems']);
-  expect((await sent('?parentId=cat-magazines')).sort()).toEqual(['find:productCategories', 'find:productCategories', 'find:productItems', 'find:products']);
+  expect((await sent('?parentId=cat-magazines')).sort()).toEqual([
+    'find:productCategories',
+    'find:productCategories',
+    'find:productItems',
+    'find:products',
+  ]);
   // Without products: the categories, their ancestors and one count for all of them.
-  expect((await sent('?parentId=cat-print&includeProducts=false')).sort()).toEqual(['aggregate:products', 'find:productCategories', 'find:productCategories']);
+  expect((await sent('?parentId=cat-print&includeProducts=false')).sort()).toEqual([
+    'aggregate:products',
+    'find:productCategories',
+    'find:productCategories',
+  ]);
 });

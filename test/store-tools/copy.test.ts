@@ -21,7 +21,16 @@ let engine: Child | undefined;
 let targetUri: string;
 
 const configFor = (env: Record<string, string>): Config =>
-  loadConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', RESPONSE_CACHE_MB: '0', PUBLIC_URL: 'http://gateway.test', STORE_TIMEOUT_MS: '10000', ...env });
+  loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    RESPONSE_CACHE_MB: '0',
+    PUBLIC_URL: 'http://gateway.test',
+    STORE_TIMEOUT_MS: '10000',
+    ...env,
+  });
 
 async function serve(config: Config): Promise<{ store: Store; service: RunningService }> {
   const store = await Store.open(config.store, log);
@@ -38,7 +47,14 @@ beforeAll(async () => {
   await runSeeders(store, { scale: 'demo', log });
   before = await publicAnswers(service.url);
   // Real answers, not errors: what the copy must preserve.
-  expect(before).toMatchObject({ nested: { status: 200, body: { data: { page: { name: expect.any(String), issues: { totalCount: expect.any(Number) } } } } }, issues: { status: 200 }, categories: { status: 200 } });
+  expect(before).toMatchObject({
+    nested: {
+      status: 200,
+      body: { data: { page: { name: expect.any(String), issues: { totalCount: expect.any(Number) } } } },
+    },
+    issues: { status: 200 },
+    categories: { status: 200 },
+  });
   tokens = await demoTokens(service.url);
   expect(await viewerId(service.url, tokens.access)).toBe('cus_demo');
   await service.stop();
@@ -57,45 +73,82 @@ afterAll(async () => {
   rmSync(targetDir, { recursive: true, force: true });
 });
 
-test('copy the data directory into the standalone engine: counts and digests agree, and the service there answers as before', async () => {
-  const copy = await storeCli(['copy', '--from', sourceDir, '--to', targetUri, '--db', 'gateway']);
-  expect(copy.stderr).not.toContain('failed');
-  expect(copy.code).toBe(0);
-  expect(copy.stdout).toMatch(/every collection has the same count and digest on both sides \(\d+ collections\)/);
-  expect(copy.stdout).not.toContain('DIFFERS');
-  expect(copy.stdout).toMatch(/same {2}articles +\d+/);
+test(
+  'copy the data directory into the standalone engine: counts and digests agree, and the service there answers as before',
+  async () => {
+    const copy = await storeCli(['copy', '--from', sourceDir, '--to', targetUri, '--db', 'gateway']);
+    expect(copy.stderr).not.toContain('failed');
+    expect(copy.code).toBe(0);
+    expect(copy.stdout).toMatch(/every collection has the same count and digest on both sides \(\d+ collections\)/);
+    expect(copy.stdout).not.toContain('DIFFERS');
+    expect(copy.stdout).toMatch(/same {2}articles +\d+/);
 
-  const { store, service } = await serve(configFor({ MONGODB_URI: targetUri, MONGODB_DB: 'gateway' }));
-  try {
-    expect(await publicAnswers(service.url)).toEqual(before);
-    // The signing keys came along: the access token issued before the copy is still the demo customer's.
-    expect(await viewerId(service.url, tokens.access)).toBe('cus_demo');
-    const refreshed = await tokenEndpoint(service.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh });
-    expect(refreshed.status).toBe(200);
-    expect(await viewerId(service.url, refreshed.body.access_token!)).toBe('cus_demo');
-    // The unique index on e-mail came along too: a second customer with the demo address is refused.
-    await expect(store.collection('customers').insertOne({ ...(await store.collection('customers').findOne({ _id: 'cus_demo' }))!, _id: 'cus_other' })).rejects.toThrow(/duplicate key/);
-  } finally {
-    await service.stop();
-    await store.close();
-  }
-}, SLOW);
+    const { store, service } = await serve(configFor({ MONGODB_URI: targetUri, MONGODB_DB: 'gateway' }));
+    try {
+      expect(await publicAnswers(service.url)).toEqual(before);
+      // The signing keys came along: the access token issued before the copy is still the demo customer's.
+      expect(await viewerId(service.url, tokens.access)).toBe('cus_demo');
+      const refreshed = await tokenEndpoint(service.url, {
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh,
+      });
+      expect(refreshed.status).toBe(200);
+      expect(await viewerId(service.url, refreshed.body.access_token!)).toBe('cus_demo');
+      // The unique index on e-mail came along too: a second customer with the demo address is refused.
+      await expect(
+        store
+          .collection('customers')
+          .insertOne({ ...(await store.collection('customers').findOne({ _id: 'cus_demo' }))!, _id: 'cus_other' }),
+      ).rejects.toThrow(/duplicate key/);
+    } finally {
+      await service.stop();
+      await store.close();
+    }
+  },
+  SLOW,
+);
 
-test('a second copy into the now non-empty target is refused without --drop or --resume; --resume converges', async () => {
-  const again = await storeCli(['copy', '--from', sourceDir, '--to', targetUri, '--db', 'gateway', '--quiet']);
-  expect(again.code).toBe(1);
-  expect(again.stderr).toContain('already holds documents in');
-  expect(again.stderr).toContain('--drop');
+test(
+  'a second copy into the now non-empty target is refused without --drop or --resume; --resume converges',
+  async () => {
+    const again = await storeCli(['copy', '--from', sourceDir, '--to', targetUri, '--db', 'gateway', '--quiet']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('already holds documents in');
+    expect(again.stderr).toContain('--drop');
 
-  // Continuing an interrupted copy: upserts by _id converge on the source's documents.
-  const resumed = await storeCli(['copy', '--from', sourceDir, '--to', targetUri, '--db', 'gateway', '--resume', '--only', 'articles,issues,pages', '--quiet']);
-  expect(resumed.code).toBe(0);
-  expect(resumed.stdout).toMatch(/same {2}articles +\d+/);
-  expect(resumed.stdout).toContain('every collection has the same count and digest on both sides (3 collections)');
+    // Continuing an interrupted copy: upserts by _id converge on the source's documents.
+    const resumed = await storeCli([
+      'copy',
+      '--from',
+      sourceDir,
+      '--to',
+      targetUri,
+      '--db',
+      'gateway',
+      '--resume',
+      '--only',
+      'articles,issues,pages',
+      '--quiet',
+    ]);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toMatch(/same {2}articles +\d+/);
+    expect(resumed.stdout).toContain('every collection has the same count and digest on both sides (3 collections)');
 
-  // The refresh above rotated the token in the target only: the check finds oauth_models changed there.
-  const diverged = await storeCli(['copy', '--from', sourceDir, '--to', targetUri, '--db', 'gateway', '--resume', '--quiet']);
-  expect(diverged.code).toBe(1);
-  expect(diverged.stdout).toMatch(/DIFFERS {2}oauth_models/);
-  expect(diverged.stdout).toMatch(/same {2}articles/);
-}, SLOW);
+    // The refresh above rotated the token in the target only: the check finds oauth_models changed there.
+    const diverged = await storeCli([
+      'copy',
+      '--from',
+      sourceDir,
+      '--to',
+      targetUri,
+      '--db',
+      'gateway',
+      '--resume',
+      '--quiet',
+    ]);
+    expect(diverged.code).toBe(1);
+    expect(diverged.stdout).toMatch(/DIFFERS {2}oauth_models/);
+    expect(diverged.stdout).toMatch(/same {2}articles/);
+  },
+  SLOW,
+);

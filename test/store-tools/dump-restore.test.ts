@@ -75,36 +75,68 @@ async function rawById(db: Db, name: string): Promise<Map<string, string>> {
 }
 
 const indexesOf = async (db: Db, name: string) =>
-  (await db.collection(name).listIndexes().toArray()).map(({ ns: _ns, ...spec }) => spec).sort((a, b) => String(a.name).localeCompare(String(b.name)));
+  (await db.collection(name).listIndexes().toArray())
+    .map(({ ns: _ns, ...spec }) => spec)
+    .sort((a, b) => String(a.name).localeCompare(String(b.name)));
 
-test('dump writes mongodump\'s layout; restore gives back every document byte for byte, with its indexes', async () => {
+test("dump writes mongodump's layout; restore gives back every document byte for byte, with its indexes", async () => {
   const source = await database();
   await seedAwkward(source);
   for (const gzip of [false, true]) {
     const out = join(work, gzip ? 'gz' : 'plain');
     const report = await dumpStore(source, out, { gzip, progress: noProgress });
     const ext = gzip ? '.gz' : '';
-    expect(readdirSync(join(out, source.databaseName)).sort()).toEqual([`empty.bson${ext}`, `empty.metadata.json${ext}`, `things.bson${ext}`, `things.metadata.json${ext}`]);
-    expect(report.collections).toEqual([{ name: 'empty', documents: 0, bytes: 0 }, { name: 'things', documents: 250, bytes: expect.any(Number) }]);
+    expect(readdirSync(join(out, source.databaseName)).sort()).toEqual([
+      `empty.bson${ext}`,
+      `empty.metadata.json${ext}`,
+      `things.bson${ext}`,
+      `things.metadata.json${ext}`,
+    ]);
+    expect(report.collections).toEqual([
+      { name: 'empty', documents: 0, bytes: 0 },
+      { name: 'things', documents: 250, bytes: expect.any(Number) },
+    ]);
 
     const restored = await database();
     const result = await restoreStore(out, target(restored), { progress: noProgress });
-    expect(result.collections.map((c) => [c.name, c.restored.count, c.same])).toEqual([['empty', 0, true], ['things', 250, true]]);
+    expect(result.collections.map((c) => [c.name, c.restored.count, c.same])).toEqual([
+      ['empty', 0, true],
+      ['things', 250, true],
+    ]);
     expect(await rawById(restored, 'things')).toEqual(await rawById(source, 'things'));
     // The bytes compared carry the types a careless copy changes: 1.0 is still a double, 2^53+1 an int64.
-    const sample = await restored.collection<{ _id: string }>('things').findOne({ _id: 'doc-1' }, { promoteValues: false });
-    expect(sample).toMatchObject({ whole: expect.any(Double), small: expect.any(Int32), big: expect.any(Long), money: expect.any(Decimal128) });
+    const sample = await restored
+      .collection<{ _id: string }>('things')
+      .findOne({ _id: 'doc-1' }, { promoteValues: false });
+    expect(sample).toMatchObject({
+      whole: expect.any(Double),
+      small: expect.any(Int32),
+      big: expect.any(Long),
+      money: expect.any(Decimal128),
+    });
     expect(await indexesOf(restored, 'things')).toEqual(await indexesOf(source, 'things'));
     expect(await indexesOf(restored, 'empty')).toEqual(await indexesOf(source, 'empty'));
   }
   // The plain .bson file is the documents back to back; the metadata is canonical Extended JSON in mongodump's key order.
   const bson = readFileSync(join(work, 'plain', source.databaseName, 'things.bson'));
   expect(bson.readInt32LE(0)).toBeGreaterThan(5);
-  const meta = JSON.parse(readFileSync(join(work, 'plain', source.databaseName, 'things.metadata.json'), 'utf8')) as Record<string, unknown>;
+  const meta = JSON.parse(
+    readFileSync(join(work, 'plain', source.databaseName, 'things.metadata.json'), 'utf8'),
+  ) as Record<string, unknown>;
   expect(Object.keys(meta)).toEqual(['indexes', 'uuid', 'collectionName', 'type']);
-  expect(meta).toMatchObject({ collectionName: 'things', type: 'collection', uuid: expect.stringMatching(/^[0-9a-f]{32}$/) });
-  expect((meta.indexes as Document[])[0]).toEqual({ v: { $numberInt: '2' }, key: { _id: { $numberInt: '1' } }, name: '_id_' });
-  expect((meta.indexes as Document[]).find((i) => i.name === 'expires_ttl')).toMatchObject({ expireAfterSeconds: { $numberInt: '3600' } });
+  expect(meta).toMatchObject({
+    collectionName: 'things',
+    type: 'collection',
+    uuid: expect.stringMatching(/^[0-9a-f]{32}$/),
+  });
+  expect((meta.indexes as Document[])[0]).toEqual({
+    v: { $numberInt: '2' },
+    key: { _id: { $numberInt: '1' } },
+    name: '_id_',
+  });
+  expect((meta.indexes as Document[]).find((i) => i.name === 'expires_ttl')).toMatchObject({
+    expireAfterSeconds: { $numberInt: '3600' },
+  });
 }, 60_000);
 
 test('the built command: dump the store a URI names, restore it into another database', async () => {
@@ -116,13 +148,15 @@ test('the built command: dump the store a URI names, restore it into another dat
   const dump = await storeCli(['dump', '--from', testMongoUri(), '--db', source.databaseName, '--out', out, '--gzip']);
   expect(dump.code).toBe(0);
   expect(dump.stdout).toContain('250 documents');
-  const restore = await storeCli(['restore', '--in', out, '--db', restored.databaseName], { MONGODB_URI: testMongoUri() });
+  const restore = await storeCli(['restore', '--in', out, '--db', restored.databaseName], {
+    MONGODB_URI: testMongoUri(),
+  });
   expect(restore.code).toBe(0);
   expect(restore.stdout).toContain('every collection holds exactly the documents of the dump');
   expect(await rawById(restored, 'things')).toEqual(await rawById(source, 'things'));
 }, 120_000);
 
-test('dumps written by MongoDB\'s mongodump restore: an --oplog dump (admin and oplog left aside) and a --gzip one', async () => {
+test("dumps written by MongoDB's mongodump restore: an --oplog dump (admin and oplog left aside) and a --gzip one", async () => {
   const db = await database();
   const withOplog = await restoreStore(join(fixtures, 'collMod_ttl_index'), target(db), { progress: noProgress });
   expect(withOplog.collections.map((c) => [c.name, c.restored.count, c.same])).toEqual([['coll1', 10, true]]);
@@ -158,26 +192,54 @@ describe('bad dump files: a clear error naming the file and offset, and the targ
   }
 
   const cases: Array<[string, (dir: string) => void, () => RegExp]> = [
-    ['truncated', (d) => truncateSync(join(d, 'things.bson'), readFileSync(join(d, 'things.bson')).length - 3), () => /things\.bson at byte \d+: truncated: the file ends \d+ bytes into a document of \d+ bytes/],
-    ['length-prefix', (d) => {
-      const f = join(d, 'things.bson');
-      const bytes = readFileSync(f);
-      bytes.writeInt32LE(3, firstSize);
-      writeFileSync(f, bytes);
-    }, () => new RegExp(`things\\.bson at byte ${firstSize}: bad document length prefix 3`)],
-    ['bad-bson', (d) => {
-      const f = join(d, 'things.bson');
-      const bytes = readFileSync(f);
-      bytes[firstSize + 4] = 0x77; // the second document's first element type: no such BSON type
-      writeFileSync(f, bytes);
-    }, () => new RegExp(`things\\.bson at byte ${firstSize}: not a valid BSON document`)],
-    ['metadata-shape', (d) => writeFileSync(join(d, 'things.metadata.json'), '{"indexes":{"name":"_id_"},"collectionName":"things"}'), () => /things\.metadata\.json: not a mongodump metadata document: "indexes" must be an array/],
-    ['metadata-index', (d) => writeFileSync(join(d, 'things.metadata.json'), '{"indexes":[{"name":"x"}],"collectionName":"things"}'), () => /things\.metadata\.json: not a mongodump metadata document: indexes\[0\]\.key must be a non-empty object/],
-    ['metadata-json', (d) => writeFileSync(join(d, 'things.metadata.json'), '{"indexes":[}'), () => /things\.metadata\.json( at byte \d+)?: not valid Extended JSON/],
-    ['gzip', (d) => {
-      rmSync(join(d, 'things.bson'));
-      writeFileSync(join(d, 'things.bson.gz'), gzipSync(readFileSync(join(good, 'things.bson'))).subarray(0, 200));
-    }, () => /things\.bson\.gz at byte \d+: not a readable gzip stream/],
+    [
+      'truncated',
+      (d) => truncateSync(join(d, 'things.bson'), readFileSync(join(d, 'things.bson')).length - 3),
+      () => /things\.bson at byte \d+: truncated: the file ends \d+ bytes into a document of \d+ bytes/,
+    ],
+    [
+      'length-prefix',
+      (d) => {
+        const f = join(d, 'things.bson');
+        const bytes = readFileSync(f);
+        bytes.writeInt32LE(3, firstSize);
+        writeFileSync(f, bytes);
+      },
+      () => new RegExp(`things\\.bson at byte ${firstSize}: bad document length prefix 3`),
+    ],
+    [
+      'bad-bson',
+      (d) => {
+        const f = join(d, 'things.bson');
+        const bytes = readFileSync(f);
+        bytes[firstSize + 4] = 0x77; // the second document's first element type: no such BSON type
+        writeFileSync(f, bytes);
+      },
+      () => new RegExp(`things\\.bson at byte ${firstSize}: not a valid BSON document`),
+    ],
+    [
+      'metadata-shape',
+      (d) => writeFileSync(join(d, 'things.metadata.json'), '{"indexes":{"name":"_id_"},"collectionName":"things"}'),
+      () => /things\.metadata\.json: not a mongodump metadata document: "indexes" must be an array/,
+    ],
+    [
+      'metadata-index',
+      (d) => writeFileSync(join(d, 'things.metadata.json'), '{"indexes":[{"name":"x"}],"collectionName":"things"}'),
+      () => /things\.metadata\.json: not a mongodump metadata document: indexes\[0\]\.key must be a non-empty object/,
+    ],
+    [
+      'metadata-json',
+      (d) => writeFileSync(join(d, 'things.metadata.json'), '{"indexes":[}'),
+      () => /things\.metadata\.json( at byte \d+)?: not valid Extended JSON/,
+    ],
+    [
+      'gzip',
+      (d) => {
+        rmSync(join(d, 'things.bson'));
+        writeFileSync(join(d, 'things.bson.gz'), gzipSync(readFileSync(join(good, 'things.bson'))).subarray(0, 200));
+      },
+      () => /things\.bson\.gz at byte \d+: not a readable gzip stream/,
+    ],
   ];
 
   test.each(cases)('%s: refused before anything is written', async (name, change, message) => {
@@ -191,7 +253,9 @@ describe('bad dump files: a clear error naming the file and offset, and the targ
     const dir = broken('drop', (d) => truncateSync(join(d, 'things.bson'), 100));
     const db = await database();
     await db.collection<{ _id: string; value?: number }>('things').insertOne({ _id: 'kept', value: 1 });
-    await expect(restoreStore(dir, target(db), { drop: true, progress: noProgress })).rejects.toThrow(/things\.bson at byte \d+: truncated/);
+    await expect(restoreStore(dir, target(db), { drop: true, progress: noProgress })).rejects.toThrow(
+      /things\.bson at byte \d+: truncated/,
+    );
     expect(await db.collection('things').find().toArray()).toEqual([{ _id: 'kept', value: 1 }]);
   });
 
@@ -209,7 +273,9 @@ describe('bad dump files: a clear error naming the file and offset, and the targ
   test('a non-empty target without --drop is refused, naming the collections', async () => {
     const db = await database();
     await db.collection<{ _id: string; value?: number }>('things').insertOne({ _id: 'kept' });
-    await expect(restoreStore(good, target(db), { progress: noProgress })).rejects.toThrow(/already holds documents in things: pass --drop/);
+    await expect(restoreStore(good, target(db), { progress: noProgress })).rejects.toThrow(
+      /already holds documents in things: pass --drop/,
+    );
     expect(await db.collection('things').countDocuments()).toBe(1);
   });
 });

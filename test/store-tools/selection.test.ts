@@ -25,7 +25,8 @@ const names = async (db: Db) => (await db.listCollections({}, { nameOnly: true }
 
 beforeAll(async () => {
   source = await database();
-  for (const name of [...SECRET_COLLECTIONS, 'articles', 'pages']) await source.collection<{ _id: string }>(name).insertOne({ _id: `${name}-1` });
+  for (const name of [...SECRET_COLLECTIONS, 'articles', 'pages'])
+    await source.collection<{ _id: string }>(name).insertOne({ _id: `${name}-1` });
   await source.collection<{ _id: string; value: unknown }>('settings').insertMany([
     { _id: 'oauth.keys', value: { jwks: { keys: [] }, cookieKeys: ['secret'] } },
     { _id: 'oauth.issuer', value: { issuer: 'https://api.example.test/oauth2' } },
@@ -57,13 +58,22 @@ test('--only and --exclude narrow the copy; an --only name the source lacks is a
   expect(await names(excluded)).toEqual([...SECRET_COLLECTIONS, 'pages'].sort());
 
   const typo = await database();
-  await expect(copyStore(side(source), side(typo), { only: ['article'], progress: noProgress })).rejects.toThrow(/--only names collections the source does not have: article \(it has: articles, /);
+  await expect(copyStore(side(source), side(typo), { only: ['article'], progress: noProgress })).rejects.toThrow(
+    /--only names collections the source does not have: article \(it has: articles, /,
+  );
   expect(await names(typo)).toEqual([]);
 });
 
 test('dump --no-secrets writes no file for the left-out collections', async () => {
   const report = await dumpStore(source, work, { noSecrets: true, progress: noProgress });
-  expect(readdirSync(report.directory).sort()).toEqual(['articles.bson', 'articles.metadata.json', 'pages.bson', 'pages.metadata.json', 'settings.bson', 'settings.metadata.json']);
+  expect(readdirSync(report.directory).sort()).toEqual([
+    'articles.bson',
+    'articles.metadata.json',
+    'pages.bson',
+    'pages.metadata.json',
+    'settings.bson',
+    'settings.metadata.json',
+  ]);
   expect(report.collections.find((c) => c.name === 'settings')?.documents).toBe(1);
 });
 
@@ -71,7 +81,11 @@ test('restore --no-secrets from a full dump leaves the secret collections and th
   const full = await dumpStore(source, join(work, 'full'), { progress: noProgress });
   expect(full.collections.find((c) => c.name === 'settings')?.documents).toBe(4);
   const target = await database();
-  const report = await restoreStore(join(work, 'full'), side(target), { noSecrets: true, sourceDb: source.databaseName, progress: noProgress });
+  const report = await restoreStore(join(work, 'full'), side(target), {
+    noSecrets: true,
+    sourceDb: source.databaseName,
+    progress: noProgress,
+  });
   expect(report.collections.every((c) => c.same)).toBe(true);
   expect(await names(target)).toEqual(['articles', 'pages', 'settings']);
   expect(await target.collection('settings').find().toArray()).toEqual([{ _id: 'seed', value: { scale: 'demo' } }]);
@@ -80,7 +94,8 @@ test('restore --no-secrets from a full dump leaves the secret collections and th
 test('a dump is readable by its owner only (it can hold password hashes and signing keys)', async () => {
   const report = await dumpStore(source, join(work, 'private'), { progress: noProgress });
   expect(statSync(report.directory).mode & 0o777).toBe(0o700);
-  for (const file of readdirSync(report.directory)) expect(statSync(join(report.directory, file)).mode & 0o777).toBe(0o600);
+  for (const file of readdirSync(report.directory))
+    expect(statSync(join(report.directory, file)).mode & 0o777).toBe(0o600);
 });
 
 test('a restore that fails empties the collections that were there before instead of dropping them (their indexes stay)', async () => {
@@ -92,7 +107,9 @@ test('a restore that fails empties the collections that were there before instea
   await dumpStore(dumped, join(work, 'dupes'), { progress: noProgress });
   const target = await database();
   await target.collection('people').createIndex({ email: 1 }, { unique: true, name: 'email_unique' });
-  await expect(restoreStore(join(work, 'dupes'), side(target), { sourceDb: dumped.databaseName, progress: noProgress })).rejects.toThrow(/removed again/);
+  await expect(
+    restoreStore(join(work, 'dupes'), side(target), { sourceDb: dumped.databaseName, progress: noProgress }),
+  ).rejects.toThrow(/removed again/);
   expect(await target.collection('people').countDocuments()).toBe(0);
   expect((await target.collection('people').indexes()).map((i) => i.name)).toContain('email_unique');
 });

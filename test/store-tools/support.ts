@@ -4,8 +4,8 @@ import { createServer } from 'node:net';
 import { DEMO_CUSTOMER, DEMO_FIRST_PARTY_CLIENT } from '../../src/seed/customers.seed.js';
 import { runBuiltScript, type ScriptResult } from '../helpers/built.js';
 
-
-export const storeCli = (args: string[], env: Record<string, string> = {}): Promise<ScriptResult> => runBuiltScript('scripts/store.js', args, env);
+export const storeCli = (args: string[], env: Record<string, string> = {}): Promise<ScriptResult> =>
+  runBuiltScript('scripts/store.js', args, env);
 
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -26,7 +26,11 @@ const NESTED_QUERY = `{
   }
 }`;
 
-async function gql(url: string, query: string, token?: string): Promise<{ status: number; body: Record<string, unknown> }> {
+async function gql(
+  url: string,
+  query: string,
+  token?: string,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -48,7 +52,10 @@ export async function publicAnswers(url: string): Promise<Record<string, unknown
   };
 }
 
-export async function tokenEndpoint(url: string, params: Record<string, string>): Promise<{ status: number; body: Record<string, string> }> {
+export async function tokenEndpoint(
+  url: string,
+  params: Record<string, string>,
+): Promise<{ status: number; body: Record<string, string> }> {
   const res = await fetch(`${url}/oauth2/access_token`, {
     method: 'POST',
     headers: {
@@ -62,10 +69,16 @@ export async function tokenEndpoint(url: string, params: Record<string, string>)
 
 /** The demo customer's tokens from the password grant (seeded demo data). */
 export async function demoTokens(url: string): Promise<{ access: string; refresh: string }> {
-  const res = await tokenEndpoint(url, { grant_type: 'password', username: DEMO_CUSTOMER.email, password: DEMO_CUSTOMER.password, scope: 'openid offline_access cart' });
+  const res = await tokenEndpoint(url, {
+    grant_type: 'password',
+    username: DEMO_CUSTOMER.email,
+    password: DEMO_CUSTOMER.password,
+    scope: 'openid offline_access cart',
+  });
   if (res.status !== 200) throw new Error(`password grant answered ${res.status}: ${JSON.stringify(res.body)}`);
   return { access: res.body.access_token!, refresh: res.body.refresh_token! };
 }
 
 export const viewerId = async (url: string, token: string): Promise<unknown> =>
-  ((await gql(url, '{ viewer { customerId } }', token)).body as { data?: { viewer?: { customerId?: string } } }).data?.viewer?.customerId ?? null;
+  ((await gql(url, '{ viewer { customerId } }', token)).body as { data?: { viewer?: { customerId?: string } } }).data
+    ?.viewer?.customerId ?? null;

@@ -1,7 +1,10 @@
 // What the engine's benchmarks share: article-like filler text, and a child process's CPU time and memory from /proc.
 import { readFileSync } from 'node:fs';
 
-export const WORDS = 'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua enim minim veniam quis nostrud exercitation ullamco laboris nisi aliquip commodo consequat'.split(' ');
+export const WORDS =
+  'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua enim minim veniam quis nostrud exercitation ullamco laboris nisi aliquip commodo consequat'.split(
+    ' ',
+  );
 
 /** `n` words, the same ones for the same seed. */
 export function words(n: number, seed: number): string {

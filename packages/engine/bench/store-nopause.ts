@@ -58,7 +58,14 @@ function startEngine(cli: string, dir: string): Promise<{ proc: ChildProcess; ur
 }
 
 /** Inserts articles from..to-1 in batches, `writers` batches in flight; returns the ids. */
-async function insert(coll: Collection<Article>, from: number, to: number, batch: number, writers: number, ids: ObjectId[]): Promise<void> {
+async function insert(
+  coll: Collection<Article>,
+  from: number,
+  to: number,
+  batch: number,
+  writers: number,
+  ids: ObjectId[],
+): Promise<void> {
   let next = from;
   await Promise.all(
     Array.from({ length: writers }, async () => {
@@ -80,7 +87,12 @@ interface Latencies {
 }
 
 /** Readers loop until `stop()` is true, each request's latency in ms recorded per kind. */
-async function read(coll: Collection<Article>, ids: ObjectId[], readers: number, stop: () => boolean): Promise<Latencies> {
+async function read(
+  coll: Collection<Article>,
+  ids: ObjectId[],
+  readers: number,
+  stop: () => boolean,
+): Promise<Latencies> {
   const lat: Latencies = { byId: [], newest: [], count: [] };
   let turn = 0;
   await Promise.all(
@@ -92,7 +104,8 @@ async function read(coll: Collection<Article>, ids: ObjectId[], readers: number,
         if (kind === 'byId') {
           const d = await coll.findOne({ _id: ids[Math.floor(Math.random() * ids.length)]! });
           if (!d) throw new Error('missing document');
-        } else if (kind === 'newest') await coll.find({ tags: tag, status: 'published' }).sort({ createdAt: -1 }).limit(20).toArray();
+        } else if (kind === 'newest')
+          await coll.find({ tags: tag, status: 'published' }).sort({ createdAt: -1 }).limit(20).toArray();
         else await coll.countDocuments({ tags: tag, status: 'published' });
         lat[kind].push(performance.now() - t0);
       }
@@ -131,11 +144,20 @@ async function main(): Promise<void> {
     const client = new MongoClient(values['writer-uri'], { maxPoolSize: Number(values.writers) + 1 });
     await client.connect();
     const from = Number(values.from);
-    await insert(client.db('bench').collection<Article>('articles'), from, from + Number(values.insert), Number(values.batch), Number(values.writers), []);
+    await insert(
+      client.db('bench').collection<Article>('articles'),
+      from,
+      from + Number(values.insert),
+      Number(values.batch),
+      Number(values.writers),
+      [],
+    );
     await client.close();
     return;
   }
-  const [base, inserted, batch, writers, readers] = ['base', 'insert', 'batch', 'writers', 'readers'].map((k) => Number(values[k as 'base']));
+  const [base, inserted, batch, writers, readers] = ['base', 'insert', 'batch', 'writers', 'readers'].map((k) =>
+    Number(values[k as 'base']),
+  );
   const dir = mkdtempSync(join(tmpdir(), 'bench-nopause-'));
   const engine = await startEngine(values.engine!, dir);
   const client = new MongoClient(engine.uri, { maxPoolSize: readers + writers + 2 });
@@ -166,11 +188,26 @@ async function main(): Promise<void> {
     const cpu1 = cpuMs(pid);
     const writer = spawn(
       process.execPath,
-      [fileURLToPath(import.meta.url), '--writer-uri', engine.uri, '--from', String(base), '--insert', String(inserted), '--batch', String(batch), '--writers', String(writers)],
+      [
+        fileURLToPath(import.meta.url),
+        '--writer-uri',
+        engine.uri,
+        '--from',
+        String(base),
+        '--insert',
+        String(inserted),
+        '--batch',
+        String(batch),
+        '--writers',
+        String(writers),
+      ],
       { stdio: ['ignore', 'inherit', 'inherit'] },
     );
     const written = new Promise<void>((resolve, reject) =>
-      writer.once('exit', (code) => (writing = false, code === 0 ? resolve() : reject(new Error(`writer exited (${code})`)))),
+      writer.once(
+        'exit',
+        (code) => ((writing = false), code === 0 ? resolve() : reject(new Error(`writer exited (${code})`))),
+      ),
     );
     const [, busy] = await Promise.all([written, read(coll, ids, readers, () => !writing)]);
     const seconds = (performance.now() - t0) / 1000;

@@ -158,7 +158,13 @@ async function loadSize(label: string, cli: string, size: number, concurrency: n
 }
 
 /** Runs one window and also charges the engine's CPU time to the operation kind. */
-async function window(l: Loaded, kind: 'byId' | 'inIds', seconds: number, concurrency: number, op: () => Promise<unknown>): Promise<void> {
+async function window(
+  l: Loaded,
+  kind: 'byId' | 'inIds',
+  seconds: number,
+  concurrency: number,
+  op: () => Promise<unknown>,
+): Promise<void> {
   const before = procStat(l.proc.pid!);
   const t0 = Date.now();
   const rate = await throughput(seconds, concurrency, op);
@@ -198,7 +204,8 @@ async function shutdown(l: Loaded): Promise<void> {
 }
 
 function table(results: Result[]): string {
-  const fmt = (n: number, d = 0): string => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+  const fmt = (n: number, d = 0): string =>
+    n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
   const rows: Array<[string, (r: Result) => string, ((a: Result, b: Result) => string) | undefined]> = [
     ['documents', (r) => fmt(r.size), undefined],
     ['load time (s)', (r) => fmt(r.loadSeconds, 1), undefined],
@@ -213,11 +220,21 @@ function table(results: Result[]): string {
     ['RSS after run (MB)', (r) => fmt(r.rssAfterRunMb), undefined],
     ['RssAnon after run (MB)', (r) => fmt(r.anonAfterRunMb), undefined],
   ];
-  const head = ['metric', ...results.map((r) => `${r.label}${fmt(r.size)} docs`), results.length > 1 ? 'ratio last/first' : ''];
-  const lines = rows.map(([name, f, ratio]) => [name, ...results.map(f), ratio && results.length > 1 ? ratio(results[0]!, results[results.length - 1]!) : '']);
+  const head = [
+    'metric',
+    ...results.map((r) => `${r.label}${fmt(r.size)} docs`),
+    results.length > 1 ? 'ratio last/first' : '',
+  ];
+  const lines = rows.map(([name, f, ratio]) => [
+    name,
+    ...results.map(f),
+    ratio && results.length > 1 ? ratio(results[0]!, results[results.length - 1]!) : '',
+  ]);
   const all = [head, ...lines];
   const widths = head.map((_, i) => Math.max(...all.map((l) => (l[i] ?? '').length)));
-  return all.map((l) => l.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')).join('\n');
+  return all
+    .map((l) => l.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  '))
+    .join('\n');
 }
 
 async function main(): Promise<void> {
@@ -240,13 +257,22 @@ async function main(): Promise<void> {
   // load from other processes on the machine affects every size alike instead of skewing the ratio.
   const loaded: Loaded[] = [];
   const references = values.reference ? values.reference.split(',') : [];
-  const engines: Array<[string, string]> = [...references.map((cli, i): [string, string] => [references.length > 1 ? `reference ${i + 1} ` : 'reference ', cli]), [references.length ? 'this build ' : '', ownCli]];
-  for (const size of sizes) for (const [label, cli] of engines) loaded.push(await loadSize(label, cli, size, concurrency));
+  const engines: Array<[string, string]> = [
+    ...references.map((cli, i): [string, string] => [
+      references.length > 1 ? `reference ${i + 1} ` : 'reference ',
+      cli,
+    ]),
+    [references.length ? 'this build ' : '', ownCli],
+  ];
+  for (const size of sizes)
+    for (const [label, cli] of engines) loaded.push(await loadSize(label, cli, size, concurrency));
   const loadAtStart = loadavg()[0]!;
   try {
     for (let r = 0; r < rounds; r++) {
       for (const l of loaded) await measure(l, seconds / rounds, concurrency);
-      process.stderr.write(`round ${r + 1}/${rounds} (load ${loadavg()[0]!.toFixed(1)}): ${loaded.map((l) => `${l.label}${l.size}: ${Math.round(l.byId[r]!)} byId/s, ${Math.round(l.inIds[r]!)} $in/s`).join('; ')}\n`);
+      process.stderr.write(
+        `round ${r + 1}/${rounds} (load ${loadavg()[0]!.toFixed(1)}): ${loaded.map((l) => `${l.label}${l.size}: ${Math.round(l.byId[r]!)} byId/s, ${Math.round(l.inIds[r]!)} $in/s`).join('; ')}\n`,
+      );
     }
     const results: Result[] = loaded.map((l) => ({
       label: l.label,
@@ -262,18 +288,30 @@ async function main(): Promise<void> {
       byIdSysUs: (l.cpu.byId[2] * 1000) / l.cpu.byId[1],
       byIdFaults: l.cpu.byId[3] / l.cpu.byId[1],
     }));
-    process.stdout.write(`\n${table(results)}\n(throughput: median of ${rounds} alternating windows of ${(seconds / rounds).toFixed(1)} s, ${concurrency} requests in flight; load average ${loadAtStart.toFixed(1)} at the first window, ${loadavg()[0]!.toFixed(1)} now)\n`);
+    process.stdout.write(
+      `\n${table(results)}\n(throughput: median of ${rounds} alternating windows of ${(seconds / rounds).toFixed(1)} s, ${concurrency} requests in flight; load average ${loadAtStart.toFixed(1)} at the first window, ${loadavg()[0]!.toFixed(1)} now)\n`,
+    );
     const [first, last] = [results[0]!, results[results.length - 1]!];
     if (references.length) {
       // The target: at least the (first) reference engine's throughput for both operations, at every size.
       const perSize = engines.length;
       const pairs = sizes.map((_, i) => [results[perSize * i]!, results[perSize * i + perSize - 1]!] as const);
       const ok = pairs.every(([ref, own]) => own.byIdOps >= ref.byIdOps && own.inOps >= ref.inOps);
-      const cpu = pairs.map(([ref, own]) => `${fmtSize(own.size)}: by _id ${(own.byIdCpuUs / ref.byIdCpuUs).toFixed(2)}, $in ${(own.inCpuUs / ref.inCpuUs).toFixed(2)}`).join('; ');
-      process.stdout.write(`target (this build's throughput >= the reference's for both ops): ${ok ? 'met' : 'NOT met'}; engine CPU per op, this build / reference: ${cpu}\n`);
+      const cpu = pairs
+        .map(
+          ([ref, own]) =>
+            `${fmtSize(own.size)}: by _id ${(own.byIdCpuUs / ref.byIdCpuUs).toFixed(2)}, $in ${(own.inCpuUs / ref.inCpuUs).toFixed(2)}`,
+        )
+        .join('; ');
+      process.stdout.write(
+        `target (this build's throughput >= the reference's for both ops): ${ok ? 'met' : 'NOT met'}; engine CPU per op, this build / reference: ${cpu}\n`,
+      );
     } else if (results.length > 1) {
-      const ok = last.byIdOps >= (2 / 3) * first.byIdOps && last.inOps >= (2 / 3) * first.inOps && last.rssAfterRunMb < 5 * 1024;
-      process.stdout.write(`targets (throughput ratio >= 0.67 for both ops, RSS < 5 GB at the largest size): ${ok ? 'met' : 'NOT met'}\n`);
+      const ok =
+        last.byIdOps >= (2 / 3) * first.byIdOps && last.inOps >= (2 / 3) * first.inOps && last.rssAfterRunMb < 5 * 1024;
+      process.stdout.write(
+        `targets (throughput ratio >= 0.67 for both ops, RSS < 5 GB at the largest size): ${ok ? 'met' : 'NOT met'}\n`,
+      );
     }
   } finally {
     for (const l of loaded) await shutdown(l);

@@ -24,7 +24,8 @@ async function main(): Promise<void> {
   });
   if (values.migrate !== undefined) {
     const dir = values.migrate;
-    const progress = (msg: string, f?: Record<string, unknown>): boolean => process.stderr.write(`${JSON.stringify({ msg, ...f })}\n`);
+    const progress = (msg: string, f?: Record<string, unknown>): boolean =>
+      process.stderr.write(`${JSON.stringify({ msg, ...f })}\n`);
     const legacy = isLegacyDir(dir);
     const res = legacy ? await migrateLegacy(dir, progress) : await migrateLayout(dir, progress);
     process.stdout.write(
@@ -36,7 +37,8 @@ async function main(): Promise<void> {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --port ${values.port}`);
   const log = values.verbose
-    ? (msg: string, fields?: Record<string, unknown>) => process.stderr.write(`${JSON.stringify({ t: new Date().toISOString(), msg, ...fields })}\n`)
+    ? (msg: string, fields?: Record<string, unknown>) =>
+        process.stderr.write(`${JSON.stringify({ t: new Date().toISOString(), msg, ...fields })}\n`)
     : undefined;
   const engine = await startEngine({
     testCommands: testCommandsEnabled(values.setParameter ?? []),
@@ -69,7 +71,8 @@ function testCommandsEnabled(parameters: string[]): boolean {
   let on = false;
   for (const p of parameters) {
     const [name, value] = p.split('=');
-    if (name !== 'enableTestCommands') throw new Error(`unknown --setParameter ${name ?? ''}: this engine takes only enableTestCommands`);
+    if (name !== 'enableTestCommands')
+      throw new Error(`unknown --setParameter ${name ?? ''}: this engine takes only enableTestCommands`);
     on = value === '1' || value === 'true';
   }
   return on;

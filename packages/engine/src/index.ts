@@ -65,8 +65,18 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
     unlock();
     throw e;
   }
-  log('storage opened', { dbPath: opts.dbPath ?? null, collections: [...catalog.all()].length, ms: Date.now() - started });
-  const state: EngineState = { catalog, cursors: new CursorRegistry(), changes: changeStreams(catalog), startedAt: Date.now(), log };
+  log('storage opened', {
+    dbPath: opts.dbPath ?? null,
+    collections: [...catalog.all()].length,
+    ms: Date.now() - started,
+  });
+  const state: EngineState = {
+    catalog,
+    cursors: new CursorRegistry(),
+    changes: changeStreams(catalog),
+    startedAt: Date.now(),
+    log,
+  };
   if (opts.testCommands) enableTestCommands(state);
   const server = new WireServer(state, { commit: () => env.flushed() });
   const ttl = new TtlSweeper(catalog, opts.ttlIntervalMs ?? 60_000, log);
@@ -74,7 +84,9 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
     ttl.stop();
     state.cursors.close();
     state.changes?.close();
-    await catalog.saveKeptCounts().catch((e: unknown) => log('kept counts not saved', { error: e instanceof Error ? e.message : String(e) }));
+    await catalog
+      .saveKeptCounts()
+      .catch((e: unknown) => log('kept counts not saved', { error: e instanceof Error ? e.message : String(e) }));
     await env.close();
     unlock();
   };

@@ -21,7 +21,10 @@ export interface EngineThread extends Omit<RunningEngine, 'changes'> {
 export const engineThreadAvailable = import.meta.url.endsWith('.js');
 
 /** Starts the engine on a worker thread; rejects with the engine's own message when it cannot start. */
-export function startEngineThread(options: ThreadOptions, log: NonNullable<EngineOptions['log']>): Promise<EngineThread> {
+export function startEngineThread(
+  options: ThreadOptions,
+  log: NonNullable<EngineOptions['log']>,
+): Promise<EngineThread> {
   // worker.js beside this file, or beside the bundle this file was built into (the service's start bundle).
   const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: { engineThread: options } });
   let started = false;
@@ -49,7 +52,9 @@ export function startEngineThread(options: ThreadOptions, log: NonNullable<Engin
 
   function close(): Promise<void> {
     closing ??= (async () => {
-      const done = new Promise<void>((resolve) => worker.on('message', (m: FromThread) => m.kind === 'closed' && resolve()));
+      const done = new Promise<void>((resolve) =>
+        worker.on('message', (m: FromThread) => m.kind === 'closed' && resolve()),
+      );
       worker.postMessage({ kind: 'close' });
       await Promise.race([done, closed]);
       // Everything is flushed and closed by now: whatever timer or handle is left must not keep it alive.

@@ -87,7 +87,9 @@ it('transactions are refused as by a standalone server and nothing is written', 
   const c = db.collection('tx');
   const session = client.startSession();
   try {
-    await expect(session.withTransaction(async () => c.insertOne({ a: 1 }, { session }))).rejects.toThrow(/retryable writes|Transaction numbers/);
+    await expect(session.withTransaction(async () => c.insertOne({ a: 1 }, { session }))).rejects.toThrow(
+      /retryable writes|Transaction numbers/,
+    );
   } finally {
     await session.endSession();
   }

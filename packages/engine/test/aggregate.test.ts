@@ -10,7 +10,15 @@ beforeAll(async () => {
   ctx = await openTestDb('agg');
   db = ctx.db;
   await db.collection('orders').insertMany([
-    { _id: 1 as never, cust: 'a', items: [{ sku: 'x', qty: 2 }, { sku: 'y', qty: 1 }], total: 30 },
+    {
+      _id: 1 as never,
+      cust: 'a',
+      items: [
+        { sku: 'x', qty: 2 },
+        { sku: 'y', qty: 1 },
+      ],
+      total: 30,
+    },
     { _id: 2 as never, cust: 'b', items: [{ sku: 'x', qty: 5 }], total: 50 },
     { _id: 3 as never, cust: 'a', items: [], total: 5 },
   ]);
@@ -24,9 +32,16 @@ afterAll(async () => ctx.close());
 it('$match $group $sort', async () => {
   const out = await db
     .collection('orders')
-    .aggregate([{ $match: { total: { $gte: 5 } } }, { $group: { _id: '$cust', sum: { $sum: '$total' }, n: { $sum: 1 } } }, { $sort: { _id: 1 } }])
+    .aggregate([
+      { $match: { total: { $gte: 5 } } },
+      { $group: { _id: '$cust', sum: { $sum: '$total' }, n: { $sum: 1 } } },
+      { $sort: { _id: 1 } },
+    ])
     .toArray();
-  expect(out).toEqual([{ _id: 'a', sum: 35, n: 2 }, { _id: 'b', sum: 50, n: 1 }]);
+  expect(out).toEqual([
+    { _id: 'a', sum: 35, n: 2 },
+    { _id: 'b', sum: 50, n: 1 },
+  ]);
 });
 
 it('$unwind $project $addFields $set $skip $limit $count', async () => {
@@ -43,20 +58,33 @@ it('$unwind $project $addFields $set $skip $limit $count', async () => {
     ])
     .toArray();
   expect(rows).toEqual([{ cust: 'a', sku: 'x', qty: 2, double: 4, tag: 'T' }]);
-  const [count] = await db.collection('orders').aggregate([{ $unwind: '$items' }, { $count: 'n' }]).toArray();
+  const [count] = await db
+    .collection('orders')
+    .aggregate([{ $unwind: '$items' }, { $count: 'n' }])
+    .toArray();
   expect(count).toEqual({ n: 3 });
 });
 
 it('$lookup (localField/foreignField) and pipeline form see other collections', async () => {
   const joined = await db
     .collection('orders')
-    .aggregate([{ $match: { _id: 2 } }, { $lookup: { from: 'customers', localField: 'cust', foreignField: '_id', as: 'c' } }])
+    .aggregate([
+      { $match: { _id: 2 } },
+      { $lookup: { from: 'customers', localField: 'cust', foreignField: '_id', as: 'c' } },
+    ])
     .toArray();
   expect(joined[0]!.c).toEqual([{ _id: 'b', name: 'Bob', tier: 'silver' }]);
   const viaPipeline = await db
     .collection('customers')
     .aggregate([
-      { $lookup: { from: 'orders', let: { id: '$_id' }, pipeline: [{ $match: { $expr: { $eq: ['$cust', '$$id'] } } }, { $project: { _id: 1 } }], as: 'orders' } },
+      {
+        $lookup: {
+          from: 'orders',
+          let: { id: '$_id' },
+          pipeline: [{ $match: { $expr: { $eq: ['$cust', '$$id'] } } }, { $project: { _id: 1 } }],
+          as: 'orders',
+        },
+      },
       { $project: { name: 1, orders: 1 } },
       { $sort: { _id: 1 } },
     ])
@@ -77,7 +105,10 @@ it('$facet and $replaceRoot', async () => {
     .collection('orders')
     .aggregate([{ $match: { _id: 1 } }, { $unwind: '$items' }, { $replaceRoot: { newRoot: '$items' } }])
     .toArray();
-  expect(roots).toEqual([{ sku: 'x', qty: 2 }, { sku: 'y', qty: 1 }]);
+  expect(roots).toEqual([
+    { sku: 'x', qty: 2 },
+    { sku: 'y', qty: 1 },
+  ]);
 });
 
 it('aggregate results span several batches', async () => {
@@ -99,5 +130,10 @@ it('countDocuments with skip/limit (aggregate under the hood)', async () => {
 
 it('aggregate without cursor option fails; invalid stage fails', async () => {
   await expect(db.command({ aggregate: 'orders', pipeline: [] })).rejects.toMatchObject({ code: 9 });
-  await expect(db.collection('orders').aggregate([{ $frobnicate: {} }]).toArray()).rejects.toThrow();
+  await expect(
+    db
+      .collection('orders')
+      .aggregate([{ $frobnicate: {} }])
+      .toArray(),
+  ).rejects.toThrow();
 });

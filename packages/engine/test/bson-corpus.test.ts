@@ -84,13 +84,21 @@ const body = (reply: Buffer): Document => deserialize(reply.subarray(21));
 
 /** The bytes of the embedded document (or array) `name` of the document `doc`, found by walking its elements. */
 function embedded(doc: Buffer, name: string): Buffer {
-  for (let p = 4; p < doc.length - 1; ) {
+  for (let p = 4; p < doc.length - 1;) {
     const type = doc[p]!;
     const keyEnd = doc.indexOf(0, p + 1);
     const key = doc.toString('utf8', p + 1, keyEnd);
     const at = keyEnd + 1;
-    if (type !== 0x03 && type !== 0x04 && type !== 0x10 && type !== 0x12 && type !== 0x02 && type !== 0x01) throw new Error(`unexpected type ${type} in a reply`);
-    const size = type === 0x10 ? 4 : type === 0x12 || type === 0x01 ? 8 : type === 0x02 ? 4 + doc.readInt32LE(at) : doc.readInt32LE(at);
+    if (type !== 0x03 && type !== 0x04 && type !== 0x10 && type !== 0x12 && type !== 0x02 && type !== 0x01)
+      throw new Error(`unexpected type ${type} in a reply`);
+    const size =
+      type === 0x10
+        ? 4
+        : type === 0x12 || type === 0x01
+          ? 8
+          : type === 0x02
+            ? 4 + doc.readInt32LE(at)
+            : doc.readInt32LE(at);
     if (key === name) return doc.subarray(at, at + size);
     p = at + size;
   }
@@ -102,18 +110,21 @@ function firstDocBytes(reply: Buffer): Buffer {
   return embedded(embedded(embedded(reply.subarray(21), 'cursor'), 'firstBatch'), '0');
 }
 
-describe.each(files.filter(([, c]) => c.valid?.length))('%s: valid documents come back byte for byte', (file, corpus) => {
-  const coll = `valid_${file.replace(/\W/g, '_')}`;
-  it.each(corpus.valid!.map((v, i) => [v.description, i, v.canonical_bson] as const))('%s', async (_, i, hex) => {
-    const sent = withId(Buffer.from(hex, 'hex'), i);
-    const [inserted, found] = await exchangeRaw([
-      opMsgWithSequence(1, { insert: coll, $db: dbName }, 'documents', [sent]),
-      opMsg(2, { find: coll, filter: { _id: i }, $db: dbName }),
-    ]);
-    expect(body(inserted!)).toMatchObject({ ok: 1, n: 1 });
-    expect(firstDocBytes(found!).toString('hex')).toBe(sent.toString('hex'));
-  });
-});
+describe.each(files.filter(([, c]) => c.valid?.length))(
+  '%s: valid documents come back byte for byte',
+  (file, corpus) => {
+    const coll = `valid_${file.replace(/\W/g, '_')}`;
+    it.each(corpus.valid!.map((v, i) => [v.description, i, v.canonical_bson] as const))('%s', async (_, i, hex) => {
+      const sent = withId(Buffer.from(hex, 'hex'), i);
+      const [inserted, found] = await exchangeRaw([
+        opMsgWithSequence(1, { insert: coll, $db: dbName }, 'documents', [sent]),
+        opMsg(2, { find: coll, filter: { _id: i }, $db: dbName }),
+      ]);
+      expect(body(inserted!)).toMatchObject({ ok: 1, n: 1 });
+      expect(firstDocBytes(found!).toString('hex')).toBe(sent.toString('hex'));
+    });
+  },
+);
 
 describe.each(files.filter(([, c]) => c.decodeErrors?.length))('%s: invalid documents are refused', (file, corpus) => {
   const coll = `invalid_${file.replace(/\W/g, '_')}`;

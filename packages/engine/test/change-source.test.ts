@@ -12,7 +12,10 @@ import { StorageEnv } from '../src/storage/env.js';
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-function open(dir?: string, maxChanges?: number): { catalog: Catalog; source: OplogChangeSource; close: () => Promise<void> } {
+function open(
+  dir?: string,
+  maxChanges?: number,
+): { catalog: Catalog; source: OplogChangeSource; close: () => Promise<void> } {
   const env = StorageEnv.open({ dir });
   const catalog = new Catalog(env, { maxChanges });
   const source = new OplogChangeSource(catalog.oplog, env);
@@ -63,7 +66,9 @@ test('updates keep pre- and post-images and say whether they replaced; deletes k
     const coll = catalog.get('d', 'c')!;
     const slot = coll.ridById(1)!;
     catalog.env.write(() => coll.update(slot, { _id: 1 }, encode({ _id: 1, a: 1 }), { _id: 1, a: 1 }));
-    catalog.env.write(() => coll.update(slot, { _id: 1, a: 1 }, encode({ _id: 1, b: 2 }), { _id: 1, b: 2 }, { replacement: true }));
+    catalog.env.write(() =>
+      coll.update(slot, { _id: 1, a: 1 }, encode({ _id: 1, b: 2 }), { _id: 1, b: 2 }, { replacement: true }),
+    );
     catalog.env.write(() => coll.remove(slot));
     // Committed but not yet known to be on disk: not visible.
     expect(source.readAfter(start, 10)).toEqual([]);

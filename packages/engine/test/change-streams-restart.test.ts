@@ -63,7 +63,11 @@ function defineTests(): void {
         await coll.updateOne({ _id: 2 }, { $inc: { n: 1 } });
         await coll.replaceOne({ _id: 1 }, { n: 9 });
         await coll.deleteOne({ _id: 2 });
-        const resumed = coll.watch([], { resumeAfter: token, fullDocumentBeforeChange: 'whenAvailable', maxAwaitTimeMS: 200 });
+        const resumed = coll.watch([], {
+          resumeAfter: token,
+          fullDocumentBeforeChange: 'whenAvailable',
+          maxAwaitTimeMS: 200,
+        });
         const events = await drain(resumed);
         await resumed.close();
         expect(events.map((e) => [e.operationType, e.documentKey._id])).toEqual([
@@ -72,7 +76,11 @@ function defineTests(): void {
           ['replace', 1],
           ['delete', 2],
         ]);
-        expect(events[1]!.updateDescription).toEqual({ updatedFields: { n: 2 }, removedFields: [], truncatedArrays: [] });
+        expect(events[1]!.updateDescription).toEqual({
+          updatedFields: { n: 2 },
+          removedFields: [],
+          truncatedArrays: [],
+        });
         expect(events[1]!.fullDocumentBeforeChange).toEqual({ _id: 2, n: 1 });
         expect(events[2]!.fullDocument).toEqual({ _id: 1, n: 9 });
         expect(events[3]!.fullDocumentBeforeChange).toEqual({ _id: 2, n: 2 });
@@ -131,7 +139,10 @@ function defineTests(): void {
         const events = [await stream.next(), await stream.next()] as Document[];
         await stream.close();
         expect(events.map((e) => e.operationType)).toEqual(['insert', 'delete']);
-        expect(events[1]).toMatchObject({ documentKey: { _id: 1 }, fullDocumentBeforeChange: { _id: 1, at: new Date(0) } });
+        expect(events[1]).toMatchObject({
+          documentKey: { _id: 1 },
+          fullDocumentBeforeChange: { _id: 1, at: new Date(0) },
+        });
       });
     } finally {
       await engine.close();

@@ -1,6 +1,14 @@
 // Change streams through the driver's watch() against the test server (the embedded engine, or a replica
 // set at MONGODB_URI): event shapes, pipelines on events, resume tokens, awaitData, invalidate, history lost.
-import { MongoServerError, Timestamp, type ChangeStream, type ChangeStreamDocument, type Collection, type Db, type Document } from 'mongodb';
+import {
+  MongoServerError,
+  Timestamp,
+  type ChangeStream,
+  type ChangeStreamDocument,
+  type Collection,
+  type Db,
+  type Document,
+} from 'mongodb';
 import { openTestDb } from './helpers/db.js';
 
 let db: Db;
@@ -40,10 +48,18 @@ describe('collection watch', () => {
     await stream.close();
     expect(events.map((e) => e.operationType)).toEqual(['insert', 'update', 'replace', 'delete']);
     const [ins, upd, rep, del] = events as Document[];
-    expect(ins).toMatchObject({ ns: { db: db.databaseName, coll: 'items' }, documentKey: { _id: 1 }, fullDocument: { _id: 1, n: 1, sub: { a: 1 } } });
+    expect(ins).toMatchObject({
+      ns: { db: db.databaseName, coll: 'items' },
+      documentKey: { _id: 1 },
+      fullDocument: { _id: 1, n: 1, sub: { a: 1 } },
+    });
     expect(ins!.clusterTime).toBeInstanceOf(Timestamp);
     expect(ins!.wallTime).toBeInstanceOf(Date);
-    expect(upd!.updateDescription).toEqual({ updatedFields: { n: 2, 'sub.a': 2 }, removedFields: [], truncatedArrays: [] });
+    expect(upd!.updateDescription).toEqual({
+      updatedFields: { n: 2, 'sub.a': 2 },
+      removedFields: [],
+      truncatedArrays: [],
+    });
     // updateLookup reads the document when the event is read: by then it has been deleted.
     expect(upd!.fullDocument).toBeNull();
     expect(rep!.fullDocument).toEqual({ _id: 1, s: 'replaced' });
@@ -54,7 +70,9 @@ describe('collection watch', () => {
   });
 
   test('whenAvailable post-images and pre-images on delete', async () => {
-    const stream = await opened(coll.watch([], { fullDocument: 'whenAvailable', fullDocumentBeforeChange: 'whenAvailable' }));
+    const stream = await opened(
+      coll.watch([], { fullDocument: 'whenAvailable', fullDocumentBeforeChange: 'whenAvailable' }),
+    );
     await coll.insertOne({ _id: 2, n: 10 });
     await coll.updateOne({ _id: 2 }, { $set: { n: 11 } });
     await coll.deleteOne({ _id: 2 });
@@ -66,8 +84,16 @@ describe('collection watch', () => {
   });
 
   test('$match and $project run on the events; the resume token must survive', async () => {
-    const stream = await opened(coll.watch([{ $match: { operationType: 'insert', 'fullDocument.n': { $gte: 5 } } }, { $project: { 'fullDocument.n': 1, operationType: 1 } }]));
-    await coll.insertMany([{ _id: 3, n: 1 }, { _id: 4, n: 7 }]);
+    const stream = await opened(
+      coll.watch([
+        { $match: { operationType: 'insert', 'fullDocument.n': { $gte: 5 } } },
+        { $project: { 'fullDocument.n': 1, operationType: 1 } },
+      ]),
+    );
+    await coll.insertMany([
+      { _id: 3, n: 1 },
+      { _id: 4, n: 7 },
+    ]);
     await coll.deleteOne({ _id: 4 });
     await coll.insertOne({ _id: 5, n: 9 });
     const events = (await take(stream, 2)) as Document[];
@@ -164,7 +190,14 @@ describe('drops', () => {
     await other.collection('b').insertOne({ _id: 2 } as Document);
     await other.dropDatabase();
     const events = (await take(stream, 6)) as Document[];
-    expect(events.map((e) => `${e.operationType}:${e.ns?.coll ?? ''}`)).toEqual(['insert:a', 'insert:b', 'drop:a', 'drop:b', 'dropDatabase:', 'invalidate:']);
+    expect(events.map((e) => `${e.operationType}:${e.ns?.coll ?? ''}`)).toEqual([
+      'insert:a',
+      'insert:b',
+      'drop:a',
+      'drop:b',
+      'dropDatabase:',
+      'invalidate:',
+    ]);
     await stream.close();
     await closeOther();
   });

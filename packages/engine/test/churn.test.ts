@@ -17,7 +17,9 @@ it('keeps every document intact through churn', async () => {
   await c.createIndex({ v: 1 });
   const pad = (i: number): string => String(i % 10).repeat(2000);
   for (let b = 0; b < 25; b++) {
-    await c.insertMany(Array.from({ length: 1000 }, (_, j) => ({ _id: b * 1000 + j, v: b * 1000 + j, pad: pad(b * 1000 + j) })));
+    await c.insertMany(
+      Array.from({ length: 1000 }, (_, j) => ({ _id: b * 1000 + j, v: b * 1000 + j, pad: pad(b * 1000 + j) })),
+    );
   }
   await c.deleteMany({ _id: { $mod: [4, 1] } });
   await c.deleteMany({ _id: { $mod: [4, 2] } });

@@ -51,11 +51,25 @@ it('listIndexes shows the collation with MongoDB defaults; the same key under an
   const c = db.collection<Customer>('customers');
   await c.createIndex({ email: 1 }, { name: 'email_binary' });
   const byName = Object.fromEntries((await c.indexes()).map((i) => [i.name, i]));
-  expect(byName.email_1!.collation).toEqual({ locale: 'en', caseLevel: false, caseFirst: 'off', strength: 2, numericOrdering: false, alternate: 'non-ignorable', maxVariable: 'punct', normalization: false, backwards: false });
+  expect(byName.email_1!.collation).toEqual({
+    locale: 'en',
+    caseLevel: false,
+    caseFirst: 'off',
+    strength: 2,
+    numericOrdering: false,
+    alternate: 'non-ignorable',
+    maxVariable: 'punct',
+    normalization: false,
+    backwards: false,
+  });
   expect(byName.email_binary!.collation).toBeUndefined();
   // Creating the collated one again is a no-op; the same name with another collation is a conflict.
   await c.createIndex({ email: 1 }, { unique: true, collation: ci });
-  expect(await code(c.createIndex({ email: 1 }, { name: 'email_1', unique: true, collation: { locale: 'fr', strength: 1 } }))).toBe(86);
+  expect(
+    await code(
+      c.createIndex({ email: 1 }, { name: 'email_1', unique: true, collation: { locale: 'fr', strength: 1 } }),
+    ),
+  ).toBe(86);
 });
 
 it('queries find what their own collation says, whichever index exists', async () => {
@@ -82,7 +96,23 @@ describe('the planner', () => {
   const coll = store.collection();
   const idsOf = (rids: string[] | undefined): unknown[] | undefined => rids?.map((r) => decode(coll.get(r)!)._id);
   store.write(() => {
-    coll.addIndex({ v: 2, key: { email: 1 }, name: 'email_ci', unique: true, collation: { locale: 'en', caseLevel: false, caseFirst: 'off', strength: 2, numericOrdering: false, alternate: 'non-ignorable', maxVariable: 'punct', normalization: false, backwards: false } });
+    coll.addIndex({
+      v: 2,
+      key: { email: 1 },
+      name: 'email_ci',
+      unique: true,
+      collation: {
+        locale: 'en',
+        caseLevel: false,
+        caseFirst: 'off',
+        strength: 2,
+        numericOrdering: false,
+        alternate: 'non-ignorable',
+        maxVariable: 'punct',
+        normalization: false,
+        backwards: false,
+      },
+    });
     coll.addIndex({ v: 2, key: { n: 1 }, name: 'n_ci', collation: { locale: 'en', strength: 2 } });
     for (let i = 0; i < 50; i++) {
       const doc: Document = { _id: i, email: `user${i}@x.com`, n: i };

@@ -49,14 +49,19 @@ function defineTests(): void {
   it('keeps every acknowledged write of concurrent connections through kill -9', async () => {
     const WRITERS = 4;
     const a = await startChild(dir);
-    const clients = Array.from({ length: WRITERS }, () => new MongoClient(a.uri, { serverSelectionTimeoutMS: 5000, maxPoolSize: 2 }));
+    const clients = Array.from(
+      { length: WRITERS },
+      () => new MongoClient(a.uri, { serverSelectionTimeoutMS: 5000, maxPoolSize: 2 }),
+    );
     /** Per writer: acknowledged single inserts, acknowledged batches, acknowledged counter increments. */
     const acked = clients.map(() => ({ singles: [] as number[], batches: [] as number[], incs: 0 }));
     try {
       await Promise.all(clients.map((c) => c.connect()));
       const setup = clients[0]!.db('app');
       await setup.collection('items').createIndex({ k: 1 }, { unique: true });
-      await setup.collection('counters').insertMany(Array.from({ length: WRITERS }, (_, w) => ({ _id: w, n: 0 })) as never[]);
+      await setup
+        .collection('counters')
+        .insertMany(Array.from({ length: WRITERS }, (_, w) => ({ _id: w, n: 0 })) as never[]);
       const writers = clients.map(async (client, w) => {
         const items = client.db('app').collection<Item>('items');
         const counters = client.db('app').collection<{ _id: number; n: number }>('counters');
@@ -66,7 +71,14 @@ function defineTests(): void {
             const k = (w * 1_000_000 + i) * 100;
             if (i % 3 === 0) {
               // A batch of 60: more than one slice, so several transactions (insertChunks.ts).
-              await items.insertMany(Array.from({ length: 60 }, (_, j) => ({ _id: `${w}-${i}-${j}`, k: k + j, writer: w, pad: 'p'.repeat(400) })));
+              await items.insertMany(
+                Array.from({ length: 60 }, (_, j) => ({
+                  _id: `${w}-${i}-${j}`,
+                  k: k + j,
+                  writer: w,
+                  pad: 'p'.repeat(400),
+                })),
+              );
               mine.batches.push(i);
             } else {
               await items.insertOne({ _id: `${w}-${i}`, k, writer: w, pad: 'p'.repeat(400) });
@@ -105,8 +117,14 @@ function defineTests(): void {
         expect(n).toBeLessThanOrEqual(mine.incs + 1);
       }
       // The unique index survived with the documents: every stored key refuses a second document.
-      const stored = await items.find({}, { projection: { k: 1 } }).limit(5).toArray();
-      for (const d of stored) await expect(items.insertOne({ _id: `again-${d.k}`, k: d.k, writer: -1, pad: '' })).rejects.toMatchObject({ code: 11000 });
+      const stored = await items
+        .find({}, { projection: { k: 1 } })
+        .limit(5)
+        .toArray();
+      for (const d of stored)
+        await expect(items.insertOne({ _id: `again-${d.k}`, k: d.k, writer: -1, pad: '' })).rejects.toMatchObject({
+          code: 11000,
+        });
       expect(await items.countDocuments({ writer: -1 })).toBe(0);
     } finally {
       await client.close();

@@ -18,7 +18,10 @@ beforeAll(async () => {
   await Promise.all([...clients, reader].map((c) => c.connect()));
 });
 afterAll(async () => {
-  await reader?.db(dbName).dropDatabase().catch(() => undefined);
+  await reader
+    ?.db(dbName)
+    .dropDatabase()
+    .catch(() => undefined);
   await Promise.all([...clients, reader].map((c) => c?.close()));
 });
 
@@ -67,8 +70,15 @@ it('admits each unique key once when writers on several connections race for the
         const r = await coll(client, name).insertMany(docs, { ordered: false });
         return { inserted: r.insertedCount, codes: [] as number[] };
       } catch (e) {
-        const err = e as { insertedCount?: number; result?: { insertedCount: number }; writeErrors?: Array<{ code: number }> | { code: number } };
-        return { inserted: err.result?.insertedCount ?? err.insertedCount ?? 0, codes: [err.writeErrors ?? []].flat().map((x) => x.code) };
+        const err = e as {
+          insertedCount?: number;
+          result?: { insertedCount: number };
+          writeErrors?: Array<{ code: number }> | { code: number };
+        };
+        return {
+          inserted: err.result?.insertedCount ?? err.insertedCount ?? 0,
+          codes: [err.writeErrors ?? []].flat().map((x) => x.code),
+        };
       }
     }),
   );
@@ -91,7 +101,9 @@ it('leaves a refused update without any trace when writers race for one unique v
   const name = 'emails';
   const setup = coll(reader, name);
   await setup.createIndex({ email: 1 }, { unique: true });
-  await setup.insertMany(Array.from({ length: WRITERS }, (_, w) => ({ _id: w, k: w, writer: w, email: `w${w}@x.io`, n: 0 })));
+  await setup.insertMany(
+    Array.from({ length: WRITERS }, (_, w) => ({ _id: w, k: w, writer: w, email: `w${w}@x.io`, n: 0 })),
+  );
   const outcomes = await Promise.all(
     clients.map((client, w) =>
       coll(client, name)
@@ -105,11 +117,19 @@ it('leaves a refused update without any trace when writers race for one unique v
   expect(outcomes.filter((o) => o === 'won')).toHaveLength(1);
   expect(outcomes.filter((o) => o === 'duplicate')).toHaveLength(WRITERS - 1);
   const winner = outcomes.indexOf('won');
-  expect(await setup.find({ email: 'taken@x.io' }).toArray()).toEqual([{ _id: winner, k: winner, writer: winner, email: 'taken@x.io', n: 1 }]);
+  expect(await setup.find({ email: 'taken@x.io' }).toArray()).toEqual([
+    { _id: winner, k: winner, writer: winner, email: 'taken@x.io', n: 1 },
+  ]);
   for (let w = 0; w < WRITERS; w++) {
     if (w === winner) continue;
     // Neither the document nor the index changed: found under its own e-mail, counter untouched.
-    expect(await setup.findOne({ email: `w${w}@x.io` })).toEqual({ _id: w, k: w, writer: w, email: `w${w}@x.io`, n: 0 });
+    expect(await setup.findOne({ email: `w${w}@x.io` })).toEqual({
+      _id: w,
+      k: w,
+      writer: w,
+      email: `w${w}@x.io`,
+      n: 0,
+    });
   }
   expect(await setup.findOne({ email: `w${winner}@x.io` })).toBeNull();
 });
@@ -173,9 +193,13 @@ it('sees every document in reads sent while an index is being created', async ()
   await Promise.all(
     clients.slice(1).map(async (client) => {
       const c = coll(client, name);
-      for (let last = false; !last; ) {
+      for (let last = false; !last;) {
         last = created;
-        const ks = await c.find({ k: { $gte: N / 2 } }).sort({ k: 1 }).project<{ k: number }>({ _id: 0, k: 1 }).toArray();
+        const ks = await c
+          .find({ k: { $gte: N / 2 } })
+          .sort({ k: 1 })
+          .project<{ k: number }>({ _id: 0, k: 1 })
+          .toArray();
         counts.push(ks.length);
         expect(ks.map((d) => d.k)).toEqual(Array.from({ length: N / 2 }, (_, i) => N / 2 + i));
       }
@@ -192,7 +216,9 @@ it('answers writes and reads pipelined on one connection in order, each read see
     messages.push(opMsg(100 + 2 * i, { update: 'piped', updates: [{ q: { _id: 1 }, u: { $inc: { n: 1 } } }], $db }));
     messages.push(opMsg(101 + 2 * i, { find: 'piped', filter: { _id: 1 }, limit: 1, singleBatch: true, $db }));
   }
-  messages.push(opMsg(2, { findAndModify: 'piped', query: { _id: 1 }, update: { $set: { done: true } }, new: true, $db }));
+  messages.push(
+    opMsg(2, { findAndModify: 'piped', query: { _id: 1 }, update: { $set: { done: true } }, new: true, $db }),
+  );
   messages.push(opMsg(3, { delete: 'piped', deletes: [{ q: { _id: 1 }, limit: 1 }], $db }));
   messages.push(opMsg(4, { count: 'piped', $db }));
   const replies = await exchange(messages);

@@ -44,7 +44,8 @@ function defineTests(): void {
         clients.push(c);
       }
       await coll(0).createIndex({ status: 1 });
-      for (let from = 0; from < 24_000; from += 4000) await coll(0).insertMany(Array.from({ length: 4000 }, (_, i) => article(from + i)));
+      for (let from = 0; from < 24_000; from += 4000)
+        await coll(0).insertMany(Array.from({ length: 4000 }, (_, i) => article(from + i)));
     });
     afterAll(async () => {
       await Promise.all(clients.map((c) => c.close()));
@@ -110,7 +111,11 @@ function defineTests(): void {
       expect(counts).toEqual([expected, expected, expected]);
       expect(readStats.indexCounts).toBe(walks + 1);
       // The $count and per-value $group pipelines are answered from the same kept count.
-      expect(await coll(1).aggregate([{ $match: { status: 'archived' } }, { $count: 'n' }]).toArray()).toEqual([{ n: expected }]);
+      expect(
+        await coll(1)
+          .aggregate([{ $match: { status: 'archived' } }, { $count: 'n' }])
+          .toArray(),
+      ).toEqual([{ n: expected }]);
       expect(readStats.indexCounts).toBe(walks + 1);
     });
     it('walks behind back-to-back updates of thousands of documents (one transaction each), answering others meanwhile', async () => {
@@ -123,7 +128,10 @@ function defineTests(): void {
       let stop = false;
       let rounds = 0;
       const writer = (async () => {
-        while (!stop && rounds < 12) await coll(1).updateMany({ _id: { $lt: 6000 } } as Document, { $set: { phase: rounds++ % 2 ? 'even' : 'odd' } });
+        while (!stop && rounds < 12)
+          await coll(1).updateMany({ _id: { $lt: 6000 } } as Document, {
+            $set: { phase: rounds++ % 2 ? 'even' : 'odd' },
+          });
       })();
       const order: string[] = [];
       const counting = coll(0)

@@ -41,7 +41,12 @@ describe('insert and find', () => {
   });
 
   it('sorts, skips, limits and projects', async () => {
-    const docs = await c.find({}, { projection: { _id: 0, name: 1 } }).sort({ age: -1, name: 1 }).skip(1).limit(2).toArray();
+    const docs = await c
+      .find({}, { projection: { _id: 0, name: 1 } })
+      .sort({ age: -1, name: 1 })
+      .skip(1)
+      .limit(2)
+      .toArray();
     expect(docs).toEqual([{ name: 'ann' }, { name: 'bob' }]);
     const excl = await c.findOne({ name: 'ann' }, { projection: { tags: 0, addr: 0 } });
     expect(Object.keys(excl!)).toEqual(['_id', 'name', 'age']);
@@ -49,7 +54,9 @@ describe('insert and find', () => {
     expect(Object.keys(incl!)).toEqual(['_id', 'age', 'addr']);
     expect(incl!.addr).toEqual({ city: 'Oslo' });
     expect(await c.findOne({ name: 'ann' }, { projection: { _id: 0, tags: { $slice: 1 } } })).toEqual({ tags: ['a'] });
-    expect(await c.findOne({ tags: 'b', name: 'ann' }, { projection: { _id: 0, 'tags.$': 1 } })).toEqual({ tags: ['b'] });
+    expect(await c.findOne({ tags: 'b', name: 'ann' }, { projection: { _id: 0, 'tags.$': 1 } })).toEqual({
+      tags: ['b'],
+    });
   });
 
   it('findOne returns null when nothing matches', async () => {
@@ -87,7 +94,15 @@ describe('updates', () => {
     c = db.collection<NumDoc>('upd');
     await c.deleteMany({});
     await c.insertMany([
-      { _id: 1, n: 1, arr: [1, 2, 3], items: [{ k: 'a', v: 1 }, { k: 'b', v: 2 }] },
+      {
+        _id: 1,
+        n: 1,
+        arr: [1, 2, 3],
+        items: [
+          { k: 'a', v: 1 },
+          { k: 'b', v: 2 },
+        ],
+      },
       { _id: 2, n: 2, arr: [3, 4], items: [{ k: 'a', v: 5 }] },
     ]);
   });
@@ -121,12 +136,18 @@ describe('updates', () => {
 
   it('positional $, $[] and $[<id>] with arrayFilters', async () => {
     await c.updateOne({ _id: 1, 'items.k': 'b' }, { $set: { 'items.$.v': 20 } });
-    expect((await c.findOne({ _id: 1 }))!.items).toEqual([{ k: 'a', v: 1 }, { k: 'b', v: 20 }]);
+    expect((await c.findOne({ _id: 1 }))!.items).toEqual([
+      { k: 'a', v: 1 },
+      { k: 'b', v: 20 },
+    ]);
     await c.updateOne({ _id: 1 }, { $inc: { 'arr.$[]': 1 } });
     expect((await c.findOne({ _id: 1 }))!.arr).toEqual([2, 3, 4]);
     await c.updateMany({}, { $set: { 'items.$[el].hit': true } }, { arrayFilters: [{ 'el.k': 'a' }] });
     expect((await c.findOne({ _id: 2 }))!.items).toEqual([{ k: 'a', v: 5, hit: true }]);
-    expect((await c.findOne({ _id: 1 }))!.items).toEqual([{ k: 'a', v: 1, hit: true }, { k: 'b', v: 20 }]);
+    expect((await c.findOne({ _id: 1 }))!.items).toEqual([
+      { k: 'a', v: 1, hit: true },
+      { k: 'b', v: 20 },
+    ]);
   });
 
   it('replaceOne keeps _id; changing _id fails with code 66', async () => {
@@ -136,12 +157,20 @@ describe('updates', () => {
   });
 
   it('upserts with operators, $setOnInsert and equality fields from the filter', async () => {
-    const r = await c.updateOne({ key: 'k1', 'sub.x': 1 }, { $set: { v: 1 }, $setOnInsert: { created: true } }, { upsert: true });
+    const r = await c.updateOne(
+      { key: 'k1', 'sub.x': 1 },
+      { $set: { v: 1 }, $setOnInsert: { created: true } },
+      { upsert: true },
+    );
     expect(r.upsertedCount).toBe(1);
     expect(r.upsertedId).toBeInstanceOf(ObjectId);
     const doc = await c.findOne({ _id: r.upsertedId! });
     expect(doc).toMatchObject({ key: 'k1', sub: { x: 1 }, v: 1, created: true });
-    const again = await c.updateOne({ key: 'k1' }, { $set: { v: 2 }, $setOnInsert: { created: false } }, { upsert: true });
+    const again = await c.updateOne(
+      { key: 'k1' },
+      { $set: { v: 2 }, $setOnInsert: { created: false } },
+      { upsert: true },
+    );
     expect(again).toMatchObject({ matchedCount: 1, modifiedCount: 1, upsertedCount: 0, upsertedId: null });
     expect((await c.findOne({ key: 'k1' }))!.created).toBe(true);
     const rep = await c.replaceOne({ _id: 77 }, { a: 1 }, { upsert: true });
@@ -174,7 +203,9 @@ describe('sorting', () => {
     expect(asc).toEqual(['c', 'd', 'b', 'f', 'a', 'e']);
     const desc = (await c.find({}, { sort: { v: -1, k: 1 } }).toArray()).map((d) => d.k);
     expect(desc).toEqual(['e', 'b', 'a', 'f', 'c', 'd']);
-    const top = await c.find({ k: { $in: ['a', 'b', 'f'] } }, { sort: { v: -1 }, limit: 2, skip: 1, projection: { _id: 0, k: 1 } }).toArray();
+    const top = await c
+      .find({ k: { $in: ['a', 'b', 'f'] } }, { sort: { v: -1 }, limit: 2, skip: 1, projection: { _id: 0, k: 1 } })
+      .toArray();
     expect(top).toEqual([{ k: 'a' }, { k: 'f' }]);
   });
 });
@@ -193,18 +224,30 @@ describe('findOneAndX', () => {
   let c: Collection;
   beforeAll(async () => {
     c = db.collection('fam');
-    await c.insertMany([{ q: 1, v: 'a' }, { q: 2, v: 'b' }, { q: 3, v: 'c' }]);
+    await c.insertMany([
+      { q: 1, v: 'a' },
+      { q: 2, v: 'b' },
+      { q: 3, v: 'c' },
+    ]);
   });
 
   it('findOneAndUpdate returns before/after and honours sort and projection', async () => {
     const before = await c.findOneAndUpdate({}, { $set: { v: 'z' } }, { sort: { q: -1 }, projection: { _id: 0 } });
     expect(before).toEqual({ q: 3, v: 'c' });
-    const after = await c.findOneAndUpdate({ q: 3 }, { $inc: { q: 10 } }, { returnDocument: 'after', projection: { _id: 0, q: 1 } });
+    const after = await c.findOneAndUpdate(
+      { q: 3 },
+      { $inc: { q: 10 } },
+      { returnDocument: 'after', projection: { _id: 0, q: 1 } },
+    );
     expect(after).toEqual({ q: 13 });
   });
 
   it('findOneAndUpdate with upsert, includeResultMetadata', async () => {
-    const res = await c.findOneAndUpdate({ q: 99 }, { $set: { v: 'new' } }, { upsert: true, returnDocument: 'after', includeResultMetadata: true });
+    const res = await c.findOneAndUpdate(
+      { q: 99 },
+      { $set: { v: 'new' } },
+      { upsert: true, returnDocument: 'after', includeResultMetadata: true },
+    );
     expect(res.value).toMatchObject({ q: 99, v: 'new' });
     expect(res.lastErrorObject).toMatchObject({ n: 1, updatedExisting: false });
     expect(res.lastErrorObject!.upserted).toBeInstanceOf(ObjectId);

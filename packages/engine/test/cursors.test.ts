@@ -49,7 +49,12 @@ it('limit closes the cursor; singleBatch returns one batch', async () => {
   const s = await db.command({ find: 'many', filter: {}, batchSize: 10, singleBatch: true });
   expect(s.cursor.firstBatch).toHaveLength(10);
   expect(Number(s.cursor.id)).toBe(0);
-  expect(await c.find({ i: { $gte: 200 } }).limit(20).toArray()).toHaveLength(20);
+  expect(
+    await c
+      .find({ i: { $gte: 200 } })
+      .limit(20)
+      .toArray(),
+  ).toHaveLength(20);
 });
 
 it('killCursors reports cursorsKilled; getMore on it then fails with CursorNotFound (43)', async () => {
@@ -70,7 +75,9 @@ it('cursor.close() during iteration kills the server cursor', async () => {
 });
 
 it('getMore on an unknown cursor id fails with 43', async () => {
-  await expect(db.command({ getMore: Long.fromNumber(123456789), collection: 'many' })).rejects.toMatchObject({ code: 43 });
+  await expect(db.command({ getMore: Long.fromNumber(123456789), collection: 'many' })).rejects.toMatchObject({
+    code: 43,
+  });
 });
 
 it('large documents are split across batches under 16 MiB', async () => {

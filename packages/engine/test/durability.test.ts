@@ -17,7 +17,9 @@ interface Child {
 }
 
 function startChild(dbPath: string, extra: string[] = []): Promise<Child> {
-  const proc = spawn(process.execPath, [cli, '--port', '0', '--dbpath', dbPath, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [cli, '--port', '0', '--dbpath', dbPath, ...extra], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
@@ -110,7 +112,13 @@ function defineTests(): void {
         const writer = (async () => {
           for (let i = 0; ; i++) {
             try {
-              await c.insertMany(Array.from({ length: 20 }, (_, j) => ({ _id: i * 20 + j, k: i * 20 + j, pad: 'p'.repeat(300) })) as never[]);
+              await c.insertMany(
+                Array.from({ length: 20 }, (_, j) => ({
+                  _id: i * 20 + j,
+                  k: i * 20 + j,
+                  pad: 'p'.repeat(300),
+                })) as never[],
+              );
             } catch {
               return;
             }
@@ -153,8 +161,11 @@ function defineTests(): void {
       // for about 5 s. (A child that exited at once could be reaped by the shell before its exec, under load.)
       const parent = spawn('sh', ['-c', 'sleep 0.3 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
       try {
-        const pid = Number((await new Promise<Buffer>((resolve) => parent.stdout!.once('data', resolve))).toString().trim());
-        for (let i = 0; i < 150 && !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8')); i++) await new Promise((r) => setTimeout(r, 20));
+        const pid = Number(
+          (await new Promise<Buffer>((resolve) => parent.stdout!.once('data', resolve))).toString().trim(),
+        );
+        for (let i = 0; i < 150 && !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8')); i++)
+          await new Promise((r) => setTimeout(r, 20));
         expect(readFileSync(`/proc/${pid}/stat`, 'utf8')).toMatch(/\) Z /);
         writeFileSync(join(dir, 'engine.lock'), `${pid}\n`);
         const a = await startChild(dir);

@@ -78,7 +78,11 @@ describe('errors a client can make', () => {
     const r = await u.updateOne({ _id: /abc/ as unknown as number }, { $set: { r: 1 } }, { upsert: true });
     expect(r.upsertedId?.constructor.name).toBe('ObjectId');
     const { BSONRegExp } = await import('bson');
-    await u.updateOne({ name: new BSONRegExp('^x') as unknown as string, k: { $in: [/y/] } }, { $set: { r: 2 } }, { upsert: true });
+    await u.updateOne(
+      { name: new BSONRegExp('^x') as unknown as string, k: { $in: [/y/] } },
+      { $set: { r: 2 } },
+      { upsert: true },
+    );
     const docs = await u.find({}, { projection: { _id: 0 } }).toArray();
     expect(docs).toEqual([{ r: 1 }, { r: 2 }]);
   });
@@ -89,8 +93,18 @@ describe('errors a client can make', () => {
     const one = new MongoClient(testMongoUri(), { maxPoolSize: 1 });
     const oc = one.db(db.databaseName).collection<Doc>('errors');
     try {
-      const innocent = Array.from({ length: 40 }, (_, i) => oc.findOne({ _id: 1 }, { projection: { name: 1, i: { $literal: i } } }));
-      const poison = Array.from({ length: 10 }, () => oc.find({ name: new BSONRegExp('[', '') }).toArray().then(() => 'no error', (x: MongoServerError) => x.code));
+      const innocent = Array.from({ length: 40 }, (_, i) =>
+        oc.findOne({ _id: 1 }, { projection: { name: 1, i: { $literal: i } } }),
+      );
+      const poison = Array.from({ length: 10 }, () =>
+        oc
+          .find({ name: new BSONRegExp('[', '') })
+          .toArray()
+          .then(
+            () => 'no error',
+            (x: MongoServerError) => x.code,
+          ),
+      );
       const [ok, bad] = await Promise.all([Promise.allSettled(innocent), Promise.all(poison)]);
       expect(ok.filter((r) => r.status === 'rejected')).toEqual([]);
       expect(new Set(bad)).toEqual(new Set([51091]));
@@ -147,7 +161,11 @@ describe('MongoDB error codes', () => {
     ];
     for (const [filter, op] of cases) {
       // One at a time: a request sent before the previous one's error is awaited could reject unhandled meanwhile.
-      for (const send of [() => raw.find(filter).toArray(), () => raw.countDocuments(filter), () => raw.aggregate([{ $match: filter }]).toArray()]) {
+      for (const send of [
+        () => raw.find(filter).toArray(),
+        () => raw.countDocuments(filter),
+        () => raw.aggregate([{ $match: filter }]).toArray(),
+      ]) {
         const e = await serverError(send());
         expect([e.code, e.codeName, e.message]).toEqual([2, 'BadValue', `${op} needs an array`]);
       }
@@ -161,7 +179,12 @@ describe('MongoDB error codes', () => {
   });
 
   it('a hint naming no index is BadValue (2); an existing index name or key pattern is accepted', async () => {
-    for (const p of [c.find({}, { hint: 'nope_1' }).toArray(), c.countDocuments({}, { hint: { nope: 1 } }), c.updateOne({ _id: 1 }, { $set: { n: 3 } }, { hint: 'nope_1' }), c.deleteOne({ _id: 9 }, { hint: { nope: 1 } })]) {
+    for (const p of [
+      c.find({}, { hint: 'nope_1' }).toArray(),
+      c.countDocuments({}, { hint: { nope: 1 } }),
+      c.updateOne({ _id: 1 }, { $set: { n: 3 } }, { hint: 'nope_1' }),
+      c.deleteOne({ _id: 9 }, { hint: { nope: 1 } }),
+    ]) {
       const e = await serverError(p);
       expect(e.code).toBe(2);
       expect(e.message).toMatch(/hint provided does not correspond to an existing index/);
@@ -184,7 +207,10 @@ describe('collation', () => {
   });
 
   it('MongoDB locale names are accepted and strengths 1-3 decide equality', async () => {
-    const ids = async (strength: number) => (await c.find({ x: 'ping' }, { collation: { locale: 'en_US', strength }, sort: { _id: 1 } }).toArray()).map((d) => d._id);
+    const ids = async (strength: number) =>
+      (await c.find({ x: 'ping' }, { collation: { locale: 'en_US', strength }, sort: { _id: 1 } }).toArray()).map(
+        (d) => d._id,
+      );
     expect(await ids(1)).toEqual([1, 2, 3]);
     expect(await ids(2)).toEqual([1, 2]);
     expect(await ids(3)).toEqual([1]);
@@ -219,7 +245,12 @@ describe('BSON order in aggregate $sort at any position', () => {
       { _id: 5, v: 7 },
     ]);
     const expected = [5, 4, 3, 2, 1]; // numbers, strings (U+FFFD < U+1F600), ObjectId, Date
-    for (const prefix of [[], [{ $project: { v: 1 } }], [{ $addFields: { w: 1 } }, { $match: {} }], [{ $lookup: { from: 'order', localField: '_id', foreignField: '_id', as: 'self' } }]]) {
+    for (const prefix of [
+      [],
+      [{ $project: { v: 1 } }],
+      [{ $addFields: { w: 1 } }, { $match: {} }],
+      [{ $lookup: { from: 'order', localField: '_id', foreignField: '_id', as: 'self' } }],
+    ]) {
       const ids = (await c.aggregate([...prefix, { $sort: { v: 1 } }]).toArray()).map((d) => d._id);
       expect(ids).toEqual(expected);
     }
@@ -232,7 +263,10 @@ describe('$min and $max in BSON order across types', () => {
     const c = db.collection<Doc>('minmaxops');
     const oid = new ObjectId();
     await c.insertOne({ _id: 1, d: new Date(0), o: oid, s: '\uFFFD', n: 5, m: 5, z: 5, arr: [1, 2] });
-    await c.updateOne({ _id: 1 }, { $max: { d: oid, s: '\u{1F600}', n: 'a', arr: [1, 3] }, $min: { o: new Date(0), m: 'a', z: null } });
+    await c.updateOne(
+      { _id: 1 },
+      { $max: { d: oid, s: '\u{1F600}', n: 'a', arr: [1, 3] }, $min: { o: new Date(0), m: 'a', z: null } },
+    );
     const doc = await c.findOne({ _id: 1 });
     expect(doc).toEqual({ _id: 1, d: new Date(0), o: oid, s: '\u{1F600}', n: 'a', m: 5, z: null, arr: [1, 3] });
   });
@@ -255,13 +289,20 @@ describe('$min and $max in BSON order across types', () => {
       { _id: 11, g: 2, v: '\u{1F600}' },
       { _id: 12, g: 3, v: null },
     ]);
-    const groups = await c.aggregate([{ $group: { _id: '$g', mn: { $min: '$v' }, mx: { $max: '$v' } } }, { $sort: { _id: 1 } }]).toArray();
+    const groups = await c
+      .aggregate([{ $group: { _id: '$g', mn: { $min: '$v' }, mx: { $max: '$v' } } }, { $sort: { _id: 1 } }])
+      .toArray();
     expect(groups).toEqual([
       { _id: 1, mn: 5, mx: new Date(0) },
       { _id: 2, mn: '\uFFFD', mx: '\u{1F600}' },
       { _id: 3, mn: null, mx: null },
     ]);
-    const [e] = await c.aggregate([{ $match: { _id: 1 } }, { $project: { _id: 0, mx: { $max: [oid, new Date(0)] }, mn: { $min: [oid, new Date(0), null] } } }]).toArray();
+    const [e] = await c
+      .aggregate([
+        { $match: { _id: 1 } },
+        { $project: { _id: 0, mx: { $max: [oid, new Date(0)] }, mn: { $min: [oid, new Date(0), null] } } },
+      ])
+      .toArray();
     expect(e).toEqual({ mx: new Date(0), mn: oid });
   });
 });
@@ -270,16 +311,44 @@ describe('numeric types survive updates', () => {
   it('Long, Double, Decimal128 and Int32 keep their BSON types when a document is rewritten', async () => {
     const { Decimal128, Double, Int32, Long } = await import('mongodb');
     const c = db.collection<Doc>('types');
-    await c.insertOne({ _id: 1, l: Long.fromNumber(5), d: new Double(2), dec: Decimal128.fromString('1.5'), i: new Int32(7), big: new Int32(2147483647), nested: { d: new Double(4) }, arr: [new Double(1), Long.fromNumber(2)] });
+    await c.insertOne({
+      _id: 1,
+      l: Long.fromNumber(5),
+      d: new Double(2),
+      dec: Decimal128.fromString('1.5'),
+      i: new Int32(7),
+      big: new Int32(2147483647),
+      nested: { d: new Double(4) },
+      arr: [new Double(1), Long.fromNumber(2)],
+    });
     await c.updateOne({ _id: 1 }, { $set: { touched: true } });
     await c.updateOne({ _id: 1 }, { $inc: { l: 1, d: 1, big: 1 } });
     const raw = await c.findOne({ _id: 1 }, { promoteValues: false });
     const type = (v: unknown) => (v as { _bsontype?: string })._bsontype;
-    expect([type(raw!.l), type(raw!.d), type(raw!.dec), type(raw!.i), type(raw!.big), type(raw!.nested.d), type(raw!.arr[0]), type(raw!.arr[1])]).toEqual(['Long', 'Double', 'Decimal128', 'Int32', 'Long', 'Double', 'Double', 'Long']);
+    expect([
+      type(raw!.l),
+      type(raw!.d),
+      type(raw!.dec),
+      type(raw!.i),
+      type(raw!.big),
+      type(raw!.nested.d),
+      type(raw!.arr[0]),
+      type(raw!.arr[1]),
+    ]).toEqual(['Long', 'Double', 'Decimal128', 'Int32', 'Long', 'Double', 'Double', 'Long']);
     expect([String(raw!.l), Number(raw!.d), Number(raw!.big)]).toEqual(['6', 3, 2147483648]);
     // $type answers from the stored type.
     const count = (f: Doc | object) => c.countDocuments(f);
-    expect(await Promise.all([count({ d: { $type: 'int' } }), count({ d: { $type: 'double' } }), count({ l: { $type: 'long' } }), count({ i: { $type: 'int' } }), count({ i: { $type: 'number' } }), count({ 'nested.d': { $type: ['double'] } }), count({ arr: { $type: 'long' } })])).toEqual([0, 1, 1, 1, 1, 1, 1]);
+    expect(
+      await Promise.all([
+        count({ d: { $type: 'int' } }),
+        count({ d: { $type: 'double' } }),
+        count({ l: { $type: 'long' } }),
+        count({ i: { $type: 'int' } }),
+        count({ i: { $type: 'number' } }),
+        count({ 'nested.d': { $type: ['double'] } }),
+        count({ arr: { $type: 'long' } }),
+      ]),
+    ).toEqual([0, 1, 1, 1, 1, 1, 1]);
     // A no-op update rewrites nothing, so it modifies nothing; setting an equal value of another type is a change (MongoDB compares types too).
     expect((await c.updateOne({ _id: 1 }, { $set: { l: Long.fromNumber(6) } })).modifiedCount).toBe(0);
     expect((await c.updateOne({ _id: 1 }, { $set: { l: 6 } })).modifiedCount).toBe(1);
@@ -297,27 +366,77 @@ describe('numeric types survive updates', () => {
       const { Decimal128, Double, Int32, Long } = await import('mongodb');
       const c = db.collection<Doc>('senttypes');
       await c.insertOne({ _id: 1, x: 1 });
-      await c.updateOne({ _id: 1 }, { $set: { d: new Double(1), l: Long.fromNumber(5), i: new Int32(3), dec: Decimal128.fromString('1.5'), o: { d: new Double(2), arr: [new Double(4), 5] }, 'p.q': new Double(3) } });
-      expect(await typesOf(c, 1, ['d', 'l', 'i', 'dec', 'o.d', 'o.arr.0', 'o.arr.1', 'p.q', 'x'])).toEqual(['Double', 'Long', 'Int32', 'Decimal128', 'Double', 'Double', 'Int32', 'Double', 'Int32']);
+      await c.updateOne(
+        { _id: 1 },
+        {
+          $set: {
+            d: new Double(1),
+            l: Long.fromNumber(5),
+            i: new Int32(3),
+            dec: Decimal128.fromString('1.5'),
+            o: { d: new Double(2), arr: [new Double(4), 5] },
+            'p.q': new Double(3),
+          },
+        },
+      );
+      expect(await typesOf(c, 1, ['d', 'l', 'i', 'dec', 'o.d', 'o.arr.0', 'o.arr.1', 'p.q', 'x'])).toEqual([
+        'Double',
+        'Long',
+        'Int32',
+        'Decimal128',
+        'Double',
+        'Double',
+        'Int32',
+        'Double',
+        'Int32',
+      ]);
       const count = (f: object) => c.countDocuments(f);
-      expect(await Promise.all([count({ d: { $type: 'double' } }), count({ d: { $type: 'int' } }), count({ l: { $type: 'long' } }), count({ 'p.q': { $type: 'double' } })])).toEqual([1, 0, 1, 1]);
+      expect(
+        await Promise.all([
+          count({ d: { $type: 'double' } }),
+          count({ d: { $type: 'int' } }),
+          count({ l: { $type: 'long' } }),
+          count({ 'p.q': { $type: 'double' } }),
+        ]),
+      ).toEqual([1, 0, 1, 1]);
 
       await c.replaceOne({ _id: 1 }, { d: new Double(1), l: Long.fromNumber(2), arr: [new Double(3)], i: 4 });
       expect(await typesOf(c, 1, ['d', 'l', 'arr.0', 'i'])).toEqual(['Double', 'Long', 'Double', 'Int32']);
 
-      await c.updateOne({ _id: 2, l: Long.fromNumber(3) }, { $set: { d: new Double(2) }, $setOnInsert: { s: Long.fromNumber(4) } }, { upsert: true });
+      await c.updateOne(
+        { _id: 2, l: Long.fromNumber(3) },
+        { $set: { d: new Double(2) }, $setOnInsert: { s: Long.fromNumber(4) } },
+        { upsert: true },
+      );
       expect(await typesOf(c, 2, ['l', 'd', 's'])).toEqual(['Long', 'Double', 'Long']);
       await c.replaceOne({ _id: 3 }, { d: new Double(1) }, { upsert: true });
       expect(await typesOf(c, 3, ['d'])).toEqual(['Double']);
       await c.findOneAndUpdate({ _id: 4 }, { $set: { d: new Double(7) } }, { upsert: true });
       await c.findOneAndUpdate({ _id: 1 }, { $set: { e: new Double(8) } });
       await c.findOneAndReplace({ _id: 3 }, { l: Long.fromNumber(1) });
-      expect([...(await typesOf(c, 4, ['d'])), ...(await typesOf(c, 1, ['e'])), ...(await typesOf(c, 3, ['l']))]).toEqual(['Double', 'Double', 'Long']);
+      expect([
+        ...(await typesOf(c, 4, ['d'])),
+        ...(await typesOf(c, 1, ['e'])),
+        ...(await typesOf(c, 3, ['l'])),
+      ]).toEqual(['Double', 'Double', 'Long']);
       // findAndModify returns the document with its stored types, before and after.
-      const after = await c.findOneAndUpdate({ _id: 1 }, { $set: { f: new Double(9) } }, { returnDocument: 'after', promoteValues: false });
-      const beforeDoc = await c.findOneAndUpdate({ _id: 1 }, { $set: { g: 1 } }, { returnDocument: 'before', promoteValues: false });
+      const after = await c.findOneAndUpdate(
+        { _id: 1 },
+        { $set: { f: new Double(9) } },
+        { returnDocument: 'after', promoteValues: false },
+      );
+      const beforeDoc = await c.findOneAndUpdate(
+        { _id: 1 },
+        { $set: { g: 1 } },
+        { returnDocument: 'before', promoteValues: false },
+      );
       const removed = await c.findOneAndDelete({ _id: 4 }, { promoteValues: false });
-      expect([type(after!.f), type(after!.l), type(beforeDoc!.f), type(removed!.d)]).toEqual(['Double', 'Long', 'Double', 'Double']);
+      expect([type(after!.f), type(after!.l), type(beforeDoc!.f), type(removed!.d)]).toEqual([
+        'Double',
+        'Long',
+        'Double',
+        'Double',
+      ]);
       // A pipeline update's literal numbers keep their types too.
       await c.updateOne({ _id: 2 }, [{ $set: { p: new Double(5), q: Long.fromNumber(6) } }]);
       expect(await typesOf(c, 2, ['p', 'q', 'l'])).toEqual(['Double', 'Long', 'Long']);
@@ -326,18 +445,61 @@ describe('numeric types survive updates', () => {
     it('$inc and $mul widen the type (decimals exactly), $min/$max take the winner type, $rename keeps it', async () => {
       const { Double, Int32, Long } = await import('mongodb');
       const c = db.collection<Doc>('arithtypes');
-      await c.insertOne({ _id: 1, a: new Int32(1), b: new Int32(1), c: Long.fromNumber(1), m: new Int32(3), lo: new Int32(5), hi: new Int32(5), r: Long.fromNumber(9) });
-      await c.updateOne({ _id: 1 }, { $inc: { a: Long.fromNumber(1), b: new Double(1), c: 1, missing: Long.fromNumber(1) }, $mul: { m: new Double(2) }, $max: { hi: Long.fromNumber(100) }, $min: { lo: new Double(5) }, $rename: { r: 'renamed' } });
-      expect(await typesOf(c, 1, ['a', 'b', 'c', 'missing', 'm', 'hi', 'lo', 'renamed'])).toEqual(['Long', 'Double', 'Long', 'Long', 'Double', 'Long', 'Int32', 'Long']);
+      await c.insertOne({
+        _id: 1,
+        a: new Int32(1),
+        b: new Int32(1),
+        c: Long.fromNumber(1),
+        m: new Int32(3),
+        lo: new Int32(5),
+        hi: new Int32(5),
+        r: Long.fromNumber(9),
+      });
+      await c.updateOne(
+        { _id: 1 },
+        {
+          $inc: { a: Long.fromNumber(1), b: new Double(1), c: 1, missing: Long.fromNumber(1) },
+          $mul: { m: new Double(2) },
+          $max: { hi: Long.fromNumber(100) },
+          $min: { lo: new Double(5) },
+          $rename: { r: 'renamed' },
+        },
+      );
+      expect(await typesOf(c, 1, ['a', 'b', 'c', 'missing', 'm', 'hi', 'lo', 'renamed'])).toEqual([
+        'Long',
+        'Double',
+        'Long',
+        'Long',
+        'Double',
+        'Long',
+        'Int32',
+        'Long',
+      ]);
       const raw = await c.findOne({ _id: 1 });
       expect([raw!.a, raw!.b, raw!.c, raw!.m, raw!.hi, raw!.lo]).toEqual([2, 2, 2, 6, 100, 5]);
       // Decimal128 arithmetic is decimal: exact, and a decimal with any number gives a decimal.
       const { Decimal128 } = await import('mongodb');
       await c.updateOne({ _id: 1 }, { $set: { dec: Decimal128.fromString('1.5'), one: new Int32(1) } });
-      await c.updateOne({ _id: 1 }, { $inc: { dec: 1, one: Decimal128.fromString('0.1'), newdec: Decimal128.fromString('0.2') }, $mul: { a: Decimal128.fromString('1.5') } });
+      await c.updateOne(
+        { _id: 1 },
+        {
+          $inc: { dec: 1, one: Decimal128.fromString('0.1'), newdec: Decimal128.fromString('0.2') },
+          $mul: { a: Decimal128.fromString('1.5') },
+        },
+      );
       const dec = await c.findOne({ _id: 1 });
-      expect([String(dec!.dec), String(dec!.one), String(dec!.newdec), String(dec!.a)]).toEqual(['2.5', '1.1', '0.2', '3.0']);
-      expect(await typesOf(c, 1, ['dec', 'one', 'newdec', 'a'])).toEqual(['Decimal128', 'Decimal128', 'Decimal128', 'Decimal128']);
+      expect([String(dec!.dec), String(dec!.one), String(dec!.newdec), String(dec!.a)]).toEqual([
+        '2.5',
+        '1.1',
+        '0.2',
+        '3.0',
+      ]);
+      expect(await typesOf(c, 1, ['dec', 'one', 'newdec', 'a'])).toEqual([
+        'Decimal128',
+        'Decimal128',
+        'Decimal128',
+        'Decimal128',
+      ]);
     });
 
     it('array operators, positional updates and client bulkWrite keep sent types', async () => {
@@ -345,15 +507,41 @@ describe('numeric types survive updates', () => {
       const c = db.collection('arraytypes') as unknown as Collection<Doc>;
       const loose = db.collection<{ _id: number }>('arraytypes'); // array operators on a loose schema
       await c.insertOne({ _id: 1, arr: [new Int32(1), Long.fromNumber(3)], objs: [{ q: 1 }] });
-      await loose.updateOne({ _id: 1 }, { $push: { arr: { $each: [new Double(2), Long.fromNumber(7)] }, objs: { q: new Double(5) } } });
-      expect(await typesOf(c, 1, ['arr.0', 'arr.1', 'arr.2', 'arr.3', 'objs.0.q', 'objs.1.q'])).toEqual(['Int32', 'Long', 'Double', 'Long', 'Int32', 'Double']);
+      await loose.updateOne(
+        { _id: 1 },
+        { $push: { arr: { $each: [new Double(2), Long.fromNumber(7)] }, objs: { q: new Double(5) } } },
+      );
+      expect(await typesOf(c, 1, ['arr.0', 'arr.1', 'arr.2', 'arr.3', 'objs.0.q', 'objs.1.q'])).toEqual([
+        'Int32',
+        'Long',
+        'Double',
+        'Long',
+        'Int32',
+        'Double',
+      ]);
       await c.updateOne({ _id: 1, arr: 3 }, { $set: { 'arr.$': new Double(9) } });
       await loose.updateOne({ _id: 1 }, { $addToSet: { arr: new Double(11) }, $pull: { objs: { q: 1 } } });
-      expect(await typesOf(c, 1, ['arr.0', 'arr.1', 'arr.2', 'arr.3', 'arr.4', 'objs.0.q'])).toEqual(['Int32', 'Double', 'Double', 'Long', 'Double', 'Double']);
+      expect(await typesOf(c, 1, ['arr.0', 'arr.1', 'arr.2', 'arr.3', 'arr.4', 'objs.0.q'])).toEqual([
+        'Int32',
+        'Double',
+        'Double',
+        'Long',
+        'Double',
+        'Double',
+      ]);
 
       await ctx.client.bulkWrite<{ [ns: string]: Doc }>([
-        { name: 'insertOne', namespace: `${db.databaseName}.arraytypes`, document: { _id: 2, d: new Double(1), l: Long.fromNumber(2) } },
-        { name: 'updateOne', namespace: `${db.databaseName}.arraytypes`, filter: { _id: 2 }, update: { $set: { e: new Double(3) } } },
+        {
+          name: 'insertOne',
+          namespace: `${db.databaseName}.arraytypes`,
+          document: { _id: 2, d: new Double(1), l: Long.fromNumber(2) },
+        },
+        {
+          name: 'updateOne',
+          namespace: `${db.databaseName}.arraytypes`,
+          filter: { _id: 2 },
+          update: { $set: { e: new Double(3) } },
+        },
       ]);
       expect(await typesOf(c, 2, ['d', 'l', 'e'])).toEqual(['Double', 'Long', 'Double']);
     });
@@ -387,7 +575,9 @@ describe('numbers as keys: equal by value across Int32, Long, Double and Decimal
     expect(await dup({ _id: Decimal128.fromString('0.5') })).toBeUndefined();
     expect(await dup({ _id: 0.5 })).toBe(11000);
     expect(await c.countDocuments({})).toBe(7);
-    expect((await c.findOne({ _id: Long.fromString('9007199254740997') }))?._id).toEqual(Long.fromString('9007199254740997'));
+    expect((await c.findOne({ _id: Long.fromString('9007199254740997') }))?._id).toEqual(
+      Long.fromString('9007199254740997'),
+    );
     // The same in a unique secondary index.
     c = db.collection('numkeys-unique');
     await c.createIndex({ n: 1 }, { unique: true });
@@ -402,7 +592,11 @@ describe('numbers as keys: equal by value across Int32, Long, Double and Decimal
 describe('views', () => {
   it('reads run the view pipeline over its source; writes are refused with 166', async () => {
     const src = db.collection<Doc>('viewsrc');
-    await src.insertMany([{ _id: 1, k: 'a' }, { _id: 2, k: 'b' }, { _id: 3, k: 'b' }]);
+    await src.insertMany([
+      { _id: 1, k: 'a' },
+      { _id: 2, k: 'b' },
+      { _id: 3, k: 'b' },
+    ]);
     await db.createCollection('bview', { viewOn: 'viewsrc', pipeline: [{ $match: { k: 'b' } }] });
     const v = db.collection<Doc>('bview');
     expect(await v.estimatedDocumentCount()).toBe(2);
@@ -483,7 +677,11 @@ describe('document validation and collMod', () => {
     await db.command({ collMod: 'validated', validationAction: 'warn' });
     await c.insertOne({ _id: 5, email: 5 });
     const [info] = await db.listCollections({ name: 'validated' }).toArray();
-    expect((info as { options: object }).options).toEqual({ validator: { email: { $type: 'string' } }, validationLevel: 'moderate', validationAction: 'warn' });
+    expect((info as { options: object }).options).toEqual({
+      validator: { email: { $type: 'string' } },
+      validationLevel: 'moderate',
+      validationAction: 'warn',
+    });
   });
 
   it('collMod adds a validator, changes a TTL index, and refuses what it does not know', async () => {

@@ -32,7 +32,15 @@ beforeAll(async () => {
 afterAll(async () => ctx.close());
 
 /** What findOne sends, in the driver's field order. */
-const findOne = (coll: string, id: unknown, extra: Document = {}): Document => ({ find: coll, filter: { _id: id }, limit: 1, singleBatch: true, lsid, $db: dbName, ...extra });
+const findOne = (coll: string, id: unknown, extra: Document = {}): Document => ({
+  find: coll,
+  filter: { _id: id },
+  limit: 1,
+  singleBatch: true,
+  lsid,
+  $db: dbName,
+  ...extra,
+});
 
 /** The reply but for its own request id and the request it answers (bytes 4–12 of the header). */
 const sameParts = (reply: Buffer): Buffer => Buffer.concat([reply.subarray(0, 4), reply.subarray(12)]);
@@ -100,7 +108,9 @@ describe('find by _id from the request bytes', () => {
     ];
     for (const [body] of others) expect(idLookupRequest(opMsg(1, body))).toBeUndefined();
     const replies = await exchange(others.map(([b], i) => opMsg(10 + i, b)));
-    expect(replies.map(([, r]) => r.cursor?.firstBatch.map((d: Document) => d.kind) ?? r.errmsg)).toEqual(others.map(([, kinds]) => kinds));
+    expect(replies.map(([, r]) => r.cursor?.firstBatch.map((d: Document) => d.kind) ?? r.errmsg)).toEqual(
+      others.map(([, kinds]) => kinds),
+    );
   });
 
   it('refuses bad input with MongoDB errors, never an internal error', async () => {
@@ -173,7 +183,11 @@ describe('unusual bytes fall back', () => {
       }
     }
     // Invalid UTF-8 in the _id string.
-    variants.push(edited(findOne('things', 'slug-a'), (doc) => Buffer.from(doc.toString('latin1').replace('slug-a', 'slug\xff\xfe'), 'latin1')));
+    variants.push(
+      edited(findOne('things', 'slug-a'), (doc) =>
+        Buffer.from(doc.toString('latin1').replace('slug-a', 'slug\xff\xfe'), 'latin1'),
+      ),
+    );
     for (const v of variants) {
       const found = idLookupRequest(v);
       // A changed byte may still spell a well-formed findOne (another id, name or flag value): then it must say so exactly.

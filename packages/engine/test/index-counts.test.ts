@@ -48,10 +48,12 @@ describe('from storage (engine internals)', () => {
     expect(readStats.documents).toBe(before);
   });
 
-  it.each([[{ status: 'published', rank: 1 }], [{ status: { $ne: 'draft' } }], [{ 'categoryIds.0': 'c1' }], [{ $and: [{ status: 'published' }] }]])(
-    '%j is left to document matching',
-    (filter) => expect(countFromIndex(c, filter)).toBeUndefined(),
-  );
+  it.each([
+    [{ status: 'published', rank: 1 }],
+    [{ status: { $ne: 'draft' } }],
+    [{ 'categoryIds.0': 'c1' }],
+    [{ $and: [{ status: 'published' }] }],
+  ])('%j is left to document matching', (filter) => expect(countFromIndex(c, filter)).toBeUndefined());
 
   it('answers the per-parent $group pipeline from the index', () => {
     const parents = { $in: ['c0', 'c1', 'c9'] };
@@ -151,17 +153,20 @@ describe('through the driver', () => {
   // `$and: [filter]` is the same filter in a form no index counts, so the engine matches documents.
   const slow = (filter: Document): Document => ({ $and: [filter] });
 
-  it.each([[{}], [{ status: 'published' }], [{ categoryIds: 'c2', status: 'published' }], [{ status: 'published', categoryIds: { $in: ['c0', 'c2'] } }], [{ status: 'nope' }]])(
-    'countDocuments, count and $count agree with document matching for %j',
-    async (filter) => {
-      const expected = await coll.countDocuments(slow(filter));
-      expect(await coll.countDocuments(filter)).toBe(expected);
-      expect(await coll.countDocuments(filter, { skip: 5, limit: 20 })).toBe(Math.min(Math.max(0, expected - 5), 20));
-      expect((await db.command({ count: 'articles', query: filter })).n).toBe(expected);
-      const viaCount = await coll.aggregate([{ $match: filter }, { $count: 'total' }]).toArray();
-      expect(viaCount).toEqual(expected ? [{ total: expected }] : []);
-    },
-  );
+  it.each([
+    [{}],
+    [{ status: 'published' }],
+    [{ categoryIds: 'c2', status: 'published' }],
+    [{ status: 'published', categoryIds: { $in: ['c0', 'c2'] } }],
+    [{ status: 'nope' }],
+  ])('countDocuments, count and $count agree with document matching for %j', async (filter) => {
+    const expected = await coll.countDocuments(slow(filter));
+    expect(await coll.countDocuments(filter)).toBe(expected);
+    expect(await coll.countDocuments(filter, { skip: 5, limit: 20 })).toBe(Math.min(Math.max(0, expected - 5), 20));
+    expect((await db.command({ count: 'articles', query: filter })).n).toBe(expected);
+    const viaCount = await coll.aggregate([{ $match: filter }, { $count: 'total' }]).toArray();
+    expect(viaCount).toEqual(expected ? [{ total: expected }] : []);
+  });
 
   it('per-parent counts agree with the pipeline run on documents', async () => {
     const parents = ['p0', 'p2', 'p4', 'p9'];
@@ -174,7 +179,9 @@ describe('through the driver', () => {
     ];
     const sortById = (rows: Document[]) => rows.sort((a, b) => String(a._id).localeCompare(String(b._id)));
     const fast = sortById(await coll.aggregate(pipeline({ status: 'published', pageId: { $in: parents } })).toArray());
-    const reference = sortById(await coll.aggregate(pipeline(slow({ status: 'published', pageId: { $in: parents } }))).toArray());
+    const reference = sortById(
+      await coll.aggregate(pipeline(slow({ status: 'published', pageId: { $in: parents } }))).toArray(),
+    );
     expect(fast).toEqual(reference);
     expect(fast.map((r) => r._id)).toEqual(['p0', 'p2', 'p4']);
   });
@@ -194,7 +201,13 @@ describe('counts kept between writes', () => {
   it('follow every insert, update and delete', async () => {
     const c = ctx.db.collection('articles');
     await c.createIndex({ status: 1, date: -1 });
-    await c.insertMany(Array.from({ length: 50 }, (_, i) => ({ _id: i, status: i % 5 ? 'published' : 'draft', date: new Date(i) })) as never[]);
+    await c.insertMany(
+      Array.from({ length: 50 }, (_, i) => ({
+        _id: i,
+        status: i % 5 ? 'published' : 'draft',
+        date: new Date(i),
+      })) as never[],
+    );
     const published = () => c.countDocuments({ status: 'published' });
     expect(await published()).toBe(40);
     expect(await published()).toBe(40);

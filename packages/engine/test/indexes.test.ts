@@ -55,7 +55,9 @@ it('insertMany ordered stops at the first duplicate; unordered continues', async
   expect(bulk.insertedCount).toBe(2);
   expect(bulk.writeErrors).toHaveLength(1);
   expect(await c.countDocuments()).toBe(2);
-  const err2 = (await c.insertMany([{ k: 1 }, { k: 4 }, { k: 2 }, { k: 5 }], { ordered: false }).catch((e: unknown) => e)) as MongoBulkWriteError;
+  const err2 = (await c
+    .insertMany([{ k: 1 }, { k: 4 }, { k: 2 }, { k: 5 }], { ordered: false })
+    .catch((e: unknown) => e)) as MongoBulkWriteError;
   expect(err2).toBeInstanceOf(MongoBulkWriteError);
   expect(err2.insertedCount).toBe(2);
   expect(err2.writeErrors).toHaveLength(2);
@@ -73,12 +75,18 @@ it('unique index is enforced by updates, upserts and findOneAndUpdate, all-or-no
   const c = db.collection<{ _id: number; u: string; other: number }>('uu');
   await c.createIndex({ u: 1 }, { unique: true });
   await c.createIndex({ other: 1 });
-  await c.insertMany([{ _id: 1, u: 'a', other: 1 }, { _id: 2, u: 'b', other: 2 }]);
+  await c.insertMany([
+    { _id: 1, u: 'a', other: 1 },
+    { _id: 2, u: 'b', other: 2 },
+  ]);
   await expect(c.updateOne({ _id: 2 }, { $set: { u: 'a', other: 99 } })).rejects.toMatchObject({ code: 11000 });
   expect(await c.findOne({ _id: 2 })).toEqual({ _id: 2, u: 'b', other: 2 });
   expect(await c.countDocuments({ other: 99 })).toBe(0); // secondary index not left half-updated
   await expect(c.updateOne({ u: 'zz' }, { $set: { u: 'a' } }, { upsert: true })).rejects.toMatchObject({ code: 11000 });
-  await expect(c.findOneAndUpdate({ _id: 2 }, { $set: { u: 'a' } })).rejects.toMatchObject({ code: 11000, codeName: 'DuplicateKey' });
+  await expect(c.findOneAndUpdate({ _id: 2 }, { $set: { u: 'a' } })).rejects.toMatchObject({
+    code: 11000,
+    codeName: 'DuplicateKey',
+  });
   expect(await c.countDocuments()).toBe(2);
 });
 

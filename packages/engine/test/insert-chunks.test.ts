@@ -53,7 +53,11 @@ function defineTests(): void {
         resolve();
       });
     });
-    const read = other.db('chunks').collection<{ _id: number }>('interleaved').findOne({ _id: -1 }).then(() => order.push('read'));
+    const read = other
+      .db('chunks')
+      .collection<{ _id: number }>('interleaved')
+      .findOne({ _id: -1 })
+      .then(() => order.push('read'));
     await Promise.all([insert, read]);
     expect(order).toEqual(['read', 'insert']);
   });
@@ -61,7 +65,11 @@ function defineTests(): void {
   it('stops an ordered insert at its first error, with the index in the whole batch', async () => {
     const c = client.db('chunks').collection<{ _id: number; body: string }>('ordered');
     await c.insertOne({ _id: 2500, body: '' });
-    const err = (await c.insertMany(docs(3000)).catch((e: unknown) => e)) as { code?: number; result?: { insertedCount: number }; writeErrors?: unknown };
+    const err = (await c.insertMany(docs(3000)).catch((e: unknown) => e)) as {
+      code?: number;
+      result?: { insertedCount: number };
+      writeErrors?: unknown;
+    };
     expect(err.code).toBe(11000);
     const errors = [(err as { writeErrors: { index: number } | Array<{ index: number }> }).writeErrors].flat();
     expect(errors.map((e) => e.index)).toEqual([2500]);
@@ -71,8 +79,13 @@ function defineTests(): void {
 
   it('goes on past errors in an unordered insert and reports each at its index', async () => {
     const c = client.db('chunks').collection<{ _id: number; body: string }>('unordered');
-    await c.insertMany([{ _id: 100, body: '' }, { _id: 2900, body: '' }]);
-    const err = (await c.insertMany(docs(3000), { ordered: false }).catch((e: unknown) => e)) as { writeErrors: unknown };
+    await c.insertMany([
+      { _id: 100, body: '' },
+      { _id: 2900, body: '' },
+    ]);
+    const err = (await c.insertMany(docs(3000), { ordered: false }).catch((e: unknown) => e)) as {
+      writeErrors: unknown;
+    };
     const errors = [err.writeErrors].flat() as Array<{ index: number; code: number }>;
     expect(errors.map((e) => [e.index, e.code])).toEqual([
       [100, 11000],

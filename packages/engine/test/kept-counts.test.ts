@@ -36,7 +36,13 @@ function defineTests(): void {
   it('answers the first counts after a clean restart without walking the index, exact through later writes', async () => {
     await withEngine(dir, async (c) => {
       await c.createIndex({ status: 1, section: 1 });
-      await c.insertMany(Array.from({ length: 500 }, (_, i) => ({ _id: i as never, status: i % 5 ? 'published' : 'draft', section: `s${i % 3}` })));
+      await c.insertMany(
+        Array.from({ length: 500 }, (_, i) => ({
+          _id: i as never,
+          status: i % 5 ? 'published' : 'draft',
+          section: `s${i % 3}`,
+        })),
+      );
       expect(await c.countDocuments({ status: 'published' })).toBe(400);
       expect(await c.countDocuments({ status: 'published', section: 's1' })).toBe(134);
     });
@@ -57,7 +63,9 @@ function defineTests(): void {
     await withEngine(dir, async (c) => {
       expect(await c.countDocuments({ status: 'published' })).toBe(400);
       const walks = readStats.indexCounts;
-      await expect(c.insertOne({ _id: 1000 as never, status: 'draft', section: 's0' })).rejects.toMatchObject({ code: 11000 });
+      await expect(c.insertOne({ _id: 1000 as never, status: 'draft', section: 's0' })).rejects.toMatchObject({
+        code: 11000,
+      });
       await expect(c.updateOne({ _id: 2 as never }, { $set: { _id: 3 } })).rejects.toMatchObject({ code: 66 });
       // A unique index over duplicates: refused after part of it was built, so its transaction is discarded.
       await expect(c.createIndex({ section: 1 }, { unique: true })).rejects.toMatchObject({ code: 11000 });
@@ -75,7 +83,12 @@ function defineTests(): void {
     const catalog = new Catalog(env);
     env.write(() => {
       const c = catalog.get('news', 'articles')!;
-      for (let i = 2000; i < 2010; i++) c.insert(encode({ _id: i, status: 'published', section: 's1' }), { _id: i, status: 'published', section: 's1' });
+      for (let i = 2000; i < 2010; i++)
+        c.insert(encode({ _id: i, status: 'published', section: 's1' }), {
+          _id: i,
+          status: 'published',
+          section: 's1',
+        });
     });
     await env.close();
     const walks = readStats.indexCounts;

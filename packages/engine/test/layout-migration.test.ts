@@ -16,7 +16,6 @@ import { keyRange, prefixEnd, StorageEnv, u32 } from '../src/storage/env.js';
 import { slotSuffix } from '../src/storage/order.js';
 import { runEngineCli } from './helpers/engine-cli.js';
 
-
 const register = process.env.MONGODB_URI ? () => undefined : () => defineTests();
 register();
 
@@ -77,13 +76,17 @@ async function formerDir(): Promise<Former> {
           const prefix = u32(idx.id);
           for (const e of idx.keys(d).entries) {
             // Unique: components -> slot (u48 BE); otherwise components | slot (12 hex digits) -> empty.
-            if (idx.unique) env.keys.putSync(Buffer.concat([prefix, Buffer.from(e.key)]), Buffer.from(slotSuffix(slot), 'hex'));
+            if (idx.unique)
+              env.keys.putSync(Buffer.concat([prefix, Buffer.from(e.key)]), Buffer.from(slotSuffix(slot), 'hex'));
             else env.keys.putSync(Buffer.concat([prefix, Buffer.from(e.key + slotSuffix(slot))]), Buffer.alloc(0));
           }
         }
       });
       const { clustered: _, ...meta } = coll.meta;
-      env.meta.putSync(`catalog:${String(coll.id).padStart(10, '0')}`, encode({ ...meta, nextSlot: inserted.length + 1 }));
+      env.meta.putSync(
+        `catalog:${String(coll.id).padStart(10, '0')}`,
+        encode({ ...meta, nextSlot: inserted.length + 1 }),
+      );
     }
     env.meta.putSync('format', encode({ version: 2 }));
   });
@@ -99,7 +102,11 @@ async function tooLongDir(): Promise<string> {
   const env = StorageEnv.open({ dir });
   const catalog = new Catalog(env);
   const longTitle = new ObjectId();
-  const docs = [{ _id: 'k'.repeat(1100), title: 'a' }, { _id: 2, title: 'short' }, { _id: longTitle, title: 't'.repeat(1955) }];
+  const docs = [
+    { _id: 'k'.repeat(1100), title: 'a' },
+    { _id: 2, title: 'short' },
+    { _id: longTitle, title: 't'.repeat(1955) },
+  ];
   env.write(() => catalog.ensure('news', 'articles').addIndex({ v: 2, key: { title: 1 }, name: 'title_1' }));
   const coll = catalog.get('news', 'articles')!;
   env.write(() => {
@@ -110,7 +117,10 @@ async function tooLongDir(): Promise<string> {
       env.docs.putSync(key, encode(d));
     });
     const { clustered: _, ...meta } = coll.meta;
-    env.meta.putSync(`catalog:${String(coll.id).padStart(10, '0')}`, encode({ ...meta, count: docs.length, nextSlot: docs.length + 1 }));
+    env.meta.putSync(
+      `catalog:${String(coll.id).padStart(10, '0')}`,
+      encode({ ...meta, count: docs.length, nextSlot: docs.length + 1 }),
+    );
     env.meta.putSync('format', encode({ version: 2 }));
   });
   await env.close();
@@ -125,7 +135,9 @@ function defineTests(): void {
   afterAll(() => rmSync(former.dir, { recursive: true, force: true }));
 
   it('is refused at start with a message naming the migration command', async () => {
-    await expect(startEngine({ port: 0, dbPath: former.dir })).rejects.toThrow(`npm run engine -- --migrate ${former.dir}`);
+    await expect(startEngine({ port: 0, dbPath: former.dir })).rejects.toThrow(
+      `npm run engine -- --migrate ${former.dir}`,
+    );
     // The refused start released the directory: a second attempt says the same, not "in use".
     await expect(startEngine({ port: 0, dbPath: former.dir })).rejects.toThrow('format 2');
     const res = await runEngineCli(['--port', '0', '--dbpath', former.dir]);
@@ -165,7 +177,9 @@ function defineTests(): void {
       const { docs } = former;
       expect(await c.countDocuments()).toBe(docs.length);
       expect((await c.listIndexes().toArray()).map((i) => i.name)).toEqual(['_id_', 'slug_1', 'page_1_n_-1', 'tags_1']);
-      const info = (await db.listCollections({ name: 'articles' }).toArray())[0] as unknown as { info: { uuid: { toString(enc: 'hex'): string } } };
+      const info = (await db.listCollections({ name: 'articles' }).toArray())[0] as unknown as {
+        info: { uuid: { toString(enc: 'hex'): string } };
+      };
       expect(info.info.uuid.toString('hex')).toBe(former.uuid);
       // Every document by _id (one get each now), and through every index, each index hinted so it must answer.
       const byId = await c.find({ _id: { $in: docs.map((d) => d._id) } }).toArray();
@@ -186,7 +200,12 @@ function defineTests(): void {
       const natural = (await c.find({}, { projection: { _id: 1 } }).toArray()).map((d) => d._id);
       const numbers = docs.map((d) => d._id).filter((id): id is number => typeof id === 'number');
       expect(natural.slice(0, 500)).toEqual(numbers.sort((a, b) => a - b));
-      expect(natural.slice(500, 1000)).toEqual(docs.map((d) => d._id).filter((id) => typeof id === 'string').sort());
+      expect(natural.slice(500, 1000)).toEqual(
+        docs
+          .map((d) => d._id)
+          .filter((id) => typeof id === 'string')
+          .sort(),
+      );
       expect(natural.slice(1000).every((id) => (id as { _bsontype?: string })._bsontype === 'ObjectId')).toBe(true);
       // Unique constraints hold on the migrated entries.
       await expect(c.insertOne({ slug: 's10' })).rejects.toMatchObject({ code: 11000 });

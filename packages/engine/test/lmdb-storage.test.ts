@@ -12,7 +12,6 @@ import { decode } from '../src/storage/bsonio.js';
 import { encodeEntry, END_KIND, EntryKind, frameRecord, HEADER_KIND } from '../src/persist/records.js';
 import { runEngineCli } from './helpers/engine-cli.js';
 
-
 const register = process.env.MONGODB_URI ? () => undefined : () => defineTests();
 register();
 
@@ -80,7 +79,12 @@ function defineTests(): void {
       const again = await startEngine({ port: 0, dbPath: dir });
       try {
         const before = again.changes.latestChangeTs();
-        await withClient(again, (client) => client.db('news').collection('articles').insertOne({ _id: 3 as never }));
+        await withClient(again, (client) =>
+          client
+            .db('news')
+            .collection('articles')
+            .insertOne({ _id: 3 as never }),
+        );
         const [rec] = again.changes.readChanges(before + 1, 10);
         expect(rec).toMatchObject({ ts: before + 1, op: 'i', documentKey: { _id: 3 } });
       } finally {
@@ -98,7 +102,9 @@ function defineTests(): void {
         const latest = engine.changes.latestChangeTs();
         expect(latest).toBe(36); // create + 35 inserts
         expect(engine.changes.oldestChangeTs()).toBe(27);
-        expect(engine.changes.readChanges(0, 100).map((r) => r.ts)).toEqual(Array.from({ length: 10 }, (_, i) => 27 + i));
+        expect(engine.changes.readChanges(0, 100).map((r) => r.ts)).toEqual(
+          Array.from({ length: 10 }, (_, i) => 27 + i),
+        );
       } finally {
         await engine.close();
       }
@@ -112,10 +118,17 @@ function defineTests(): void {
       const dir = fresh();
       const put = (doc: Document): Buffer => encodeEntry(EntryKind.Put, 'shop', 'items', serialize(doc));
       const snapshot = [
-        frameRecord([encodeEntry(HEADER_KIND, '', '', serialize({ format: 'embedded-snapshot', version: 1, logGen: 2 }))]),
+        frameRecord([
+          encodeEntry(HEADER_KIND, '', '', serialize({ format: 'embedded-snapshot', version: 1, logGen: 2 })),
+        ]),
         frameRecord([
           encodeEntry(EntryKind.CreateCollection, 'shop', 'items', serialize({ options: {} })),
-          encodeEntry(EntryKind.CreateIndex, 'shop', 'items', serialize({ spec: { v: 2, key: { sku: 1 }, name: 'sku_1', unique: true } })),
+          encodeEntry(
+            EntryKind.CreateIndex,
+            'shop',
+            'items',
+            serialize({ spec: { v: 2, key: { sku: 1 }, name: 'sku_1', unique: true } }),
+          ),
           ...Array.from({ length: 50 }, (_, i) => put({ _id: i, sku: `s${i}`, n: i })),
         ]),
         frameRecord([encodeEntry(END_KIND, '', '', serialize({ end: true, count: 50 }))]),
@@ -156,7 +169,9 @@ function defineTests(): void {
           expect(await c.findOne({ _id: 999 as never })).toBeNull();
           expect((await c.listIndexes().toArray()).map((i) => i.name)).toEqual(['_id_', 'sku_1']);
           await expect(c.insertOne({ sku: 's3' })).rejects.toMatchObject({ code: 11000 });
-          expect((await c.find({ sku: { $gte: 's47', $lt: 's5' } }, { sort: { sku: -1 } }).toArray()).map((d) => d._id)).toEqual([49, 48, 47]);
+          expect(
+            (await c.find({ sku: { $gte: 's47', $lt: 's5' } }, { sort: { sku: -1 } }).toArray()).map((d) => d._id),
+          ).toEqual([49, 48, 47]);
         });
       } finally {
         await engine.close();

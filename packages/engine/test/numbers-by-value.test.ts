@@ -32,7 +32,13 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx.close());
 
-const ids = async (filter: Document, from = c): Promise<string[]> => (await from.find(filter as Filter<Doc>, { projection: { _id: 1 } }).sort({ _id: 1 }).toArray()).map((d) => d._id);
+const ids = async (filter: Document, from = c): Promise<string[]> =>
+  (
+    await from
+      .find(filter as Filter<Doc>, { projection: { _id: 1 } })
+      .sort({ _id: 1 })
+      .toArray()
+  ).map((d) => d._id);
 
 describe('equality', () => {
   it.each([
@@ -61,7 +67,10 @@ describe('equality', () => {
 
   it('an _id stored as a number is found, counted, updated and deleted by a Decimal128 of the same value', async () => {
     const other = ctx.db.collection('ids');
-    await other.insertMany([{ _id: 5 as never, v: 1 }, { _id: 6 as never, v: 2 }]);
+    await other.insertMany([
+      { _id: 5 as never, v: 1 },
+      { _id: 6 as never, v: 2 },
+    ]);
     expect(await other.findOne({ _id: dec('5') as never })).toEqual({ _id: 5, v: 1 });
     expect(await other.find({ _id: { $in: [dec('6.0'), dec('9')] } as never }).toArray()).toEqual([{ _id: 6, v: 2 }]);
     expect(await other.countDocuments({ _id: dec('5') as never })).toBe(1);
@@ -71,7 +80,9 @@ describe('equality', () => {
   });
 
   it('an aggregate $match and countDocuments agree', async () => {
-    expect(await c.aggregate([{ $match: { n: dec('8') } }, { $project: { _id: 1 } }]).toArray()).toEqual([{ _id: 'd' }]);
+    expect(await c.aggregate([{ $match: { n: dec('8') } }, { $project: { _id: 1 } }]).toArray()).toEqual([
+      { _id: 'd' },
+    ]);
     expect(await c.countDocuments({ n: dec('5') })).toBe(2);
   });
 });
@@ -114,14 +125,25 @@ describe('with an index on the field', () => {
     ];
     for (const f of filters) expect([f, await ids(f, indexed)]).toEqual([f, await ids(f)]);
     expect(await indexed.countDocuments({ n: dec('5') })).toBe(2);
-    const sorted = async (from: Collection<Doc>) => (await from.find({}, { projection: { _id: 1 } }).sort({ n: 1, _id: 1 }).toArray()).map((d) => d._id);
+    const sorted = async (from: Collection<Doc>) =>
+      (
+        await from
+          .find({}, { projection: { _id: 1 } })
+          .sort({ n: 1, _id: 1 })
+          .toArray()
+      ).map((d) => d._id);
     expect(await sorted(indexed)).toEqual(await sorted(c));
   });
 });
 
 describe('sort', () => {
   it('orders numbers of every type by exact value, NaN first and numbers before strings', async () => {
-    const sorted = (await c.find({}, { projection: { _id: 1 } }).sort({ n: 1, _id: 1 }).toArray()).map((d) => d._id);
+    const sorted = (
+      await c
+        .find({}, { projection: { _id: 1 } })
+        .sort({ n: 1, _id: 1 })
+        .toArray()
+    ).map((d) => d._id);
     // i sorts by its smallest element (1); a and k are equal (5), then by _id.
     expect(sorted).toEqual(['h', 'e', 'f', 'i', 'a', 'k', 'b', 'c', 'd', 'g', 'j']);
   });
@@ -154,7 +176,12 @@ describe('inside embedded documents and arrays, and in $all', () => {
     ]);
   });
   const nestedIds = async (filter: Document): Promise<string[]> =>
-    (await nested.find(filter, { projection: { _id: 1 } }).sort({ _id: 1 }).toArray()).map((d) => d._id);
+    (
+      await nested
+        .find(filter, { projection: { _id: 1 } })
+        .sort({ _id: 1 })
+        .toArray()
+    ).map((d) => d._id);
 
   it.each([
     // A whole embedded document compares field by field in order, numbers by value.
@@ -198,18 +225,30 @@ describe('in aggregation expressions and $group keys', () => {
   });
 
   it('$group puts keys equal by value in one group, at the top level and inside documents and arrays', async () => {
-    const byX = await mixed.aggregate([{ $group: { _id: '$x', n: { $sum: 1 }, ids: { $push: '$_id' } } }, { $project: { _id: 0, n: 1, ids: 1 } }]).toArray();
+    const byX = await mixed
+      .aggregate([
+        { $group: { _id: '$x', n: { $sum: 1 }, ids: { $push: '$_id' } } },
+        { $project: { _id: 0, n: 1, ids: 1 } },
+      ])
+      .toArray();
     expect(byX.map((g) => g.ids).sort((a, b) => a[0] - b[0])).toEqual([[1, 2, 3, 4, 5], [6], [7]]);
-    const byK = await mixed.aggregate([{ $group: { _id: '$k', n: { $sum: 1 } } }, { $project: { _id: 0, n: 1 } }, { $sort: { n: -1 } }]).toArray();
+    const byK = await mixed
+      .aggregate([{ $group: { _id: '$k', n: { $sum: 1 } } }, { $project: { _id: 0, n: 1 } }, { $sort: { n: -1 } }])
+      .toArray();
     expect(byK.map((g) => g.n)).toEqual([2, 2, 2, 1]);
-    const compound = await mixed.aggregate([{ $group: { _id: { x: '$x', one: { $eq: ['$y', 1] } }, n: { $sum: 1 } } }, { $sort: { n: -1 } }]).toArray();
+    const compound = await mixed
+      .aggregate([{ $group: { _id: { x: '$x', one: { $eq: ['$y', 1] } }, n: { $sum: 1 } } }, { $sort: { n: -1 } }])
+      .toArray();
     expect(compound.map((g) => g.n)).toEqual([3, 2, 1, 1]);
     expect(await mixed.countDocuments()).toBe(7);
   });
 
   it('$addToSet keeps one of the values equal by value', async () => {
     const [sets] = await mixed
-      .aggregate([{ $match: { _id: { $lte: 6 } } }, { $group: { _id: null, xs: { $addToSet: '$x' }, ks: { $addToSet: '$k' } } }])
+      .aggregate([
+        { $match: { _id: { $lte: 6 } } },
+        { $group: { _id: null, xs: { $addToSet: '$x' }, ks: { $addToSet: '$k' } } },
+      ])
       .toArray();
     expect(sets!.xs).toHaveLength(2); // 1 in five types, and 2
     expect(sets!.ks).toHaveLength(3); // {v: 1}, {v: 2}, [1, 2]
@@ -249,7 +288,16 @@ describe('in aggregation expressions and $group keys', () => {
     const rows = await mixed
       .aggregate([
         { $match: { _id: { $in: [7, 1] } } },
-        { $project: { eqNull: { $eq: ['$nope', null] }, neNull: { $ne: ['$nope', null] }, ltNull: { $lt: ['$nope', null] }, cmpNull: { $cmp: ['$nope', null] }, eqMissing: { $eq: ['$nope', '$alsoNope'] }, kIsNull: { $eq: ['$k', null] } } },
+        {
+          $project: {
+            eqNull: { $eq: ['$nope', null] },
+            neNull: { $ne: ['$nope', null] },
+            ltNull: { $lt: ['$nope', null] },
+            cmpNull: { $cmp: ['$nope', null] },
+            eqMissing: { $eq: ['$nope', '$alsoNope'] },
+            kIsNull: { $eq: ['$k', null] },
+          },
+        },
         { $sort: { _id: 1 } },
       ])
       .toArray();

@@ -74,9 +74,19 @@ function bodyWithDocument(doc: Buffer): Buffer {
 
 test('documents nested past 200 levels are refused, 190 levels stored', async () => {
   const nest = (n: number): Document => (n === 0 ? { leaf: 1 } : { d: nest(n - 1) });
-  const deep = await answer(message(7, [{ body: bson({ insert: 'deep', $db: dbName }) }, { id: 'documents', docs: [bson({ _id: 1, ...nest(201) })] }]));
+  const deep = await answer(
+    message(7, [
+      { body: bson({ insert: 'deep', $db: dbName }) },
+      { id: 'documents', docs: [bson({ _id: 1, ...nest(201) })] },
+    ]),
+  );
   expect(deep).toMatchObject({ ok: 0, codeName: 'InvalidBSON' });
-  const fine = await answer(message(7, [{ body: bson({ insert: 'deep', $db: dbName }) }, { id: 'documents', docs: [bson({ _id: 2, ...nest(190) })] }]));
+  const fine = await answer(
+    message(7, [
+      { body: bson({ insert: 'deep', $db: dbName }) },
+      { id: 'documents', docs: [bson({ _id: 2, ...nest(190) })] },
+    ]),
+  );
   expect(fine).toMatchObject({ ok: 1, n: 1 });
 });
 
@@ -85,7 +95,9 @@ test("two bodies, a repeated sequence, an unknown section kind or no body: mongo
   const twoBodies = await answer(message(7, [{ body: insert }, { body: insert }]));
   expect(twoBodies).toMatchObject({ ok: 0, code: 40430 });
   const doc = bson({ _id: 1 });
-  const repeated = await answer(message(7, [{ body: insert }, { id: 'documents', docs: [doc] }, { id: 'documents', docs: [bson({ _id: 2 })] }]));
+  const repeated = await answer(
+    message(7, [{ body: insert }, { id: 'documents', docs: [doc] }, { id: 'documents', docs: [bson({ _id: 2 })] }]),
+  );
   expect(repeated).toMatchObject({ ok: 0, code: 40431 });
   const unknownKind = await answer(message(7, [{ body: insert }, { kind: 2, bytes: doc }]));
   expect(unknownKind).toMatchObject({ ok: 0, code: 40432 });

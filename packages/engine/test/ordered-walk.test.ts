@@ -17,10 +17,12 @@ type Row = Document & { _id: number };
 let indexed: Collection<Row>;
 let plain: Collection<Row>;
 
-
 const rand = random(20240611); // deterministic data so a failure reproduces
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
-const oids = Array.from({ length: 6 }, (_, i) => new ObjectId(`65a0000000000000000000${i.toString(16).padStart(2, '0')}`));
+const oids = Array.from(
+  { length: 6 },
+  (_, i) => new ObjectId(`65a0000000000000000000${i.toString(16).padStart(2, '0')}`),
+);
 const dates = Array.from({ length: 6 }, (_, i) => new Date(Date.UTC(2024, 0, 1 + i)));
 
 /** Sort-field values: many ties, missing, null, and every orderable type (numbers of mixed width too). */
@@ -155,7 +157,13 @@ engineOnly('ordered index walks', () => {
       }
     }
     await sameAggregate([{ $sort: { d: -1, e: -1 } }, { $limit: 5 }]);
-    await sameAggregate([{ $match: { g: 'a' } }, { $sort: { d: 1 } }, { $limit: 10 }, { $group: { _id: '$e', n: { $sum: 1 } } }, { $sort: { _id: 1 } }]);
+    await sameAggregate([
+      { $match: { g: 'a' } },
+      { $sort: { d: 1 } },
+      { $limit: 10 },
+      { $group: { _id: '$e', n: { $sum: 1 } } },
+      { $sort: { _id: 1 } },
+    ]);
   }, 60_000);
 
   it('the view follows inserts, updates and deletes', async () => {
@@ -213,7 +221,18 @@ engineOnly('ordered index walks', () => {
       { $limit: 3 },
       { $unionWith: { coll, pipeline: sub } },
       { $unionWith: { coll, pipeline: [{ $match: { g: 'c' } }, { $sort: { d: -1 } }, { $skip: 2 }, { $limit: 2 }] } },
-      { $lookup: { from: coll, pipeline: [{ $match: { g: 'a', d: { $lt: 3 } } }, { $sort: { d: -1, e: -1 } }, { $limit: 2 }, { $project: { d: 1 } }], as: 'top' } },
+      {
+        $lookup: {
+          from: coll,
+          pipeline: [
+            { $match: { g: 'a', d: { $lt: 3 } } },
+            { $sort: { d: -1, e: -1 } },
+            { $limit: 2 },
+            { $project: { d: 1 } },
+          ],
+          as: 'top',
+        },
+      },
     ];
     const got = await indexed.aggregate(pipeline('indexed')).toArray();
     const want = await plain.aggregate(pipeline('plain')).toArray();

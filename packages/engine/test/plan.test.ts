@@ -14,7 +14,8 @@ afterAll(() => store.close());
 function collection(n: number, indexes: Record<string, Document>, make: (i: number) => Document): Collection {
   const c = store.collection();
   store.write(() => {
-    for (const [name, key] of Object.entries(indexes)) c.addIndex({ v: 2, key, name, ...(name.startsWith('u_') ? { unique: true } : {}) });
+    for (const [name, key] of Object.entries(indexes))
+      c.addIndex({ v: 2, key, name, ...(name.startsWith('u_') ? { unique: true } : {}) });
     for (let i = 0; i < n; i++) {
       const doc = { _id: i, ...make(i) };
       c.insert(encode(doc), doc);
@@ -31,10 +32,15 @@ const article = (i: number): Document => ({
   date: new Date(1_700_000_000_000 + (i % 977) * 1000),
 });
 
-const plan = (c: Collection, filter: Document, sort?: Document) => planQuery(c, filter, undefined, sort && parseSort(sort));
+const plan = (c: Collection, filter: Document, sort?: Document) =>
+  planQuery(c, filter, undefined, sort && parseSort(sort));
 
 it('prefers the index fixing the most leading fields by equality', () => {
-  const c = collection(3000, { status: { status: 1 }, cat_status_date: { cat: 1, status: 1, date: -1, _id: -1 } }, article);
+  const c = collection(
+    3000,
+    { status: { status: 1 }, cat_status_date: { cat: 1, status: 1, date: -1, _id: -1 } },
+    article,
+  );
   expect(plan(c, { status: 'published', cat: 'c1' }).index).toBe('cat_status_date');
   const p = plan(c, { status: 'published', cat: 'c1' }, { date: -1, _id: -1 });
   expect(p.index).toBe('cat_status_date');
@@ -46,7 +52,10 @@ it('prefers the index fixing the most leading fields by equality', () => {
 
 it('at equal equality fields, prefers the index that serves the sort', () => {
   const c = collection(3000, { status: { status: 1 }, published: { status: 1, date: -1, _id: -1 } }, article);
-  expect(plan(c, { status: 'published' }, { date: -1, _id: -1 })).toMatchObject({ index: 'published', walk: expect.anything() });
+  expect(plan(c, { status: 'published' }, { date: -1, _id: -1 })).toMatchObject({
+    index: 'published',
+    walk: expect.anything(),
+  });
   expect(plan(c, { status: 'published' }, { date: -1 }).index).toBe('published'); // a prefix of the walked fields
   expect(plan(c, { status: 'published' }, { status: 1, date: 1 }).walk).toBeDefined(); // fixed sort field dropped
 });
@@ -68,11 +77,19 @@ it('then the smallest candidate set; a tiny set (unique key) beats any walk', ()
 it('range predicates on the first walked field narrow the walk; keyset $or branches too', () => {
   const c = collection(3000, { published: { status: 1, date: -1, _id: -1 } }, article);
   const all = plan(c, { status: 'published' }, { date: -1, _id: -1 }).walk!;
-  const ranged = plan(c, { status: 'published', date: { $gte: new Date(1_700_000_500_000) } }, { date: -1, _id: -1 }).walk!;
+  const ranged = plan(
+    c,
+    { status: 'published', date: { $gte: new Date(1_700_000_500_000) } },
+    { date: -1, _id: -1 },
+  ).walk!;
   expect(ranged.lo > all.lo).toBe(true);
   expect(ranged.hi < all.hi).toBe(true); // type bracketing: dates only
   const at = new Date(1_700_000_300_000);
-  const keyset = plan(c, { status: 'published', $or: [{ date: { $lt: at } }, { date: at, _id: { $lt: 5 } }] }, { date: -1, _id: -1 }).walk!;
+  const keyset = plan(
+    c,
+    { status: 'published', $or: [{ date: { $lt: at } }, { date: at, _id: { $lt: 5 } }] },
+    { date: -1, _id: -1 },
+  ).walk!;
   expect(keyset.hi < all.hi).toBe(true);
   const count = (w: typeof all) => [...w.index.range(w.lo, w.hi, w.backward)].length;
   expect(count(ranged)).toBe(2700 - [...Array(3000).keys()].filter((i) => i % 10 !== 0 && i % 977 < 500).length);
@@ -94,8 +111,15 @@ it('falls back from a walk when a walked field is multikey, and back again when 
 it('an equality lookup settles its fields: only the rest of the filter is left to test', () => {
   const c = collection(200, { kind: { kind: 1 }, cat_status: { cat: 1, status: 1 } }, article);
   expect(plan(c, { kind: 'rare' })).toMatchObject({ index: 'kind', exact: true });
-  expect(plan(c, { kind: { $in: ['rare', 'other'] }, slug: 's0' })).toMatchObject({ index: 'kind', exact: false, residual: { slug: 's0' } });
-  expect(plan(c, { cat: 'c1', status: { $in: ['draft'] }, slug: { $ne: 'x' } })).toMatchObject({ index: 'cat_status', residual: { slug: { $ne: 'x' } } });
+  expect(plan(c, { kind: { $in: ['rare', 'other'] }, slug: 's0' })).toMatchObject({
+    index: 'kind',
+    exact: false,
+    residual: { slug: 's0' },
+  });
+  expect(plan(c, { cat: 'c1', status: { $in: ['draft'] }, slug: { $ne: 'x' } })).toMatchObject({
+    index: 'cat_status',
+    residual: { slug: { $ne: 'x' } },
+  });
   // Not settled: more than an equality on the field, or a value whose key equality is not MongoDB's.
   expect(plan(c, { kind: { $in: ['rare'], $ne: 'x' } }).exact).toBe(false);
   expect(plan(c, { kind: { $in: ['rare'], $ne: 'x' } }).residual).toBeUndefined();

@@ -31,8 +31,10 @@ async function failure(p: Promise<unknown>): Promise<MongoServerError> {
   throw new Error('expected the command to fail');
 }
 
-const collMod = (name: string, index: Document, extra: Document = {}): Promise<Document> => ctx.db.command({ collMod: name, index, ...extra });
-const indexNamed = async (c: Collection<Doc>, name: string): Promise<Document | undefined> => (await c.listIndexes().toArray()).find((i) => i.name === name);
+const collMod = (name: string, index: Document, extra: Document = {}): Promise<Document> =>
+  ctx.db.command({ collMod: name, index, ...extra });
+const indexNamed = async (c: Collection<Doc>, name: string): Promise<Document | undefined> =>
+  (await c.listIndexes().toArray()).find((i) => i.name === name);
 
 describe('collMod prepareUnique, then unique', () => {
   let c: Collection<Doc>;
@@ -69,7 +71,16 @@ describe('collMod prepareUnique, then unique', () => {
     // Moving a document onto a key another holds is refused; off a duplicated key to a new one is fine.
     expect((await failure(c.updateOne({ _id: 7 }, { $set: { x: 'Fuji' } }))).code).toBe(11000);
     expect((await c.updateOne({ _id: 1 }, { $set: { x: 'Delicious' } })).matchedCount).toBe(1);
-    expect((await failure(c.insertMany([{ _id: 8, x: 'Braeburn' }, { _id: 9, x: 'Braeburn' }]))).code).toBe(11000);
+    expect(
+      (
+        await failure(
+          c.insertMany([
+            { _id: 8, x: 'Braeburn' },
+            { _id: 9, x: 'Braeburn' },
+          ]),
+        )
+      ).code,
+    ).toBe(11000);
     expect(await c.countDocuments({ x: 'Braeburn' })).toBe(1);
     expect(await c.countDocuments()).toBe(7);
   });
@@ -93,7 +104,10 @@ describe('collMod prepareUnique, then unique', () => {
     expect(spec).toMatchObject({ key: { x: 1 }, unique: true });
     expect(spec?.prepareUnique).toBeUndefined();
     expect((await failure(c.insertOne({ _id: 10, x: 'Gala' }))).code).toBe(11000);
-    const byKey = await c.find({ x: { $in: ['Delicious', 'Fuji', 'Gala', 'Braeburn', 'Macintosh', 'Washington'] } }).sort({ x: 1 }).toArray();
+    const byKey = await c
+      .find({ x: { $in: ['Delicious', 'Fuji', 'Gala', 'Braeburn', 'Macintosh', 'Washington'] } })
+      .sort({ x: 1 })
+      .toArray();
     expect(byKey.map((d) => d._id)).toEqual([8, 1, 4, 7, 2, 5]);
     expect(await c.countDocuments({ x: 'Fuji' })).toBe(1);
     expect((await c.find({ x: 'Gala' }).hint({ x: 1 }).toArray()).map((d) => d._id)).toEqual([7]);
@@ -106,7 +120,11 @@ describe('collMod prepareUnique, then unique', () => {
 
   it('lets duplicates in again when prepareUnique is set back to false', async () => {
     const d = ctx.db.collection<Doc>('pears');
-    await d.insertMany([{ _id: 1, x: 1, y: 'a' }, { _id: 2, x: 1, y: 'a' }, { _id: 3, x: 2, y: 'a' }]);
+    await d.insertMany([
+      { _id: 1, x: 1, y: 'a' },
+      { _id: 2, x: 1, y: 'a' },
+      { _id: 3, x: 2, y: 'a' },
+    ]);
     await d.createIndex({ x: 1, y: 1 }, { name: 'xy' });
     await collMod('pears', { name: 'xy', prepareUnique: true });
     expect((await failure(d.insertOne({ _id: 4, x: 2, y: 'a' }))).code).toBe(11000);
@@ -119,11 +137,16 @@ describe('collMod prepareUnique, then unique', () => {
 
   it('createIndexes takes prepareUnique too', async () => {
     const d = ctx.db.collection<Doc>('plums');
-    await d.insertMany([{ _id: 1, x: 1 }, { _id: 2, x: 1 }]);
+    await d.insertMany([
+      { _id: 1, x: 1 },
+      { _id: 2, x: 1 },
+    ]);
     await ctx.db.command({ createIndexes: 'plums', indexes: [{ key: { x: 1 }, name: 'x_1', prepareUnique: true }] });
     expect(await indexNamed(d, 'x_1')).toMatchObject({ prepareUnique: true });
     expect((await failure(d.insertOne({ _id: 3, x: 1 }))).code).toBe(11000);
-    expect((await failure(collMod('plums', { keyPattern: { x: 1 }, unique: true }))).errorResponse.violations).toEqual([{ ids: [1, 2] }]);
+    expect((await failure(collMod('plums', { keyPattern: { x: 1 }, unique: true }))).errorResponse.violations).toEqual([
+      { ids: [1, 2] },
+    ]);
   });
 });
 
@@ -169,12 +192,17 @@ storage('a converted index in storage', () => {
 describe('an error answer changes nothing (the whole collMod is checked first, as MongoDB does)', () => {
   test('a later option that fails leaves the index as it was: not unique, not prepared', async () => {
     const c = ctx.db.collection<Doc>('atomic');
-    await c.insertMany([{ _id: 1, x: 1 }, { _id: 2, x: 2 }]);
+    await c.insertMany([
+      { _id: 1, x: 1 },
+      { _id: 2, x: 2 },
+    ]);
     await c.createIndex({ x: 1 }, { name: 'x_1' });
     await collMod('atomic', { name: 'x_1', prepareUnique: true });
     // dryRun of the wrong type, after the index option: TypeMismatch, and no conversion.
     expect((await failure(collMod('atomic', { name: 'x_1', unique: true }, { dryRun: 1 }))).code).toBe(14);
-    expect((await failure(collMod('atomic', { name: 'x_1', unique: true }, { validationLevel: 'bogus' }))).code).toBeGreaterThan(0);
+    expect(
+      (await failure(collMod('atomic', { name: 'x_1', unique: true }, { validationLevel: 'bogus' }))).code,
+    ).toBeGreaterThan(0);
     expect(await indexNamed(c, 'x_1')).not.toHaveProperty('unique');
     await c.insertOne({ _id: 3, y: 1 });
     // An option after prepareUnique: false that fails: still prepared (a duplicate of x is refused).
@@ -184,7 +212,10 @@ describe('an error answer changes nothing (the whole collMod is checked first, a
 
   test('a successful dry run is no change: no modify event, nothing converted', async () => {
     const c = ctx.db.collection<Doc>('dry');
-    await c.insertMany([{ _id: 1, x: 1 }, { _id: 2, x: 2 }]);
+    await c.insertMany([
+      { _id: 1, x: 1 },
+      { _id: 2, x: 2 },
+    ]);
     await c.createIndex({ x: 1 }, { name: 'x_1' });
     await collMod('dry', { name: 'x_1', prepareUnique: true });
     const stream = c.watch([], { showExpandedEvents: true, maxAwaitTimeMS: 100 });

@@ -33,8 +33,24 @@ import { random } from './helpers/random.js';
 const store = scratchStore();
 afterAll(() => store.close());
 
-
-const NAMES = ['_id', 'a', 'ab', 'b', 'a.b', 'name', 'names', 'Name', 'status', 'é', 'e\u0301', '_idx', 'x', '10', '2', 'tags'];
+const NAMES = [
+  '_id',
+  'a',
+  'ab',
+  'b',
+  'a.b',
+  'name',
+  'names',
+  'Name',
+  'status',
+  'é',
+  'e\u0301',
+  '_idx',
+  'x',
+  '10',
+  '2',
+  'tags',
+];
 
 /** One BSON element (type, name, value) as bytes. */
 function elem(name: string, value: unknown): Buffer {
@@ -126,7 +142,8 @@ function value(r: () => number, depth: number, allTypes: boolean): unknown {
   }
   if (depth < 2 && k < 0.3) {
     const d: Document = {};
-    for (const n of ['a', 'b', 'c', 'name', '$x'].slice(0, 1 + Math.floor(r() * (allTypes ? 5 : 4)))) d[n] = value(r, depth + 1, allTypes);
+    for (const n of ['a', 'b', 'c', 'name', '$x'].slice(0, 1 + Math.floor(r() * (allTypes ? 5 : 4))))
+      d[n] = value(r, depth + 1, allTypes);
     return d;
   }
   return scalar(r, allTypes);
@@ -144,7 +161,14 @@ function randomDoc(r: () => number, i: number, allTypes: boolean): Buffer {
   if (allTypes) {
     if (r() < 0.1) elems.push(undefinedElem(NAMES[1 + Math.floor(r() * 8)]!));
     if (r() < 0.1) elems.push(elem(NAMES[1 + Math.floor(r() * 8)]!, value(r, 0, true))); // a repeated name
-    if (r() < 0.1) elems.push(orderedDocElem('b', [['z', 1], ['3', 2], ['1', 3]]));
+    if (r() < 0.1)
+      elems.push(
+        orderedDocElem('b', [
+          ['z', 1],
+          ['3', 2],
+          ['1', 3],
+        ]),
+      );
   }
   return rawDoc(elems);
 }
@@ -161,7 +185,10 @@ function collectionOf(docs: Buffer[]): Collection {
 /** The documents in natural order: `_id` order (BSON comparison order), as the storage keeps them. */
 function natural(docs: Buffer[]): Buffer[] {
   const byId = parseSort({ _id: 1 });
-  return docs.map((b) => ({ b, k: sortKey(decode(b), byId) })).sort((x, y) => compareKeys(x.k, y.k, byId)).map((x) => x.b);
+  return docs
+    .map((b) => ({ b, k: sortKey(decode(b), byId) }))
+    .sort((x, y) => compareKeys(x.k, y.k, byId))
+    .map((x) => x.b);
 }
 
 function reference(docs: Buffer[], filter: Document, projection?: Document, sort?: Document, limit = 0): Buffer[] {
@@ -228,7 +255,8 @@ function randomFilter(r: () => number, docs: Buffer[]): Document {
 function randomProjection(r: () => number): Document {
   const p: Document = {};
   const n = 1 + Math.floor(r() * 5);
-  for (let i = 0; i < n; i++) p[[...NAMES, 'missing', 'tags'][Math.floor(r() * (NAMES.length + 2))]!] = r() < 0.8 ? 1 : true;
+  for (let i = 0; i < n; i++)
+    p[[...NAMES, 'missing', 'tags'][Math.floor(r() * (NAMES.length + 2))]!] = r() < 0.8 ? 1 : true;
   const id = r();
   if (id < 0.3) p._id = 0;
   else if (id < 0.5) p._id = 1;
@@ -275,7 +303,18 @@ describe('randomized comparison with the decoding path', () => {
     expect(projectFields(rawDoc([elem('_id', 1), elem('a', Long.fromNumber(2))]), keep)).toBeUndefined();
     expect(projectFields(rawDoc([elem('_id', 1), undefinedElem('name')]), keep)).toBeUndefined();
     expect(projectFields(rawDoc([elem('_id', 1), elem('a', 1), elem('a', 2)]), keep)).toBeUndefined();
-    expect(projectFields(rawDoc([elem('_id', 1), orderedDocElem('a', [['b', 1], ['1', 2]])]), keep)).toBeUndefined();
+    expect(
+      projectFields(
+        rawDoc([
+          elem('_id', 1),
+          orderedDocElem('a', [
+            ['b', 1],
+            ['1', 2],
+          ]),
+        ]),
+        keep,
+      ),
+    ).toBeUndefined();
     // Odd values elsewhere in the document do not matter.
     expect(projectFields(rawDoc([elem('_id', 1), elem('zz', Long.fromNumber(2)), elem('a', 2.5)]), keep)).toEqual(
       rawDoc([elem('_id', 1), elem('a', 2.5)]),
@@ -333,7 +372,10 @@ describe('through the driver: replies, batches and getMore', () => {
       slug: r() < 0.1 ? undefined : `s${i}`,
       body: 'b'.repeat(3000),
       at: new Date(1_700_000_000_000 + i),
-      tags: [{ k: 'a', v: i }, { k: 'b', v: r() }],
+      tags: [
+        { k: 'a', v: i },
+        { k: 'b', v: r() },
+      ],
       extra: value(r, 0, false),
     }));
     await c.insertMany(docs, { ignoreUndefined: true });
@@ -345,12 +387,18 @@ describe('through the driver: replies, batches and getMore', () => {
   });
 
   async function raw(filter: Document, projection: Document, batchSize?: number): Promise<Buffer[]> {
-    return (await c.find(filter, { projection, raw: true, ...(batchSize ? { batchSize } : {}) }).toArray()) as unknown as Buffer[];
+    return (await c
+      .find(filter, { projection, raw: true, ...(batchSize ? { batchSize } : {}) })
+      .toArray()) as unknown as Buffer[];
   }
 
   it('_id $in with an equality filter and a top-level inclusion projection', async () => {
     const ids = Array.from({ length: 50 }, (_, i) => i * 97);
-    for (const projection of [{ _id: 1, name: 1, slug: 1 }, { _id: 0, slug: 1, missing: 1, tags: 1 }, { name: 1, status: true, extra: 1 }]) {
+    for (const projection of [
+      { _id: 1, name: 1, slug: 1 },
+      { _id: 0, slug: 1, missing: 1, tags: 1 },
+      { name: 1, status: true, extra: 1 },
+    ]) {
       const filter = { _id: { $in: ids }, status: 'published' };
       expect(hexOf(await raw(filter, projection, 7))).toEqual(hexOf(reference(stored, filter, projection)));
     }
@@ -372,11 +420,20 @@ describe('through the driver: replies, batches and getMore', () => {
     // An empty $match before the $project turns the shortcut off: the reference is the same pipeline.
     const agg = async (pipeline: Document[]) =>
       hexOf((await c.aggregate(pipeline, { raw: true, batchSize: 11 }).toArray()) as unknown as Buffer[]);
-    const head = (id: number): Document[] => [{ $match: { status: 'published', _id: { $gte: id } } }, { $sort: { at: -1 } }, { $limit: 40 }];
+    const head = (id: number): Document[] => [
+      { $match: { status: 'published', _id: { $gte: id } } },
+      { $sort: { at: -1 } },
+      { $limit: 40 },
+    ];
     for (const projection of [{ name: 1, slug: 1, extra: 1 }, { _id: 0, tags: 1, missing: 1 }, { _id: 1 }]) {
       const tail = [{ $project: projection }, { $addFields: { branch: 1 } }];
       const pipeline = [...head(0), ...tail, { $unionWith: { coll: 'articles', pipeline: [...head(3000), ...tail] } }];
-      const plain = [...head(0), { $match: {} }, ...tail, { $unionWith: { coll: 'articles', pipeline: [...head(3000), { $match: {} }, ...tail] } }];
+      const plain = [
+        ...head(0),
+        { $match: {} },
+        ...tail,
+        { $unionWith: { coll: 'articles', pipeline: [...head(3000), { $match: {} }, ...tail] } },
+      ];
       const got = await agg(pipeline);
       expect(got).toHaveLength(80);
       expect(got).toEqual(await agg(plain));

@@ -77,8 +77,18 @@ describe('large replies in reused memory', () => {
     const first = (r: number): number => (r * 37) % (DOCS - 100);
     const messages = Array.from({ length: requests }, (_, r) =>
       r % 2 === 0
-        ? opMsg(1000 + r, { find: 'c', filter: { _id: { $in: Array.from({ length: 100 }, (_, i) => first(r) + 99 - i) } }, $db: db })
-        : opMsg(1000 + r, { find: 'c', filter: { n: { $gte: first(r), $lt: first(r) + 100 } }, sort: { n: 1 }, singleBatch: true, $db: db }),
+        ? opMsg(1000 + r, {
+            find: 'c',
+            filter: { _id: { $in: Array.from({ length: 100 }, (_, i) => first(r) + 99 - i) } },
+            $db: db,
+          })
+        : opMsg(1000 + r, {
+            find: 'c',
+            filter: { n: { $gte: first(r), $lt: first(r) + 100 } },
+            sort: { n: 1 },
+            singleBatch: true,
+            $db: db,
+          }),
     );
     const replies = await exchange(messages, requests);
     expect(replies.map(([to]) => to)).toEqual(messages.map((_, r) => 1000 + r));

@@ -36,7 +36,8 @@ function reason(file: UnifiedFile, test: UnifiedTest): string | undefined {
   return op && `${op.name}: ${NOT_RUN[op.name]}`;
 }
 
-const isChangeStream = (v: unknown): v is ChangeStream => !!v && typeof (v as ChangeStream).tryNext === 'function' && 'resumeToken' in (v as object);
+const isChangeStream = (v: unknown): v is ChangeStream =>
+  !!v && typeof (v as ChangeStream).tryNext === 'function' && 'resumeToken' in (v as object);
 type Watchable = { watch(pipeline: Document[], options: ChangeStreamOptions): ChangeStream };
 
 /** A collection, a database, or a client entity's MongoClient. */
@@ -77,12 +78,21 @@ afterAll(async () => {
   await engine?.close();
   if (!record) return;
   for (const [list, listing] of Object.entries(recorded)) {
-    const sorted = Object.fromEntries(Object.entries(listing).filter(([, tests]) => Object.keys(tests).length).sort(([a], [b]) => a.localeCompare(b)));
-    writeFileSync(join(SPEC_DIR, `${list === 'skipped' ? 'skipped' : 'expected-failures'}.json`), `${JSON.stringify(sorted, null, 2)}\n`);
+    const sorted = Object.fromEntries(
+      Object.entries(listing)
+        .filter(([, tests]) => Object.keys(tests).length)
+        .sort(([a], [b]) => a.localeCompare(b)),
+    );
+    writeFileSync(
+      join(SPEC_DIR, `${list === 'skipped' ? 'skipped' : 'expected-failures'}.json`),
+      `${JSON.stringify(sorted, null, 2)}\n`,
+    );
   }
 });
 
-for (const name of readdirSync(FILES_DIR).filter((f) => f.endsWith('.json')).sort()) {
+for (const name of readdirSync(FILES_DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort()) {
   const file = parseFile(readFileSync(join(FILES_DIR, name), 'utf8'));
   describe(name, () => {
     const skips: Record<string, string> = (recorded.skipped[name] = {});
@@ -95,20 +105,26 @@ for (const name of readdirSync(FILES_DIR).filter((f) => f.endsWith('.json')).sor
         continue;
       }
       const expectedFailure = expectedFailures[name]?.[test.description];
-      it(expectedFailure ? `${test.description} [expected failure: ${expectedFailure}]` : test.description, async () => {
-        let error: unknown;
-        try {
-          await runTest(engine.uri, file, test);
-        } catch (e) {
-          error = e;
-        }
-        if (record) {
-          if (error) failures[test.description] = expectedFailure ?? (error instanceof Error ? error.message : String(error)).slice(0, 300);
-          return;
-        }
-        if (expectedFailure && !error) throw new Error('listed in expected-failures.json but now passes: remove it from the list');
-        if (!expectedFailure && error) throw error;
-      });
+      it(
+        expectedFailure ? `${test.description} [expected failure: ${expectedFailure}]` : test.description,
+        async () => {
+          let error: unknown;
+          try {
+            await runTest(engine.uri, file, test);
+          } catch (e) {
+            error = e;
+          }
+          if (record) {
+            if (error)
+              failures[test.description] =
+                expectedFailure ?? (error instanceof Error ? error.message : String(error)).slice(0, 300);
+            return;
+          }
+          if (expectedFailure && !error)
+            throw new Error('listed in expected-failures.json but now passes: remove it from the list');
+          if (!expectedFailure && error) throw error;
+        },
+      );
     }
     it('skips exactly what skipped.json lists for this file', () => {
       if (!record) expect(skips).toEqual(skipped[name] ?? {});

@@ -5,7 +5,10 @@
 import { MongoClient } from 'mongodb';
 import { startEngine, type RunningEngine } from '../src/index.js';
 
-async function withExpiredDocument(engine: RunningEngine, fn: (count: () => Promise<number>) => Promise<void>): Promise<void> {
+async function withExpiredDocument(
+  engine: RunningEngine,
+  fn: (count: () => Promise<number>) => Promise<void>,
+): Promise<void> {
   const client = new MongoClient(engine.uri);
   try {
     const c = client.db('ttl_default').collection('sessions');

@@ -23,6 +23,7 @@ it('expires documents with a past date and keeps the rest', async () => {
     { k: 'nodate', at: 'not a date' },
   ]);
   const deadline = Date.now() + 130_000;
-  while ((await c.countDocuments({ k: 'old' })) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+  while ((await c.countDocuments({ k: 'old' })) > 0 && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 250));
   expect((await c.find({}, { sort: { k: 1 } }).toArray()).map((d) => d.k)).toEqual(['future', 'nodate']);
 }, 150_000);

@@ -10,7 +10,12 @@ import { DuplicateKeyError } from '../src/errors.js';
 import { findRaw } from '../src/query/exec.js';
 import { scratchStore } from './scratch-store.js';
 
-const doc = (i: number): Document => ({ _id: `a${String(i).padStart(4, '0')}`, slug: `s${i}`, page: `p${i % 3}`, n: i });
+const doc = (i: number): Document => ({
+  _id: `a${String(i).padStart(4, '0')}`,
+  slug: `s${i}`,
+  page: `p${i % 3}`,
+  n: i,
+});
 const ids = (bufs: Iterable<Buffer>): unknown[] => [...bufs].map((b) => decode(b)._id);
 
 describe('unique index lookups (engine internals)', () => {
@@ -53,7 +58,9 @@ describe('unique index lookups (engine internals)', () => {
   });
 
   it('finds documents under a leading-field prefix of a compound unique index, and whole keys', () => {
-    expect(ids(findRaw(c, { filter: { page: 'p1' } }))).toEqual(Array.from({ length: 100 }, (_, i) => doc(i * 3 + 1)._id));
+    expect(ids(findRaw(c, { filter: { page: 'p1' } }))).toEqual(
+      Array.from({ length: 100 }, (_, i) => doc(i * 3 + 1)._id),
+    );
     expect(ids(findRaw(c, { filter: { page: 'p2', slug: { $in: ['s5', 's8', 's9'] } } }))).toEqual(['a0005', 'a0008']);
   });
 
@@ -66,7 +73,9 @@ describe('unique index lookups (engine internals)', () => {
   });
 
   it('still refuses duplicates and follows key changes and deletions', () => {
-    expect(() => store.write(() => c.insert(encode({ ...doc(3), n: -1 }), { ...doc(3), n: -1 }))).toThrow(DuplicateKeyError);
+    expect(() => store.write(() => c.insert(encode({ ...doc(3), n: -1 }), { ...doc(3), n: -1 }))).toThrow(
+      DuplicateKeyError,
+    );
     const clash = { _id: 'new', slug: 's4', page: 'p1' };
     expect(() => store.write(() => c.insert(encode(clash), clash))).toThrow(DuplicateKeyError);
     const rid = c.ridById('a0004')!;

@@ -41,14 +41,26 @@ function message(body: Document, sequence?: [string, Document[]]): Buffer {
 }
 
 function seeds(): Buffer[] {
-  const doc = (i: number): Document => ({ _id: i, k: `key-${i}`, s: 'é☆'.repeat(i % 3), n: [1, 2.5, { x: new ObjectId() }], d: new Date(0), b: true });
+  const doc = (i: number): Document => ({
+    _id: i,
+    k: `key-${i}`,
+    s: 'é☆'.repeat(i % 3),
+    n: [1, 2.5, { x: new ObjectId() }],
+    d: new Date(0),
+    b: true,
+  });
   return [
     message({ insert: 'docs', $db: dbName }, ['documents', [doc(1), doc(2), doc(3)]]),
     message({ insert: 'docs', documents: [doc(4), { k: 'no-id' }], $db: dbName }),
     message({ update: 'docs', $db: dbName }, ['updates', [{ q: { k: 'key-1' }, u: { $set: { t: 1 } }, upsert: true }]]),
     message({ find: 'docs', filter: { k: { $in: ['key-1', 'key-2'] } }, sort: { k: -1 }, $db: dbName }),
     message({ find: 'docs', filter: { _id: 2 }, limit: 1, singleBatch: true, $db: dbName }),
-    message({ aggregate: 'docs', pipeline: [{ $match: { b: true } }, { $group: { _id: '$k', c: { $sum: 1 } } }], cursor: {}, $db: dbName }),
+    message({
+      aggregate: 'docs',
+      pipeline: [{ $match: { b: true } }, { $group: { _id: '$k', c: { $sum: 1 } } }],
+      cursor: {},
+      $db: dbName,
+    }),
     message({ delete: 'docs', $db: dbName }, ['deletes', [{ q: { k: 'key-3' }, limit: 1 }]]),
   ];
 }
@@ -66,7 +78,8 @@ function mutate(src: Buffer, rnd: () => number): Buffer {
       const p = Math.min(at(), b.length - 4);
       const old = b.readInt32LE(p);
       b.writeInt32LE([0, 1, 4, 5, -1, 0x7fffffff, (old + 1) | 0, (old - 1) | 0][Math.floor(rnd() * 8)]!, p);
-    } else if (kind === 3) b = b.subarray(0, Math.max(21, at())); // cut short
+    } else if (kind === 3)
+      b = b.subarray(0, Math.max(21, at())); // cut short
     else if (kind === 4) {
       const p = at();
       b = Buffer.concat([b.subarray(0, p), b.subarray(p, p + Math.floor(rnd() * 16)), b.subarray(p)]); // a piece repeated
@@ -126,7 +139,8 @@ test(`${CASES} mutated requests (seed ${SEED}): each answered or closed, the eng
     // An OP_MSG whose header tells its true length is answered, whatever its inside: mongod refuses a bad
     // section or document with an error reply, and so must the engine (a close is for broken framing only).
     const framed = msg.length >= 16 && msg.readInt32LE(0) === msg.length && msg.readInt32LE(12) === 2013;
-    if (framed && outcome === 'closed') throw new Error(`a framed OP_MSG was not answered: ${msg.toString('hex').slice(0, 400)}`);
+    if (framed && outcome === 'closed')
+      throw new Error(`a framed OP_MSG was not answered: ${msg.toString('hex').slice(0, 400)}`);
     if (outcome === 'closed') closed++;
     else {
       answered++;
@@ -143,5 +157,8 @@ test(`${CASES} mutated requests (seed ${SEED}): each answered or closed, the eng
   // Everything stored decodes: every document read back through the driver, by a scan and by the index.
   const all = await ctx.db.collection('docs').find().toArray();
   expect(await ctx.db.collection('docs').countDocuments()).toBe(all.length);
-  await ctx.db.collection('docs').find({ k: { $gte: '' } }).toArray();
+  await ctx.db
+    .collection('docs')
+    .find({ k: { $gte: '' } })
+    .toArray();
 });

@@ -25,7 +25,8 @@ export function optionalParam(ctx: KoaContextWithOIDC, name: string): string | u
 /** A required string parameter, or invalid_request. */
 export function requireParam(ctx: KoaContextWithOIDC, name: string): string {
   const value = ctx.oidc.params[name];
-  if (typeof value !== 'string' || value.length === 0) throw new errors.InvalidRequest(`missing required parameter '${name}'`);
+  if (typeof value !== 'string' || value.length === 0)
+    throw new errors.InvalidRequest(`missing required parameter '${name}'`);
   if (value.length > 16_384) throw new errors.InvalidRequest(`parameter '${name}' is too long`);
   return value;
 }

@@ -20,7 +20,8 @@ export interface IssueOptions {
 function grantedScopes(ctx: KoaContextWithOIDC): string[] {
   const client = ctx.oidc.client!;
   const allowed = new Set((client.scope ?? '').split(' ').filter(Boolean));
-  const asked = typeof ctx.oidc.params.scope === 'string' ? ctx.oidc.params.scope.split(' ').filter(Boolean) : [...allowed];
+  const asked =
+    typeof ctx.oidc.params.scope === 'string' ? ctx.oidc.params.scope.split(' ').filter(Boolean) : [...allowed];
   const scopes = [...new Set(asked)];
   const refused = scopes.find((s) => !allowed.has(s));
   if (refused) throw new errors.InvalidScope('requested scope is not allowed', refused);
@@ -54,7 +55,14 @@ export async function issueTokens(ctx: KoaContextWithOIDC, opts: IssueOptions): 
   ctx.oidc.entity('Account', account);
   ctx.oidc.entity('Grant', grant);
 
-  const at = new provider.AccessToken({ accountId: account.accountId, client, grantId, gty, expiresWithSession: false, scope: scope || undefined });
+  const at = new provider.AccessToken({
+    accountId: account.accountId,
+    client,
+    grantId,
+    gty,
+    expiresWithSession: false,
+    scope: scope || undefined,
+  });
   at.resourceServer = new provider.ResourceServer(audience, opts.resourceServer);
   ctx.oidc.entity('AccessToken', at);
   const accessToken = await at.save();
@@ -77,7 +85,10 @@ export async function issueTokens(ctx: KoaContextWithOIDC, opts: IssueOptions): 
 
   let idToken: string | undefined;
   if (scopes.includes('openid')) {
-    const token = new provider.IdToken({ ...(await account.claims('id_token', scope, {}, [])), sub: account.accountId }, { ctx });
+    const token = new provider.IdToken(
+      { ...(await account.claims('id_token', scope, {}, [])), sub: account.accountId },
+      { ctx },
+    );
     token.scope = scope;
     idToken = await token.issue({ use: 'idtoken' });
   }

@@ -18,6 +18,11 @@ export function otpGrant(deps: { otp: OtpService; issue: Omit<IssueOptions, 'acc
       if (outcome.retryAfter) tooManyAttempts(ctx, outcome.retryAfter);
       invalidCredentials('invalid or expired one-time code');
     }
-    await issueTokens(ctx, { ...deps.issue, account: toAccount(outcome.customer), gty: 'otp', extra: { device_token: outcome.deviceToken } });
+    await issueTokens(ctx, {
+      ...deps.issue,
+      account: toAccount(outcome.customer),
+      gty: 'otp',
+      extra: { device_token: outcome.deviceToken },
+    });
   };
 }

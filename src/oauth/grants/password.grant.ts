@@ -6,7 +6,13 @@ import { toAccount } from '../account.js';
 import type { PasswordLogin } from '../password-login.js';
 import type { SignInLimits } from '../sign-in-limits.js';
 import type { OtpService } from '../otp.js';
-import { isThirdParty, LinkRefused, parseThirdPartyPassword, type LinkProof, type ThirdPartySignIn } from '../third-party.js';
+import {
+  isThirdParty,
+  LinkRefused,
+  parseThirdPartyPassword,
+  type LinkProof,
+  type ThirdPartySignIn,
+} from '../third-party.js';
 import { invalidCredentials, linkRequired, optionalParam, requireParam, tooManyAttempts } from './grant-errors.js';
 import { checkResource, issueTokens, type IssueOptions } from './issue-tokens.js';
 
@@ -39,7 +45,12 @@ export function passwordGrant(deps: PasswordGrantDeps) {
       if (outcome.retryAfter) tooManyAttempts(ctx, outcome.retryAfter);
       invalidCredentials('invalid username or password');
     }
-    await issueTokens(ctx, { ...deps.issue, account: toAccount(outcome.customer), gty: 'password', extra: { device_token: outcome.deviceToken } });
+    await issueTokens(ctx, {
+      ...deps.issue,
+      account: toAccount(outcome.customer),
+      gty: 'password',
+      extra: { device_token: outcome.deviceToken },
+    });
   };
 }
 
@@ -58,11 +69,23 @@ async function thirdPartyCustomer(
   const prove: LinkProof = async (customer) => {
     if (credential.accountPassword) {
       const outcome = await deps.logins.check(customer.email!, credential.accountPassword, ctx.ip);
-      return outcome.ok ? (outcome.customer._id === customer._id ? 'ok' : 'wrong') : outcome.retryAfter ? { retryAfter: outcome.retryAfter } : 'wrong';
+      return outcome.ok
+        ? outcome.customer._id === customer._id
+          ? 'ok'
+          : 'wrong'
+        : outcome.retryAfter
+          ? { retryAfter: outcome.retryAfter }
+          : 'wrong';
     }
     if (credential.code) {
       const outcome = await deps.otp.check(customer.email!, credential.code, ctx.ip);
-      return outcome.ok ? (outcome.customer._id === customer._id ? 'ok' : 'wrong') : outcome.retryAfter ? { retryAfter: outcome.retryAfter } : 'wrong';
+      return outcome.ok
+        ? outcome.customer._id === customer._id
+          ? 'ok'
+          : 'wrong'
+        : outcome.retryAfter
+          ? { retryAfter: outcome.retryAfter }
+          : 'wrong';
     }
     return 'missing';
   };

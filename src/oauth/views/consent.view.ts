@@ -9,7 +9,12 @@ const SCOPE_TEXT: Record<string, string> = {
   cart: 'See and change your shopping carts',
 };
 
-export function consentPage(opts: { action: string; abortAction: string; clientName: string; scopes: string[] }): string {
+export function consentPage(opts: {
+  action: string;
+  abortAction: string;
+  clientName: string;
+  scopes: string[];
+}): string {
   const items = opts.scopes.map((s) => `<li>${escapeHtml(SCOPE_TEXT[s] ?? s)}</li>`).join('');
   return page(
     'Allow access',

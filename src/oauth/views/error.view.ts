@@ -5,7 +5,10 @@ import { escapeHtml, page, PAGE_CSP } from './layout.js';
 
 const BROWSER_ROUTES = new Set(['authorization', 'resume', 'end_session', 'end_session_confirm']);
 
-export async function renderError(ctx: KoaContextWithOIDC, out: { error?: string; error_description?: string }): Promise<void> {
+export async function renderError(
+  ctx: KoaContextWithOIDC,
+  out: { error?: string; error_description?: string },
+): Promise<void> {
   if (!BROWSER_ROUTES.has(ctx.oidc?.route ?? '')) {
     ctx.type = 'application/json';
     ctx.body = out;

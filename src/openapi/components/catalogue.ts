@@ -7,7 +7,8 @@ import { CategorySettingType, CouponReason, RecurrentSchedule } from '../../sche
 import { z } from '../zod.js';
 
 const id = (description: string) => z.string().describe(description);
-const nullableString = (description?: string) => (description ? z.string().nullable().describe(description) : z.string().nullable());
+const nullableString = (description?: string) =>
+  description ? z.string().nullable().describe(description) : z.string().nullable();
 const money = (description: string) => z.number().describe(`${description}; a decimal in the currency's minor digits`);
 const keyedByLanguage = <T extends z.ZodType>(value: T, description: string) =>
   z.record(z.string().regex(/^[a-z]{2}$/), value).describe(`${description}, keyed by ISO 639-1 language code`);
@@ -42,12 +43,17 @@ const productItemFields = {
   productId: id('The owning product'),
   productName: nullableString("The owning product's name"),
   price: money('Price (gross)'),
-  currency: z.string().regex(/^[A-Z]{3}$/).describe('ISO 4217 currency code'),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/)
+    .describe('ISO 4217 currency code'),
   available: z.boolean(),
   order: z.number().int().describe('Position among the items of its product'),
   shippable: z.boolean(),
   weight: z.number().int().nullable().describe('Weight in grams'),
-  installments: z.object({ count: z.number().int(), intervalMonths: z.number().int().describe('Months between two instalments') }).nullable(),
+  installments: z
+    .object({ count: z.number().int(), intervalMonths: z.number().int().describe('Months between two instalments') })
+    .nullable(),
   oncePerUser: z.boolean().describe('Whether a customer may buy the item only once'),
   isUpgrade: z.boolean(),
   upgradeType: nullableString(),
@@ -57,20 +63,48 @@ const productItemFields = {
   upgradePriceMobile: money('Upgrade price in the mobile apps').nullable(),
   settings: itemSettings,
   sku: z.string(),
-  prices: z.object({ web: money('Web price'), mobile: money('Mobile price'), compareAt: money('Former or list price shown struck through').nullable() }),
+  prices: z.object({
+    web: money('Web price'),
+    mobile: money('Mobile price'),
+    compareAt: money('Former or list price shown struck through').nullable(),
+  }),
   stockEnabled: z.boolean(),
   stockAvailable: z.number().int().nullable(),
   packageQuantity: z.number().int(),
   relatedItems: z.object({ itemIds: z.array(z.string()) }).describe('Items offered alongside this one'),
-  images: z.array(z.object({ url: z.string(), width: z.number().int().nullable().describe('Width in pixels'), height: z.number().int().nullable().describe('Height in pixels'), alt: nullableString() })),
-  files: z.array(z.object({ url: z.string(), name: z.string(), mimeType: nullableString(), size: z.number().int().nullable().describe('Size in bytes') })),
-  productDetails: z.object({ id: z.string() }).openapi({ deprecated: true, description: 'Deprecated: use productId. Holds only the product id (no nested product)' }),
-  translations: keyedByLanguage(z.object({ name: nullableString(), subtitle: nullableString() }), 'Every translation the item has'),
+  images: z.array(
+    z.object({
+      url: z.string(),
+      width: z.number().int().nullable().describe('Width in pixels'),
+      height: z.number().int().nullable().describe('Height in pixels'),
+      alt: nullableString(),
+    }),
+  ),
+  files: z.array(
+    z.object({
+      url: z.string(),
+      name: z.string(),
+      mimeType: nullableString(),
+      size: z.number().int().nullable().describe('Size in bytes'),
+    }),
+  ),
+  productDetails: z
+    .object({ id: z.string() })
+    .openapi({
+      deprecated: true,
+      description: 'Deprecated: use productId. Holds only the product id (no nested product)',
+    }),
+  translations: keyedByLanguage(
+    z.object({ name: nullableString(), subtitle: nullableString() }),
+    'Every translation the item has',
+  ),
   actionDataOnPurchase: z.array(actionData),
   actionDataOnRenewalPurchase: z.array(actionData),
 };
 
-const productItem = z.object(productItemFields).openapi('ProductItem', { description: 'A purchasable variant of a product' });
+const productItem = z
+  .object(productItemFields)
+  .openapi('ProductItem', { description: 'A purchasable variant of a product' });
 
 const product = z
   .object({
@@ -92,7 +126,12 @@ const product = z
       allowCustomPrice: z.boolean(),
     }),
     translatedTexts: keyedByLanguage(
-      z.object({ description: nullableString(), label1: nullableString(), label2: nullableString(), label3: nullableString() }),
+      z.object({
+        description: nullableString(),
+        label1: nullableString(),
+        label2: nullableString(),
+        label3: nullableString(),
+      }),
       'Every translation the product has',
     ),
     available: z.boolean(),
@@ -117,10 +156,22 @@ export const productCategory = z
     settings: z.array(z.object({ name: z.string(), key: z.string(), type: z.enum(CategorySettingType) })),
     totalProductsCount: z.number().int().describe('Available products listed in this category'),
     breadcrumbs: z
-      .array(z.object({ categoryId: z.string(), categoryName: z.string().describe('Localised like the category'), categorySlug: z.string() }))
+      .array(
+        z.object({
+          categoryId: z.string(),
+          categoryName: z.string().describe('Localised like the category'),
+          categorySlug: z.string(),
+        }),
+      )
       .describe('From the root category down to this one (inclusive)'),
-    translations: keyedByLanguage(z.object({ name: nullableString(), description: nullableString() }), 'Every translation the category has'),
-    products: z.array(product).optional().describe('Available products in product order; left out with `includeProducts=false`'),
+    translations: keyedByLanguage(
+      z.object({ name: nullableString(), description: nullableString() }),
+      'Every translation the category has',
+    ),
+    products: z
+      .array(product)
+      .optional()
+      .describe('Available products in product order; left out with `includeProducts=false`'),
   })
   .openapi('ProductCategory', { description: 'A category of the ecommerce catalogue' });
 
@@ -130,26 +181,35 @@ const cartItem = z
 
 const priceMatrix = z
   .object({
-    currency: z.string().regex(/^[A-Z]{3}$/).describe('ISO 4217 code of every amount here'),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .describe('ISO 4217 code of every amount here'),
     subtotal: money('Sum of the line totals'),
     discount: money('Taken off the items by coupons'),
     shipping: money('Shipping fee'),
     tax: money('VAT contained in the total (prices are gross)'),
     total: money('subtotal - discount + shipping'),
-    lines: z.array(z.object({ itemId: z.string(), quantity: z.number().int(), unitPrice: money('Unit price'), lineTotal: money('Unit price times quantity, before discounts') })),
+    lines: z.array(
+      z.object({
+        itemId: z.string(),
+        quantity: z.number().int(),
+        unitPrice: money('Unit price'),
+        lineTotal: money('Unit price times quantity, before discounts'),
+      }),
+    ),
     coupons: z.array(
       z.object({
         id: z.string(),
         code: z.string(),
         amount: money('Discount this coupon gives (for free shipping: the fee waived)'),
-        reason: z
-          .enum(CouponReason)
-          .nullable()
-          .describe('Why the coupon takes nothing off; null when it applies'),
+        reason: z.enum(CouponReason).nullable().describe('Why the coupon takes nothing off; null when it applies'),
       }),
     ),
   })
-  .openapi('PriceMatrix', { description: 'The prices of a cart, recomputed in the same atomic store operation as the last change' });
+  .openapi('PriceMatrix', {
+    description: 'The prices of a cart, recomputed in the same atomic store operation as the last change',
+  });
 
 export const cart = z
   .object({ id: id('Cart ID'), items: z.array(cartItem).describe('In cart order'), priceMatrix })

@@ -9,23 +9,56 @@ import { attachment, author, contentCategory, dateTime, elements, int, keyword, 
 
 const article = z
   .object({
-    objectClassName: str, id: str, signature: str, absoluteUrl: str, shortUrl: str, slug: str,
-    contentTypeId: opt, contentType: z.object({ id: str, name: str, slug: str, editor: str }).nullable(),
-    viewsCount: int(), commentsCount: int(), averageRatingByCustomers: z.number(), totalRatingsCount: int(), previewLimit: int('Characters of `preview` a reader without access gets'),
-    excludedFromSearchEngine: z.boolean(), title: str, firstPublishedDate: dateTime.nullable(), lastUpdateDate: dateTime,
-    categories: z.array(contentCategory), contentLength: int(), summary: str, introduction: str, premium: z.boolean(), free: z.boolean(), credits: opt,
+    objectClassName: str,
+    id: str,
+    signature: str,
+    absoluteUrl: str,
+    shortUrl: str,
+    slug: str,
+    contentTypeId: opt,
+    contentType: z.object({ id: str, name: str, slug: str, editor: str }).nullable(),
+    viewsCount: int(),
+    commentsCount: int(),
+    averageRatingByCustomers: z.number(),
+    totalRatingsCount: int(),
+    previewLimit: int('Characters of `preview` a reader without access gets'),
+    excludedFromSearchEngine: z.boolean(),
+    title: str,
+    firstPublishedDate: dateTime.nullable(),
+    lastUpdateDate: dateTime,
+    categories: z.array(contentCategory),
+    contentLength: int(),
+    summary: str,
+    introduction: str,
+    premium: z.boolean(),
+    free: z.boolean(),
+    credits: opt,
     authors: z.array(author),
-    sponsorId: opt, sponsor: z.object({ id: str, url: str, name: str, imageUrl: opt }).nullable(),
-    attachments: z.array(attachment), inlineAttachments: z.array(attachment), files: z.array(attachment), videos: z.array(attachment),
+    sponsorId: opt,
+    sponsor: z.object({ id: str, url: str, name: str, imageUrl: opt }).nullable(),
+    attachments: z.array(attachment),
+    inlineAttachments: z.array(attachment),
+    files: z.array(attachment),
+    videos: z.array(attachment),
     keywords: z.array(keyword),
     elements,
-    seo: z.object({ searchTitle: opt, searchDescription: opt, socialTitle: opt, socialDescription: opt, socialImageUrl: opt }),
+    seo: z.object({
+      searchTitle: opt,
+      searchDescription: opt,
+      socialTitle: opt,
+      socialDescription: opt,
+      socialImageUrl: opt,
+    }),
     timeToRead: int('Time to read in seconds'),
     accessControlEnabled: z.boolean(),
     accessAllowed: z.boolean().describe('Computed for the caller: whether they may read the full body'),
     accessGroups: z.array(str).describe('Access groups whose entitlement opens the article (default `subscription`)'),
-    status: z.enum(PublicationStatus), cached: z.boolean(),
-    categoryId: opt, category: contentCategory.nullable(), authorId: opt, author: author.nullable(),
+    status: z.enum(PublicationStatus),
+    cached: z.boolean(),
+    categoryId: opt,
+    category: contentCategory.nullable(),
+    authorId: opt,
+    author: author.nullable(),
     body: opt.describe('The full body (HTML); null when `accessAllowed` is false'),
     preview: str.describe('At most `previewLimit` characters when `accessAllowed` is false'),
   })
@@ -48,11 +81,23 @@ function section(articleSchema: z.ZodType) {
 }
 
 /** Channel sections carry short article references, not full articles. */
-const articleReference = z.object({ id: str, title: str, slug: str, absoluteUrl: str, shortUrl: str, firstPublishedDate: dateTime.nullable(), premium: z.boolean() });
+const articleReference = z.object({
+  id: str,
+  title: str,
+  slug: str,
+  absoluteUrl: str,
+  shortUrl: str,
+  firstPublishedDate: dateTime.nullable(),
+  premium: z.boolean(),
+});
 
 const channel = z
   .object({
-    id: str, name: str, image: opt, description: opt, objectType: str,
+    id: str,
+    name: str,
+    image: opt,
+    description: opt,
+    objectType: str,
     configuration: z.object({
       linkables: z.record(z.string(), z.array(linkable)).describe('Lists of linkables keyed by list name'),
       dynamicSections: z.record(z.string(), section(articleReference)).describe('Keyed by section name'),
@@ -62,17 +107,29 @@ const channel = z
 
 const issue = z
   .object({
-    id: str, title: str, date: dateTime, status: z.enum(PublicationStatus).describe('Readers only ever see published issues'),
+    id: str,
+    title: str,
+    date: dateTime,
+    status: z.enum(PublicationStatus).describe('Readers only ever see published issues'),
     contents: z
       .record(z.string(), z.object({ category: contentCategory, articles: z.array(article) }))
       .describe('Contents grouped by category, keyed by content category id'),
-    timestamp: dateTime, lastModifierUserId: opt, issueNumber: int(),
+    timestamp: dateTime,
+    lastModifierUserId: opt,
+    issueNumber: int(),
     pdfFiles: z.record(z.string(), str).describe('URL of each PDF file, keyed by edition name'),
-    imageUrl: opt, topImageUrl: opt, pollId: opt, pageId: str,
+    imageUrl: opt,
+    topImageUrl: opt,
+    pollId: opt,
+    pageId: str,
     dynamicSections: z.record(z.string(), section(article)).describe('Dynamic sections keyed by name'),
     repeatedArticleGroups: z.array(z.object({ name: str, articles: z.array(article) })),
-    frontPage: z.object({ categoryId: opt, category: contentCategory.nullable(), articles: z.array(article) }).nullable(),
-    authors: z.array(author), channelId: opt, channel: channel.nullable(),
+    frontPage: z
+      .object({ categoryId: opt, category: contentCategory.nullable(), articles: z.array(article) })
+      .nullable(),
+    authors: z.array(author),
+    channelId: opt,
+    channel: channel.nullable(),
   })
   .openapi('Issue', { description: 'An issue of a page' });
 

@@ -6,17 +6,20 @@ type HeaderObject = Extract<Parameters<OpenAPIRegistry['registerComponent']>[2],
 
 const HEADERS = {
   RequestId: {
-    description: 'Identifies this request in the logs; echoed from the request when it sent a sane `X-Request-Id` (1-128 of `[A-Za-z0-9._:-]`)',
+    description:
+      'Identifies this request in the logs; echoed from the request when it sent a sane `X-Request-Id` (1-128 of `[A-Za-z0-9._:-]`)',
     required: true,
     schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
   },
   WwwAuthenticate: {
-    description: 'RFC 6750 challenge, e.g. `Bearer realm="api", error="invalid_token", error_description="..."`; with `error="insufficient_scope", scope="cart"` on a 403 for a missing scope',
+    description:
+      'RFC 6750 challenge, e.g. `Bearer realm="api", error="invalid_token", error_description="..."`; with `error="insufficient_scope", scope="cart"` on a 403 for a missing scope',
     required: true,
     schema: { type: 'string', pattern: '^Bearer ' },
   },
   BasicChallenge: {
-    description: 'RFC 6749 §5.2: when the client authenticated with HTTP Basic, the challenge for it (`Basic realm="...", error="invalid_client"`)',
+    description:
+      'RFC 6749 §5.2: when the client authenticated with HTTP Basic, the challenge for it (`Basic realm="...", error="invalid_client"`)',
     schema: { type: 'string', pattern: '^Basic ' },
   },
   RetryAfter: {
@@ -40,8 +43,14 @@ const HEADERS = {
     schema: { type: 'string', const: 'no-store' },
   },
   PageLinks: {
-    description: 'RFC 8288 links to the `next` and `prev` pages, where they exist (same path and query, `page` changed)',
-    schema: { type: 'string', examples: ['</cms/page/home/issues?limit=20&page=3>; rel="next", </cms/page/home/issues?limit=20&page=1>; rel="prev"'] },
+    description:
+      'RFC 8288 links to the `next` and `prev` pages, where they exist (same path and query, `page` changed)',
+    schema: {
+      type: 'string',
+      examples: [
+        '</cms/page/home/issues?limit=20&page=3>; rel="next", </cms/page/home/issues?limit=20&page=1>; rel="prev"',
+      ],
+    },
   },
   Deprecation: {
     description: 'RFC 9745: this path is deprecated',
@@ -54,7 +63,8 @@ export type HeaderName = keyof typeof HEADERS | 'SuccessorLink';
 
 /** Registers every header; `successorPath` is the path the deprecated coupon alias points to. */
 export function registerHeaders(registry: OpenAPIRegistry, opts: { successorPath: string }): void {
-  for (const [name, header] of Object.entries(HEADERS)) registry.registerComponent('headers', name, header as HeaderObject);
+  for (const [name, header] of Object.entries(HEADERS))
+    registry.registerComponent('headers', name, header as HeaderObject);
   registry.registerComponent('headers', 'SuccessorLink', {
     description: 'RFC 8288 link to the path that replaces this one',
     required: true,
@@ -65,5 +75,7 @@ export function registerHeaders(registry: OpenAPIRegistry, opts: { successorPath
 /** `{ 'X-Request-Id': {$ref}, ... }` for a response: X-Request-Id always, plus the named headers. */
 export function headers(named: Partial<Record<string, HeaderName>> = {}): Record<string, { $ref: string }> {
   const all: Record<string, HeaderName> = { 'X-Request-Id': 'RequestId', ...(named as Record<string, HeaderName>) };
-  return Object.fromEntries(Object.entries(all).map(([header, name]) => [header, { $ref: `#/components/headers/${name}` }]));
+  return Object.fromEntries(
+    Object.entries(all).map(([header, name]) => [header, { $ref: `#/components/headers/${name}` }]),
+  );
 }

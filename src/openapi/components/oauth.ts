@@ -13,17 +13,30 @@ const scopeList = `space-separated, of: ${SUPPORTED_SCOPES.join(', ')}`;
 const clientFields = {
   client_id: z
     .string()
-    .describe('Client application identifier. Required unless the client authenticates with HTTP Basic (`client_secret_basic`), which carries it'),
-  client_secret: z.string().optional().describe('Client secret, for `client_secret_post`; confidential clients may use HTTP Basic instead'),
-  scope: z.string().optional().describe(`Scopes asked for (${scopeList}); default: every scope the client is registered for`),
+    .describe(
+      'Client application identifier. Required unless the client authenticates with HTTP Basic (`client_secret_basic`), which carries it',
+    ),
+  client_secret: z
+    .string()
+    .optional()
+    .describe('Client secret, for `client_secret_post`; confidential clients may use HTTP Basic instead'),
+  scope: z
+    .string()
+    .optional()
+    .describe(`Scopes asked for (${scopeList}); default: every scope the client is registered for`),
 };
 const optionalClient = { ...clientFields, client_id: clientFields.client_id.optional() };
 
 const deviceTokenParam = z
   .string()
   .optional()
-  .describe('The `device_token` an earlier sign-in of this device answered: its failed attempts then count against this device only, and a lock caused by others does not apply');
-const resourceParam = z.string().optional().describe('RFC 8707 resource indicator: only this API (the default); anything else is `invalid_target`');
+  .describe(
+    'The `device_token` an earlier sign-in of this device answered: its failed attempts then count against this device only, and a lock caused by others does not apply',
+  );
+const resourceParam = z
+  .string()
+  .optional()
+  .describe('RFC 8707 resource indicator: only this API (the default); anything else is `invalid_target`');
 
 const authorizationCodeGrant = z
   .object({
@@ -31,7 +44,10 @@ const authorizationCodeGrant = z
     ...optionalClient,
     code: z.string().describe('The authorization code from /oauth2/authorize'),
     redirect_uri: z.url().describe('The redirect URI of the authorization request'),
-    code_verifier: z.string().regex(/^[A-Za-z0-9._~-]{43,128}$/).describe('The PKCE (S256) code verifier; PKCE is required for every client'),
+    code_verifier: z
+      .string()
+      .regex(/^[A-Za-z0-9._~-]{43,128}$/)
+      .describe('The PKCE (S256) code verifier; PKCE is required for every client'),
   })
   .openapi('AuthorizationCodeGrant');
 
@@ -39,7 +55,9 @@ const refreshTokenGrant = z
   .object({
     grant_type: z.literal('refresh_token'),
     ...optionalClient,
-    refresh_token: z.string().describe('Rotates on every use; reusing a rotated one revokes the whole grant (RFC 9700 §4.14.2)'),
+    refresh_token: z
+      .string()
+      .describe('Rotates on every use; reusing a rotated one revokes the whole grant (RFC 9700 §4.14.2)'),
   })
   .openapi('RefreshTokenGrant');
 
@@ -49,7 +67,9 @@ const passwordGrant = z
     ...optionalClient,
     username: z
       .string()
-      .describe(`The customer e-mail; for third-party sign-in one of ${THIRD_PARTY_PROVIDERS.map((p) => `\`${p}\``).join(', ')}`),
+      .describe(
+        `The customer e-mail; for third-party sign-in one of ${THIRD_PARTY_PROVIDERS.map((p) => `\`${p}\``).join(', ')}`,
+      ),
     password: z
       .string()
       .describe(
@@ -77,16 +97,34 @@ export const tokenRequest = z
 
 export const tokenResponse = z
   .object({
-    access_token: z.string().describe('A JWT (`at+jwt`, ES256) for this API; present it as `Authorization: Bearer <token>`'),
+    access_token: z
+      .string()
+      .describe('A JWT (`at+jwt`, ES256) for this API; present it as `Authorization: Bearer <token>`'),
     token_type: z.literal('Bearer'),
     expires_in: z.number().int().describe('Lifetime of the access token in seconds'),
-    refresh_token: z.string().optional().describe('Present when `offline_access` was granted to a client allowed the refresh_token grant'),
+    refresh_token: z
+      .string()
+      .optional()
+      .describe('Present when `offline_access` was granted to a client allowed the refresh_token grant'),
     scope: z.string().describe(`Scopes granted (${scopeList})`),
     id_token: z.string().optional().describe('OpenID Connect ID token, present when `openid` was granted'),
-    device_token: z.string().optional().describe('Password and otp grants: keep it and send it with later sign-ins from this device (brute-force limits)'),
+    device_token: z
+      .string()
+      .optional()
+      .describe(
+        'Password and otp grants: keep it and send it with later sign-ins from this device (brute-force limits)',
+      ),
   })
   .openapi('TokenResponse', {
-    examples: [{ access_token: 'eyJhbGciOiJFUzI1NiIsInR5cCI6ImF0K2p3dCJ9...', token_type: 'Bearer', expires_in: 900, refresh_token: 'Xg0kP...', scope: 'openid offline_access cart' }],
+    examples: [
+      {
+        access_token: 'eyJhbGciOiJFUzI1NiIsInR5cCI6ImF0K2p3dCJ9...',
+        token_type: 'Bearer',
+        expires_in: 900,
+        refresh_token: 'Xg0kP...',
+        scope: 'openid offline_access cart',
+      },
+    ],
   });
 
 /** RFC 6749 §5.2 codes the service sends, with the fixed text docs/api.md gives each failure. */
@@ -107,7 +145,10 @@ export type OAuthCode = keyof typeof OAUTH_ERRORS;
 export const oauthError = z
   .object({
     error: z.enum(Object.keys(OAUTH_ERRORS) as [OAuthCode, ...OAuthCode[]]).describe('RFC 6749 §5.2 error code'),
-    error_description: z.string().optional().describe('"Invalid request or authorization code" or "Invalid client credentials or unauthorized request"'),
+    error_description: z
+      .string()
+      .optional()
+      .describe('"Invalid request or authorization code" or "Invalid client credentials or unauthorized request"'),
   })
   .openapi('OAuthError', { description: 'RFC 6749 §5.2 error body of the token endpoint and of POST /oauth2/otp' });
 
@@ -134,5 +175,6 @@ export const otpRequest = z
 export const otpAccepted = z
   .object({ expires_in: z.literal(OTP_TTL_SECONDS).describe('Lifetime of the code in seconds') })
   .openapi('OtpAccepted', {
-    description: 'The same answer whether or not the address has an account (no account enumeration); a code is mailed only when it has one',
+    description:
+      'The same answer whether or not the address has an account (no account enumeration); a code is mailed only when it has one',
   });

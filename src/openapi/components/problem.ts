@@ -60,10 +60,17 @@ function fields(status: z.ZodType, code: z.ZodType, title: z.ZodType, serverErro
 
 export const problem = z
   .object({
-    ...fields(z.number().int().min(400).max(599).describe('The HTTP status code'), z.enum(ALL_CODES).describe('Stable machine-readable code'), z.string().describe('Short summary: a fixed text per code'), false),
+    ...fields(
+      z.number().int().min(400).max(599).describe('The HTTP status code'),
+      z.enum(ALL_CODES).describe('Stable machine-readable code'),
+      z.string().describe('Short summary: a fixed text per code'),
+      false,
+    ),
     requestId: z.string().optional().describe('Present on 5xx answers: quote it when reporting the failure'),
   })
-  .openapi('Problem', { description: 'RFC 9457 problem details, as every REST shim answers errors (application/problem+json)' });
+  .openapi('Problem', {
+    description: 'RFC 9457 problem details, as every REST shim answers errors (application/problem+json)',
+  });
 
 /** The body of one error response: status fixed, `code` one of `codes`, each with its exact title. */
 export function problemFor(status: number, codes: readonly Code[]): z.ZodType {
@@ -75,7 +82,12 @@ export function problemFor(status: number, codes: readonly Code[]): z.ZodType {
 }
 
 /** A realistic example body for one code (shown by the viewer; cheap to keep right). */
-export function problemExample(status: number, code: Code, detail?: string, errors?: Array<{ field: string; message: string }>) {
+export function problemExample(
+  status: number,
+  code: Code,
+  detail?: string,
+  errors?: Array<{ field: string; message: string }>,
+) {
   return {
     type: `urn:gateway:problem:${code.toLowerCase().replace(/_/g, '-')}`,
     title: PROBLEM_TITLES[code],

@@ -5,7 +5,10 @@ import { headers } from '../components/headers.js';
 import { z } from '../zod.js';
 
 export const conditionalRequestHeaders = z.object({
-  'If-None-Match': z.string().optional().describe('An ETag from an earlier answer: a 304 without a body when it still matches'),
+  'If-None-Match': z
+    .string()
+    .optional()
+    .describe('An ETag from an earlier answer: a 304 without a body when it still matches'),
 });
 
 export const notModified: ResponseConfig = {

@@ -21,12 +21,22 @@ export function registerContentPaths(registry: OpenAPIRegistry): void {
     security: optionalBearer,
     request: { params: pageIssuesPath, query: pageIssuesQuery, headers: conditionalRequestHeaders },
     responses: {
-      200: jsonResponse('Issues for page', issuesForPage, { headers: { ETag: 'ETag', 'Cache-Control': 'CacheControl', Link: 'PageLinks' } }),
+      200: jsonResponse('Issues for page', issuesForPage, {
+        headers: { ETag: 'ETag', 'Cache-Control': 'CacheControl', Link: 'PageLinks' },
+      }),
       304: notModified,
       400: badRequest('An invalid page id, or `page` / `limit` out of range or not a whole number'),
       401: unauthorized('A token was presented and is not valid'),
-      403: problemResponse(403, { description: 'Page not enabled', codes: ['PAGE_NOT_ENABLED'], details: { PAGE_NOT_ENABLED: 'This page is not enabled' } }),
-      404: problemResponse(404, { description: 'Page not found', codes: ['PAGE_NOT_FOUND'], details: { PAGE_NOT_FOUND: 'There is no page home' } }),
+      403: problemResponse(403, {
+        description: 'Page not enabled',
+        codes: ['PAGE_NOT_ENABLED'],
+        details: { PAGE_NOT_ENABLED: 'This page is not enabled' },
+      }),
+      404: problemResponse(404, {
+        description: 'Page not found',
+        codes: ['PAGE_NOT_FOUND'],
+        details: { PAGE_NOT_FOUND: 'There is no page home' },
+      }),
       ...serverProblems(),
     },
   });

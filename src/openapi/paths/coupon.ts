@@ -7,7 +7,15 @@ import { COUPON_REMOVE_LEGACY_PATH, COUPON_REMOVE_PATH } from '../../rest/coupon
 import { couponRemoveSource } from '../../rest/coupon-remove.schema.js';
 import { cart } from '../components/catalogue.js';
 import type { HeaderName } from '../components/headers.js';
-import { badRequest, bodyProblems, jsonResponse, JSON_TYPE, problemResponse, serverProblems, unauthorized } from '../responses.js';
+import {
+  badRequest,
+  bodyProblems,
+  jsonResponse,
+  JSON_TYPE,
+  problemResponse,
+  serverProblems,
+  unauthorized,
+} from '../responses.js';
 import { CART_SCOPE } from '../../operations/cart/require-cart-scope.js';
 import { bearerWithScope } from '../security.js';
 import { named } from '../zod.js';
@@ -18,7 +26,9 @@ const REQUEST_RULES =
 
 function responses(extra: Partial<Record<string, HeaderName>>): Record<number, ResponseConfig> {
   return {
-    200: jsonResponse('Coupon removed from cart: the updated cart, priced without the coupon', cart, { headers: { ...extra, 'Cache-Control': 'NoStore' } }),
+    200: jsonResponse('Coupon removed from cart: the updated cart, priced without the coupon', cart, {
+      headers: { ...extra, 'Cache-Control': 'NoStore' },
+    }),
     400: badRequest(
       'Bad Request: a malformed body or query, fields that disagree, no coupon named (`BAD_REQUEST`), or a coupon that is not applied to the cart (`COUPON_NOT_IN_CART`)',
       ['BAD_REQUEST', 'COUPON_NOT_IN_CART'],

@@ -2,8 +2,20 @@
 // schemas and its Activation result; the key is the credential, so the operation is anonymous.
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { ACTIVATE_SUBSCRIPTION_PATH } from '../../rest/activate-subscription.route.js';
-import { activateSubscriptionBody, activateSubscriptionPath, activationResult } from '../../rest/activate-subscription.schema.js';
-import { badRequest, bodyProblems, jsonResponse, JSON_TYPE, problemResponse, serverProblems, unauthorized } from '../responses.js';
+import {
+  activateSubscriptionBody,
+  activateSubscriptionPath,
+  activationResult,
+} from '../../rest/activate-subscription.schema.js';
+import {
+  badRequest,
+  bodyProblems,
+  jsonResponse,
+  JSON_TYPE,
+  problemResponse,
+  serverProblems,
+  unauthorized,
+} from '../responses.js';
 import { named } from '../zod.js';
 import { toOpenApiPath } from './params.js';
 
@@ -21,7 +33,12 @@ export function registerNewsletterPaths(registry: OpenAPIRegistry): void {
       params: activateSubscriptionPath,
       body: {
         required: true,
-        content: { [JSON_TYPE]: { schema: named(activateSubscriptionBody, 'ActivationRequest'), example: { email: 'reader@example.com', key: 'k3Y-from-the-mail' } } },
+        content: {
+          [JSON_TYPE]: {
+            schema: named(activateSubscriptionBody, 'ActivationRequest'),
+            example: { email: 'reader@example.com', key: 'k3Y-from-the-mail' },
+          },
+        },
       },
     },
     responses: {
@@ -29,12 +46,21 @@ export function registerNewsletterPaths(registry: OpenAPIRegistry): void {
         headers: { 'Cache-Control': 'NoStore' },
         examples: {
           activated: { summary: 'Activated (or already active with this key)', value: { error: false } },
-          refused: { summary: 'Wrong, expired or unknown key, or no such subscription', value: { error: true, message: 'Invalid or expired activation key' } },
+          refused: {
+            summary: 'Wrong, expired or unknown key, or no such subscription',
+            value: { error: true, message: 'Invalid or expired activation key' },
+          },
         },
       }),
-      400: badRequest('A malformed body, an invalid e-mail, unknown fields, or a channel id that is not 1 to 18 digits'),
+      400: badRequest(
+        'A malformed body, an invalid e-mail, unknown fields, or a channel id that is not 1 to 18 digits',
+      ),
       401: unauthorized('An `Authorization` header was sent and is not a valid bearer token (none is needed)'),
-      404: problemResponse(404, { description: 'Unknown channel', codes: ['CHANNEL_NOT_FOUND'], details: { CHANNEL_NOT_FOUND: 'No channel 42' } }),
+      404: problemResponse(404, {
+        description: 'Unknown channel',
+        codes: ['CHANNEL_NOT_FOUND'],
+        details: { CHANNEL_NOT_FOUND: 'No channel 42' },
+      }),
       ...bodyProblems(),
       429: problemResponse(429, {
         description: 'Too many attempts for this channel and e-mail; try again after `Retry-After`',

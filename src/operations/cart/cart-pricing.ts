@@ -20,7 +20,18 @@ export function pricingInputFor(
     shippingFee: shippingFeeFor(cart.currency),
     lines: cart.items.flatMap(({ productItemId, quantity }) => {
       const item = items.get(productItemId);
-      return item ? [{ itemId: item._id, quantity, unitPrice: item.price, currency: item.currency, shippable: item.shippable, taxRate: item.taxRate }] : [];
+      return item
+        ? [
+            {
+              itemId: item._id,
+              quantity,
+              unitPrice: item.price,
+              currency: item.currency,
+              shippable: item.shippable,
+              taxRate: item.taxRate,
+            },
+          ]
+        : [];
     }),
     coupons: cart.coupons.map(({ couponId, code }) => {
       const c = coupons.get(couponId);
@@ -28,7 +39,16 @@ export function pricingInputFor(
         id: couponId,
         code,
         rule: c
-          ? { kind: c.kind, percentOff: c.percentOff, amountOff: c.amountOff, currency: c.currency, minimumSubtotal: c.minimumSubtotal, itemIds: c.itemIds, validFrom: c.validFrom, validUntil: c.validUntil }
+          ? {
+              kind: c.kind,
+              percentOff: c.percentOff,
+              amountOff: c.amountOff,
+              currency: c.currency,
+              minimumSubtotal: c.minimumSubtotal,
+              itemIds: c.itemIds,
+              validFrom: c.validFrom,
+              validUntil: c.validUntil,
+            }
           : null,
       };
     }),

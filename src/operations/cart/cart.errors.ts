@@ -2,7 +2,8 @@
 import { AppError, notFound } from '../../errors.js';
 
 /** Absent and someone else's carts answer the same: a cart is never revealed to another customer. */
-export const cartNotFound = (): AppError => notFound('CART_NOT_FOUND', 'Cart not found', 'No cart with this id belongs to you');
+export const cartNotFound = (): AppError =>
+  notFound('CART_NOT_FOUND', 'Cart not found', 'No cart with this id belongs to you');
 
 export const couponNotInCart = (): AppError =>
   new AppError({

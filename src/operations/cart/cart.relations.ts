@@ -12,6 +12,13 @@ export async function cartItemsOf(ctx: Context, cart: Cart): Promise<CartItem[]>
   return cart.itemRefs.flatMap((ref, i) => {
     const doc = docs[i];
     if (!doc || doc instanceof Error) return [];
-    return [{ ...toProductItem(doc, cart.lang), id: cartItemId(cart.id, ref.productItemId), productItemId: ref.productItemId, quantity: ref.quantity }];
+    return [
+      {
+        ...toProductItem(doc, cart.lang),
+        id: cartItemId(cart.id, ref.productItemId),
+        productItemId: ref.productItemId,
+        quantity: ref.quantity,
+      },
+    ];
   });
 }

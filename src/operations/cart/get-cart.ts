@@ -11,7 +11,9 @@ const MAX_CARTS = 100;
 
 export async function getCart(ctx: Context, id: string, lang?: string | null): Promise<Cart | null> {
   const viewer = requireCartScope(ctx);
-  const doc = await ctx.store.collection('carts').findOne({ _id: checkId(id, 'id'), customerId: viewer.customerId }, { projection: cartProjection });
+  const doc = await ctx.store
+    .collection('carts')
+    .findOne({ _id: checkId(id, 'id'), customerId: viewer.customerId }, { projection: cartProjection });
   return doc ? toCart(doc, checkLang(lang)) : null;
 }
 
@@ -20,7 +22,10 @@ export async function listViewerCarts(ctx: Context, lang?: string | null): Promi
   const language = checkLang(lang);
   const docs = await ctx.store
     .collection('carts')
-    .find({ customerId: viewer.customerId }, { projection: cartProjection, sort: { updatedAt: -1, _id: 1 }, limit: MAX_CARTS })
+    .find(
+      { customerId: viewer.customerId },
+      { projection: cartProjection, sort: { updatedAt: -1, _id: 1 }, limit: MAX_CARTS },
+    )
     .toArray();
   return docs.map((d) => toCart(d, language));
 }

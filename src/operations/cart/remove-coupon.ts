@@ -28,15 +28,23 @@ const normaliseCouponCode = (code: string): string => code.toUpperCase();
 function checkInput(input: RemoveCouponInput): { cartId: string; couponId?: string; couponCode?: string } {
   const cartId = checkId(input.cartId, 'cartId');
   // The coupon's own id, or its graph-wide id in this cart (`CartCoupon.id`).
-  const couponId = input.couponId == null ? undefined : checkId(memberKey(input.couponId, 'CartCoupon', cartId), 'couponId');
-  const couponCode = input.couponCode == null ? undefined : normaliseCouponCode(checkId(input.couponCode, 'couponCode'));
+  const couponId =
+    input.couponId == null ? undefined : checkId(memberKey(input.couponId, 'CartCoupon', cartId), 'couponId');
+  const couponCode =
+    input.couponCode == null ? undefined : normaliseCouponCode(checkId(input.couponCode, 'couponCode'));
   if (couponId === undefined && couponCode === undefined) {
-    throw badRequest('Give couponId or couponCode', [{ field: 'couponId', message: 'couponId or couponCode is required' }]);
+    throw badRequest('Give couponId or couponCode', [
+      { field: 'couponId', message: 'couponId or couponCode is required' },
+    ]);
   }
   return { cartId, couponId, couponCode };
 }
 
-export async function removeCouponFromCart(ctx: Context, input: RemoveCouponInput, lang?: string | null): Promise<Cart> {
+export async function removeCouponFromCart(
+  ctx: Context,
+  input: RemoveCouponInput,
+  lang?: string | null,
+): Promise<Cart> {
   const viewer = requireCartScope(ctx);
   const { cartId, couponId, couponCode } = checkInput(input);
   const language = checkLang(lang);
@@ -47,7 +55,9 @@ export async function removeCouponFromCart(ctx: Context, input: RemoveCouponInpu
     const cart = await carts.findOne(mine, { projection: cartProjection });
     if (!cart) throw cartNotFound();
     // Both identifiers given: they must name the same applied coupon.
-    const index = cart.coupons.findIndex((c) => (couponId === undefined || c.couponId === couponId) && (couponCode === undefined || c.code === couponCode));
+    const index = cart.coupons.findIndex(
+      (c) => (couponId === undefined || c.couponId === couponId) && (couponCode === undefined || c.code === couponCode),
+    );
     if (index < 0) throw couponNotInCart();
     const coupons = cart.coupons.filter((_, i) => i !== index);
     const priceMatrix = await repriceCart(ctx, { currency: cart.currency, items: cart.items, coupons });

@@ -22,13 +22,16 @@ export interface CategoryFilter {
 /** Null for no language; 400 for anything that is not an ISO 639-1 code. */
 export function checkLang(value: string | null | undefined, field = 'lang'): string | null {
   if (value === null || value === undefined) return null;
-  if (typeof value !== 'string' || !LANGUAGE_PATTERN.test(value)) throw badRequest(`${field} must be an ISO 639-1 code such as "de"`, [{ field, message: 'Invalid language code' }]);
+  if (typeof value !== 'string' || !LANGUAGE_PATTERN.test(value))
+    throw badRequest(`${field} must be an ISO 639-1 code such as "de"`, [{ field, message: 'Invalid language code' }]);
   return value;
 }
 
 export function checkCategoryFilter(filter: CategoryFilter): CategoryFilter {
   if (filter.parentId !== undefined && filter.parentId !== 'root') checkId(filter.parentId, 'parentId');
-  if (filter.featured !== undefined && typeof filter.featured !== 'boolean') throw badRequest('featured must be a boolean', [{ field: 'featured', message: 'Invalid boolean' }]);
-  if (typeof filter.available !== 'boolean') throw badRequest('available must be a boolean', [{ field: 'available', message: 'Invalid boolean' }]);
+  if (filter.featured !== undefined && typeof filter.featured !== 'boolean')
+    throw badRequest('featured must be a boolean', [{ field: 'featured', message: 'Invalid boolean' }]);
+  if (typeof filter.available !== 'boolean')
+    throw badRequest('available must be a boolean', [{ field: 'available', message: 'Invalid boolean' }]);
   return { ...filter, lang: checkLang(filter.lang) };
 }

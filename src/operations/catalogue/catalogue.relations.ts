@@ -6,7 +6,12 @@ import type { Breadcrumb, ProductCategory } from '../../schema/catalogue/product
 import type { ProductItem } from '../../schema/catalogue/product-item.type.js';
 import type { Product } from '../../schema/catalogue/product.type.js';
 import {
-  categoryById, itemsOfProduct, productById, productCountOfCategory, productItemById, productPageOfCategory,
+  categoryById,
+  itemsOfProduct,
+  productById,
+  productCountOfCategory,
+  productItemById,
+  productPageOfCategory,
 } from '../../store/catalogue/catalogue.loaders.js';
 import { toProduct, toProductCategory, toProductItem } from '../../store/catalogue/catalogue.mapper.js';
 import { connectionOf } from '../content/connection.js';
@@ -30,12 +35,21 @@ export function totalProductsCountOf(ctx: Context, category: ProductCategory): P
   return ctx.loaders.get(productCountOfCategory).load(category.id);
 }
 
-export async function productPageOf(ctx: Context, category: ProductCategory, args: { first: number; after?: string | null }) {
+export async function productPageOf(
+  ctx: Context,
+  category: ProductCategory,
+  args: { first: number; after?: string | null },
+) {
   const first = checkFirst(args.first);
   const cursors = cursorsOf(ctx, connections.categoryProducts, category.id);
   const after = cursors.decode(args.after);
   const page = await ctx.loaders.get(productPageOfCategory).load({ parentId: category.id, first, after });
-  return connectionOf(page, cursors, (doc) => toProduct(doc, category.lang), () => totalProductsCountOf(ctx, category));
+  return connectionOf(
+    page,
+    cursors,
+    (doc) => toProduct(doc, category.lang),
+    () => totalProductsCountOf(ctx, category),
+  );
 }
 
 export async function itemsOf(ctx: Context, product: Product): Promise<ProductItem[]> {
@@ -50,7 +64,10 @@ export async function productNameOf(ctx: Context, item: Pick<ProductItem, 'produ
 }
 
 /** Related items that still exist, in the listed order. */
-export async function relatedItemsOf(ctx: Context, related: { itemIds: string[]; lang: string | null }): Promise<ProductItem[]> {
+export async function relatedItemsOf(
+  ctx: Context,
+  related: { itemIds: string[]; lang: string | null },
+): Promise<ProductItem[]> {
   const docs = await ctx.loaders.get(productItemById).loadMany(related.itemIds);
   return docs.flatMap((d) => (d && !(d instanceof Error) ? [toProductItem(d, related.lang)] : []));
 }

@@ -7,9 +7,15 @@ import { toProductCategory } from '../../store/catalogue/catalogue.mapper.js';
 import { oneOf } from '../content/articles.js';
 import { checkLang } from './catalogue.input.js';
 
-export async function getProductCategory(ctx: Context, args: { id?: string | null; slug?: string | null; lang?: string | null }): Promise<ProductCategory | null> {
+export async function getProductCategory(
+  ctx: Context,
+  args: { id?: string | null; slug?: string | null; lang?: string | null },
+): Promise<ProductCategory | null> {
   const key = oneOf(args);
   const lang = checkLang(args.lang);
-  const doc = 'id' in key ? await ctx.loaders.get(categoryById).load(key.id) : await ctx.loaders.get(categoryBySlug).load(key.slug);
+  const doc =
+    'id' in key
+      ? await ctx.loaders.get(categoryById).load(key.id)
+      : await ctx.loaders.get(categoryBySlug).load(key.slug);
   return doc ? toProductCategory(doc, lang) : null;
 }

@@ -6,7 +6,8 @@ import type { Article } from '../../schema/content/article.type.js';
 
 type MaybePromise<T> = T | Promise<T>;
 
-const then = <T, R>(value: MaybePromise<T>, next: (value: T) => R): MaybePromise<R> => (value instanceof Promise ? value.then(next) : next(value));
+const then = <T, R>(value: MaybePromise<T>, next: (value: T) => R): MaybePromise<R> =>
+  value instanceof Promise ? value.then(next) : next(value);
 
 export function accessAllowed(ctx: Context, article: Article): MaybePromise<boolean> {
   if (!(article.accessControlEnabled && article.premium)) return true;
@@ -22,6 +23,8 @@ export function articleBody(ctx: Context, article: Article): MaybePromise<string
 /** The teaser, cut to `previewLimit` characters (code points, so no character is split) without access. */
 export function articlePreview(ctx: Context, article: Article): MaybePromise<string> {
   return then(accessAllowed(ctx, article), (allowed) =>
-    allowed ? article.fullPreview : Array.from(article.fullPreview).slice(0, Math.max(0, article.previewLimit)).join(''),
+    allowed
+      ? article.fullPreview
+      : Array.from(article.fullPreview).slice(0, Math.max(0, article.previewLimit)).join(''),
   );
 }

@@ -26,30 +26,52 @@ export interface PageArgs {
 /** Exactly one of `id` and `slug`; slugs follow the id alphabet. */
 export function oneOf(args: { id?: string | null; slug?: string | null }): { id: string } | { slug: string } {
   if ((args.id == null) === (args.slug == null)) {
-    throw badRequest('Give exactly one of id and slug', [{ field: args.id == null ? 'id' : 'slug', message: 'Exactly one of id and slug' }]);
+    throw badRequest('Give exactly one of id and slug', [
+      { field: args.id == null ? 'id' : 'slug', message: 'Exactly one of id and slug' },
+    ]);
   }
   return args.id != null ? { id: checkId(args.id) } : { slug: checkId(args.slug!, 'slug') };
 }
 
 /** `selected`: what the field asking selects of the article (read ahead with it by id, store/content/loaders.ts). */
-export async function getArticle(ctx: Context, args: { id?: string | null; slug?: string | null }, selected?: Selected): Promise<Article | null> {
+export async function getArticle(
+  ctx: Context,
+  args: { id?: string | null; slug?: string | null },
+  selected?: Selected,
+): Promise<Article | null> {
   const key = oneOf(args);
-  const doc = 'id' in key ? await ctx.loaders.get(articleById).load(key.id, selected) : await ctx.loaders.get(articleBySlug).load(key.slug);
+  const doc =
+    'id' in key
+      ? await ctx.loaders.get(articleById).load(key.id, selected)
+      : await ctx.loaders.get(articleBySlug).load(key.slug);
   return doc ? toArticle(doc) : null;
 }
 
-export async function listArticles(ctx: Context, filter: ArticlesFilter | null | undefined, args: PageArgs): Promise<ConnectionShape<Article>> {
+export async function listArticles(
+  ctx: Context,
+  filter: ArticlesFilter | null | undefined,
+  args: PageArgs,
+): Promise<ConnectionShape<Article>> {
   const query: Document = { ...visibleArticle };
   if (filter?.categoryId != null) query.categoryIds = checkId(filter.categoryId, 'filter.categoryId');
   if (filter?.authorId != null) query.authorIds = checkId(filter.authorId, 'filter.authorId');
   if (filter?.keywordId != null) query.keywordIds = checkId(filter.keywordId, 'filter.keywordId');
   if (filter?.premium != null) query.premium = filter.premium;
   // A cursor stands for a place in one filtered list: the filter is part of what it is bound to.
-  const cursors = cursorsOf(ctx, connections.articles, undefined, [query.categoryIds ?? null, query.authorIds ?? null, query.keywordIds ?? null, query.premium ?? null]);
+  const cursors = cursorsOf(ctx, connections.articles, undefined, [
+    query.categoryIds ?? null,
+    query.authorIds ?? null,
+    query.keywordIds ?? null,
+    query.premium ?? null,
+  ]);
   const page = await findPage(ctx.store, 'articles', {
     filter: query,
     sort: c.articleOrder,
-    projection: ctx.loaders.projection(articleProjection, articleType, c.articleOrder.map(([field]) => field)),
+    projection: ctx.loaders.projection(
+      articleProjection,
+      articleType,
+      c.articleOrder.map(([field]) => field),
+    ),
     first: checkFirst(args.first),
     after: cursors.decode(args.after),
   });
@@ -65,7 +87,13 @@ const byParent = {
 export type ArticleParent = keyof typeof byParent;
 
 /** `selected`: what the field asking selects of the connection (read ahead below its articles). */
-export async function articlesOf(ctx: Context, parent: ArticleParent, parentId: string, args: PageArgs, selected?: Selected): Promise<ConnectionShape<Article>> {
+export async function articlesOf(
+  ctx: Context,
+  parent: ArticleParent,
+  parentId: string,
+  args: PageArgs,
+  selected?: Selected,
+): Promise<ConnectionShape<Article>> {
   const cursors = cursorsOf(ctx, byParent[parent].kind, parentId);
   const key = { parentId, first: checkFirst(args.first), after: cursors.decode(args.after), selected };
   const page = await ctx.loaders.get(byParent[parent].page).load(key);
@@ -82,7 +110,11 @@ function articleCountOf(ctx: Context, parent: ArticleParent, parentId: string): 
  * (the follow-up of the issues that list them, store/content/loaders.ts), else through the request's loader, with
  * what the field asking selects of them (`selected`, asked only then) read ahead.
  */
-export function articlesByIds(ctx: Context, ids: readonly string[], selected?: () => Selected): Article[] | Promise<Article[]> {
+export function articlesByIds(
+  ctx: Context,
+  ids: readonly string[],
+  selected?: () => Selected,
+): Article[] | Promise<Article[]> {
   const loader = ctx.loaders.get(articleById);
   const read = loader.readAlready(ids);
   if (read) return present(read);

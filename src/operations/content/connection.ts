@@ -18,7 +18,10 @@ class Edge<D extends object, T> {
   ) {}
 
   get cursor(): string {
-    return (this.signed ??= this.cursors.encode({ offset: this.offset, keys: sortKeysOf(this.cursors.sort, this.doc) }));
+    return (this.signed ??= this.cursors.encode({
+      offset: this.offset,
+      keys: sortKeysOf(this.cursors.sort, this.doc),
+    }));
   }
 }
 

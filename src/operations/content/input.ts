@@ -10,12 +10,14 @@ const CHANNEL_ID = /^[0-9]{1,18}$/;
 const isValidId = (id: string): boolean => typeof id === 'string' && ID.test(id);
 
 export function checkId(id: string, field = 'id'): string {
-  if (!isValidId(id)) throw badRequest(`${field} must be 1 to 64 characters of A-Z a-z 0-9 _ . : -`, [{ field, message: 'Invalid id' }]);
+  if (!isValidId(id))
+    throw badRequest(`${field} must be 1 to 64 characters of A-Z a-z 0-9 _ . : -`, [{ field, message: 'Invalid id' }]);
   return id;
 }
 
 export function checkChannelId(id: string, field = 'id'): string {
-  if (typeof id !== 'string' || !CHANNEL_ID.test(id)) throw badRequest(`${field} must be 1 to 18 digits`, [{ field, message: 'Invalid channel id' }]);
+  if (typeof id !== 'string' || !CHANNEL_ID.test(id))
+    throw badRequest(`${field} must be 1 to 18 digits`, [{ field, message: 'Invalid channel id' }]);
   return id;
 }
 

@@ -17,13 +17,22 @@ import { checkFirst, checkId } from './input.js';
 import type { Selected } from '../../store/loaders.js';
 
 const pageNotEnabled = (): AppError =>
-  new AppError({ status: 403, code: 'PAGE_NOT_ENABLED', title: 'Page not enabled', detail: 'This page is not enabled' });
+  new AppError({
+    status: 403,
+    code: 'PAGE_NOT_ENABLED',
+    title: 'Page not enabled',
+    detail: 'This page is not enabled',
+  });
 
 /**
  * The page, or null when there is none; a disabled page is PAGE_NOT_ENABLED. `issues`: the arguments of each
  * `issues` the operation selects on it and what it selects, read beside the page instead of after it.
  */
-export async function getPage(ctx: Context, id: string, issues: ReadonlyArray<{ args: IssuesArgs; selected: Selected }> = []): Promise<Page | null> {
+export async function getPage(
+  ctx: Context,
+  id: string,
+  issues: ReadonlyArray<{ args: IssuesArgs; selected: Selected }> = [],
+): Promise<Page | null> {
   const pageId = checkId(id);
   const load = ctx.loaders.get(pageById).load(pageId);
   for (const { args, selected } of issues) readIssuesAhead(ctx, pageId, args, selected);
@@ -41,7 +50,10 @@ export async function linkedPage(ctx: Context, id: string | null): Promise<Page 
 }
 
 /** Enabled pages by name. */
-export async function listPages(ctx: Context, args: { first: number; after?: string | null }): Promise<ConnectionShape<Page>> {
+export async function listPages(
+  ctx: Context,
+  args: { first: number; after?: string | null },
+): Promise<ConnectionShape<Page>> {
   const filter = { enabled: true };
   const cursors = cursorsOf(ctx, connections.pages);
   const page = await findPage(ctx.store, 'pages', {
@@ -63,7 +75,12 @@ export interface IssuesArgs {
  * Published issues of a page, newest first; batched across pages through the request's loaders. `selected`: what
  * the field asking selects of the connection (read ahead below the issues, store/content/loaders.ts).
  */
-export async function pageIssues(ctx: Context, pageId: string, args: IssuesArgs, selected?: Selected): Promise<ConnectionShape<Issue>> {
+export async function pageIssues(
+  ctx: Context,
+  pageId: string,
+  args: IssuesArgs,
+  selected?: Selected,
+): Promise<ConnectionShape<Issue>> {
   const cursors = cursorsOf(ctx, connections.pageIssues, pageId);
   const page = await readIssues(ctx, pageId, cursors, args, selected);
   return connectionOf(page, cursors, toIssue, () => ctx.loaders.get(issueCountOfPage).load(pageId));
@@ -74,7 +91,13 @@ export async function pageIssues(ctx: Context, pageId: string, args: IssuesArgs,
  * answers only once what the operation selects below it is read (their follow-up, store/content/loaders.ts).
  * Asked again with the same arguments, the loaders answer from what they read (the same key).
  */
-function readIssues(ctx: Context, pageId: string, cursors: ConnectionCursors, args: IssuesArgs, selected: Selected | undefined): Promise<PageSlice<IssueDoc>> {
+function readIssues(
+  ctx: Context,
+  pageId: string,
+  cursors: ConnectionCursors,
+  args: IssuesArgs,
+  selected: Selected | undefined,
+): Promise<PageSlice<IssueDoc>> {
   const key = { parentId: pageId, first: checkFirst(args.first), after: cursors.decode(args.after), selected };
   if (selected?.has('totalCount')) ctx.loaders.get(issueCountOfPage).load(pageId).catch(ignore);
   return ctx.loaders.get(issuesOfPage).load(key);

@@ -4,15 +4,28 @@ import type { Author } from '../../schema/content/author.type.js';
 import type { ContentCategory } from '../../schema/content/category.type.js';
 import type { Channel } from '../../schema/content/channel.type.js';
 import type { Keyword } from '../../schema/content/keyword.type.js';
-import { authorById, categoryById, categoryBySlug, channelById, keywordById, keywordBySlug } from '../../store/content/loaders.js';
+import {
+  authorById,
+  categoryById,
+  categoryBySlug,
+  channelById,
+  keywordById,
+  keywordBySlug,
+} from '../../store/content/loaders.js';
 import { toChannel } from '../../store/content/mappers/elements.mapper.js';
 import { toAuthor, toCategory, toKeyword } from '../../store/content/mappers/taxonomy.mapper.js';
 import { oneOf } from './articles.js';
 import { checkChannelId, checkId } from './input.js';
 
-export async function getCategory(ctx: Context, args: { id?: string | null; slug?: string | null }): Promise<ContentCategory | null> {
+export async function getCategory(
+  ctx: Context,
+  args: { id?: string | null; slug?: string | null },
+): Promise<ContentCategory | null> {
   const key = oneOf(args);
-  const doc = 'id' in key ? await ctx.loaders.get(categoryById).load(key.id) : await ctx.loaders.get(categoryBySlug).load(key.slug);
+  const doc =
+    'id' in key
+      ? await ctx.loaders.get(categoryById).load(key.id)
+      : await ctx.loaders.get(categoryBySlug).load(key.slug);
   return doc ? toCategory(doc) : null;
 }
 
@@ -21,9 +34,13 @@ export async function getAuthor(ctx: Context, id: string): Promise<Author | null
   return doc ? toAuthor(doc) : null;
 }
 
-export async function getKeyword(ctx: Context, args: { id?: string | null; slug?: string | null }): Promise<Keyword | null> {
+export async function getKeyword(
+  ctx: Context,
+  args: { id?: string | null; slug?: string | null },
+): Promise<Keyword | null> {
   const key = oneOf(args);
-  const doc = 'id' in key ? await ctx.loaders.get(keywordById).load(key.id) : await ctx.loaders.get(keywordBySlug).load(key.slug);
+  const doc =
+    'id' in key ? await ctx.loaders.get(keywordById).load(key.id) : await ctx.loaders.get(keywordBySlug).load(key.slug);
   return doc ? toKeyword(doc) : null;
 }
 

@@ -9,14 +9,21 @@ import { messageNotFound } from './live.errors.js';
 import { spend } from './limits.js';
 import { parseMessageChanges } from './message.input.js';
 
-export async function editLiveBlogMessage(ctx: Context, input: { messageId: string; changes: object }): Promise<LiveBlogMessageDoc> {
+export async function editLiveBlogMessage(
+  ctx: Context,
+  input: { messageId: string; changes: object },
+): Promise<LiveBlogMessageDoc> {
   const editor = await requireEditor(ctx);
   const messageId = checkId(input.messageId, 'messageId');
   const changes = parseMessageChanges(input.changes);
   await spend(ctx.store, 'posts', editor.customerId);
   const edited = await ctx.store
     .collection('liveBlogMessages')
-    .findOneAndUpdate({ _id: messageId }, { $set: { ...changes, editedAt: ctx.now } }, { returnDocument: 'after', projection: liveBlogMessageProjection });
+    .findOneAndUpdate(
+      { _id: messageId },
+      { $set: { ...changes, editedAt: ctx.now } },
+      { returnDocument: 'after', projection: liveBlogMessageProjection },
+    );
   if (!edited) throw messageNotFound();
   return edited;
 }
@@ -25,7 +32,9 @@ export async function deleteLiveBlogMessage(ctx: Context, input: { messageId: st
   const editor = await requireEditor(ctx);
   const messageId = checkId(input.messageId, 'messageId');
   await spend(ctx.store, 'posts', editor.customerId);
-  const deleted = await ctx.store.collection('liveBlogMessages').findOneAndDelete({ _id: messageId }, { projection: liveBlogMessageProjection });
+  const deleted = await ctx.store
+    .collection('liveBlogMessages')
+    .findOneAndDelete({ _id: messageId }, { projection: liveBlogMessageProjection });
   if (!deleted) throw messageNotFound();
   return deleted;
 }

@@ -20,7 +20,11 @@ export type LiveLimit = keyof typeof LIVE_LIMITS;
 const limitersFor = limitersPerStore('live_limits', LIVE_LIMITS);
 
 /** IPs are kept hashed: the limit store needs a key, not the address. */
-export const ipKey = (ip: string | undefined): string => createHash('sha256').update(ip ?? 'unknown').digest('base64url').slice(0, 22);
+export const ipKey = (ip: string | undefined): string =>
+  createHash('sha256')
+    .update(ip ?? 'unknown')
+    .digest('base64url')
+    .slice(0, 22);
 
 /** Spends one point of `kind` for `key`; throws 429 with Retry-After once they are used up. */
 export function spend(store: Store, kind: LiveLimit, key: string): Promise<void> {

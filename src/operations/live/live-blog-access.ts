@@ -51,9 +51,18 @@ async function rulesOf(store: Store, ids: readonly string[]): Promise<LiveBlogAc
     },
     { $unwind: '$blog' },
     { $match: { blog: { $in: [...ids] } } },
-    { $group: { _id: '$blog', locked: { $min: '$locked' }, groups: { $addToSet: { $cond: ['$locked', '$groups', null] } } } },
+    {
+      $group: {
+        _id: '$blog',
+        locked: { $min: '$locked' },
+        groups: { $addToSet: { $cond: ['$locked', '$groups', null] } },
+      },
+    },
   ];
-  const rows = await store.collection('articles').aggregate<CarriersOfBlog>(pipeline, { batchSize: Math.max(1, ids.length) }).toArray();
+  const rows = await store
+    .collection('articles')
+    .aggregate<CarriersOfBlog>(pipeline, { batchSize: Math.max(1, ids.length) })
+    .toArray();
   const byBlog = new Map(rows.map((row) => [row._id, row]));
   return ids.map((id) => {
     const row = byBlog.get(id);
@@ -65,7 +74,10 @@ async function rulesOf(store: Store, ids: readonly string[]): Promise<LiveBlogAc
 
 /** Per request: the access rule of each live blog, one store command per batch. */
 const liveBlogAccessRule: LoaderFactory<string, LiveBlogAccessRule> = (store) =>
-  new DataLoader<string, LiveBlogAccessRule>(instrumentBatch('liveBlogAccessRule', (ids) => rulesOf(store, ids)), { maxBatchSize: 1000 });
+  new DataLoader<string, LiveBlogAccessRule>(
+    instrumentBatch('liveBlogAccessRule', (ids) => rulesOf(store, ids)),
+    { maxBatchSize: 1000 },
+  );
 
 const allowedBy = (ctx: Context, rule: LiveBlogAccessRule): Promise<boolean> =>
   rule.open ? Promise.resolve(true) : hasEntitlement(ctx.viewer, rule.groups, ctx.now);

@@ -14,7 +14,10 @@ import { parseNewMessage, type MessageFields } from './message.input.js';
 /** How many taken numbers a post steps over before it gives up. */
 const TAKEN_NUMBER_RETRIES = 3;
 
-export async function postLiveBlogMessage(ctx: Context, input: { liveBlogId: string; message: object }): Promise<LiveBlogMessageDoc> {
+export async function postLiveBlogMessage(
+  ctx: Context,
+  input: { liveBlogId: string; message: object },
+): Promise<LiveBlogMessageDoc> {
   const editor = await requireEditor(ctx);
   const liveBlogId = checkId(input.liveBlogId, 'liveBlogId');
   const fields = parseNewMessage(input.message);
@@ -22,7 +25,11 @@ export async function postLiveBlogMessage(ctx: Context, input: { liveBlogId: str
   const blogs = ctx.store.collection('liveBlogs');
   const messages = ctx.store.collection('liveBlogMessages');
   for (let attempt = 1; ; attempt++) {
-    const blog = await blogs.findOneAndUpdate({ _id: liveBlogId }, { $inc: { lastSeq: 1 } }, { returnDocument: 'after', projection: { lastSeq: 1 } });
+    const blog = await blogs.findOneAndUpdate(
+      { _id: liveBlogId },
+      { $inc: { lastSeq: 1 } },
+      { returnDocument: 'after', projection: { lastSeq: 1 } },
+    );
     if (!blog) throw liveBlogNotFound();
     const doc = newMessage(liveBlogId, blog.lastSeq, fields, editor, ctx.now);
     try {
@@ -37,15 +44,26 @@ export async function postLiveBlogMessage(ctx: Context, input: { liveBlogId: str
       }
       // Nothing was written: the number is given back when nobody has taken a later one (so the blog's newest
       // messages stay numbered without a gap), and the error is the caller's.
-      await blogs.updateOne({ _id: liveBlogId, lastSeq: blog.lastSeq }, { $inc: { lastSeq: -1 } }).catch((undo: unknown) => {
-        ctx.log.error({ err: undo, liveBlogId, seq: blog.lastSeq }, 'a live-blog message number could not be given back');
-      });
+      await blogs
+        .updateOne({ _id: liveBlogId, lastSeq: blog.lastSeq }, { $inc: { lastSeq: -1 } })
+        .catch((undo: unknown) => {
+          ctx.log.error(
+            { err: undo, liveBlogId, seq: blog.lastSeq },
+            'a live-blog message number could not be given back',
+          );
+        });
       throw err;
     }
   }
 }
 
-function newMessage(liveBlogId: string, seq: number, fields: MessageFields, editor: Editor, now: Date): LiveBlogMessageDoc {
+function newMessage(
+  liveBlogId: string,
+  seq: number,
+  fields: MessageFields,
+  editor: Editor,
+  now: Date,
+): LiveBlogMessageDoc {
   return {
     _id: `${liveBlogId}-message-${seq}`,
     liveBlogId,

@@ -40,18 +40,28 @@ interface Chosen {
 }
 
 function checkAnswers(quiz: QuizDoc, answers: readonly QuizAnswerChoice[]): Chosen[] {
-  if (answers.length === 0 || answers.length > MAX_ANSWERS) throw badRequest(`Give 1 to ${MAX_ANSWERS} answers`, [{ field: 'answers', message: 'Wrong number of answers' }]);
+  if (answers.length === 0 || answers.length > MAX_ANSWERS)
+    throw badRequest(`Give 1 to ${MAX_ANSWERS} answers`, [{ field: 'answers', message: 'Wrong number of answers' }]);
   const seen = new Set<string>();
   return answers.map((given, i) => {
     const questionKey = memberKey(given.questionId, 'QuizQuestion', quiz._id);
     const q = quiz.questions.findIndex((question) => question.id === questionKey);
-    if (q < 0) throw badRequest('An answer names a question that is not in the quiz', [{ field: `answers.${i}.questionId`, message: 'Not a question of this quiz' }]);
+    if (q < 0)
+      throw badRequest('An answer names a question that is not in the quiz', [
+        { field: `answers.${i}.questionId`, message: 'Not a question of this quiz' },
+      ]);
     const question = quiz.questions[q]!;
-    if (seen.has(question.id)) throw badRequest('A question is answered twice', [{ field: `answers.${i}.questionId`, message: 'Answered twice' }]);
+    if (seen.has(question.id))
+      throw badRequest('A question is answered twice', [
+        { field: `answers.${i}.questionId`, message: 'Answered twice' },
+      ]);
     seen.add(question.id);
     const answerKey = memberKey(given.answerId, 'QuizAnswer', quiz._id, question.id);
     const a = question.choices.findIndex((c) => c.id === answerKey);
-    if (a < 0) throw badRequest('An answer is not one of its question', [{ field: `answers.${i}.answerId`, message: 'Not an answer of this question' }]);
+    if (a < 0)
+      throw badRequest('An answer is not one of its question', [
+        { field: `answers.${i}.answerId`, message: 'Not an answer of this question' },
+      ]);
     const answer = question.choices[a]!;
     return { questionId: question.id, answerId: answer.id, points: answer.points, q, a };
   });
@@ -115,9 +125,15 @@ async function openQuiz(ctx: Context, quizId: string): Promise<QuizDoc> {
   return quiz;
 }
 
-export async function submitQuizAnswers(ctx: Context, input: { quizId: string; answers: QuizAnswerChoice[] }): Promise<QuizSubmission> {
+export async function submitQuizAnswers(
+  ctx: Context,
+  input: { quizId: string; answers: QuizAnswerChoice[] },
+): Promise<QuizSubmission> {
   const quizId = checkId(input.quizId, 'quizId');
-  const given = input.answers.map((a, i) => ({ questionId: checkMember(a.questionId, `answers.${i}.questionId`), answerId: checkMember(a.answerId, `answers.${i}.answerId`) }));
+  const given = input.answers.map((a, i) => ({
+    questionId: checkMember(a.questionId, `answers.${i}.questionId`),
+    answerId: checkMember(a.answerId, `answers.${i}.answerId`),
+  }));
   let quiz = await openQuiz(ctx, quizId);
   let scored = score(quiz, given);
   await spend(ctx.store, 'ip', ipKey(ctx.clientIp));
@@ -125,7 +141,9 @@ export async function submitQuizAnswers(ctx: Context, input: { quizId: string; a
 
   for (let attempt = 0; ; attempt++) {
     const { filter, update } = countingUpdate(quiz, scored);
-    const counted = await ctx.store.collection('quizzes').findOneAndUpdate(filter, update, { returnDocument: 'after', projection: quizProjection });
+    const counted = await ctx.store
+      .collection('quizzes')
+      .findOneAndUpdate(filter, update, { returnDocument: 'after', projection: quizProjection });
     if (counted) {
       const result = scored.result && (counted.results[scored.r] ?? scored.result);
       return { quiz: counted, score: scored.score, maxScore: scored.maxScore, result };

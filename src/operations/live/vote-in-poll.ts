@@ -22,7 +22,11 @@ export interface VoteResult {
 }
 
 /** The filter that only matches while the poll takes votes for `choiceId`. */
-const openFor = (pollId: string, choiceId: string, now: Date) => ({ _id: pollId, ...pollOpenFilter(now), 'choices.id': choiceId });
+const openFor = (pollId: string, choiceId: string, now: Date) => ({
+  _id: pollId,
+  ...pollOpenFilter(now),
+  'choices.id': choiceId,
+});
 
 export async function voteInPoll(ctx: Context, input: { pollId: string; choiceId: string }): Promise<VoteResult> {
   const pollId = checkId(input.pollId, 'pollId');
@@ -33,7 +37,8 @@ export async function voteInPoll(ctx: Context, input: { pollId: string; choiceId
   if (!poll) throw pollNotFound();
   if (!poll.choices.some((c) => c.id === choiceId)) throw choiceNotInPoll();
   if (!pollIsOpen(poll, ctx.now)) throw pollClosed();
-  if (!ctx.viewer && poll.onlyLoggedIn) throw unauthenticated('This poll takes votes from signed-in customers only', 'invalid_token');
+  if (!ctx.viewer && poll.onlyLoggedIn)
+    throw unauthenticated('This poll takes votes from signed-in customers only', 'invalid_token');
 
   const ip = ipKey(ctx.clientIp);
   await spend(ctx.store, 'ip', ip);
@@ -56,7 +61,11 @@ export async function voteInPoll(ctx: Context, input: { pollId: string; choiceId
   // error), so the records match the counts and a retry counts it rather than finding it already there.
   let counted: PollDoc | null;
   try {
-    counted = await polls.findOneAndUpdate(openFor(pollId, choiceId, ctx.now), { $inc: { 'choices.$.votes': 1 } }, { returnDocument: 'after', projection: pollProjection });
+    counted = await polls.findOneAndUpdate(
+      openFor(pollId, choiceId, ctx.now),
+      { $inc: { 'choices.$.votes': 1 } },
+      { returnDocument: 'after', projection: pollProjection },
+    );
   } catch (err) {
     await withdraw(ctx, voteId);
     throw err;

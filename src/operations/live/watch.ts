@@ -12,7 +12,12 @@ import { mayFollowLiveBlog } from './live-blog-access.js';
 
 function requireLive(ctx: Context): LiveFeed {
   if (!ctx.live?.hub.available) {
-    throw new AppError({ status: 503, code: 'LIVE_UNAVAILABLE', title: 'Service Unavailable', detail: 'Live updates are not available on this server' });
+    throw new AppError({
+      status: 503,
+      code: 'LIVE_UNAVAILABLE',
+      title: 'Service Unavailable',
+      detail: 'Live updates are not available on this server',
+    });
   }
   return ctx.live;
 }
@@ -25,21 +30,29 @@ export async function watchLiveBlog(
 ): Promise<AsyncIterableIterator<LiveBlogUpdate>> {
   const live = requireLive(ctx);
   if ((input.liveBlogId == null) === (input.websocketRoomName == null)) {
-    throw badRequest('Give liveBlogId or websocketRoomName', [{ field: 'liveBlogId', message: 'Exactly one of liveBlogId and websocketRoomName is required' }]);
+    throw badRequest('Give liveBlogId or websocketRoomName', [
+      { field: 'liveBlogId', message: 'Exactly one of liveBlogId and websocketRoomName is required' },
+    ]);
   }
   const blogs = ctx.store.collection('liveBlogs');
   const blog =
     input.liveBlogId != null
       ? await blogs.findOne({ _id: checkId(input.liveBlogId, 'liveBlogId') }, { projection: { _id: 1 } })
-      : await blogs.findOne({ websocketRoomName: checkId(input.websocketRoomName!, 'websocketRoomName') }, { projection: { _id: 1 } });
+      : await blogs.findOne(
+          { websocketRoomName: checkId(input.websocketRoomName!, 'websocketRoomName') },
+          { projection: { _id: 1 } },
+        );
   if (!blog) throw liveBlogNotFound();
-  if (!(await mayFollowLiveBlog(ctx, blog._id))) throw forbidden('This live blog belongs to premium content the viewer has no access to');
+  if (!(await mayFollowLiveBlog(ctx, blog._id)))
+    throw forbidden('This live blog belongs to premium content the viewer has no access to');
   return live.hub.subscribeBlog(blog._id, live.connection, kind);
 }
 
 export async function watchPoll(ctx: Context, input: { pollId: string }): Promise<AsyncIterableIterator<PollDoc>> {
   const live = requireLive(ctx);
-  const poll = await ctx.store.collection('polls').findOne({ _id: checkId(input.pollId, 'pollId') }, { projection: { _id: 1 } });
+  const poll = await ctx.store
+    .collection('polls')
+    .findOne({ _id: checkId(input.pollId, 'pollId') }, { projection: { _id: 1 } });
   if (!poll) throw pollNotFound();
   return live.hub.subscribePoll(poll._id, live.connection);
 }

@@ -7,11 +7,17 @@ import { spendAttempt } from './limits.js';
 
 export type ActivationResult = { error: false } | { error: true; message: string };
 
-const INVALID_ACTIVATION: ActivationResult = Object.freeze({ error: true, message: 'Invalid or expired activation key' });
+const INVALID_ACTIVATION: ActivationResult = Object.freeze({
+  error: true,
+  message: 'Invalid or expired activation key',
+});
 const ACTIVATED: ActivationResult = Object.freeze({ error: false });
 
 /** `email` is already normalised and `channelId` validated (see input.ts). */
-export async function activateSubscription(ctx: Context, input: { channelId: string; email: string; key: string }): Promise<ActivationResult> {
+export async function activateSubscription(
+  ctx: Context,
+  input: { channelId: string; email: string; key: string },
+): Promise<ActivationResult> {
   await requireChannel(ctx, input.channelId);
   await spendAttempt(ctx.store, 'activate', input.channelId, input.email);
 

@@ -3,7 +3,10 @@
 import { z } from 'zod';
 
 /** An integer path parameter is 1 to 18 decimal digits (a string on the wire: 18 digits overflow a double). */
-export const channelIdSchema = z.string().regex(/^[0-9]{1,18}$/, 'must be an integer of 1 to 18 digits').describe('Channel id (integer)');
+export const channelIdSchema = z
+  .string()
+  .regex(/^[0-9]{1,18}$/, 'must be an integer of 1 to 18 digits')
+  .describe('Channel id (integer)');
 
 /** Trimmed and lower-cased before it is checked or used (docs/api.md). */
 export const emailSchema = z

@@ -13,6 +13,11 @@ export const NEWSLETTER_LIMITS = {
 const limitersFor = limitersPerStore('newsletter_limits', NEWSLETTER_LIMITS);
 
 /** Spends one attempt for `channelId`/`email`; throws 429 with Retry-After once they are used up. */
-export function spendAttempt(store: Store, kind: keyof typeof NEWSLETTER_LIMITS, channelId: string, email: string): Promise<void> {
+export function spendAttempt(
+  store: Store,
+  kind: keyof typeof NEWSLETTER_LIMITS,
+  channelId: string,
+  email: string,
+): Promise<void> {
   return spendPoint(limitersFor(store)[kind], `${channelId}:${email}`);
 }

@@ -25,15 +25,27 @@ export async function subscribeToNewsletter(ctx: Context, input: { channelId: st
   const key = newActivationKey();
   const now = ctx.now;
   const subscriptions = ctx.store.collection('newsletterSubscriptions');
-  const existing = await subscriptions.findOne({ channelId: input.channelId, email: input.email }, { projection: { status: 1 } });
+  const existing = await subscriptions.findOne(
+    { channelId: input.channelId, email: input.email },
+    { projection: { status: 1 } },
+  );
   // An active subscription stays active: re-subscribing must not let anyone reset someone else's.
   if (existing?.status === 'active') return;
 
-  const fields = { keyHash: hashKey(key), status: 'pending' as const, expiresAt: new Date(now.getTime() + ACTIVATION_KEY_TTL_MS), activatedAt: null, updatedAt: now };
+  const fields = {
+    keyHash: hashKey(key),
+    status: 'pending' as const,
+    expiresAt: new Date(now.getTime() + ACTIVATION_KEY_TTL_MS),
+    activatedAt: null,
+    updatedAt: now,
+  };
   try {
     await subscriptions.updateOne(
       { channelId: input.channelId, email: input.email, status: { $ne: 'active' } },
-      { $set: fields, $setOnInsert: { _id: randomUUID(), channelId: input.channelId, email: input.email, createdAt: now } },
+      {
+        $set: fields,
+        $setOnInsert: { _id: randomUUID(), channelId: input.channelId, email: input.email, createdAt: now },
+      },
       { upsert: true },
     );
   } catch (err) {

@@ -30,7 +30,11 @@ type Lookup = (ctx: Context, ids: readonly string[], selectedAs?: SelectedAs) =>
 export type SelectedAs = (typeName: string) => Selected;
 
 /** Loads `ids` through a request loader, maps what is there. A failed batch rejects (never silently null). */
-async function through<D>(loader: DataLoader<string, D | null>, ids: readonly string[], map: (doc: D) => object | null): Promise<Found[]> {
+async function through<D>(
+  loader: DataLoader<string, D | null>,
+  ids: readonly string[],
+  map: (doc: D) => object | null,
+): Promise<Found[]> {
   const docs = await loader.loadMany(ids);
   return docs.map((doc) => {
     if (doc instanceof Error) throw doc;
@@ -80,11 +84,14 @@ const carts: Lookup = async (ctx, ids) => {
 const NODE_TYPES: ReadonlyArray<readonly [string, Lookup]> = [
   ['Page', (ctx, ids) => through(ctx.loaders.get(content.pageById), ids, (d) => (d.enabled ? toPage(d) : null))],
   ['Issue', issues],
-  ['Article', (ctx, ids, selectedAs) => {
-    const loader = ctx.loaders.get(content.articleById);
-    if (selectedAs) loader.wantAhead(ids, selectedAs('Article'));
-    return through(loader, ids, toArticle);
-  }],
+  [
+    'Article',
+    (ctx, ids, selectedAs) => {
+      const loader = ctx.loaders.get(content.articleById);
+      if (selectedAs) loader.wantAhead(ids, selectedAs('Article'));
+      return through(loader, ids, toArticle);
+    },
+  ],
   ['ContentCategory', (ctx, ids) => through(ctx.loaders.get(content.categoryById), ids, toCategory)],
   ['Author', (ctx, ids) => through(ctx.loaders.get(content.authorById), ids, toAuthor)],
   ['Keyword', (ctx, ids) => through(ctx.loaders.get(content.keywordById), ids, toKeyword)],
@@ -92,20 +99,37 @@ const NODE_TYPES: ReadonlyArray<readonly [string, Lookup]> = [
   ['LiveBlog', (ctx, ids) => through(ctx.loaders.get(content.liveBlogById), ids, toLiveBlog)],
   ['Poll', (ctx, ids) => through(ctx.loaders.get(content.pollById), ids, (d) => toPoll(d, ctx.now))],
   ['Quiz', (ctx, ids) => through(ctx.loaders.get(content.quizById), ids, toQuiz)],
-  ['Channel', async (ctx, ids) => {
-    const numeric = ids.filter((id) => CHANNEL_ID.test(id));
-    const found = new Map((await through(ctx.loaders.get(content.channelById), numeric, toChannel)).map((c, i) => [numeric[i]!, c]));
-    return ids.map((id) => found.get(id) ?? null);
-  }],
+  [
+    'Channel',
+    async (ctx, ids) => {
+      const numeric = ids.filter((id) => CHANNEL_ID.test(id));
+      const found = new Map(
+        (await through(ctx.loaders.get(content.channelById), numeric, toChannel)).map((c, i) => [numeric[i]!, c]),
+      );
+      return ids.map((id) => found.get(id) ?? null);
+    },
+  ],
   ['Product', (ctx, ids) => through(ctx.loaders.get(catalogue.productById), ids, (d) => toProduct(d, null))],
-  ['ProductItem', (ctx, ids) => through(ctx.loaders.get(catalogue.productItemById), ids, (d) => toProductItem(d, null))],
-  ['ProductCategory', (ctx, ids) => through(ctx.loaders.get(catalogue.categoryById), ids, (d) => toProductCategory(d, null))],
+  [
+    'ProductItem',
+    (ctx, ids) => through(ctx.loaders.get(catalogue.productItemById), ids, (d) => toProductItem(d, null)),
+  ],
+  [
+    'ProductCategory',
+    (ctx, ids) => through(ctx.loaders.get(catalogue.categoryById), ids, (d) => toProductCategory(d, null)),
+  ],
   ['Cart', carts],
 ];
 
 /** The objects `ids` stand for, in order; null for an id that no type has (or that the reader may not see). */
-export async function getNodes(ctx: Context, ids: readonly string[], field = 'ids', selectedAs?: SelectedAs): Promise<Array<object | null>> {
-  if (ids.length > MAX_NODE_IDS) throw badRequest(`${field} may hold at most ${MAX_NODE_IDS} ids`, [{ field, message: 'Too many ids' }]);
+export async function getNodes(
+  ctx: Context,
+  ids: readonly string[],
+  field = 'ids',
+  selectedAs?: SelectedAs,
+): Promise<Array<object | null>> {
+  if (ids.length > MAX_NODE_IDS)
+    throw badRequest(`${field} may hold at most ${MAX_NODE_IDS} ids`, [{ field, message: 'Too many ids' }]);
   const checked = ids.map((id) => checkId(id, field));
   const unique = [...new Set(checked)];
   const perType = await Promise.all(NODE_TYPES.map(([, lookup]) => lookup(ctx, unique, selectedAs)));

@@ -22,7 +22,11 @@ const url = new URL(settings.endpoint, location.href);
 // Subscriptions go over graphql-ws on the same path; the header editor's values become connection_init's payload.
 const subscriptionUrl = new URL(url);
 subscriptionUrl.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-const toolkitFetcher = createGraphiQLFetcher({ url: url.href, subscriptionUrl: subscriptionUrl.href, fetch: withoutEmptyHeaders });
+const toolkitFetcher = createGraphiQLFetcher({
+  url: url.href,
+  subscriptionUrl: subscriptionUrl.href,
+  fetch: withoutEmptyHeaders,
+});
 
 // The toolkit picks WebSocket or HTTP from the editor's parsed document, which can lag behind the text just
 // typed or pasted (a subscription would then go over HTTP and be refused): decide from the text being sent.
@@ -33,7 +37,8 @@ const parsed = (query) => {
     return undefined;
   }
 };
-const fetcher = (params, options) => toolkitFetcher(params, { ...options, documentAST: parsed(params.query) ?? options?.documentAST });
+const fetcher = (params, options) =>
+  toolkitFetcher(params, { ...options, documentAST: parsed(params.query) ?? options?.documentAST });
 
 createRoot(document.getElementById('playground')).render(
   <GraphiQL

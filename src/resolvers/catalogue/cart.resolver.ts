@@ -8,18 +8,32 @@ import { RemoveCouponFromCartInput } from '../../schema/catalogue/catalogue.args
 import { Cart, CartItem } from '../../schema/catalogue/cart.type.js';
 import { Viewer } from '../../schema/catalogue/viewer.type.js';
 
-const LANG = { nullable: true, description: 'ISO 639-1 code for item names; falls back to the default language (en)' } as const;
+const LANG = {
+  nullable: true,
+  description: 'ISO 639-1 code for item names; falls back to the default language (en)',
+} as const;
 
 @Resolver(() => Cart)
 export class CartResolver {
-  @Query(() => Cart, { nullable: true, description: "One of the caller's carts (scope `cart`); null when absent or not theirs" })
-  cart(@Arg('id', () => ID, { description: 'Id of the cart' }) id: string, @Arg('lang', () => String, LANG) lang: string | null, @Ctx() ctx: Context): Promise<Cart | null> {
+  @Query(() => Cart, {
+    nullable: true,
+    description: "One of the caller's carts (scope `cart`); null when absent or not theirs",
+  })
+  cart(
+    @Arg('id', () => ID, { description: 'Id of the cart' }) id: string,
+    @Arg('lang', () => String, LANG) lang: string | null,
+    @Ctx() ctx: Context,
+  ): Promise<Cart | null> {
     return getCart(ctx, id, lang);
   }
 
-  @Mutation(() => Cart, { description: 'Removes a coupon from one of the caller\'s carts (scope `cart`) and returns the repriced cart; COUPON_NOT_IN_CART when it is not applied' })
+  @Mutation(() => Cart, {
+    description:
+      "Removes a coupon from one of the caller's carts (scope `cart`) and returns the repriced cart; COUPON_NOT_IN_CART when it is not applied",
+  })
   removeCouponFromCart(
-    @Arg('input', () => RemoveCouponFromCartInput, { description: 'The cart and the coupon to remove' }) input: RemoveCouponFromCartInput,
+    @Arg('input', () => RemoveCouponFromCartInput, { description: 'The cart and the coupon to remove' })
+    input: RemoveCouponFromCartInput,
     @Arg('lang', () => String, LANG) lang: string | null,
     @Ctx() ctx: Context,
   ): Promise<Cart> {
@@ -39,7 +53,9 @@ export class ViewerResolver {
     return ctx.viewer ? { customerId: ctx.viewer.customerId } : null;
   }
 
-  @FieldResolver(() => [Cart], { description: "The customer's carts, most recently changed first, at most 100 (scope `cart`)" })
+  @FieldResolver(() => [Cart], {
+    description: "The customer's carts, most recently changed first, at most 100 (scope `cart`)",
+  })
   carts(@Arg('lang', () => String, LANG) lang: string | null, @Ctx() ctx: Context): Promise<Cart[]> {
     return listViewerCarts(ctx, lang);
   }

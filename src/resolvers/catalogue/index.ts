@@ -4,4 +4,12 @@ import { ProductCategoryResolver } from './product-category.resolver.js';
 import { ProductItemFieldsResolver, ProductItemResolver, RelatedItemsResolver } from './product-item.resolver.js';
 import { ProductResolver } from './product.resolver.js';
 
-export const catalogueResolvers = [ProductCategoryResolver, ProductResolver, ProductItemResolver, ProductItemFieldsResolver, RelatedItemsResolver, CartResolver, ViewerResolver] as const;
+export const catalogueResolvers = [
+  ProductCategoryResolver,
+  ProductResolver,
+  ProductItemResolver,
+  ProductItemFieldsResolver,
+  RelatedItemsResolver,
+  CartResolver,
+  ViewerResolver,
+] as const;

@@ -13,7 +13,11 @@ export class ProductItemResolver {
   @Query(() => ProductItem, { nullable: true, description: 'A product item by id; null when there is none' })
   productItem(
     @Arg('id', () => ID, { description: 'Id of the product item' }) id: string,
-    @Arg('lang', () => String, { nullable: true, description: 'ISO 639-1 code; falls back to the default language (en)' }) lang: string | null,
+    @Arg('lang', () => String, {
+      nullable: true,
+      description: 'ISO 639-1 code; falls back to the default language (en)',
+    })
+    lang: string | null,
     @Ctx() ctx: Context,
   ): Promise<ProductItem | null> {
     return getProductItem(ctx, id, lang);
@@ -27,8 +31,14 @@ export class ProductItemFieldsResolver {
     return productNameOf(ctx, item);
   }
 
-  @FieldResolver(() => ProductItemTranslation, { nullable: true, description: 'The translation into one language, if there is one' })
-  translation(@Root() item: ProductItemFields, @Arg('language', () => String, { description: 'ISO 639-1 language code, e.g. `de`' }) language: string): ProductItemTranslation | null {
+  @FieldResolver(() => ProductItemTranslation, {
+    nullable: true,
+    description: 'The translation into one language, if there is one',
+  })
+  translation(
+    @Root() item: ProductItemFields,
+    @Arg('language', () => String, { description: 'ISO 639-1 language code, e.g. `de`' }) language: string,
+  ): ProductItemTranslation | null {
     return item.translations.find((t) => t.language === language) ?? null;
   }
 }

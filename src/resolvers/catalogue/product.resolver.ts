@@ -12,7 +12,11 @@ const LANG = { nullable: true, description: 'ISO 639-1 code; falls back to the d
 @Resolver(() => Product)
 export class ProductResolver {
   @Query(() => Product, { nullable: true, description: 'A product by id; null when there is none' })
-  product(@Arg('id', () => ID, { description: 'Id of the product' }) id: string, @Arg('lang', () => String, LANG) lang: string | null, @Ctx() ctx: Context): Promise<Product | null> {
+  product(
+    @Arg('id', () => ID, { description: 'Id of the product' }) id: string,
+    @Arg('lang', () => String, LANG) lang: string | null,
+    @Ctx() ctx: Context,
+  ): Promise<Product | null> {
     return getProduct(ctx, id, lang);
   }
 
@@ -21,8 +25,14 @@ export class ProductResolver {
     return itemsOf(ctx, product);
   }
 
-  @FieldResolver(() => ProductTranslatedText, { nullable: true, description: 'The texts in one language, if there are any' })
-  translatedText(@Root() product: Product, @Arg('language', () => String, { description: 'ISO 639-1 language code, e.g. `de`' }) language: string): ProductTranslatedText | null {
+  @FieldResolver(() => ProductTranslatedText, {
+    nullable: true,
+    description: 'The texts in one language, if there are any',
+  })
+  translatedText(
+    @Root() product: Product,
+    @Arg('language', () => String, { description: 'ISO 639-1 language code, e.g. `de`' }) language: string,
+  ): ProductTranslatedText | null {
     return product.translatedTexts.find((t) => t.language === language) ?? null;
   }
 }

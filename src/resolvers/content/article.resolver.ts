@@ -40,7 +40,10 @@ export class ArticleResolver {
     return loadOne(ctx.loaders.get(authorById), article.authorId, toAuthor);
   }
 
-  @FieldResolver(() => Sponsor, { nullable: true, description: 'Who sponsored the article; null for an unsponsored article' })
+  @FieldResolver(() => Sponsor, {
+    nullable: true,
+    description: 'Who sponsored the article; null for an unsponsored article',
+  })
   sponsor(@Root() article: Article, @Ctx() ctx: Context): MaybePromise<Sponsor | null> {
     return loadOne(ctx.loaders.get(sponsorById), article.sponsorId, toSponsor);
   }
@@ -60,7 +63,9 @@ export class ArticleResolver {
     return articleBody(ctx, article);
   }
 
-  @FieldResolver(() => String, { description: 'Plain-text teaser; at most `previewLimit` characters when access is not allowed' })
+  @FieldResolver(() => String, {
+    description: 'Plain-text teaser; at most `previewLimit` characters when access is not allowed',
+  })
   preview(@Root() article: Article, @Ctx() ctx: Context): MaybePromise<string> {
     return articlePreview(ctx, article);
   }

@@ -25,22 +25,37 @@ export class ContentQueryResolver {
     return listPages(ctx, args);
   }
 
-  @Query(() => Page, { nullable: true, description: 'A page; null when there is none, PAGE_NOT_ENABLED when it is disabled' })
-  page(@Ctx() ctx: Context, @Arg('id', () => ID, { description: 'Id of the page' }) id: string, @Info() info: GraphQLResolveInfo): Promise<Page | null> {
+  @Query(() => Page, {
+    nullable: true,
+    description: 'A page; null when there is none, PAGE_NOT_ENABLED when it is disabled',
+  })
+  page(
+    @Ctx() ctx: Context,
+    @Arg('id', () => ID, { description: 'Id of the page' }) id: string,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<Page | null> {
     // The page's issues are read beside the page (one wait for the store less).
     return getPage(ctx, id, selectedWithArguments<IssuesArgs>(info, 'issues'));
   }
 
   @Query(() => Issue, { nullable: true, description: 'A published issue of an enabled page; null otherwise' })
-  issue(@Ctx() ctx: Context, @Arg('id', () => ID, { description: 'Id of the issue' }) id: string, @Info() info: GraphQLResolveInfo): Promise<Issue | null> {
+  issue(
+    @Ctx() ctx: Context,
+    @Arg('id', () => ID, { description: 'Id of the issue' }) id: string,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<Issue | null> {
     return getIssue(ctx, id, selectionOf(info));
   }
 
-  @Query(() => Article, { nullable: true, description: 'A published article, by id or by slug (exactly one); null when there is none' })
+  @Query(() => Article, {
+    nullable: true,
+    description: 'A published article, by id or by slug (exactly one); null when there is none',
+  })
   article(
     @Ctx() ctx: Context,
     @Arg('id', () => ID, { nullable: true, description: 'Id of the article; give this or `slug`' }) id?: string | null,
-    @Arg('slug', () => String, { nullable: true, description: 'Slug of the article; give this or `id`' }) slug?: string | null,
+    @Arg('slug', () => String, { nullable: true, description: 'Slug of the article; give this or `id`' })
+    slug?: string | null,
     @Info() info?: GraphQLResolveInfo,
   ): Promise<Article | null> {
     return getArticle(ctx, { id, slug }, info && selectionOf(info));
@@ -50,36 +65,54 @@ export class ContentQueryResolver {
   articles(
     @Ctx() ctx: Context,
     @Args() args: ConnectionArgs,
-    @Arg('filter', () => ArticlesFilter, { nullable: true, description: 'Narrows the list; omit for every published article' }) filter?: ArticlesFilter | null,
+    @Arg('filter', () => ArticlesFilter, {
+      nullable: true,
+      description: 'Narrows the list; omit for every published article',
+    })
+    filter?: ArticlesFilter | null,
   ): Promise<ConnectionShape<Article>> {
     return listArticles(ctx, filter, args);
   }
 
-  @Query(() => ContentCategory, { nullable: true, description: 'An active content category, by id or by slug (exactly one); null when there is none' })
+  @Query(() => ContentCategory, {
+    nullable: true,
+    description: 'An active content category, by id or by slug (exactly one); null when there is none',
+  })
   contentCategory(
     @Ctx() ctx: Context,
     @Arg('id', () => ID, { nullable: true, description: 'Id of the category; give this or `slug`' }) id?: string | null,
-    @Arg('slug', () => String, { nullable: true, description: 'Slug of the category; give this or `id`' }) slug?: string | null,
+    @Arg('slug', () => String, { nullable: true, description: 'Slug of the category; give this or `id`' })
+    slug?: string | null,
   ): Promise<ContentCategory | null> {
     return getCategory(ctx, { id, slug });
   }
 
   @Query(() => Author, { nullable: true, description: 'An author by id; null when there is none' })
-  author(@Ctx() ctx: Context, @Arg('id', () => ID, { description: 'Id of the author' }) id: string): Promise<Author | null> {
+  author(
+    @Ctx() ctx: Context,
+    @Arg('id', () => ID, { description: 'Id of the author' }) id: string,
+  ): Promise<Author | null> {
     return getAuthor(ctx, id);
   }
 
-  @Query(() => Keyword, { nullable: true, description: 'A keyword, by id or by slug (exactly one); null when there is none' })
+  @Query(() => Keyword, {
+    nullable: true,
+    description: 'A keyword, by id or by slug (exactly one); null when there is none',
+  })
   keyword(
     @Ctx() ctx: Context,
     @Arg('id', () => ID, { nullable: true, description: 'Id of the keyword; give this or `slug`' }) id?: string | null,
-    @Arg('slug', () => String, { nullable: true, description: 'Slug of the keyword; give this or `id`' }) slug?: string | null,
+    @Arg('slug', () => String, { nullable: true, description: 'Slug of the keyword; give this or `id`' })
+    slug?: string | null,
   ): Promise<Keyword | null> {
     return getKeyword(ctx, { id, slug });
   }
 
   @Query(() => Channel, { nullable: true, description: 'A channel by its numeric id; null when there is none' })
-  channel(@Ctx() ctx: Context, @Arg('id', () => ID, { description: 'Id of the channel: 1 to 18 decimal digits' }) id: string): Promise<Channel | null> {
+  channel(
+    @Ctx() ctx: Context,
+    @Arg('id', () => ID, { description: 'Id of the channel: 1 to 18 decimal digits' }) id: string,
+  ): Promise<Channel | null> {
     return getChannel(ctx, id);
   }
 }

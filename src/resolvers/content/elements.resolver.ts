@@ -11,7 +11,13 @@ import { Quiz } from '../../schema/content/quiz.type.js';
 import { Video } from '../../schema/content/video.type.js';
 import { previewMessagesOf, voteOf } from '../../store/content/elements.loaders.js';
 import { liveBlogById, pollById, quizById, videoById } from '../../store/content/loaders.js';
-import { pollChoiceId, toLiveBlog, toLiveBlogMessage, toPoll, toQuiz } from '../../store/content/mappers/elements.mapper.js';
+import {
+  pollChoiceId,
+  toLiveBlog,
+  toLiveBlogMessage,
+  toPoll,
+  toQuiz,
+} from '../../store/content/mappers/elements.mapper.js';
 import { toVideo } from '../../store/content/mappers/media.mapper.js';
 import { loadOne, loadVisible, type MaybePromise } from './load.js';
 
@@ -39,12 +45,16 @@ export class ArticleElementsResolver {
 // by entitlement set and an anonymous one is public, neither holding messages its readers may not see.
 @Resolver(() => LiveBlog)
 export class LiveBlogResolver {
-  @FieldResolver(() => Boolean, { description: 'Whether this viewer may read the messages (premium live blogs follow the article access rules)' })
+  @FieldResolver(() => Boolean, {
+    description: 'Whether this viewer may read the messages (premium live blogs follow the article access rules)',
+  })
   accessAllowed(@Root() blog: LiveBlog, @Ctx() ctx: Context): Promise<boolean> {
     return mayReadLiveBlog(ctx, blog.id);
   }
 
-  @FieldResolver(() => [LiveBlogMessage], { description: 'The newest messages, newest first; empty when access is not allowed' })
+  @FieldResolver(() => [LiveBlogMessage], {
+    description: 'The newest messages, newest first; empty when access is not allowed',
+  })
   async previewMessages(@Root() blog: LiveBlog, @Ctx() ctx: Context): Promise<LiveBlogMessage[]> {
     if (!(await mayReadLiveBlog(ctx, blog.id))) return [];
     const docs = await ctx.loaders.get(previewMessagesOf).load({ liveBlogId: blog.id, lastSeq: blog.lastSeq });
@@ -61,14 +71,20 @@ export class PollResolver {
   }
 
   @Directive('@cacheControl(scope: PRIVATE)')
-  @FieldResolver(() => ID, { nullable: true, description: "The `id` of the viewer's choice (`PollChoice:<poll id>:<key>`); null when not voted" })
+  @FieldResolver(() => ID, {
+    nullable: true,
+    description: "The `id` of the viewer's choice (`PollChoice:<poll id>:<key>`); null when not voted",
+  })
   async votedChoice(@Root() poll: Poll, @Ctx() ctx: Context): Promise<string | null> {
     const vote = await viewerVote(ctx, poll);
     return vote ? pollChoiceId(poll.id, vote.choiceId) : null;
   }
 
   @Directive('@cacheControl(scope: PRIVATE)')
-  @FieldResolver(() => String, { nullable: true, description: "The key of the viewer's choice, unique only within the poll; null when not voted" })
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: "The key of the viewer's choice, unique only within the poll; null when not voted",
+  })
   async votedChoiceKey(@Root() poll: Poll, @Ctx() ctx: Context): Promise<string | null> {
     return (await viewerVote(ctx, poll))?.choiceId ?? null;
   }

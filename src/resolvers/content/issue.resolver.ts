@@ -21,13 +21,17 @@ import { loadOne, loadVisible, type MaybePromise } from './load.js';
 
 @Resolver(() => Issue)
 export class IssueResolver {
-  @FieldResolver(() => [IssueContent], { description: 'Contents grouped by category (keyed by `categoryId`); groups of inactive categories are left out' })
+  @FieldResolver(() => [IssueContent], {
+    description: 'Contents grouped by category (keyed by `categoryId`); groups of inactive categories are left out',
+  })
   contents(@Root() issue: Issue, @Ctx() ctx: Context): MaybePromise<IssueContent[]> {
     // The categories were read with the issue (store/content/loaders.ts, readIssueContents): answered at once.
     const loader = ctx.loaders.get(categoryById);
     const read = loader.readAlready(issue.contentRefs.map((c) => c.categoryId));
     if (read) return issue.contentRefs.filter((_, i) => read[i] !== null);
-    return Promise.all(issue.contentRefs.map((c) => loader.load(c.categoryId))).then((categories) => issue.contentRefs.filter((_, i) => categories[i] !== null));
+    return Promise.all(issue.contentRefs.map((c) => loader.load(c.categoryId))).then((categories) =>
+      issue.contentRefs.filter((_, i) => categories[i] !== null),
+    );
   }
 
   @FieldResolver(() => Page, { nullable: true, description: 'The page the issue belongs to; null when it is disabled' })
@@ -40,7 +44,10 @@ export class IssueResolver {
     return loadOne(ctx.loaders.get(pollById), issue.pollId, (d) => toPoll(d, ctx.now));
   }
 
-  @FieldResolver(() => Channel, { nullable: true, description: 'The channel the issue is distributed on; null when there is none' })
+  @FieldResolver(() => Channel, {
+    nullable: true,
+    description: 'The channel the issue is distributed on; null when there is none',
+  })
   channel(@Root() issue: Issue, @Ctx() ctx: Context): MaybePromise<Channel | null> {
     return loadOne(ctx.loaders.get(channelById), issue.channelId, toChannel);
   }
@@ -51,21 +58,30 @@ export class IssueResolver {
   }
 
   @FieldResolver(() => DynamicSection, { nullable: true, description: 'The dynamic section with this name' })
-  dynamicSection(@Root() issue: Issue, @Arg('name', { description: 'Name (key) of the section' }) name: string): DynamicSection | null {
+  dynamicSection(
+    @Root() issue: Issue,
+    @Arg('name', { description: 'Name (key) of the section' }) name: string,
+  ): DynamicSection | null {
     return issue.dynamicSections.find((s) => s.name === name) ?? null;
   }
 }
 
 @Resolver(() => IssueContent)
 export class IssueContentResolver {
-  @FieldResolver(() => ContentCategory, { description: 'The content category of the entry (always active: entries of inactive categories are left out)' })
+  @FieldResolver(() => ContentCategory, {
+    description: 'The content category of the entry (always active: entries of inactive categories are left out)',
+  })
   category(@Root() content: IssueContent, @Ctx() ctx: Context): MaybePromise<ContentCategory | null> {
     // Already read by Issue.contents (which dropped inactive ones): returned at once.
     return loadOne(ctx.loaders.get(categoryById), content.categoryId, toCategory);
   }
 
   @FieldResolver(() => [Article], { description: 'Published articles, in editorial order' })
-  articles(@Root() content: IssueContent, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo): MaybePromise<Article[]> {
+  articles(
+    @Root() content: IssueContent,
+    @Ctx() ctx: Context,
+    @Info() info: GraphQLResolveInfo,
+  ): MaybePromise<Article[]> {
     return articlesByIds(ctx, content.articleIds, () => selectionOf(info));
   }
 }
@@ -73,14 +89,21 @@ export class IssueContentResolver {
 @Resolver(() => ArticleGroup)
 export class ArticleGroupResolver {
   @FieldResolver(() => [Article], { description: 'Published articles of the group, in editorial order' })
-  articles(@Root() group: ArticleGroup, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo): MaybePromise<Article[]> {
+  articles(
+    @Root() group: ArticleGroup,
+    @Ctx() ctx: Context,
+    @Info() info: GraphQLResolveInfo,
+  ): MaybePromise<Article[]> {
     return articlesByIds(ctx, group.articleIds, () => selectionOf(info));
   }
 }
 
 @Resolver(() => FrontPage)
 export class FrontPageResolver {
-  @FieldResolver(() => ContentCategory, { nullable: true, description: 'The lead category; null when there is none or it is inactive' })
+  @FieldResolver(() => ContentCategory, {
+    nullable: true,
+    description: 'The lead category; null when there is none or it is inactive',
+  })
   category(@Root() front: FrontPage, @Ctx() ctx: Context): MaybePromise<ContentCategory | null> {
     return loadOne(ctx.loaders.get(categoryById), front.categoryId, toCategory);
   }

@@ -17,20 +17,33 @@ type Args<T> = SubscribeResolverData<unknown, T, Context>;
 export class LiveSubscriptionResolver {
   @Subscription(() => LiveBlogMessage, {
     description: 'Messages posted to a live blog from now on',
-    subscribe: ({ args, context }: Args<{ liveBlogId: string }>) => watchLiveBlog(context, { liveBlogId: args.liveBlogId }, 'added'),
+    subscribe: ({ args, context }: Args<{ liveBlogId: string }>) =>
+      watchLiveBlog(context, { liveBlogId: args.liveBlogId }, 'added'),
   })
-  liveBlogMessageAdded(@Root() update: LiveBlogUpdate, @Arg('liveBlogId', () => ID, { description: 'Id of the live blog to follow' }) _liveBlogId: string): LiveBlogMessage {
+  liveBlogMessageAdded(
+    @Root() update: LiveBlogUpdate,
+    @Arg('liveBlogId', () => ID, { description: 'Id of the live blog to follow' }) _liveBlogId: string,
+  ): LiveBlogMessage {
     return toLiveBlogMessage(update.message!);
   }
 
   @Subscription(() => LiveBlogEvent, {
     description: 'Every change to a live blog (added, edited, deleted messages); give liveBlogId or websocketRoomName',
-    subscribe: ({ args, context }: Args<{ liveBlogId?: string | null; websocketRoomName?: string | null }>) => watchLiveBlog(context, args),
+    subscribe: ({ args, context }: Args<{ liveBlogId?: string | null; websocketRoomName?: string | null }>) =>
+      watchLiveBlog(context, args),
   })
   liveBlogUpdates(
     @Root() update: LiveBlogUpdate,
-    @Arg('liveBlogId', () => ID, { nullable: true, description: 'Id of the live blog to follow; give this or `websocketRoomName`' }) _liveBlogId?: string,
-    @Arg('websocketRoomName', () => String, { nullable: true, description: '`websocketRoomName` of the live blog to follow; give this or `liveBlogId`' }) _room?: string,
+    @Arg('liveBlogId', () => ID, {
+      nullable: true,
+      description: 'Id of the live blog to follow; give this or `websocketRoomName`',
+    })
+    _liveBlogId?: string,
+    @Arg('websocketRoomName', () => String, {
+      nullable: true,
+      description: '`websocketRoomName` of the live blog to follow; give this or `liveBlogId`',
+    })
+    _room?: string,
   ): LiveBlogEvent {
     return {
       kind: update.kind as LiveBlogEventKind,
@@ -44,7 +57,10 @@ export class LiveSubscriptionResolver {
     description: 'The poll with its new counts and results, on every change',
     subscribe: ({ args, context }: Args<{ pollId: string }>) => watchPoll(context, { pollId: args.pollId }),
   })
-  pollResultsChanged(@Root() poll: PollDoc, @Arg('pollId', () => ID, { description: 'Id of the poll to follow' }) _pollId: string): Poll {
+  pollResultsChanged(
+    @Root() poll: PollDoc,
+    @Arg('pollId', () => ID, { description: 'Id of the poll to follow' }) _pollId: string,
+  ): Poll {
     // As of the change being sent, not of the subscription's start.
     return toPoll(poll, new Date());
   }

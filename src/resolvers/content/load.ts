@@ -13,13 +13,21 @@ function present<D, T>(docs: ReadonlyArray<D | null>, map: (doc: D) => T): T[] {
 }
 
 /** Loads `ids` in order, drops absent ones, maps the rest. A failed batch rejects (never silently empty). */
-export function loadVisible<D, T>(loader: DataLoader<string, D | null>, ids: readonly string[], map: (doc: D) => T): MaybePromise<T[]> {
+export function loadVisible<D, T>(
+  loader: DataLoader<string, D | null>,
+  ids: readonly string[],
+  map: (doc: D) => T,
+): MaybePromise<T[]> {
   const read = loader instanceof IdLoader ? (loader as IdLoader<D & { _id: string }>).readAlready(ids) : undefined;
   if (read) return present(read, map);
   return Promise.all(ids.map((id) => loader.load(id))).then((docs) => present(docs, map));
 }
 
-export function loadOne<D, T>(loader: DataLoader<string, D | null>, id: string | null, map: (doc: D) => T): MaybePromise<T | null> {
+export function loadOne<D, T>(
+  loader: DataLoader<string, D | null>,
+  id: string | null,
+  map: (doc: D) => T,
+): MaybePromise<T | null> {
   if (!id) return null;
   const read = loader instanceof IdLoader ? (loader as IdLoader<D & { _id: string }>).readAlready([id]) : undefined;
   if (read) return read[0] ? map(read[0]) : null;

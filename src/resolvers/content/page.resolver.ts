@@ -11,8 +11,17 @@ import { Page } from '../../schema/content/page.type.js';
 
 @Resolver(() => Page)
 export class PageResolver {
-  @FieldResolver(() => IssueConnection, { nullable: true, description: 'Published issues, newest first (by date, then issue number); null when `first` or `after` is refused (the error says why)' })
-  issues(@Root() page: Page, @Ctx() ctx: Context, @Args() args: ConnectionArgs, @Info() info: GraphQLResolveInfo): Promise<ConnectionShape<Issue>> {
+  @FieldResolver(() => IssueConnection, {
+    nullable: true,
+    description:
+      'Published issues, newest first (by date, then issue number); null when `first` or `after` is refused (the error says why)',
+  })
+  issues(
+    @Root() page: Page,
+    @Ctx() ctx: Context,
+    @Args() args: ConnectionArgs,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<ConnectionShape<Issue>> {
     return pageIssues(ctx, page.id, args, selectionOf(info));
   }
 }

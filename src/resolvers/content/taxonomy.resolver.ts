@@ -28,13 +28,25 @@ export class ContentCategoryResolver {
     return loadOne(ctx.loaders.get(categoryById), category.parentCategoryId, toCategory);
   }
 
-  @FieldResolver(() => Page, { nullable: true, description: 'The page the category belongs to; null when there is none or it is disabled' })
+  @FieldResolver(() => Page, {
+    nullable: true,
+    description: 'The page the category belongs to; null when there is none or it is disabled',
+  })
   page(@Root() category: ContentCategory, @Ctx() ctx: Context): Promise<Page | null> {
     return linkedPage(ctx, category.pageId);
   }
 
-  @FieldResolver(() => ArticleConnection, { nullable: true, description: 'Published articles filed under the category, newest first; null when `first` or `after` is refused (the error says why)' })
-  articles(@Root() category: ContentCategory, @Ctx() ctx: Context, @Args() args: ConnectionArgs, @Info() info: GraphQLResolveInfo): Promise<ConnectionShape<Article>> {
+  @FieldResolver(() => ArticleConnection, {
+    nullable: true,
+    description:
+      'Published articles filed under the category, newest first; null when `first` or `after` is refused (the error says why)',
+  })
+  articles(
+    @Root() category: ContentCategory,
+    @Ctx() ctx: Context,
+    @Args() args: ConnectionArgs,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<ConnectionShape<Article>> {
     return articlesOf(ctx, 'category', category.id, args, selectionOf(info));
   }
 }
@@ -46,8 +58,17 @@ export class AuthorResolver {
     return loadOne(ctx.loaders.get(authorById), author.replacedById, toAuthor);
   }
 
-  @FieldResolver(() => ArticleConnection, { nullable: true, description: 'Published articles by the author, newest first; null when `first` or `after` is refused (the error says why)' })
-  articles(@Root() author: Author, @Ctx() ctx: Context, @Args() args: ConnectionArgs, @Info() info: GraphQLResolveInfo): Promise<ConnectionShape<Article>> {
+  @FieldResolver(() => ArticleConnection, {
+    nullable: true,
+    description:
+      'Published articles by the author, newest first; null when `first` or `after` is refused (the error says why)',
+  })
+  articles(
+    @Root() author: Author,
+    @Ctx() ctx: Context,
+    @Args() args: ConnectionArgs,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<ConnectionShape<Article>> {
     return articlesOf(ctx, 'author', author.id, args, selectionOf(info));
   }
 }
@@ -59,13 +80,28 @@ export class KeywordResolver {
     return loadOne(ctx.loaders.get(keywordById), keyword.replacedById, toKeyword);
   }
 
-  @FieldResolver(() => ArticleConnection, { nullable: true, description: 'Published articles tagged with the keyword, newest first; null when `first` or `after` is refused (the error says why)' })
-  articles(@Root() keyword: Keyword, @Ctx() ctx: Context, @Args() args: ConnectionArgs, @Info() info: GraphQLResolveInfo): Promise<ConnectionShape<Article>> {
+  @FieldResolver(() => ArticleConnection, {
+    nullable: true,
+    description:
+      'Published articles tagged with the keyword, newest first; null when `first` or `after` is refused (the error says why)',
+  })
+  articles(
+    @Root() keyword: Keyword,
+    @Ctx() ctx: Context,
+    @Args() args: ConnectionArgs,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<ConnectionShape<Article>> {
     return articlesOf(ctx, 'keyword', keyword.id, args, selectionOf(info));
   }
 
-  @FieldResolver(() => KeywordTranslation, { nullable: true, description: 'The translation into `language` (ISO 639-1), if any' })
-  translation(@Root() keyword: Keyword, @Arg('language', { description: 'ISO 639-1 language code, e.g. `de`' }) language: string): KeywordTranslation | null {
+  @FieldResolver(() => KeywordTranslation, {
+    nullable: true,
+    description: 'The translation into `language` (ISO 639-1), if any',
+  })
+  translation(
+    @Root() keyword: Keyword,
+    @Arg('language', { description: 'ISO 639-1 language code, e.g. `de`' }) language: string,
+  ): KeywordTranslation | null {
     return keyword.translations.find((t) => t.language === language) ?? null;
   }
 }

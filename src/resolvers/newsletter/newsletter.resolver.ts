@@ -15,7 +15,10 @@ const ACCEPTED = 'If the address can receive mail, an activation link is on its 
 
 @Resolver()
 export class NewsletterResolver {
-  @Mutation(() => SubscribeResultType, { description: 'Starts a subscription: mails an activation link valid for 7 days; at most 3 requests per channel and address an hour' })
+  @Mutation(() => SubscribeResultType, {
+    description:
+      'Starts a subscription: mails an activation link valid for 7 days; at most 3 requests per channel and address an hour',
+  })
   async subscribeToNewsletter(
     @Ctx() ctx: Context,
     @Arg('channelId', () => ID, { description: 'Id of the channel: 1 to 18 decimal digits' }) channelId: string,
@@ -25,7 +28,10 @@ export class NewsletterResolver {
     return { accepted: true, message: ACCEPTED };
   }
 
-  @Mutation(() => ActivationResultType, { description: 'Activates a subscription with the key from its activation mail; at most 10 attempts per channel and address in 15 minutes' })
+  @Mutation(() => ActivationResultType, {
+    description:
+      'Activates a subscription with the key from its activation mail; at most 10 attempts per channel and address in 15 minutes',
+  })
   async activateNewsletterSubscription(
     @Ctx() ctx: Context,
     @Arg('channelId', () => ID, { description: 'Id of the channel: 1 to 18 decimal digits' }) channelId: string,

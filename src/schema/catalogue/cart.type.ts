@@ -5,9 +5,14 @@ import { CouponReason } from './catalogue.enums.js';
 import { ProductItemFields } from './product-item.type.js';
 import { Node } from '../types/node.type.js';
 
-@ObjectType({ implements: ProductItemFields, description: 'A product item in a cart, with its quantity; `id` is `CartItem:<cart id>:<product item id>`' })
+@ObjectType({
+  implements: ProductItemFields,
+  description: 'A product item in a cart, with its quantity; `id` is `CartItem:<cart id>:<product item id>`',
+})
 export class CartItem extends ProductItemFields {
-  @Field(() => ID, { description: 'The product item in the cart: the `id` of that ProductItem, which `productItem(id:)` fetches' })
+  @Field(() => ID, {
+    description: 'The product item in the cart: the `id` of that ProductItem, which `productItem(id:)` fetches',
+  })
   productItemId!: string;
 
   @Field(() => Int, { description: 'How many of the item the cart holds (at least 1)' })
@@ -31,10 +36,15 @@ export class PriceLine {
 
 @ObjectType({ description: 'A coupon applied to the cart and what it takes off' })
 export class CartCoupon {
-  @Field(() => ID, { description: 'Unique across the whole graph: `CartCoupon:<cart id>:<coupon id>` (what the coupon takes off differs per cart)' })
+  @Field(() => ID, {
+    description:
+      'Unique across the whole graph: `CartCoupon:<cart id>:<coupon id>` (what the coupon takes off differs per cart)',
+  })
   id!: string;
 
-  @Field(() => ID, { description: 'The coupon\'s own id, the same in every cart it is applied to; `removeCouponFromCart` takes it' })
+  @Field(() => ID, {
+    description: "The coupon's own id, the same in every cart it is applied to; `removeCouponFromCart` takes it",
+  })
   couponId!: string;
 
   @Field({ description: 'The code the customer entered, upper case' })

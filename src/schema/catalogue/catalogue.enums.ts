@@ -60,8 +60,14 @@ registerEnumType(CouponReason, {
     MINIMUM_NOT_MET: { description: "The cart's subtotal before discounts is below the coupon's minimum" },
     CURRENCY_MISMATCH: { description: 'A fixed-amount coupon in another currency than the cart' },
     NO_ELIGIBLE_ITEMS: { description: 'The coupon is limited to items the cart does not hold' },
-    NOTHING_TO_DISCOUNT: { description: 'The coupon applies, but nothing is left to take off the items it covers (e.g. earlier coupons took it all)' },
+    NOTHING_TO_DISCOUNT: {
+      description:
+        'The coupon applies, but nothing is left to take off the items it covers (e.g. earlier coupons took it all)',
+    },
     NOTHING_TO_SHIP: { description: 'A free-shipping coupon on a cart with nothing to ship' },
-    SHIPPING_ALREADY_FREE: { description: 'A free-shipping coupon on a cart whose shipping is already free (no fee, or another coupon waived it)' },
+    SHIPPING_ALREADY_FREE: {
+      description:
+        'A free-shipping coupon on a cart whose shipping is already free (no fee, or another coupon waived it)',
+    },
   },
 });

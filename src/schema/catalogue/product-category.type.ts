@@ -10,7 +10,7 @@ export class CategorySetting {
   @Field({ description: 'Name of the setting, for display' })
   name!: string;
 
-  @Field({ description: 'Key of the setting in the products\' settings' })
+  @Field({ description: "Key of the setting in the products' settings" })
   key!: string;
 
   @Field(() => CategorySettingType, { description: 'Setting type' })
@@ -31,13 +31,18 @@ export class Breadcrumb {
 
 @ObjectType({ implements: Node, description: 'A category of the ecommerce catalogue' })
 export class ProductCategory {
-  @Field(() => ID, { description: 'The stored id of the category; `productCategory(id:)` and `node(id:)` fetch it again' })
+  @Field(() => ID, {
+    description: 'The stored id of the category; `productCategory(id:)` and `node(id:)` fetch it again',
+  })
   id!: string;
 
   @Field({ description: 'In the requested language, falling back to the default language' })
   name!: string;
 
-  @Field(() => String, { nullable: true, description: 'In the requested language, falling back to the default language' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'In the requested language, falling back to the default language',
+  })
   description!: string | null;
 
   @Field(() => ID, { nullable: true, description: 'Null for a top-level category' })
@@ -46,10 +51,12 @@ export class ProductCategory {
   @Field(() => String, { nullable: true, description: 'URL of the category page in the shop; null when it has none' })
   url!: string | null;
 
-  @Field({ description: 'Whether the category is offered; `productCategories` lists available ones unless asked otherwise' })
+  @Field({
+    description: 'Whether the category is offered; `productCategories` lists available ones unless asked otherwise',
+  })
   available!: boolean;
 
-  @Field({ description: 'Whether the category is featured (e.g. on the shop\'s front page)' })
+  @Field({ description: "Whether the category is featured (e.g. on the shop's front page)" })
   featured!: boolean;
 
   @Field(() => String, { nullable: true, description: 'URL of the category image; null when it has none' })

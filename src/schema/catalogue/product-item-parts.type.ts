@@ -38,7 +38,10 @@ export class ProductItemSettings {
   @Field(() => Int, { nullable: true, description: 'Days after the purchase when the first renewal is charged' })
   recurrentStart!: number | null;
 
-  @Field(() => RecurrentSchedule, { nullable: true, description: 'How often a recurrent item renews; null when not set' })
+  @Field(() => RecurrentSchedule, {
+    nullable: true,
+    description: 'How often a recurrent item renews; null when not set',
+  })
   recurrentSchedule!: RecurrentSchedule | null;
 }
 
@@ -101,7 +104,10 @@ export class ActionDataEntry {
   @Field(() => String, { nullable: true, description: 'Parameter of the action; null when none' })
   param!: string | null;
 
-  @Field(() => String, { nullable: true, description: 'A grouping such as `subscription`: buying grants an entitlement for it' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'A grouping such as `subscription`: buying grants an entitlement for it',
+  })
   group!: string | null;
 }
 

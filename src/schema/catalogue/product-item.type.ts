@@ -3,20 +3,33 @@
 // lookup and related items are resolved through loaders.
 import { Field, Float, ID, Int, InterfaceType, ObjectType } from 'type-graphql';
 import {
-  ActionDataEntry, Installments, ItemFile, ItemImage, ProductDetails, ProductItemPrices, ProductItemSettings, RelatedItems,
+  ActionDataEntry,
+  Installments,
+  ItemFile,
+  ItemImage,
+  ProductDetails,
+  ProductItemPrices,
+  ProductItemSettings,
+  RelatedItems,
 } from './product-item-parts.type.js';
 import { ProductItemTranslation } from './translation.type.js';
 import { Node } from '../types/node.type.js';
 
 @InterfaceType({ description: 'The fields of a product item, shared by ProductItem and CartItem' })
 export abstract class ProductItemFields {
-  @Field(() => ID, { description: 'Unique across the whole graph: a ProductItem\'s stored id; a CartItem\'s `CartItem:<cart id>:<product item id>`' })
+  @Field(() => ID, {
+    description:
+      "Unique across the whole graph: a ProductItem's stored id; a CartItem's `CartItem:<cart id>:<product item id>`",
+  })
   id!: string;
 
   @Field({ description: "The item's own name, in the requested language with a fallback to the default language" })
   name!: string;
 
-  @Field(() => String, { nullable: true, description: 'In the requested language, falling back to the default language' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'In the requested language, falling back to the default language',
+  })
   subtitle!: string | null;
 
   @Field(() => String, { nullable: true, description: 'Description of the item, not translated; null when none' })
@@ -94,7 +107,10 @@ export abstract class ProductItemFields {
   @Field(() => [ItemFile], { description: 'Downloadable files of the item' })
   files!: ItemFile[];
 
-  @Field(() => ProductDetails, { deprecationReason: 'Use productId', description: 'Deprecated: holds only the product id' })
+  @Field(() => ProductDetails, {
+    deprecationReason: 'Use productId',
+    description: 'Deprecated: holds only the product id',
+  })
   productDetails!: ProductDetails;
 
   @Field(() => [ProductItemTranslation], { description: 'Every translation the item has' })

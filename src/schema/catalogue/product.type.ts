@@ -53,7 +53,10 @@ export class Product {
   @Field(() => String, { nullable: true, description: 'Short teaser text, not translated; null when none' })
   teaser!: string | null;
 
-  @Field(() => String, { nullable: true, description: 'In the requested language, falling back to the default language' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'In the requested language, falling back to the default language',
+  })
   description!: string | null;
 
   @Field(() => String, { nullable: true, description: 'Long text of the product page, not translated; null when none' })

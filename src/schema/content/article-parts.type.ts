@@ -39,17 +39,29 @@ export class Seo {
   @Field(() => String, { nullable: true, description: 'Description for search-engine results; null when not set' })
   searchDescription!: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Title when the article is shared on social networks; null when not set' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Title when the article is shared on social networks; null when not set',
+  })
   socialTitle!: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Description when the article is shared on social networks; null when not set' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Description when the article is shared on social networks; null when not set',
+  })
   socialDescription!: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Image URL when the article is shared on social networks; null when not set' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Image URL when the article is shared on social networks; null when not set',
+  })
   socialImageUrl!: string | null;
 }
 
-@ObjectType({ description: 'Interactive elements embedded in an article; live blogs, polls and quizzes are resolved by ArticleElementsResolver' })
+@ObjectType({
+  description:
+    'Interactive elements embedded in an article; live blogs, polls and quizzes are resolved by ArticleElementsResolver',
+})
 export class ArticleElements {
   @Field(() => [String], { description: 'Ids of videos on the external video platform' })
   videoPlatformVideoIds!: string[];

@@ -27,7 +27,10 @@ export class Article {
   @Field({ description: 'URL-safe name of the article; `article(slug:)` finds it by this' })
   slug!: string;
 
-  @Field(() => ID, { nullable: true, description: 'Id of the content type (the object is `contentType`); null when the article has none' })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'Id of the content type (the object is `contentType`); null when the article has none',
+  })
   contentTypeId!: string | null;
 
   @Field(() => Int, { description: 'How often the article was viewed, as the CMS counts it' })
@@ -51,7 +54,10 @@ export class Article {
   @Field({ description: 'Headline of the article' })
   title!: string;
 
-  @Field(() => Date, { nullable: true, description: 'When the article was first published; null when the CMS recorded no date' })
+  @Field(() => Date, {
+    nullable: true,
+    description: 'When the article was first published; null when the CMS recorded no date',
+  })
   firstPublishedDate!: Date | null;
 
   @Field({ description: 'When the article was last changed' })
@@ -69,10 +75,15 @@ export class Article {
   @Field({ description: 'Premium content: readable in full only with an entitlement when access control is enabled' })
   premium!: boolean;
 
-  @Field({ description: 'Marked free by the editors; who may read the body follows `premium` and `accessControlEnabled`' })
+  @Field({
+    description: 'Marked free by the editors; who may read the body follows `premium` and `accessControlEnabled`',
+  })
   free!: boolean;
 
-  @Field(() => String, { nullable: true, description: 'Credits line (photographers, agencies); null when there is none' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Credits line (photographers, agencies); null when there is none',
+  })
   credits!: string | null;
 
   @Field(() => [Attachment], { description: 'Images, videos and files attached to the article' })
@@ -87,7 +98,9 @@ export class Article {
   @Field(() => [Attachment], { description: 'Video attachments of the article' })
   videos!: Attachment[];
 
-  @Field(() => ArticleElements, { description: 'Live blogs, polls, quizzes and external videos embedded in the article' })
+  @Field(() => ArticleElements, {
+    description: 'Live blogs, polls, quizzes and external videos embedded in the article',
+  })
   elements!: ArticleElements;
 
   @Field(() => Seo, { description: 'SEO object' })
@@ -114,7 +127,10 @@ export class Article {
   @Field(() => ID, { nullable: true, description: 'Id of the primary author' })
   authorId!: string | null;
 
-  @Field(() => ID, { nullable: true, description: 'Id of the sponsor (the object is `sponsor`); null for an unsponsored article' })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'Id of the sponsor (the object is `sponsor`); null for an unsponsored article',
+  })
   sponsorId!: string | null;
 
   categoryIds!: string[];

@@ -50,9 +50,15 @@ export class Attachment {
   @Field(() => String, { nullable: true, description: 'Description for image search results; null when not set' })
   searchDescription!: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Title when the attachment is shared on social networks; null when not set' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Title when the attachment is shared on social networks; null when not set',
+  })
   socialTitle!: string | null;
 
-  @Field(() => ID, { nullable: true, description: 'Id of the video behind the attachment (the object is `video`); null when there is none' })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'Id of the video behind the attachment (the object is `video`); null when there is none',
+  })
   videoId!: string | null;
 }

@@ -32,7 +32,10 @@ export class ContentCategory {
   @Field(() => ID, { nullable: true, description: 'Id of the category type; the object is `type`' })
   typeId!: string | null;
 
-  @Field(() => ID, { nullable: true, description: 'Id of the parent category (the object is `parent`); null for a top-level category' })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'Id of the parent category (the object is `parent`); null for a top-level category',
+  })
   parentCategoryId!: string | null;
 
   @Field(() => String, { nullable: true, description: 'Image URL; null when none' })
@@ -56,7 +59,10 @@ export class ContentCategory {
   @Field(() => String, { nullable: true, description: 'CSS the category page adds; null when none' })
   cssCode!: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Template the category page is rendered with; null when not set' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Template the category page is rendered with; null when not set',
+  })
   templateName!: string | null;
 
   @Field(() => String, { nullable: true, description: 'Tagline shown with the category name; null when none' })
@@ -74,10 +80,16 @@ export class ContentCategory {
   @Field(() => Int, { description: 'Position among its siblings' })
   order!: number;
 
-  @Field(() => ID, { nullable: true, description: 'Id of the page the category belongs to (the object is `page`); null when none' })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'Id of the page the category belongs to (the object is `page`); null when none',
+  })
   pageId!: string | null;
 
-  @Field(() => Int, { description: 'Published articles filed under the category, as the CMS counts them; `articles.totalCount` counts on demand' })
+  @Field(() => Int, {
+    description:
+      'Published articles filed under the category, as the CMS counts them; `articles.totalCount` counts on demand',
+  })
   articlesCount!: number;
 
   @Field({ description: 'Whether readers may comment on articles of the category' })

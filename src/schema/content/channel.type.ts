@@ -21,7 +21,10 @@ export class ChannelConfiguration {
   dynamicSections!: DynamicSection[];
 }
 
-@ObjectType({ implements: Node, description: 'A distribution channel (site, app, newsletter) with its navigation and sections' })
+@ObjectType({
+  implements: Node,
+  description: 'A distribution channel (site, app, newsletter) with its navigation and sections',
+})
 export class Channel {
   @Field(() => ID, { description: 'Decimal string' })
   id!: string;

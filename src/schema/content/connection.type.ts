@@ -41,7 +41,9 @@ export function Connection<T extends object>(Node: ClassType<T>, name: string) {
 
   @ObjectType(`${name}ConnectionBase`)
   abstract class ConnectionType implements ConnectionShape<T> {
-    @Field(() => [EdgeType], { description: 'The items of this page in list order, each with its cursor; at most `first`' })
+    @Field(() => [EdgeType], {
+      description: 'The items of this page in list order, each with its cursor; at most `first`',
+    })
     edges!: Edge<T>[];
 
     @Field(() => PageInfo, { description: 'Whether more items follow, and the cursors to page on from' })

@@ -6,7 +6,7 @@ import { PublicationStatus } from './enums.js';
 import { DynamicSection } from './section.type.js';
 import { Node } from '../types/node.type.js';
 
-@ObjectType({ description: "A PDF edition of an issue (PDF files are keyed by name, e.g. `full`, `preview`)" })
+@ObjectType({ description: 'A PDF edition of an issue (PDF files are keyed by name, e.g. `full`, `preview`)' })
 export class PdfFile {
   @Field({ description: 'Key of the PDF file, e.g. `full` or `preview`' })
   name!: string;
@@ -33,13 +33,19 @@ export class ArticleGroup {
 
 @ObjectType({ description: 'How the front page of an issue is built: a lead category and its articles' })
 export class FrontPage {
-  @Field(() => ID, { nullable: true, description: 'Id of the lead category (the object is `category`); null when none' })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'Id of the lead category (the object is `category`); null when none',
+  })
   categoryId!: string | null;
 
   articleIds!: string[];
 }
 
-@ObjectType({ implements: Node, description: 'One issue of a page: articles grouped by category, plus dynamic sections' })
+@ObjectType({
+  implements: Node,
+  description: 'One issue of a page: articles grouped by category, plus dynamic sections',
+})
 export class Issue {
   @Field(() => ID, { description: 'The stored id of the issue' })
   id!: string;
@@ -71,7 +77,10 @@ export class Issue {
   @Field(() => String, { nullable: true, description: 'Header image URL; null when none' })
   topImageUrl!: string | null;
 
-  @Field(() => ID, { nullable: true, description: 'Id of the poll of the issue (the object is `poll`); null when none' })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'Id of the poll of the issue (the object is `poll`); null when none',
+  })
   pollId!: string | null;
 
   @Field(() => ID, { description: 'Id of the page the issue belongs to (the object is `page`)' })
@@ -83,10 +92,16 @@ export class Issue {
   @Field(() => [ArticleGroup], { description: 'Groups of articles that repeat from issue to issue' })
   repeatedArticleGroups!: ArticleGroup[];
 
-  @Field(() => FrontPage, { nullable: true, description: 'How the front page of the issue is built; null when it has none' })
+  @Field(() => FrontPage, {
+    nullable: true,
+    description: 'How the front page of the issue is built; null when it has none',
+  })
   frontPage!: FrontPage | null;
 
-  @Field(() => ID, { nullable: true, description: 'Id of the channel the issue is distributed on (the object is `channel`); null when none' })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'Id of the channel the issue is distributed on (the object is `channel`); null when none',
+  })
   channelId!: string | null;
 
   contentRefs!: IssueContent[];

@@ -37,13 +37,19 @@ export class Keyword {
   @Field(() => String, { nullable: true, description: 'Description of the keyword; null when none' })
   description!: string | null;
 
-  @Field(() => Int, { description: 'Published articles tagged with the keyword, as the CMS counts them; `articles.totalCount` counts on demand' })
+  @Field(() => Int, {
+    description:
+      'Published articles tagged with the keyword, as the CMS counts them; `articles.totalCount` counts on demand',
+  })
   articlesCount!: number;
 
   @Field(() => ID, { nullable: true, description: 'If this keyword was replaced, id of the replacement' })
   replacedById!: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Name to display when it differs from `name`; null when not set' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Name to display when it differs from `name`; null when not set',
+  })
   displayName!: string | null;
 
   @Field(() => [KeywordTranslation], { description: 'The keyword in other languages, one entry per language' })

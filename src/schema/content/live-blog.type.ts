@@ -22,7 +22,10 @@ export class LiveBlogMessage {
   @Field(() => Int, { nullable: true, description: 'Additional minute value (stoppage time)' })
   additionalMinute!: number | null;
 
-  @Field(() => ID, { nullable: true, description: 'Id of the message type the site styles the message by; null when none' })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'Id of the message type the site styles the message by; null when none',
+  })
   typeId!: string | null;
 
   @Field(() => String, { nullable: true, description: 'Image letter/character' })

@@ -22,23 +22,32 @@ abstract class LiveBlogMessageFields {
   @Field(() => Int, { nullable: true, description: 'Additional minute (stoppage time), 0 to 10,000; null for none' })
   additionalMinute?: number | null;
 
-  @Field(() => ID, { nullable: true, description: 'Id of the message type: 1 to 64 characters of A-Z a-z 0-9 _ . : -; null for none' })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'Id of the message type: 1 to 64 characters of A-Z a-z 0-9 _ . : -; null for none',
+  })
   typeId?: string | null;
 
   @Field(() => String, { nullable: true, description: 'Image letter/character, at most 4 characters; null for none' })
   imageLetter?: string | null;
 
-  @Field(() => Boolean, { nullable: true, description: 'Highlights the message; a new message is not highlighted unless this is true' })
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Highlights the message; a new message is not highlighted unless this is true',
+  })
   highlight?: boolean | null;
 
   @Field(() => String, { nullable: true, description: 'Rich HTML version, at most 50,000 characters; null for none' })
   htmlContent?: string | null;
 
-  @Field(() => String, { nullable: true, description: "An http(s) URL of the poster's avatar, at most 2,000 characters; null for none" })
+  @Field(() => String, {
+    nullable: true,
+    description: "An http(s) URL of the poster's avatar, at most 2,000 characters; null for none",
+  })
   userThumbnailUrl?: string | null;
 }
 
-@InputType({ description: 'A new live-blog message; userDisplayName is the posting editor\'s name' })
+@InputType({ description: "A new live-blog message; userDisplayName is the posting editor's name" })
 export class LiveBlogMessageInput extends LiveBlogMessageFields {
   @Field({ description: '1 to 10,000 characters' })
   text!: string;

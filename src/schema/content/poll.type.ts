@@ -4,10 +4,12 @@ import { Node } from '../types/node.type.js';
 
 @ObjectType({ description: 'One answer a poll offers' })
 export class PollChoice {
-  @Field(() => ID, { description: 'Unique across the whole graph: `PollChoice:<poll id>:<key>`; `voteInPoll` takes it (or the key)' })
+  @Field(() => ID, {
+    description: 'Unique across the whole graph: `PollChoice:<poll id>:<key>`; `voteInPoll` takes it (or the key)',
+  })
   id!: string;
 
-  @Field({ description: 'The choice\'s key, unique only within its poll (e.g. `choice-1`)' })
+  @Field({ description: "The choice's key, unique only within its poll (e.g. `choice-1`)" })
   key!: string;
 
   @Field({ description: 'The text shown for the choice' })
@@ -34,7 +36,7 @@ export class PollResult {
 
 @ObjectType({ description: 'The category a poll is filed under, as recorded with the poll' })
 export class PollCategory {
-  @Field(() => ID, { description: 'The poll category\'s own id, the same in every poll filed under it' })
+  @Field(() => ID, { description: "The poll category's own id, the same in every poll filed under it" })
   id!: string;
 
   @Field({ description: 'Name of the category' })
@@ -58,19 +60,25 @@ export class Poll {
   @Field(() => [PollChoice], { description: 'The answers offered, in display order' })
   choices!: PollChoice[];
 
-  @Field(() => Int, { description: 'Total votes: the sum of the choices\' votes' })
+  @Field(() => Int, { description: "Total votes: the sum of the choices' votes" })
   votes!: number;
 
   @Field({ description: 'URL slug of the poll' })
   slug!: string;
 
-  @Field(() => PollCategory, { nullable: true, description: 'The category the poll is filed under; null when it has none' })
+  @Field(() => PollCategory, {
+    nullable: true,
+    description: 'The category the poll is filed under; null when it has none',
+  })
   category!: PollCategory | null;
 
   @Field(() => [PollResult], { description: 'One result per choice, in the order of `choices`' })
   results!: PollResult[];
 
-  @Field(() => String, { nullable: true, description: 'Message shown to a reader after voting; null when there is none' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Message shown to a reader after voting; null when there is none',
+  })
   message!: string | null;
 
   @Field({ description: 'Only signed-in customers may vote' })

@@ -14,7 +14,9 @@ export class Linkable {
   objectType!: string;
 }
 
-@ObjectType({ description: 'A named, editor-curated slot of articles or linkables; `articles` is resolved by a field resolver' })
+@ObjectType({
+  description: 'A named, editor-curated slot of articles or linkables; `articles` is resolved by a field resolver',
+})
 export class DynamicSection {
   @Field({ description: 'Key of the section (dynamic sections are keyed by name)' })
   name!: string;
@@ -31,7 +33,9 @@ export class DynamicSection {
   @Field(() => SectionType, { description: 'Whether the section holds articles or linkables' })
   type!: SectionType;
 
-  @Field(() => [Linkable], { description: 'The linkables of a LINKABLES section, limited and ordered; empty for an ARTICLES section' })
+  @Field(() => [Linkable], {
+    description: 'The linkables of a LINKABLES section, limited and ordered; empty for an ARTICLES section',
+  })
   linkables!: Linkable[];
 
   /** Resolved into `articles` by DynamicSectionResolver. */

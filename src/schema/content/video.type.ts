@@ -35,7 +35,10 @@ export class Video {
   @Field(() => Int, { description: 'Duration in seconds' })
   duration!: number;
 
-  @Field(() => Int, { nullable: true, description: 'Episode number within its show; null when the video is not an episode' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Episode number within its show; null when the video is not an episode',
+  })
   episodeNumber!: number | null;
 
   @Field(() => VideoStatus, { description: 'Always READY: videos in other states are not served' })

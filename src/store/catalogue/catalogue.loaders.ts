@@ -9,12 +9,24 @@ import { byIdLoader, type LoaderFactory } from '../loaders.js';
 import { findByKeys } from '../shared-reads.js';
 import type { Store } from '../store.js';
 import type { ProductCategoryDoc, ProductItemDoc } from './catalogue.docs.js';
-import { categoryProjection, couponProjection, productItemProjection, productProjection } from './catalogue.projections.js';
+import {
+  categoryProjection,
+  couponProjection,
+  productItemProjection,
+  productProjection,
+} from './catalogue.projections.js';
 
 /** A batch's answer in one reply: no getMore round trips, whatever the number of parents. */
 const ONE_REPLY = 10_000;
 
-function findIn<N extends CollectionName>(store: Store, name: N, field: string, values: readonly unknown[], projection: Document, batchSize = ONE_REPLY) {
+function findIn<N extends CollectionName>(
+  store: Store,
+  name: N,
+  field: string,
+  values: readonly unknown[],
+  projection: Document,
+  batchSize = ONE_REPLY,
+) {
   const query = { [field]: { $in: [...values] } } as Filter<DocOf<N>>;
   return store.collection(name).find(query, { projection, batchSize }).toArray() as Promise<DocOf<N>[]>;
 }
@@ -22,7 +34,9 @@ function findIn<N extends CollectionName>(store: Store, name: N, field: string, 
 /** By id, no other condition: the reads of concurrent requests go out as one command (store/shared-reads.ts). */
 const anyDocument: Document = {};
 const byId = <N extends 'productCategories' | 'products' | 'productItems' | 'coupons'>(name: N, projection: Document) =>
-  byIdLoader<DocOf<N>>((store, ids) => findByKeys(store.collection(name), '_id', ids, anyDocument, projection) as Promise<DocOf<N>[]>);
+  byIdLoader<DocOf<N>>(
+    (store, ids) => findByKeys(store.collection(name), '_id', ids, anyDocument, projection) as Promise<DocOf<N>[]>,
+  );
 
 export const categoryById = byId('productCategories', categoryProjection);
 export const productById = byId('products', productProjection);
@@ -32,7 +46,10 @@ export const couponById = byId('coupons', couponProjection);
 /** A category by slug; should two share a slug, the first in tree order. */
 export const categoryBySlug: LoaderFactory<string, ProductCategoryDoc | null> = (store) =>
   new DataLoader(async (slugs) => {
-    const docs = await store.collection('productCategories').find({ slug: { $in: [...slugs] } }, { projection: categoryProjection, sort: { sortPath: 1 } }).toArray();
+    const docs = await store
+      .collection('productCategories')
+      .find({ slug: { $in: [...slugs] } }, { projection: categoryProjection, sort: { sortPath: 1 } })
+      .toArray();
     const bySlug = new Map<string, ProductCategoryDoc>();
     for (const doc of docs) if (!bySlug.has(doc.slug)) bySlug.set(doc.slug, doc);
     return slugs.map((slug) => bySlug.get(slug) ?? null);
@@ -43,11 +60,18 @@ export const productOrder: SortSpec = [
   ['order', 1],
   ['_id', 1],
 ];
-const itemOrder = (a: ProductItemDoc, b: ProductItemDoc) => a.order - b.order || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
+const itemOrder = (a: ProductItemDoc, b: ProductItemDoc) =>
+  a.order - b.order || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
 
 /** Only available products are listed under a category and counted (docs/api.md). */
 const listed = { available: true } as const;
-const productsOfCategorySpec = { collection: 'products', parentField: 'categoryIds', visible: listed, sort: productOrder, projection: productProjection } as const;
+const productsOfCategorySpec = {
+  collection: 'products',
+  parentField: 'categoryIds',
+  visible: listed,
+  sort: productOrder,
+  projection: productProjection,
+} as const;
 
 export const productPageOfCategory = childrenPageLoader(productsOfCategorySpec);
 export const productCountOfCategory = childrenCountLoader(productsOfCategorySpec);

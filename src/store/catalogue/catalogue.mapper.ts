@@ -7,7 +7,14 @@ import type { ProductCategory } from '../../schema/catalogue/product-category.ty
 import type { ProductItem } from '../../schema/catalogue/product-item.type.js';
 import type { Product } from '../../schema/catalogue/product.type.js';
 import { memberId } from '../member-ids.js';
-import type { CartDoc, PriceMatrixDoc, ProductCategoryDoc, ProductDoc, ProductItemDoc, Translations } from './catalogue.docs.js';
+import type {
+  CartDoc,
+  PriceMatrixDoc,
+  ProductCategoryDoc,
+  ProductDoc,
+  ProductItemDoc,
+  Translations,
+} from './catalogue.docs.js';
 
 /** The language untranslated catalogue texts are written in. */
 export const DEFAULT_LANGUAGE = 'en';
@@ -41,7 +48,11 @@ export function toProductCategory(doc: ProductCategoryDoc, lang: string | null):
     logoUrl: doc.logoUrl,
     slug: doc.slug,
     settings: doc.settings.map((s) => ({ name: s.name, key: s.key, type: s.type as CategorySettingType })),
-    translations: entries(doc.translations).map(([language, t]) => ({ language, name: t.name ?? null, description: t.description ?? null })),
+    translations: entries(doc.translations).map(([language, t]) => ({
+      language,
+      name: t.name ?? null,
+      description: t.description ?? null,
+    })),
     lang,
     ancestorIds: doc.ancestorIds,
   };
@@ -60,7 +71,11 @@ export function toProduct(doc: ProductDoc, lang: string | null): Product {
     learnMoreLink: doc.learnMoreLink,
     settings: { ...doc.settings },
     translatedTexts: entries(doc.translatedTexts).map(([language, t]) => ({
-      language, description: t.description ?? null, label1: t.label1 ?? null, label2: t.label2 ?? null, label3: t.label3 ?? null,
+      language,
+      description: t.description ?? null,
+      label1: t.label1 ?? null,
+      label2: t.label2 ?? null,
+      label3: t.label3 ?? null,
     })),
     available: doc.available,
     categoryIds: doc.categoryIds,
@@ -105,7 +120,11 @@ export function toProductItem(doc: ProductItemDoc, lang: string | null): Product
     images: doc.images.map((i) => ({ ...i })),
     files: doc.files.map((f) => ({ ...f })),
     productDetails: { id: doc.productId },
-    translations: entries(doc.translations).map(([language, t]) => ({ language, name: t.name ?? null, subtitle: t.subtitle ?? null })),
+    translations: entries(doc.translations).map(([language, t]) => ({
+      language,
+      name: t.name ?? null,
+      subtitle: t.subtitle ?? null,
+    })),
     actionDataOnPurchase: doc.actionDataOnPurchase.map((a) => ({ ...a })),
     actionDataOnRenewalPurchase: doc.actionDataOnRenewalPurchase.map((a) => ({ ...a })),
     lang,
@@ -116,7 +135,8 @@ export function toProductItem(doc: ProductItemDoc, lang: string | null): Product
 const cartCouponId = (cartId: string, couponId: string): string => memberId('CartCoupon', cartId, couponId);
 
 /** The graph-wide id of a product item as held in one cart. */
-export const cartItemId = (cartId: string, productItemId: string): string => memberId('CartItem', cartId, productItemId);
+export const cartItemId = (cartId: string, productItemId: string): string =>
+  memberId('CartItem', cartId, productItemId);
 
 function toPriceMatrix(m: PriceMatrixDoc, cartId: string): PriceMatrix {
   const money = (minor: number) => toDecimal(minor, m.currency);
@@ -127,11 +147,27 @@ function toPriceMatrix(m: PriceMatrixDoc, cartId: string): PriceMatrix {
     shipping: money(m.shipping),
     tax: money(m.tax),
     total: money(m.total),
-    lines: m.lines.map((l) => ({ itemId: l.itemId, quantity: l.quantity, unitPrice: money(l.unitPrice), lineTotal: money(l.lineTotal) })),
-    coupons: m.coupons.map((c) => ({ id: cartCouponId(cartId, c.id), couponId: c.id, code: c.code, amount: money(c.amount), reason: c.reason as CouponReason | null })),
+    lines: m.lines.map((l) => ({
+      itemId: l.itemId,
+      quantity: l.quantity,
+      unitPrice: money(l.unitPrice),
+      lineTotal: money(l.lineTotal),
+    })),
+    coupons: m.coupons.map((c) => ({
+      id: cartCouponId(cartId, c.id),
+      couponId: c.id,
+      code: c.code,
+      amount: money(c.amount),
+      reason: c.reason as CouponReason | null,
+    })),
   };
 }
 
 export function toCart(doc: CartDoc, lang: string | null): Cart {
-  return { id: doc._id, priceMatrix: toPriceMatrix(doc.priceMatrix, doc._id), itemRefs: doc.items.map((i) => ({ ...i })), lang };
+  return {
+    id: doc._id,
+    priceMatrix: toPriceMatrix(doc.priceMatrix, doc._id),
+    itemRefs: doc.items.map((i) => ({ ...i })),
+    lang,
+  };
 }

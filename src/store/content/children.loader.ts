@@ -56,7 +56,10 @@ const BRANCH = '__branch';
  * the first parent and whose `$unionWith` branches page the others. Each branch is an indexed, limited
  * read of one parent (at most `first + 1` documents), tagged with its branch number.
  */
-export function childrenPageLoader<N extends CollectionName>(spec: ChildrenSpec<N>, followUp?: FollowUp<DocOf<N>>): LoaderFactory<ChildrenKey, PageSlice<DocOf<N>>> {
+export function childrenPageLoader<N extends CollectionName>(
+  spec: ChildrenSpec<N>,
+  followUp?: FollowUp<DocOf<N>>,
+): LoaderFactory<ChildrenKey, PageSlice<DocOf<N>>> {
   const sort = sortDocument(spec.sort);
   const sortKeys = spec.sort.map(([field]) => field);
   const branch = (k: ChildrenKey, index: number, projection: Document): Document[] => {
@@ -73,33 +76,40 @@ export function childrenPageLoader<N extends CollectionName>(spec: ChildrenSpec<
   return (store, request) => {
     const projection = spec.type ? request.projection(spec.projection, spec.type, sortKeys) : spec.projection;
     return new PageLoader<PageSlice<DocOf<N>>>(async (keys, wanted) => {
-        const [head, ...rest] = keys.map((k, i) => branch(k, i, projection));
-        const pipeline = [...head!, ...rest.map((pipeline) => ({ $unionWith: { coll: spec.collection, pipeline } }))];
-        const size = keys.reduce((n, k) => n + k.first + 1, 0);
-        const docs = await aggregateAll<Document>(store.collection(spec.collection) as unknown as Collection<Document>, pipeline, { batchSize: size });
-        const byBranch: DocOf<N>[][] = keys.map(() => []);
-        for (const { [BRANCH]: index, ...doc } of docs) byBranch[index as number]!.push(doc as DocOf<N>);
-        const pages = keys.map((k, i) => slice(byBranch[i]!, k.first, k.after));
-        if (followUp && wanted.size > 0) {
-          // What the pages show, not the one more document each branch reads to tell whether a next page exists, each
-          // page with what the places asking for it select of its nodes.
-          const groups: Array<Wanted<DocOf<N>>> = [];
-          for (const [i, key] of keys.entries()) {
-            const k = cacheKey(key);
-            const selected = wanted.get(k);
-            wanted.delete(k);
-            if (selected === undefined || pages[i]!.docs.length === 0) continue;
-            for (const one of Array.isArray(selected) ? selected : [selected]) groups.push({ docs: pages[i]!.docs, selected: one.nodes() });
-          }
-          if (groups.length > 0) await readAhead(followUp, groups, request);
+      const [head, ...rest] = keys.map((k, i) => branch(k, i, projection));
+      const pipeline = [...head!, ...rest.map((pipeline) => ({ $unionWith: { coll: spec.collection, pipeline } }))];
+      const size = keys.reduce((n, k) => n + k.first + 1, 0);
+      const docs = await aggregateAll<Document>(
+        store.collection(spec.collection) as unknown as Collection<Document>,
+        pipeline,
+        { batchSize: size },
+      );
+      const byBranch: DocOf<N>[][] = keys.map(() => []);
+      for (const { [BRANCH]: index, ...doc } of docs) byBranch[index as number]!.push(doc as DocOf<N>);
+      const pages = keys.map((k, i) => slice(byBranch[i]!, k.first, k.after));
+      if (followUp && wanted.size > 0) {
+        // What the pages show, not the one more document each branch reads to tell whether a next page exists, each
+        // page with what the places asking for it select of its nodes.
+        const groups: Array<Wanted<DocOf<N>>> = [];
+        for (const [i, key] of keys.entries()) {
+          const k = cacheKey(key);
+          const selected = wanted.get(k);
+          wanted.delete(k);
+          if (selected === undefined || pages[i]!.docs.length === 0) continue;
+          for (const one of Array.isArray(selected) ? selected : [selected])
+            groups.push({ docs: pages[i]!.docs, selected: one.nodes() });
         }
-        return pages;
-      });
+        if (groups.length > 0) await readAhead(followUp, groups, request);
+      }
+      return pages;
+    });
   };
 }
 
 /** Total visible children per parent: one `$group` over every parent of the batch. */
-export function childrenCountLoader<N extends CollectionName>(spec: Pick<ChildrenSpec<N>, 'collection' | 'parentField' | 'visible'>): LoaderFactory<string, number> {
+export function childrenCountLoader<N extends CollectionName>(
+  spec: Pick<ChildrenSpec<N>, 'collection' | 'parentField' | 'visible'>,
+): LoaderFactory<string, number> {
   return (store) =>
     new DataLoader<string, number>(
       async (parentIds) => {

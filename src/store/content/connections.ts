@@ -18,9 +18,23 @@ export const articleOrder: SortSpec = [
   ['_id', -1],
 ];
 
-const issues = { collection: 'issues', parentField: 'pageId', visible: visibleIssue, sort: issueOrder, projection: issueProjection, type: issueType } as const;
+const issues = {
+  collection: 'issues',
+  parentField: 'pageId',
+  visible: visibleIssue,
+  sort: issueOrder,
+  projection: issueProjection,
+  type: issueType,
+} as const;
 const articlesBy = (parentField: 'categoryIds' | 'authorIds' | 'keywordIds') =>
-  ({ collection: 'articles', parentField, visible: visibleArticle, sort: articleOrder, projection: articleProjection, type: articleType }) as const;
+  ({
+    collection: 'articles',
+    parentField,
+    visible: visibleArticle,
+    sort: articleOrder,
+    projection: articleProjection,
+    type: articleType,
+  }) as const;
 
 export const issuesOfPage = childrenPageLoader(issues, readIssueFollowUps);
 export const issueCountOfPage = childrenCountLoader(issues);

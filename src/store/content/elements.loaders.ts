@@ -23,7 +23,12 @@ export const previewMessagesOf: LoaderFactory<PreviewKey, LiveBlogMessageDoc[]> 
         .collection('liveBlogMessages')
         .find(
           { $or: keys.map((k) => ({ liveBlogId: k.liveBlogId, seq: { $gt: k.lastSeq - PREVIEW_MESSAGES } })) },
-          { projection: liveBlogMessageProjection, sort: { liveBlogId: 1, seq: -1 }, limit: keys.length * PREVIEW_MESSAGES, batchSize: keys.length * PREVIEW_MESSAGES },
+          {
+            projection: liveBlogMessageProjection,
+            sort: { liveBlogId: 1, seq: -1 },
+            limit: keys.length * PREVIEW_MESSAGES,
+            batchSize: keys.length * PREVIEW_MESSAGES,
+          },
         )
         .toArray();
       const byBlog = new Map<string, LiveBlogMessageDoc[]>();

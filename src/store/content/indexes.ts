@@ -7,7 +7,11 @@ export const contentIndexes: IndexDef[] = [
   // pages(first, after): ordered by name
   { collection: 'pages', key: { name: 1, _id: 1 }, options: { name: 'pages_name' } },
   // Page.issues and GET /cms/page/{id}/issues: newest first
-  { collection: 'issues', key: { pageId: 1, status: 1, date: -1, issueNumber: -1, _id: -1 }, options: { name: 'issues_page_date' } },
+  {
+    collection: 'issues',
+    key: { pageId: 1, status: 1, date: -1, issueNumber: -1, _id: -1 },
+    options: { name: 'issues_page_date' },
+  },
   // article(slug), articles(...) and the article connections of categories, authors and keywords
   { collection: 'articles', key: { slug: 1 }, options: { name: 'articles_slug', unique: true } },
   { collection: 'articles', key: published, options: { name: 'articles_published' } },
@@ -23,9 +27,17 @@ export const contentIndexes: IndexDef[] = [
   // liveBlogUpdates(websocketRoomName): the room name legacy clients hold
   { collection: 'liveBlogs', key: { websocketRoomName: 1 }, options: { name: 'live_blogs_room' } },
   // LiveBlog.previewMessages: the newest messages of each blog
-  { collection: 'liveBlogMessages', key: { liveBlogId: 1, seq: -1 }, options: { name: 'live_blog_messages_seq', unique: true } },
+  {
+    collection: 'liveBlogMessages',
+    key: { liveBlogId: 1, seq: -1 },
+    options: { name: 'live_blog_messages_seq', unique: true },
+  },
   // Poll.voted / votedChoice for the viewer
-  { collection: 'pollVotes', key: { customerId: 1, pollId: 1 }, options: { name: 'poll_votes_customer', unique: true } },
+  {
+    collection: 'pollVotes',
+    key: { customerId: 1, pollId: 1 },
+    options: { name: 'poll_votes_customer', unique: true },
+  },
   // Vote, quiz and posting limits (src/operations/live/limits.ts): one document per key, expiring with its window
   { collection: 'live_limits', key: { key: 1 }, options: { name: 'live_limits_key', unique: true } },
   { collection: 'live_limits', key: { expire: -1 }, options: { name: 'live_limits_ttl', expireAfterSeconds: 0 } },

@@ -3,7 +3,14 @@
 import DataLoader from 'dataloader';
 import type { Document } from 'mongodb';
 import type { CollectionName, DocOf } from '../collections.js';
-import { byIdLoader, type FollowUp, type IdLoader, type LoaderFactory, type LoaderRequest, type Wanted } from '../loaders.js';
+import {
+  byIdLoader,
+  type FollowUp,
+  type IdLoader,
+  type LoaderFactory,
+  type LoaderRequest,
+  type Wanted,
+} from '../loaders.js';
 import type { ProjectedType } from '../projection.js';
 import { findByKeys } from '../shared-reads.js';
 import type { Store } from '../store.js';
@@ -41,7 +48,14 @@ function byId<N extends CollectionName>(
 ) {
   return byIdLoader<DocOf<N> & { _id: string }>(
     (store, ids, request) =>
-      findIn(store, name, '_id', ids, filter, type ? request.projection(projection, type, always) : projection) as Promise<Array<DocOf<N> & { _id: string }>>,
+      findIn(
+        store,
+        name,
+        '_id',
+        ids,
+        filter,
+        type ? request.projection(projection, type, always) : projection,
+      ) as Promise<Array<DocOf<N> & { _id: string }>>,
     'byId',
     followUp,
   );
@@ -58,7 +72,14 @@ function byUniqueField<N extends CollectionName>(
   return (store, request) =>
     new DataLoader<string, DocOf<N> | null>(
       async (values) => {
-        const docs = await findIn(store, name, field, values, filter, type ? request.projection(projection, type, [field]) : projection);
+        const docs = await findIn(
+          store,
+          name,
+          field,
+          values,
+          filter,
+          type ? request.projection(projection, type, [field]) : projection,
+        );
         const byValue = new Map(docs.map((d) => [(d as Document)[field] as string, d]));
         return values.map((v) => byValue.get(v) ?? null);
       },
@@ -70,12 +91,25 @@ function byUniqueField<N extends CollectionName>(
 export const pageById = byId('pages', p.pageProjection);
 /** `pageId` always: an issue is visible only while its page is enabled (operations/content/issues.ts). */
 export const issueById = byId('issues', p.issueProjection, visibleIssue, p.issueType, ['pageId'], readIssueFollowUps);
-export const articleById = byId('articles', p.articleProjection, visibleArticle, p.articleType, [], readArticleReferences);
+export const articleById = byId(
+  'articles',
+  p.articleProjection,
+  visibleArticle,
+  p.articleType,
+  [],
+  readArticleReferences,
+);
 export const articleBySlug = byUniqueField('articles', 'slug', p.articleProjection, visibleArticle, p.articleType);
 export const contentTypeById = byId('contentTypes', p.contentTypeProjection);
 export const sponsorById = byId('sponsors', p.sponsorProjection);
 export const categoryById = byId('contentCategories', p.categoryProjection, visibleCategory, p.categoryType);
-export const categoryBySlug = byUniqueField('contentCategories', 'slug', p.categoryProjection, visibleCategory, p.categoryType);
+export const categoryBySlug = byUniqueField(
+  'contentCategories',
+  'slug',
+  p.categoryProjection,
+  visibleCategory,
+  p.categoryType,
+);
 export const categoryTypeById = byId('categoryTypes', p.categoryTypeProjection);
 export const authorById = byId('authors', p.authorProjection, {}, p.authorType);
 export const keywordById = byId('keywords', p.keywordProjection, {}, p.keywordType);
@@ -95,7 +129,11 @@ export const channelById = byId('channels', p.channelProjection);
 
 const nothing = Promise.resolve();
 
-type References<D> = ReadonlyArray<{ field: string; loader: () => (store: Store, request: LoaderRequest) => IdLoader<{ _id: string }>; ids: (doc: D) => readonly (string | null)[] | undefined }>;
+type References<D> = ReadonlyArray<{
+  field: string;
+  loader: () => (store: Store, request: LoaderRequest) => IdLoader<{ _id: string }>;
+  ids: (doc: D) => readonly (string | null)[] | undefined;
+}>;
 
 /** Article fields that read other documents by id, and where each finds its ids in the stored article. */
 const articleReferences: References<ArticleDoc> = [
@@ -115,7 +153,12 @@ const issueReferences: References<IssueDoc> = [
 ];
 
 /** What each group selects of `references` for its documents, each collection in one read. */
-function readReferences<D>(references: References<D>, wanted: ReadonlyArray<Wanted<D>>, request: LoaderRequest, also: Array<Promise<void>> = []): Promise<void> {
+function readReferences<D>(
+  references: References<D>,
+  wanted: ReadonlyArray<Wanted<D>>,
+  request: LoaderRequest,
+  also: Array<Promise<void>> = [],
+): Promise<void> {
   const reads = also;
   if (request.answering()) {
     for (const reference of references) {
@@ -132,7 +175,10 @@ function readReferences<D>(references: References<D>, wanted: ReadonlyArray<Want
 }
 
 /** The authors, categories and keywords each group selects of its articles. */
-export function readArticleReferences(wanted: ReadonlyArray<Wanted<ArticleDoc>>, request: LoaderRequest): Promise<void> {
+export function readArticleReferences(
+  wanted: ReadonlyArray<Wanted<ArticleDoc>>,
+  request: LoaderRequest,
+): Promise<void> {
   return readReferences(articleReferences, wanted, request);
 }
 
@@ -150,7 +196,8 @@ async function readIssueContents(wanted: ReadonlyArray<Wanted<IssueDoc>>, reques
   if (!request.answering()) return;
   const categoryIds = new Set<string>();
   for (const { docs, selected } of wanted) {
-    if (selected.has('contents')) for (const issue of docs) for (const content of issue.contents ?? []) categoryIds.add(content.categoryId);
+    if (selected.has('contents'))
+      for (const issue of docs) for (const content of issue.contents ?? []) categoryIds.add(content.categoryId);
   }
   if (categoryIds.size === 0) return;
   const categories = request.get(categoryById);

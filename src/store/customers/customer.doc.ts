@@ -49,8 +49,16 @@ declare module '../collections.js' {
 }
 
 export const customerIndexes: IndexDef[] = [
-  { collection: 'customers', key: { email: 1 }, options: { name: 'customers_email_unique', unique: true, sparse: true } },
-  { collection: 'customers', key: { identityKeys: 1 }, options: { name: 'customers_identity_keys_unique', unique: true, sparse: true } },
+  {
+    collection: 'customers',
+    key: { email: 1 },
+    options: { name: 'customers_email_unique', unique: true, sparse: true },
+  },
+  {
+    collection: 'customers',
+    key: { identityKeys: 1 },
+    options: { name: 'customers_identity_keys_unique', unique: true, sparse: true },
+  },
 ];
 
 export const identityKey = (provider: IdentityProvider, subject: string): string => `${provider}:${subject}`;

@@ -3,7 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { byIdLoader, type LoaderFactory } from '../loaders.js';
 import { isDuplicateKey } from '../errors.js';
 import type { Store } from '../store.js';
-import { identityKey, normalizeEmail, type CustomerDoc, type CustomerIdentityDoc, type EntitlementDoc, type IdentityProvider } from './customer.doc.js';
+import {
+  identityKey,
+  normalizeEmail,
+  type CustomerDoc,
+  type CustomerIdentityDoc,
+  type EntitlementDoc,
+  type IdentityProvider,
+} from './customer.doc.js';
 
 const newCustomerId = (): string => `cus_${randomBytes(12).toString('base64url')}`;
 
@@ -15,7 +22,11 @@ export function findCustomerByEmail(store: Store, email: string): Promise<Custom
   return store.collection('customers').findOne({ email: normalizeEmail(email) });
 }
 
-export function findCustomerByIdentity(store: Store, provider: IdentityProvider, subject: string): Promise<CustomerDoc | null> {
+export function findCustomerByIdentity(
+  store: Store,
+  provider: IdentityProvider,
+  subject: string,
+): Promise<CustomerDoc | null> {
   return store.collection('customers').findOne({ identityKeys: identityKey(provider, subject) });
 }
 
@@ -59,7 +70,10 @@ export async function linkIdentity(store: Store, customerId: string, identity: C
       .collection('customers')
       .updateOne(
         { _id: customerId },
-        { $push: { identities: identity, identityKeys: identityKey(identity.provider, identity.subject) }, $set: { updatedAt: identity.linkedAt } },
+        {
+          $push: { identities: identity, identityKeys: identityKey(identity.provider, identity.subject) },
+          $set: { updatedAt: identity.linkedAt },
+        },
       );
     return res.matchedCount === 1;
   } catch (err) {
@@ -69,10 +83,11 @@ export async function linkIdentity(store: Store, customerId: string, identity: C
 }
 
 /** Customers by id with only what the bearer check needs (entitlements). */
-export const customerEntitlementsLoader: LoaderFactory<string, Pick<CustomerDoc, '_id' | 'entitlements'> | null> = byIdLoader(
-  (store, ids) =>
-    store
-      .collection('customers')
-      .find({ _id: { $in: [...ids] } }, { projection: { _id: 1, entitlements: 1 } })
-      .toArray() as Promise<Array<Pick<CustomerDoc, '_id' | 'entitlements'>>>,
-);
+export const customerEntitlementsLoader: LoaderFactory<string, Pick<CustomerDoc, '_id' | 'entitlements'> | null> =
+  byIdLoader(
+    (store, ids) =>
+      store
+        .collection('customers')
+        .find({ _id: { $in: [...ids] } }, { projection: { _id: 1, entitlements: 1 } })
+        .toArray() as Promise<Array<Pick<CustomerDoc, '_id' | 'entitlements'>>>,
+  );

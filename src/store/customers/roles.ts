@@ -20,7 +20,13 @@ export interface RoleChange {
   changed: boolean;
 }
 
-export async function changeRole(store: Store, action: 'grant' | 'revoke', role: string, email: string, now = new Date()): Promise<RoleChange> {
+export async function changeRole(
+  store: Store,
+  action: 'grant' | 'revoke',
+  role: string,
+  email: string,
+  now = new Date(),
+): Promise<RoleChange> {
   if (!isRole(role)) throw new RoleError(`unknown role "${role}" (known: ${ROLES.join(', ')})`);
   const customer = await findCustomerByEmail(store, email);
   if (!customer?.email) throw new RoleError(`no customer with the e-mail address ${email}`);
@@ -29,5 +35,10 @@ export async function changeRole(store: Store, action: 'grant' | 'revoke', role:
     .collection('customers')
     .findOneAndUpdate({ _id: customer._id }, { ...update, $set: { updatedAt: now } }, { returnDocument: 'after' });
   const roles = after?.roles ?? [];
-  return { customerId: customer._id, email: customer.email, roles, changed: (customer.roles ?? []).includes(role) !== roles.includes(role) };
+  return {
+    customerId: customer._id,
+    email: customer.email,
+    roles,
+    changed: (customer.roles ?? []).includes(role) !== roles.includes(role),
+  };
 }

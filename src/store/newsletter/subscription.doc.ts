@@ -27,7 +27,15 @@ declare module '../collections.js' {
 }
 
 export const newsletterIndexes: IndexDef[] = [
-  { collection: 'newsletterSubscriptions', key: { channelId: 1, email: 1 }, options: { name: 'newsletter_channel_email', unique: true } },
+  {
+    collection: 'newsletterSubscriptions',
+    key: { channelId: 1, email: 1 },
+    options: { name: 'newsletter_channel_email', unique: true },
+  },
   { collection: 'newsletter_limits', key: { key: 1 }, options: { name: 'newsletter_limits_key', unique: true } },
-  { collection: 'newsletter_limits', key: { expire: -1 }, options: { name: 'newsletter_limits_ttl', expireAfterSeconds: 0 } },
+  {
+    collection: 'newsletter_limits',
+    key: { expire: -1 },
+    options: { name: 'newsletter_limits_ttl', expireAfterSeconds: 0 },
+  },
 ];

@@ -81,7 +81,10 @@ export class OAuthModelStore {
    */
   async claimSuccessor(fromId: string, candidate: string): Promise<string | null> {
     const _id = this.key(fromId);
-    const claimed = await this.coll.updateOne({ _id, successorId: { $exists: false } }, { $set: { successorId: candidate } });
+    const claimed = await this.coll.updateOne(
+      { _id, successorId: { $exists: false } },
+      { $set: { successorId: candidate } },
+    );
     if (claimed.modifiedCount === 1) return candidate;
     const doc = await this.coll.findOne({ _id }, { projection: { successorId: 1 } });
     return doc?.successorId ?? null;

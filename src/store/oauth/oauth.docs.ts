@@ -87,7 +87,11 @@ export const oauthIndexes: IndexDef[] = [
   { collection: 'otp_codes', key: { expiresAt: 1 }, options: { name: 'otp_codes_ttl', expireAfterSeconds: 0 } },
   { collection: 'otp_codes', key: { email: 1, createdAt: -1 }, options: { name: 'otp_codes_email' } },
   { collection: 'oauth_revocations', key: { at: 1 }, options: { name: 'oauth_revocations_at' } },
-  { collection: 'oauth_revocations', key: { expiresAt: 1 }, options: { name: 'oauth_revocations_ttl', expireAfterSeconds: 0 } },
+  {
+    collection: 'oauth_revocations',
+    key: { expiresAt: 1 },
+    options: { name: 'oauth_revocations_ttl', expireAfterSeconds: 0 },
+  },
   { collection: 'login_failures', key: { key: 1 }, options: { name: 'login_failures_key', unique: true } },
   { collection: 'login_failures', key: { expire: -1 }, options: { name: 'login_failures_ttl', expireAfterSeconds: 0 } },
 ];

@@ -9,7 +9,12 @@ export async function saveOtpCode(store: Store, doc: OtpCodeDoc): Promise<void> 
 
 /** The address's unexpired codes, newest first, at most `limit`. */
 export function liveOtpCodes(store: Store, email: string, limit: number, now = new Date()): Promise<OtpCodeDoc[]> {
-  return store.collection('otp_codes').find({ email, expiresAt: { $gt: now } }).sort({ createdAt: -1 }).limit(limit).toArray();
+  return store
+    .collection('otp_codes')
+    .find({ email, expiresAt: { $gt: now } })
+    .sort({ createdAt: -1 })
+    .limit(limit)
+    .toArray();
 }
 
 /**
@@ -17,11 +22,21 @@ export function liveOtpCodes(store: Store, email: string, limit: number, now = n
  * when that client has no attempts left on it (or it expired or was spent). The count is taken before
  * comparing, so parallel guesses cannot exceed `maxAttempts`.
  */
-export function takeOtpAttempt(store: Store, id: string, client: string, maxAttempts: number, now = new Date()): Promise<OtpCodeDoc | null> {
+export function takeOtpAttempt(
+  store: Store,
+  id: string,
+  client: string,
+  maxAttempts: number,
+  now = new Date(),
+): Promise<OtpCodeDoc | null> {
   const field = `attempts.${client}`;
   return store
     .collection('otp_codes')
-    .findOneAndUpdate({ _id: id, expiresAt: { $gt: now }, [field]: { $not: { $gte: maxAttempts } } }, { $inc: { [field]: 1 } }, { returnDocument: 'after' });
+    .findOneAndUpdate(
+      { _id: id, expiresAt: { $gt: now }, [field]: { $not: { $gte: maxAttempts } } },
+      { $inc: { [field]: 1 } },
+      { returnDocument: 'after' },
+    );
 }
 
 /** Spends a matched code, and with it the address's other codes (they served their purpose); false when a parallel request spent it first. */

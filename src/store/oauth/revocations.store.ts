@@ -9,7 +9,12 @@ export interface Revocation {
 }
 
 /** Records revocations (idempotent per grant / token); they expire `keepSeconds` from now. */
-export async function recordRevocations(store: Store, entries: Revocation[], keepSeconds: number, now = new Date()): Promise<void> {
+export async function recordRevocations(
+  store: Store,
+  entries: Revocation[],
+  keepSeconds: number,
+  now = new Date(),
+): Promise<void> {
   if (entries.length === 0) return;
   const expiresAt = new Date(now.getTime() + keepSeconds * 1000);
   await store.collection('oauth_revocations').bulkWrite(

@@ -25,7 +25,11 @@ export interface FramedDocument {
  * Yields every document of a .bson (or .bson.gz) file; throws DumpFormatError on the first bad one. The
  * framing is always checked; `validate: false` leaves decoding each document to the caller.
  */
-export async function* readBsonFile(file: string, gzip: boolean, opts: { validate?: boolean } = {}): AsyncGenerator<FramedDocument> {
+export async function* readBsonFile(
+  file: string,
+  gzip: boolean,
+  opts: { validate?: boolean } = {},
+): AsyncGenerator<FramedDocument> {
   const validate = opts.validate ?? true;
   const raw = createReadStream(file);
   const source: Readable = gzip ? raw.pipe(createGunzip()) : raw;
@@ -40,7 +44,11 @@ export async function* readBsonFile(file: string, gzip: boolean, opts: { validat
       while (pending.length - at >= 4) {
         const size = pending.readInt32LE(at);
         if (size < MIN_DOCUMENT_BYTES || size > MAX_DOCUMENT_BYTES) {
-          throw new DumpFormatError(file, base + at, `bad document length prefix ${size}${where} (a BSON document is ${MIN_DOCUMENT_BYTES} to ${MAX_DOCUMENT_BYTES} bytes)`);
+          throw new DumpFormatError(
+            file,
+            base + at,
+            `bad document length prefix ${size}${where} (a BSON document is ${MIN_DOCUMENT_BYTES} to ${MAX_DOCUMENT_BYTES} bytes)`,
+          );
         }
         if (pending.length - at < size) break;
         const bytes = pending.subarray(at, at + size);
@@ -54,7 +62,8 @@ export async function* readBsonFile(file: string, gzip: boolean, opts: { validat
   } catch (err) {
     if (err instanceof DumpFormatError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'EACCES') throw new DumpFormatError(file, undefined, `cannot read the file (${code})`);
+    if (code === 'ENOENT' || code === 'EACCES')
+      throw new DumpFormatError(file, undefined, `cannot read the file (${code})`);
     throw new DumpFormatError(file, base, `not a readable ${gzip ? 'gzip' : 'BSON'} stream: ${(err as Error).message}`);
   } finally {
     source.destroy();
@@ -67,7 +76,12 @@ export async function* readBsonFile(file: string, gzip: boolean, opts: { validat
 }
 
 function check(bytes: Buffer, file: string, offset: number, where: string): void {
-  if (bytes[bytes.length - 1] !== 0) throw new DumpFormatError(file, offset, `the document does not end with a 0 byte where its length prefix says${where}`);
+  if (bytes[bytes.length - 1] !== 0)
+    throw new DumpFormatError(
+      file,
+      offset,
+      `the document does not end with a 0 byte where its length prefix says${where}`,
+    );
   try {
     BSON.deserialize(bytes, { ...EXACT_TYPES, validation: { utf8: true } });
   } catch (err) {

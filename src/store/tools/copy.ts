@@ -37,7 +37,9 @@ export interface CopyReport {
 
 /** Collections of `plans` that already hold documents in `db`, with their counts. */
 export async function nonEmpty(db: Db, names: string[]): Promise<Array<{ name: string; count: number }>> {
-  const counts = await Promise.all(names.map(async (name) => ({ name, count: await db.collection(name).countDocuments({}, { limit: 1 }) })));
+  const counts = await Promise.all(
+    names.map(async (name) => ({ name, count: await db.collection(name).countDocuments({}, { limit: 1 }) })),
+  );
   return counts.filter((c) => c.count > 0);
 }
 
@@ -46,15 +48,34 @@ export function refuseNonEmpty(label: string, held: Array<{ name: string }>, alt
   throw new ToolError(`${label} already holds documents in ${held.map((h) => h.name).join(', ')}: ${alternatives}`);
 }
 
-export async function copyStore(from: { db: Db; label: string }, to: { db: Db; label: string }, opts: CopyOptions): Promise<CopyReport> {
+export async function copyStore(
+  from: { db: Db; label: string },
+  to: { db: Db; label: string },
+  opts: CopyOptions,
+): Promise<CopyReport> {
   const started = performance.now();
   const sources = (await listSourceCollections(from.db)).filter((c) => c.type === 'collection');
-  const plans = select(sources.map((c) => c.name), opts);
+  const plans = select(
+    sources.map((c) => c.name),
+    opts,
+  );
   if (opts.drop && opts.resume) throw new ToolError('--drop and --resume contradict each other: choose one');
   if (!opts.drop && !opts.resume) {
-    refuseNonEmpty(to.label, await nonEmpty(to.db, plans.map((p) => p.name)), 'pass --drop to replace those collections, or --resume to continue an interrupted copy');
+    refuseNonEmpty(
+      to.label,
+      await nonEmpty(
+        to.db,
+        plans.map((p) => p.name),
+      ),
+      'pass --drop to replace those collections, or --resume to continue an interrupted copy',
+    );
   }
-  if (opts.drop) for (const plan of plans) await to.db.collection(plan.name).drop().catch(() => undefined);
+  if (opts.drop)
+    for (const plan of plans)
+      await to.db
+        .collection(plan.name)
+        .drop()
+        .catch(() => undefined);
 
   const ttl = new Map<string, Document[]>();
   let documents = 0;
@@ -63,7 +84,11 @@ export async function copyStore(from: { db: Db; label: string }, to: { db: Db; l
     await createCollection(to.db, plan.name, source.options);
     documents += await copyDocuments(from.db, to.db, plan, opts);
     const indexes = await readIndexes(from.db, plan.name);
-    await createIndexes(to.db, plan.name, indexes.filter((i) => !isTtlIndex(i)));
+    await createIndexes(
+      to.db,
+      plan.name,
+      indexes.filter((i) => !isTtlIndex(i)),
+    );
     ttl.set(plan.name, indexes.filter(isTtlIndex));
   }
   opts.progress.stop();
@@ -71,8 +96,16 @@ export async function copyStore(from: { db: Db; label: string }, to: { db: Db; l
   const checking = performance.now();
   const collections: CollectionCheck[] = [];
   for (const plan of plans) {
-    const [source, target] = await Promise.all([summarize(from.db, plan.name, plan.filter), summarize(to.db, plan.name)]);
-    collections.push({ name: plan.name, source, target, same: source.count === target.count && source.digest === target.digest });
+    const [source, target] = await Promise.all([
+      summarize(from.db, plan.name, plan.filter),
+      summarize(to.db, plan.name),
+    ]);
+    collections.push({
+      name: plan.name,
+      source,
+      target,
+      same: source.count === target.count && source.digest === target.digest,
+    });
   }
   for (const [name, specs] of ttl) await createIndexes(to.db, name, specs);
   const done = performance.now();
@@ -81,10 +114,16 @@ export async function copyStore(from: { db: Db; label: string }, to: { db: Db; l
 
 async function copyDocuments(from: Db, to: Db, plan: CollectionPlan, opts: CopyOptions): Promise<number> {
   const source = from.collection(plan.name);
-  const total = Object.keys(plan.filter).length ? await source.countDocuments(plan.filter) : await source.estimatedDocumentCount();
+  const total = Object.keys(plan.filter).length
+    ? await source.countDocuments(plan.filter)
+    : await source.estimatedDocumentCount();
   opts.progress.start(plan.name, total);
   const batchSize = opts.batchSize ?? 1000;
   // Numbers keep their BSON type (an int32 stays int32, 1.0 stays a double): the bytes written are the bytes read.
   const cursor = source.find(plan.filter, { ...EXACT_TYPES, batchSize });
-  return writeAll(to, plan.name, cursor, { batchSize, mode: opts.resume ? 'replace' : 'insert', written: (n) => opts.progress.advance(plan.name, n) });
+  return writeAll(to, plan.name, cursor, {
+    batchSize,
+    mode: opts.resume ? 'replace' : 'insert',
+    written: (n) => opts.progress.advance(plan.name, n),
+  });
 }

@@ -29,7 +29,9 @@ export class DigestAccumulator {
 /** Reads every document (matching `filter`) of a collection as raw bytes and summarises them. */
 export async function summarize(db: Db, name: string, filter: Document = {}): Promise<CollectionSummary> {
   const acc = new DigestAccumulator();
-  for await (const bytes of db.collection(name).find(filter, { raw: true, batchSize: 2000 }) as AsyncIterable<unknown>) {
+  for await (const bytes of db
+    .collection(name)
+    .find(filter, { raw: true, batchSize: 2000 }) as AsyncIterable<unknown>) {
     acc.add(bytes as Uint8Array);
   }
   return acc.summary();

@@ -28,10 +28,17 @@ export function databaseDirectory(input: string, sourceDb?: string): string {
     return dir;
   }
   if (dumpFilesIn(input).some((f) => !f.startsWith('oplog.'))) return input;
-  const databases = readdirSync(input).filter((d) => !SERVER_DATABASES.has(d) && statSync(join(input, d)).isDirectory() && dumpFilesIn(join(input, d)).length > 0);
+  const databases = readdirSync(input).filter(
+    (d) => !SERVER_DATABASES.has(d) && statSync(join(input, d)).isDirectory() && dumpFilesIn(join(input, d)).length > 0,
+  );
   if (databases.length === 1) return join(input, databases[0]!);
-  if (databases.length === 0) throw new ToolError(`${input}: no dump here (no <collection>.bson or .metadata.json files, nor a database directory holding them)`);
-  throw new ToolError(`${input}: the dump holds several databases (${databases.join(', ')}); choose one with --source-db`);
+  if (databases.length === 0)
+    throw new ToolError(
+      `${input}: no dump here (no <collection>.bson or .metadata.json files, nor a database directory holding them)`,
+    );
+  throw new ToolError(
+    `${input}: the dump holds several databases (${databases.join(', ')}); choose one with --source-db`,
+  );
 }
 
 /** The collections of a database directory, system.* left out. */

@@ -36,18 +36,32 @@ export async function dumpStore(db: Db, out: string, opts: DumpOptions): Promise
   // A dump can hold password hashes and signing keys: only its owner may read it.
   await mkdir(directory, { recursive: true, mode: 0o700 });
   const sources = await listSourceCollections(db);
-  const plans = select(sources.map((c) => c.name), opts);
+  const plans = select(
+    sources.map((c) => c.name),
+    opts,
+  );
   const ext = opts.gzip ? '.gz' : '';
   const collections: DumpReport['collections'] = [];
   for (const plan of plans) {
     const source = sources.find((c) => c.name === plan.name)!;
     const indexes = source.type === 'collection' ? await readIndexes(db, plan.name) : [];
-    const metadata = metadataJson({ collectionName: plan.name, type: source.type, options: source.options, indexes, uuid: uuidHex(source.info) });
-    await writeAtomically(join(directory, `${plan.name}.metadata.json${ext}`), async (tmp) => writeFile(tmp, opts.gzip ? await gzipBuffer(metadata) : metadata, { mode: PRIVATE_FILE }));
+    const metadata = metadataJson({
+      collectionName: plan.name,
+      type: source.type,
+      options: source.options,
+      indexes,
+      uuid: uuidHex(source.info),
+    });
+    await writeAtomically(join(directory, `${plan.name}.metadata.json${ext}`), async (tmp) =>
+      writeFile(tmp, opts.gzip ? await gzipBuffer(metadata) : metadata, { mode: PRIVATE_FILE }),
+    );
     if (source.type !== 'collection') continue;
 
     const coll = db.collection(plan.name);
-    opts.progress.start(plan.name, Object.keys(plan.filter).length ? await coll.countDocuments(plan.filter) : await coll.estimatedDocumentCount());
+    opts.progress.start(
+      plan.name,
+      Object.keys(plan.filter).length ? await coll.countDocuments(plan.filter) : await coll.estimatedDocumentCount(),
+    );
     let documents = 0;
     let bytes = 0;
     async function* raw(): AsyncGenerator<Buffer> {

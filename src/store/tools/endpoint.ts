@@ -34,13 +34,17 @@ export async function openEndpoint(where: string, opts: { dbName: string; mustHo
   if (URI.test(where)) return connect(where, uriDatabase(where) ?? opts.dbName, hideCredentials(where));
   const dir = resolve(where);
   if (opts.mustHoldData && (!existsSync(dir) || !statSync(dir).isDirectory() || readdirSync(dir).length === 0)) {
-    throw new ToolError(`${where}: not a data directory with anything in it (give a mongodb:// URI or the DATA_DIR of an embedded store)`);
+    throw new ToolError(
+      `${where}: not a data directory with anything in it (give a mongodb:// URI or the DATA_DIR of an embedded store)`,
+    );
   }
   let engine: RunningEngine;
   try {
     engine = await startEngine({ host: '127.0.0.1', port: 0, dbPath: dir });
   } catch (err) {
-    throw new ToolError(`${where}: could not open the embedded store (${(err as Error).message}); is a service still running on it?`);
+    throw new ToolError(
+      `${where}: could not open the embedded store (${(err as Error).message}); is a service still running on it?`,
+    );
   }
   try {
     return await connect(engine.uri, opts.dbName, `embedded store at ${where}`, engine);
@@ -53,7 +57,8 @@ export async function openEndpoint(where: string, opts: { dbName: string; mustHo
 /** The store the service is configured with: MONGODB_URI, or the embedded engine's DATA_DIR. */
 export function configuredStore(config: Config['store']): string {
   if (config.uri) return config.uri;
-  if (config.mode === 'memory') throw new ToolError('STORE=memory keeps nothing between runs: give --from/--to, MONGODB_URI or a DATA_DIR');
+  if (config.mode === 'memory')
+    throw new ToolError('STORE=memory keeps nothing between runs: give --from/--to, MONGODB_URI or a DATA_DIR');
   return config.dataDir;
 }
 

@@ -16,12 +16,16 @@ export async function readIndexes(db: Db, name: string): Promise<Document[]> {
 }
 
 export async function createIndexes(db: Db, name: string, specs: Document[]): Promise<void> {
-  const wanted = specs.filter((s) => !isIdIndex(s)).map((s) => Object.fromEntries(Object.entries(s).filter(([k]) => !SOURCE_ONLY.has(k))));
+  const wanted = specs
+    .filter((s) => !isIdIndex(s))
+    .map((s) => Object.fromEntries(Object.entries(s).filter(([k]) => !SOURCE_ONLY.has(k))));
   if (wanted.length === 0) return;
   try {
     await db.command({ createIndexes: name, indexes: wanted });
   } catch (err) {
-    throw new ToolError(`creating the indexes of "${name}" (${wanted.map((s) => String(s.name)).join(', ')}) failed: ${(err as Error).message}`);
+    throw new ToolError(
+      `creating the indexes of "${name}" (${wanted.map((s) => String(s.name)).join(', ')}) failed: ${(err as Error).message}`,
+    );
   }
 }
 
@@ -34,6 +38,8 @@ export async function createCollection(db: Db, name: string, options: Document):
   try {
     await db.command({ create: name, ...passed });
   } catch (err) {
-    throw new ToolError(`creating the collection "${name}" with options ${JSON.stringify(passed)} failed: ${(err as Error).message}`);
+    throw new ToolError(
+      `creating the collection "${name}" with options ${JSON.stringify(passed)} failed: ${(err as Error).message}`,
+    );
   }
 }

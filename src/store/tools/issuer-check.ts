@@ -25,7 +25,10 @@ async function recordedIdentity(store: Store): Promise<{ recorded?: IssuerIdenti
   const audiences = new Set<string>();
   for (const g of grants) {
     try {
-      for (const resource of Object.keys((JSON.parse(g.payload) as { resources?: Record<string, unknown> }).resources ?? {})) audiences.add(resource);
+      for (const resource of Object.keys(
+        (JSON.parse(g.payload) as { resources?: Record<string, unknown> }).resources ?? {},
+      ))
+        audiences.add(resource);
     } catch {
       // A payload that is not JSON says nothing about the audience.
     }
@@ -38,10 +41,17 @@ export async function checkIssuer(store: Store, ours: IssuerIdentity, log: Logge
   const settings = store.collection('settings');
   const { recorded, grantAudiences } = await recordedIdentity(store);
   const foreignGrants = grantAudiences.filter((a) => a !== ours.audience);
-  const differs = recorded ? recorded.issuer !== ours.issuer || recorded.audience !== ours.audience : foreignGrants.length > 0;
+  const differs = recorded
+    ? recorded.issuer !== ours.issuer || recorded.audience !== ours.audience
+    : foreignGrants.length > 0;
   if (differs) {
     log.warn(
-      { storedIssuer: recorded?.issuer, storedAudience: recorded?.audience ?? foreignGrants, issuer: ours.issuer, audience: ours.audience },
+      {
+        storedIssuer: recorded?.issuer,
+        storedAudience: recorded?.audience ?? foreignGrants,
+        issuer: ours.issuer,
+        audience: ours.audience,
+      },
       'this store holds OAuth keys and grants issued under a different issuer: tokens from gateways with that issuer will be refused here and refresh tokens will fail (invalid_target). Give every gateway on one store the same PUBLIC_URL (docs/deployment.md, "Outgrowing one machine")',
     );
   }

@@ -19,7 +19,9 @@ export interface CollectionMetadata {
 /** The `uuid` of a listCollections entry as mongodump writes it: hex of the subtype-4 binary, or nothing. */
 export function uuidHex(info: unknown): string | undefined {
   const uuid = (info as { uuid?: unknown } | undefined)?.uuid;
-  return uuid instanceof Binary && uuid.sub_type === Binary.SUBTYPE_UUID ? Buffer.from(uuid.buffer).toString('hex') : undefined;
+  return uuid instanceof Binary && uuid.sub_type === Binary.SUBTYPE_UUID
+    ? Buffer.from(uuid.buffer).toString('hex')
+    : undefined;
 }
 
 export function metadataJson(meta: CollectionMetadata): string {
@@ -43,7 +45,11 @@ export function parseMetadata(file: string, text: string, fallbackName: string):
   } catch (err) {
     const message = (err as Error).message;
     const position = /position (\d+)/.exec(message)?.[1];
-    throw new DumpFormatError(file, position === undefined ? undefined : Number(position), `not valid Extended JSON: ${message}`);
+    throw new DumpFormatError(
+      file,
+      position === undefined ? undefined : Number(position),
+      `not valid Extended JSON: ${message}`,
+    );
   }
   const bad = (detail: string): never => {
     throw new DumpFormatError(file, undefined, `not a mongodump metadata document: ${detail}`);
@@ -61,7 +67,8 @@ export function parseMetadata(file: string, text: string, fallbackName: string):
   if (options !== undefined && !isObject(options)) bad('"options" must be an object');
   if (collectionName !== undefined && typeof collectionName !== 'string') bad('"collectionName" must be a string');
   if (type !== undefined && typeof type !== 'string') bad('"type" must be a string');
-  if (uuid !== undefined && (typeof uuid !== 'string' || !/^[0-9a-f]{32}$/i.test(uuid))) bad('"uuid" must be 32 hex digits');
+  if (uuid !== undefined && (typeof uuid !== 'string' || !/^[0-9a-f]{32}$/i.test(uuid)))
+    bad('"uuid" must be 32 hex digits');
   return {
     collectionName: (collectionName as string | undefined) ?? fallbackName,
     type: (type as string | undefined) ?? 'collection',

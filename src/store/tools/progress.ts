@@ -16,13 +16,23 @@ export function progressFor(stream: NodeJS.WriteStream = process.stderr): Progre
 
 function bars(stream: NodeJS.WriteStream): Progress {
   const multi = new cliProgress.MultiBar(
-    { stream, format: ' {collection} |{bar}| {percentage}% {value}/{total} {speed}/s ETA {eta_formatted}', hideCursor: true, clearOnComplete: false, etaBuffer: 50 },
+    {
+      stream,
+      format: ' {collection} |{bar}| {percentage}% {value}/{total} {speed}/s ETA {eta_formatted}',
+      hideCursor: true,
+      clearOnComplete: false,
+      etaBuffer: 50,
+    },
     cliProgress.Presets.shades_classic,
   );
   const byName = new Map<string, { bar: cliProgress.SingleBar; started: number; done: number }>();
   return {
     start(collection, total) {
-      byName.set(collection, { bar: multi.create(Math.max(total, 1), 0, { collection: collection.padEnd(24), speed: 0 }), started: performance.now(), done: 0 });
+      byName.set(collection, {
+        bar: multi.create(Math.max(total, 1), 0, { collection: collection.padEnd(24), speed: 0 }),
+        started: performance.now(),
+        done: 0,
+      });
     },
     advance(collection, done) {
       const entry = byName.get(collection);
@@ -49,7 +59,9 @@ function lines(stream: NodeJS.WriteStream): Progress {
       const before = s.done;
       s.done += n;
       if (Math.floor((s.done * 10) / s.total) > Math.floor((before * 10) / s.total)) {
-        stream.write(`  ${collection}: ${s.done}/${s.total} (${Math.min(100, Math.floor((s.done * 100) / s.total))}%)\n`);
+        stream.write(
+          `  ${collection}: ${s.done}/${s.total} (${Math.min(100, Math.floor((s.done * 100) / s.total))}%)\n`,
+        );
       }
     },
     stop: () => undefined,

@@ -48,7 +48,12 @@ export async function listSourceCollections(db: Db): Promise<SourceCollection[]>
   const all = (await db.listCollections({}, { promoteValues: false }).toArray()) as Document[];
   return all
     .filter((c) => !String(c.name).startsWith('system.'))
-    .map((c) => ({ name: String(c.name), type: String(c.type ?? 'collection'), options: (c.options as Document) ?? {}, info: c.info as Document | undefined }))
+    .map((c) => ({
+      name: String(c.name),
+      type: String(c.type ?? 'collection'),
+      options: (c.options as Document) ?? {},
+      info: c.info as Document | undefined,
+    }))
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -56,7 +61,10 @@ export async function listSourceCollections(db: Db): Promise<SourceCollection[]>
 export function select(available: string[], opts: SelectionOptions): CollectionPlan[] {
   const known = new Set(available);
   const missing = (opts.only ?? []).filter((n) => !known.has(n));
-  if (missing.length) throw new ToolError(`--only names collections the source does not have: ${missing.join(', ')} (it has: ${available.join(', ') || 'none'})`);
+  if (missing.length)
+    throw new ToolError(
+      `--only names collections the source does not have: ${missing.join(', ')} (it has: ${available.join(', ') || 'none'})`,
+    );
   const excluded = new Set([...(opts.exclude ?? []), ...(opts.noSecrets ? SECRET_COLLECTIONS : [])]);
   return available
     .filter((n) => (opts.only ? opts.only.includes(n) : true) && !excluded.has(n))
@@ -67,4 +75,9 @@ export function select(available: string[], opts: SelectionOptions): CollectionP
 }
 
 export const splitList = (raw: string | undefined): string[] | undefined =>
-  raw === undefined ? undefined : raw.split(',').map((s) => s.trim()).filter(Boolean);
+  raw === undefined
+    ? undefined
+    : raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);

@@ -9,7 +9,12 @@ import { ToolError } from './errors.js';
 export type WriteMode = 'insert' | 'replace';
 
 /** Writes `docs` into `name`; `written(n)` after each batch. Returns how many were written. */
-export async function writeAll(db: Db, name: string, docs: AsyncIterable<Document>, opts: { batchSize: number; mode: WriteMode; written: (n: number) => void }): Promise<number> {
+export async function writeAll(
+  db: Db,
+  name: string,
+  docs: AsyncIterable<Document>,
+  opts: { batchSize: number; mode: WriteMode; written: (n: number) => void },
+): Promise<number> {
   const coll = db.collection(name);
   let total = 0;
   let inFlight: Promise<void> | undefined;

@@ -12,7 +12,8 @@ export type BeforeChangeMode = 'off' | 'whenAvailable' | 'required';
 /** The current version of a document (for updateLookup), or null when it is gone. */
 export type Lookup = (db: string, coll: string, id: unknown) => Document | null;
 
-const isPlain = (v: unknown): v is Document => !!v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype;
+const isPlain = (v: unknown): v is Document =>
+  !!v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype;
 const same = (a: unknown, b: unknown): boolean => encode({ v: a }).equals(encode({ v: b }));
 
 /**
@@ -26,7 +27,8 @@ function describeUpdate(before: Document, after: Document, disambiguate = false)
   const truncatedArrays: Document[] = [];
   const disambiguatedPaths: Document = {};
   const note = (path: string, parts: Array<string | number>): string => {
-    if (parts.some((p) => typeof p === 'string' && (/^\d+$/.test(p) || p.includes('.')))) disambiguatedPaths[path] = parts;
+    if (parts.some((p) => typeof p === 'string' && (/^\d+$/.test(p) || p.includes('.'))))
+      disambiguatedPaths[path] = parts;
     return path;
   };
   const walk = (b: Document, a: Document, prefix: string, parts: Array<string | number>): void => {
@@ -87,5 +89,10 @@ export function eventOf(rec: ChangeRecord, modes: EventModes): Document {
 }
 
 export function invalidateOf(rec: ChangeRecord, epoch: number): Document {
-  return { _id: tokenOf(rec.position, epoch, true), operationType: 'invalidate', clusterTime: timestampOf(rec.position), wallTime: rec.wallTime };
+  return {
+    _id: tokenOf(rec.position, epoch, true),
+    operationType: 'invalidate',
+    clusterTime: timestampOf(rec.position),
+    wallTime: rec.wallTime,
+  };
 }

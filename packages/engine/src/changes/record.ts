@@ -5,7 +5,12 @@ import type { Document } from 'bson';
 export type ChangeKind = 'insert' | 'update' | 'replace' | 'delete' | 'drop' | 'dropDatabase' | ExpandedKind;
 /** DDL a stream reports only with `showExpandedEvents: true`. */
 type ExpandedKind = 'create' | 'createIndexes' | 'dropIndexes' | 'modify';
-export const EXPANDED_KINDS: ReadonlySet<ChangeKind> = new Set<ExpandedKind>(['create', 'createIndexes', 'dropIndexes', 'modify']);
+export const EXPANDED_KINDS: ReadonlySet<ChangeKind> = new Set<ExpandedKind>([
+  'create',
+  'createIndexes',
+  'dropIndexes',
+  'modify',
+]);
 
 export interface ChangeRecord {
   /** Cluster time of the change (see source.ts); unique and increasing. */

@@ -53,9 +53,12 @@ function changeOf(r: OplogRecord): ChangeRecord | undefined {
       if (r.o?.dropDatabase !== undefined) return { ...base, kind: 'dropDatabase', coll: '' };
       // Expanded events (showExpandedEvents). A dropped index's record keeps only its name.
       if (typeof r.o?.create === 'string') return { ...base, kind: 'create', coll: r.o.create };
-      if (typeof r.o?.createIndexes === 'string') return { ...base, kind: 'createIndexes', coll: r.o.createIndexes, description: { indexes: [r.o.spec] } };
-      if (typeof r.o?.collMod === 'string') return { ...base, kind: 'modify', coll: r.o.collMod, description: r.o.changes ?? {} };
-      if (typeof r.o?.dropIndexes === 'string') return { ...base, kind: 'dropIndexes', coll: r.o.dropIndexes, description: { indexes: [{ name: r.o.index }] } };
+      if (typeof r.o?.createIndexes === 'string')
+        return { ...base, kind: 'createIndexes', coll: r.o.createIndexes, description: { indexes: [r.o.spec] } };
+      if (typeof r.o?.collMod === 'string')
+        return { ...base, kind: 'modify', coll: r.o.collMod, description: r.o.changes ?? {} };
+      if (typeof r.o?.dropIndexes === 'string')
+        return { ...base, kind: 'dropIndexes', coll: r.o.dropIndexes, description: { indexes: [{ name: r.o.index }] } };
       return undefined;
   }
 }

@@ -13,9 +13,45 @@ import type { ChangeSource } from './source.js';
 import { tokenOf } from './token.js';
 
 /** Stages MongoDB allows after $changeStream. */
-const ALLOWED = new Set(['$match', '$project', '$addFields', '$set', '$unset', '$replaceRoot', '$replaceWith', '$redact']);
+const ALLOWED = new Set([
+  '$match',
+  '$project',
+  '$addFields',
+  '$set',
+  '$unset',
+  '$replaceRoot',
+  '$replaceWith',
+  '$redact',
+]);
 /** Other stage names MongoDB knows (refused here with IllegalOperation rather than "unrecognized"). */
-const KNOWN = new Set(['$group', '$sort', '$limit', '$skip', '$lookup', '$unwind', '$facet', '$bucket', '$bucketAuto', '$count', '$out', '$merge', '$sample', '$sortByCount', '$graphLookup', '$unionWith', '$changeStream', '$densify', '$fill', '$geoNear', '$setWindowFields', '$documents', '$indexStats', '$collStats', '$currentOp', '$listSessions']);
+const KNOWN = new Set([
+  '$group',
+  '$sort',
+  '$limit',
+  '$skip',
+  '$lookup',
+  '$unwind',
+  '$facet',
+  '$bucket',
+  '$bucketAuto',
+  '$count',
+  '$out',
+  '$merge',
+  '$sample',
+  '$sortByCount',
+  '$graphLookup',
+  '$unionWith',
+  '$changeStream',
+  '$densify',
+  '$fill',
+  '$geoNear',
+  '$setWindowFields',
+  '$documents',
+  '$indexStats',
+  '$collStats',
+  '$currentOp',
+  '$listSessions',
+]);
 const INTERNAL_DBS = new Set(['admin', 'config', 'local']);
 const SCAN_CHUNK = 1024;
 
@@ -29,8 +65,10 @@ export interface StreamTarget {
 export function checkStages(stages: Document[]): void {
   for (const st of stages) {
     const op = Object.keys(st ?? {})[0] ?? '';
-    if (!KNOWN.has(op) && !ALLOWED.has(op)) throw new CommandError('Location40324', `Unrecognized pipeline stage name: '${op}'`);
-    if (!ALLOWED.has(op)) throw new CommandError('IllegalOperation', `${op} is not permitted in a $changeStream pipeline`);
+    if (!KNOWN.has(op) && !ALLOWED.has(op))
+      throw new CommandError('Location40324', `Unrecognized pipeline stage name: '${op}'`);
+    if (!ALLOWED.has(op))
+      throw new CommandError('IllegalOperation', `${op} is not permitted in a $changeStream pipeline`);
   }
 }
 
@@ -81,7 +119,8 @@ export class ChangeStream {
   private eventsFor(rec: ChangeRecord): Document[] {
     if (!this.watches(rec) || (!this.modes.expanded && EXPANDED_KINDS.has(rec.kind))) return [];
     const events: Document[] = [];
-    if (rec.kind !== 'dropDatabase' || this.target.coll === undefined) events.push(...this.shaped(eventOf(rec, this.modes)));
+    if (rec.kind !== 'dropDatabase' || this.target.coll === undefined)
+      events.push(...this.shaped(eventOf(rec, this.modes)));
     // A collection stream ends with its collection's drop; a database stream with its database's drop.
     if (!this.target.cluster && (this.target.coll !== undefined ? rec.kind === 'drop' : rec.kind === 'dropDatabase')) {
       this.invalidated = true;
@@ -104,9 +143,13 @@ export class ChangeStream {
     const out = this.pipeline.run([event as AnyObject]) as Document[];
     for (const doc of out) {
       if (!doc._id || !encode({ v: doc._id }).equals(encode({ v: event._id }))) {
-        throw new CommandError('ChangeStreamFatalError', 'Encountered an event whose _id field, which contains the resume token, was modified by the pipeline', {
-          errorLabels: ['NonResumableChangeStreamError'],
-        });
+        throw new CommandError(
+          'ChangeStreamFatalError',
+          'Encountered an event whose _id field, which contains the resume token, was modified by the pipeline',
+          {
+            errorLabels: ['NonResumableChangeStreamError'],
+          },
+        );
       }
     }
     return out;

@@ -35,7 +35,13 @@ export class ChangeStreams implements ChangeStreamCommands {
   /** The reply when `ctx` is a change-stream command; undefined (synchronously) for anything else. */
   handle(name: string, ctx: CommandContext): Promise<ReplyBody> | undefined {
     const b = ctx.body;
-    if (name === 'aggregate' && Array.isArray(b.pipeline) && b.pipeline[0] && typeof b.pipeline[0] === 'object' && '$changeStream' in b.pipeline[0]) {
+    if (
+      name === 'aggregate' &&
+      Array.isArray(b.pipeline) &&
+      b.pipeline[0] &&
+      typeof b.pipeline[0] === 'object' &&
+      '$changeStream' in b.pipeline[0]
+    ) {
       return Promise.resolve(this.start(ctx));
     }
     if (name === 'getMore') {
@@ -68,24 +74,41 @@ export class ChangeStreams implements ChangeStreamCommands {
   private start(ctx: CommandContext): Document {
     const b = ctx.body;
     const cursorOpts = optDoc(b.cursor, 'cursor');
-    if (!cursorOpts) throw new CommandError('FailedToParse', "The 'cursor' option is required, except for aggregate with the explain argument");
+    if (!cursorOpts)
+      throw new CommandError(
+        'FailedToParse',
+        "The 'cursor' option is required, except for aggregate with the explain argument",
+      );
     const spec = optDoc((b.pipeline as Document[])[0]!.$changeStream, '$changeStream') ?? {};
     const stages = (b.pipeline as Document[]).slice(1);
     checkStages(stages);
     const cluster = spec.allChangesForCluster === true;
-    if (cluster && ctx.db !== 'admin') throw new CommandError('InvalidOptions', "$changeStream may only be run with 'allChangesForCluster: true' on the 'admin' database");
+    if (cluster && ctx.db !== 'admin')
+      throw new CommandError(
+        'InvalidOptions',
+        "$changeStream may only be run with 'allChangesForCluster: true' on the 'admin' database",
+      );
     const whole = b.aggregate === 1 || b.aggregate === 1.0;
-    if (!whole && typeof b.aggregate !== 'string') throw new CommandError('FailedToParse', 'aggregate needs a collection name or 1');
+    if (!whole && typeof b.aggregate !== 'string')
+      throw new CommandError('FailedToParse', 'aggregate needs a collection name or 1');
     const target: StreamTarget = { db: ctx.db, coll: whole ? undefined : (b.aggregate as string), cluster };
     const fullDocument = String(spec.fullDocument ?? 'default');
     const beforeChange = String(spec.fullDocumentBeforeChange ?? 'off');
-    if (!FULL_DOCUMENT.has(fullDocument)) throw new CommandError('BadValue', `unknown fullDocument mode '${fullDocument}'`);
-    if (!BEFORE_CHANGE.has(beforeChange)) throw new CommandError('BadValue', `unknown fullDocumentBeforeChange mode '${beforeChange}'`);
+    if (!FULL_DOCUMENT.has(fullDocument))
+      throw new CommandError('BadValue', `unknown fullDocument mode '${fullDocument}'`);
+    if (!BEFORE_CHANGE.has(beforeChange))
+      throw new CommandError('BadValue', `unknown fullDocumentBeforeChange mode '${beforeChange}'`);
 
     const start = this.startPosition(spec);
     const id = this.newId(ctx);
     const ns = target.coll !== undefined ? `${ctx.db}.${target.coll}` : `${ctx.db}.$cmd.aggregate`;
-    const modes = { epoch: this.source.epoch, fullDocument: fullDocument as FullDocumentMode, beforeChange: beforeChange as BeforeChangeMode, lookup: this.lookup, expanded: spec.showExpandedEvents === true };
+    const modes = {
+      epoch: this.source.epoch,
+      fullDocument: fullDocument as FullDocumentMode,
+      beforeChange: beforeChange as BeforeChangeMode,
+      lookup: this.lookup,
+      expanded: spec.showExpandedEvents === true,
+    };
     const stream = new ChangeStream(id, ns, target, modes, stages, start);
     const batchSize = optInt(cursorOpts.batchSize, 'cursor.batchSize');
     const docs = batchSize === 0 ? [] : stream.read(this.source, batchSize ?? 101, MAX_BATCH_BYTES);
@@ -101,7 +124,11 @@ export class ChangeStreams implements ChangeStreamCommands {
     let epoch = this.source.epoch;
     if (spec.resumeAfter !== undefined) {
       const point = parseToken(spec.resumeAfter, 'resumeAfter');
-      if (point.invalidate) throw new CommandError('InvalidResumeToken', 'Cannot resume after an invalidate event; use startAfter to start a new stream after it');
+      if (point.invalidate)
+        throw new CommandError(
+          'InvalidResumeToken',
+          'Cannot resume after an invalidate event; use startAfter to start a new stream after it',
+        );
       ({ position, epoch } = point);
     } else if (spec.startAfter !== undefined) {
       ({ position, epoch } = parseToken(spec.startAfter, 'startAfter'));
@@ -109,7 +136,10 @@ export class ChangeStreams implements ChangeStreamCommands {
       position = positionOfTimestamp(spec.startAtOperationTime, 'startAtOperationTime') - 1n;
     } else return position;
     if (epoch !== this.source.epoch || position < this.source.floor()) {
-      throw new CommandError('ChangeStreamHistoryLost', 'Resume of change stream was not possible, as the resume point may no longer be in the oplog.');
+      throw new CommandError(
+        'ChangeStreamHistoryLost',
+        'Resume of change stream was not possible, as the resume point may no longer be in the oplog.',
+      );
     }
     return position;
   }
@@ -144,7 +174,12 @@ export class ChangeStreams implements ChangeStreamCommands {
 
   private reply(stream: ChangeStream, field: 'firstBatch' | 'nextBatch', docs: Buffer[], first: boolean): Document {
     const id = stream.invalidated ? 0n : stream.id;
-    const cursor: Document = { [field]: docs.map((d) => decode(d)), postBatchResumeToken: stream.resumeToken, id: Long.fromBigInt(id), ns: stream.ns };
+    const cursor: Document = {
+      [field]: docs.map((d) => decode(d)),
+      postBatchResumeToken: stream.resumeToken,
+      id: Long.fromBigInt(id),
+      ns: stream.ns,
+    };
     return { cursor, ...(first ? { operationTime: timestampOf(this.source.latest()) } : {}), ok: 1 };
   }
 

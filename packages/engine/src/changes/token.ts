@@ -21,13 +21,20 @@ export function tokenOf(position: bigint, epoch: number, invalidate = false): Do
 
 export function parseToken(token: unknown, field: string): ResumePoint {
   const data = token && typeof token === 'object' ? (token as Document)._data : undefined;
-  if (typeof data !== 'string' || !TOKEN.test(data)) throw new CommandError('InvalidResumeToken', `${field}: the resume token was not produced by this server`);
-  return { position: BigInt(`0x${data.slice(0, 16)}`), epoch: Number.parseInt(data.slice(16, 24), 16), invalidate: data.endsWith('1') };
+  if (typeof data !== 'string' || !TOKEN.test(data))
+    throw new CommandError('InvalidResumeToken', `${field}: the resume token was not produced by this server`);
+  return {
+    position: BigInt(`0x${data.slice(0, 16)}`),
+    epoch: Number.parseInt(data.slice(16, 24), 16),
+    invalidate: data.endsWith('1'),
+  };
 }
 
-export const timestampOf = (position: bigint): Timestamp => new Timestamp({ t: secondsOf(position), i: incrementOf(position) });
+export const timestampOf = (position: bigint): Timestamp =>
+  new Timestamp({ t: secondsOf(position), i: incrementOf(position) });
 
 export function positionOfTimestamp(ts: unknown, field: string): bigint {
-  if (!(ts instanceof Timestamp)) throw new CommandError('TypeMismatch', `BSON field '${field}' is the wrong type, expected type 'timestamp'`);
+  if (!(ts instanceof Timestamp))
+    throw new CommandError('TypeMismatch', `BSON field '${field}' is the wrong type, expected type 'timestamp'`);
   return positionOf(ts.high >>> 0, ts.low >>> 0);
 }

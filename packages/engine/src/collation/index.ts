@@ -20,14 +20,16 @@ export function localeTag(locale: string): string {
 
 function strengthOf(spec: Document): number {
   const s = spec.strength ?? 3;
-  if (typeof s !== 'number' || !Number.isInteger(s) || s < 1 || s > 5) throw new CommandError('BadValue', `Field 'strength' must be an integer 1 through 5. Got: ${String(s)}`);
+  if (typeof s !== 'number' || !Number.isInteger(s) || s < 1 || s > 5)
+    throw new CommandError('BadValue', `Field 'strength' must be an integer 1 through 5. Got: ${String(s)}`);
   return s;
 }
 
 /** The collation a command asked for, or undefined for none / `simple` (binary comparison). */
 export function collationOf(spec: Document | undefined): Collation | undefined {
   if (!spec || Object.keys(spec).length === 0) return undefined;
-  if (typeof spec.locale !== 'string') throw new CommandError('FailedToParse', "BSON field 'collation.locale' is missing but a required field");
+  if (typeof spec.locale !== 'string')
+    throw new CommandError('FailedToParse', "BSON field 'collation.locale' is missing but a required field");
   if (spec.locale === 'simple') return undefined;
   const id = JSON.stringify(spec);
   let c = cache.get(id);
@@ -39,12 +41,19 @@ export function collationOf(spec: Document | undefined): Collation | undefined {
   } catch {
     supported = [];
   }
-  if (supported.length === 0 && tag !== 'root') throw new CommandError('BadValue', 'Incorrect locale information provided');
+  if (supported.length === 0 && tag !== 'root')
+    throw new CommandError('BadValue', 'Incorrect locale information provided');
   const strength = strengthOf(spec);
   const caseLevel = spec.caseLevel === true;
-  const sensitivity = strength === 1 ? (caseLevel ? 'case' : 'base') : strength === 2 ? (caseLevel ? 'variant' : 'accent') : 'variant';
+  const sensitivity =
+    strength === 1 ? (caseLevel ? 'case' : 'base') : strength === 2 ? (caseLevel ? 'variant' : 'accent') : 'variant';
   const caseFirst = spec.caseFirst === 'upper' || spec.caseFirst === 'lower' ? spec.caseFirst : 'false';
-  const collator = new Intl.Collator(tag === 'root' ? 'und' : tag, { sensitivity, numeric: spec.numericOrdering === true, caseFirst, ignorePunctuation: spec.alternate === 'shifted' });
+  const collator = new Intl.Collator(tag === 'root' ? 'und' : tag, {
+    sensitivity,
+    numeric: spec.numericOrdering === true,
+    caseFirst,
+    ignorePunctuation: spec.alternate === 'shifted',
+  });
   const foldCase = strength < 3 && !caseLevel;
   const foldAccents = strength === 1;
   c = {
@@ -61,7 +70,16 @@ export function collationOf(spec: Document | undefined): Collation | undefined {
 }
 
 /** MongoDB's defaults of a collation's options (what listIndexes shows of an index's collation). */
-const DEFAULTS: Document = { caseLevel: false, caseFirst: 'off', strength: 3, numericOrdering: false, alternate: 'non-ignorable', maxVariable: 'punct', normalization: false, backwards: false };
+const DEFAULTS: Document = {
+  caseLevel: false,
+  caseFirst: 'off',
+  strength: 3,
+  numericOrdering: false,
+  alternate: 'non-ignorable',
+  maxVariable: 'punct',
+  normalization: false,
+  backwards: false,
+};
 
 /** A collation spec completed with MongoDB's defaults, or undefined for none/simple; validates it. */
 export function normalizeCollation(spec: Document | undefined): Document | undefined {
@@ -69,7 +87,8 @@ export function normalizeCollation(spec: Document | undefined): Document | undef
   const out: Document = { locale: spec!.locale };
   for (const [k, v] of Object.entries(DEFAULTS)) out[k] = spec![k] ?? v;
   for (const k of Object.keys(spec!)) {
-    if (!(k in out) && k !== 'version') throw new CommandError('FailedToParse', `BSON field 'collation.${k}' is an unknown field.`);
+    if (!(k in out) && k !== 'version')
+      throw new CommandError('FailedToParse', `BSON field 'collation.${k}' is an unknown field.`);
   }
   return out;
 }
@@ -89,7 +108,22 @@ export function collationFree(v: unknown): boolean {
   return true;
 }
 
-const VERBATIM = new Set(['$regex', '$options', '$type', '$exists', '$size', '$mod', '$where', '$jsonSchema', '$text', '$comment', '$bitsAllSet', '$bitsAnySet', '$bitsAllClear', '$bitsAnyClear']);
+const VERBATIM = new Set([
+  '$regex',
+  '$options',
+  '$type',
+  '$exists',
+  '$size',
+  '$mod',
+  '$where',
+  '$jsonSchema',
+  '$text',
+  '$comment',
+  '$bitsAllSet',
+  '$bitsAnySet',
+  '$bitsAllClear',
+  '$bitsAnyClear',
+]);
 
 function isPlain(v: unknown): v is Document {
   return v !== null && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
@@ -112,7 +146,8 @@ export function foldFilter(filter: Document, c: Collation): Document {
   const out: Document = {};
   for (const [k, v] of Object.entries(filter)) {
     if (VERBATIM.has(k) || k === '$expr') out[k] = v;
-    else if ((k === '$and' || k === '$or' || k === '$nor') && Array.isArray(v)) out[k] = v.map((x) => (isPlain(x) ? foldFilter(x, c) : x));
+    else if ((k === '$and' || k === '$or' || k === '$nor') && Array.isArray(v))
+      out[k] = v.map((x) => (isPlain(x) ? foldFilter(x, c) : x));
     else if (k === '$elemMatch' || k === '$not') out[k] = isPlain(v) ? foldFilter(v, c) : v;
     else if (isPlain(v)) out[k] = Object.keys(v).some((x) => x.startsWith('$')) ? foldFilter(v, c) : foldValues(v, c);
     else out[k] = foldValues(v, c);

@@ -96,7 +96,8 @@ function hoistSubpipelines(ctx: CommandContext, stages: Document[], extras: Quer
     }
     if ('$lookup' in st) {
       const l: unknown = st.$lookup;
-      if (!isPlainStage(l) || typeof l.from !== 'string' || !Array.isArray(l.pipeline) || typeof l.as !== 'string') return st;
+      if (!isPlainStage(l) || typeof l.from !== 'string' || !Array.isArray(l.pipeline) || typeof l.as !== 'string')
+        return st;
       if (Object.keys(l).some((k) => k !== 'from' && k !== 'pipeline' && k !== 'as')) return st;
       if (JSON.stringify(l.pipeline).includes('$$')) return st;
       return { $lookup: { from: register(l.from, l.pipeline as Document[]), pipeline: [], as: l.as } };
@@ -105,7 +106,13 @@ function hoistSubpipelines(ctx: CommandContext, stages: Document[], extras: Quer
   });
 }
 
-function* documents(ctx: CommandContext, target: string, pipeline: Document[], extras: QueryExtras, subs: Subresults): Generator<Document> {
+function* documents(
+  ctx: CommandContext,
+  target: string,
+  pipeline: Document[],
+  extras: QueryExtras,
+  subs: Subresults,
+): Generator<Document> {
   // A view: its pipeline runs first, over its base collection.
   const view = viewOf(ctx, target);
   const name = view?.source ?? target;
@@ -129,7 +136,8 @@ function* documents(ctx: CommandContext, target: string, pipeline: Document[], e
   } else if (coll) source = matches(coll, filter, extras);
   // mingo still applies the $project (its output order is kept); it just never sees the other fields.
   const next = stages[0];
-  const keep = next && Object.keys(next).length === 1 && isPlainStage(next.$project) ? inclusionFields(next.$project) : undefined;
+  const keep =
+    next && Object.keys(next).length === 1 && isPlainStage(next.$project) ? inclusionFields(next.$project) : undefined;
   function* docs(): Generator<Document> {
     for (const m of source) yield keep ? m.fields(keep) : m.doc;
   }
@@ -183,17 +191,26 @@ export const aggregateCommands: Record<string, Handler> = {
   aggregate: (ctx) => {
     const b = ctx.body;
     const dbLevel = b.aggregate === 1 || b.aggregate === 1.0;
-    if (typeof b.aggregate !== 'string' && !dbLevel) throw new CommandError('InvalidNamespace', `Invalid aggregate namespace: ${String(b.aggregate)}`);
-    if (!Array.isArray(b.pipeline)) throw new CommandError('TypeMismatch', "'pipeline' option must be specified as an array");
+    if (typeof b.aggregate !== 'string' && !dbLevel)
+      throw new CommandError('InvalidNamespace', `Invalid aggregate namespace: ${String(b.aggregate)}`);
+    if (!Array.isArray(b.pipeline))
+      throw new CommandError('TypeMismatch', "'pipeline' option must be specified as an array");
     if (b.explain) throw new CommandError('CommandNotSupported', 'explain is not supported by the embedded engine');
     const cursor = optDoc(b.cursor, 'cursor');
-    if (!cursor) throw new CommandError('FailedToParse', "The 'cursor' option is required, except for aggregate with the explain argument");
+    if (!cursor)
+      throw new CommandError(
+        'FailedToParse',
+        "The 'cursor' option is required, except for aggregate with the explain argument",
+      );
     const pipeline = b.pipeline as Document[];
     for (const [i, st] of pipeline.entries()) {
       const op = Object.keys(st)[0] ?? '';
-      if (UNSUPPORTED.has(op)) throw new CommandError('CommandNotSupported', `${op} is not supported by the embedded engine`);
-      if (WRITE_STAGES.has(op) && i !== pipeline.length - 1) throw new CommandError('Location40601', `${op} can only be the final stage in the pipeline`);
-      if (op === '$collStats' && i !== 0) throw new CommandError('Location40602', '$collStats is only valid as the first stage in a pipeline');
+      if (UNSUPPORTED.has(op))
+        throw new CommandError('CommandNotSupported', `${op} is not supported by the embedded engine`);
+      if (WRITE_STAGES.has(op) && i !== pipeline.length - 1)
+        throw new CommandError('Location40601', `${op} can only be the final stage in the pipeline`);
+      if (op === '$collStats' && i !== 0)
+        throw new CommandError('Location40602', '$collStats is only valid as the first stage in a pipeline');
     }
     const subs: Subresults = new Map();
     const extras: QueryExtras = {
@@ -208,11 +225,22 @@ export const aggregateCommands: Record<string, Handler> = {
     const ns = dbLevel ? `${ctx.db}.$cmd.aggregate` : `${ctx.db}.${b.aggregate as string}`;
     // Pipeline errors surface when the first batch is pulled, inside this handler, as a command error.
     const counted = dbLevel || writes ? undefined : countedFromIndex(ctx, b.aggregate as string, stages, extras);
-    if (counted) return firstBatchReply(ctx, ns, counted.map((d) => encode(d)).values(), optInt(cursor.batchSize, 'cursor.batchSize'), false);
+    if (counted)
+      return firstBatchReply(
+        ctx,
+        ns,
+        counted.map((d) => encode(d)).values(),
+        optInt(cursor.batchSize, 'cursor.batchSize'),
+        false,
+      );
     const results = dbLevel
       ? databaseDocuments(ctx, stages, extras)
       : stages[0] && '$collStats' in stages[0]
-        ? runStages(stages.slice(1), [collStats(ctx, b.aggregate as string, optDoc(stages[0].$collStats, '$collStats') ?? {})], extras)
+        ? runStages(
+            stages.slice(1),
+            [collStats(ctx, b.aggregate as string, optDoc(stages[0].$collStats, '$collStats') ?? {})],
+            extras,
+          )
         : documents(ctx, b.aggregate as string, stages, extras, subs);
     if (writes) {
       const docs = [...results];
@@ -228,7 +256,12 @@ export const aggregateCommands: Record<string, Handler> = {
  * A counting pipeline answered from an index (query/count.ts), or undefined. Not on a view (its own pipeline
  * comes first) nor under a collation; the leading $match is still checked as MongoDB would check it.
  */
-function countedFromIndex(ctx: CommandContext, name: string, pipeline: Document[], extras: QueryExtras): Document[] | undefined {
+function countedFromIndex(
+  ctx: CommandContext,
+  name: string,
+  pipeline: Document[],
+  extras: QueryExtras,
+): Document[] | undefined {
   if (viewOf(ctx, name)) return undefined;
   const collated = !!extras.collation && Object.keys(extras.collation).length > 0;
   const counted = countPipeline(ctx.state.catalog.get(ctx.db, name), pipeline, collated);
@@ -245,13 +278,19 @@ function* databaseDocuments(ctx: CommandContext, stages: Document[], extras: Que
   let source: Document[];
   if ('$documents' in first) {
     const given: unknown = first.$documents;
-    source = Array.isArray(given) ? (given as Document[]) : (new Aggregator([{ $replaceWith: { v: given } }], mingoOptions(extras)).run([{}])[0] as Document).v as Document[];
+    source = Array.isArray(given)
+      ? (given as Document[])
+      : ((new Aggregator([{ $replaceWith: { v: given } }], mingoOptions(extras)).run([{}])[0] as Document)
+          .v as Document[]);
     if (!Array.isArray(source)) throw new CommandError('Location5858203', 'an array is expected');
   } else if ('$listLocalSessions' in first) {
     const lsid = ctx.body.lsid as Document | undefined;
     source = lsid ? [{ _id: { id: lsid.id, uid: Buffer.alloc(32) }, lastUse: new Date() }] : [];
   } else {
-    throw new CommandError('InvalidNamespace', `{aggregate: 1} is not valid for '${Object.keys(first)[0] ?? ''}'; a collection is required.`);
+    throw new CommandError(
+      'InvalidNamespace',
+      `{aggregate: 1} is not valid for '${Object.keys(first)[0] ?? ''}'; a collection is required.`,
+    );
   }
   const rest = stages.slice(1);
   if (rest.length === 0) {
@@ -269,9 +308,14 @@ function collStats(ctx: CommandContext, name: string, spec: Document): Document 
   const coll = ctx.state.catalog.get(ctx.db, name);
   const out: Document = { ns: `${ctx.db}.${name}`, host: 'embedded', localTime: new Date() };
   for (const k of Object.keys(spec)) {
-    if (k !== 'count' && k !== 'storageStats') throw new CommandError('CommandNotSupported', `$collStats '${k}' is not supported by the embedded engine`);
+    if (k !== 'count' && k !== 'storageStats')
+      throw new CommandError('CommandNotSupported', `$collStats '${k}' is not supported by the embedded engine`);
   }
-  if ((spec.count || spec.storageStats) && !coll) throw new CommandError('NamespaceNotFound', `Unable to retrieve storageStats in $collStats stage :: caused by :: Collection [${ctx.db}.${name}] not found.`);
+  if ((spec.count || spec.storageStats) && !coll)
+    throw new CommandError(
+      'NamespaceNotFound',
+      `Unable to retrieve storageStats in $collStats stage :: caused by :: Collection [${ctx.db}.${name}] not found.`,
+    );
   if (spec.count) out.count = coll!.size;
   if (spec.storageStats) {
     const st: Document = {
@@ -292,7 +336,12 @@ function collStats(ctx: CommandContext, name: string, spec: Document): Document 
 }
 
 /** Documents of a pipeline over a collection or view (for reads on views by find/count). */
-export function pipelineDocuments(ctx: CommandContext, name: string, pipeline: Document[], extras: QueryExtras = {}): Generator<Document> {
+export function pipelineDocuments(
+  ctx: CommandContext,
+  name: string,
+  pipeline: Document[],
+  extras: QueryExtras = {},
+): Generator<Document> {
   const subs: Subresults = new Map();
   return documents(ctx, name, pipeline, { ...extras, collectionResolver: resolver(ctx, subs) }, subs);
 }

@@ -42,15 +42,24 @@ export function runOut(ctx: CommandContext, spec: unknown, docs: Document[]): vo
 function onFields(spec: Document): string[] {
   const on = spec.on ?? '_id';
   const fields = Array.isArray(on) ? on : [on];
-  if (fields.length === 0 || fields.some((f) => typeof f !== 'string')) throw new CommandError('FailedToParse', "$merge 'on' must be a field name or an array of field names");
+  if (fields.length === 0 || fields.some((f) => typeof f !== 'string'))
+    throw new CommandError('FailedToParse', "$merge 'on' must be a field name or an array of field names");
   return fields as string[];
 }
 
-function matchOn(coll: Collection, doc: Document, fields: string[]): ReturnType<typeof matches> extends Iterable<infer M> ? M | undefined : never {
+function matchOn(
+  coll: Collection,
+  doc: Document,
+  fields: string[],
+): ReturnType<typeof matches> extends Iterable<infer M> ? M | undefined : never {
   const filter: Document = {};
   for (const f of fields) {
     const [v] = valuesAtPath(doc, f.split('.'));
-    if (v === undefined || Array.isArray(v)) throw new CommandError('Location51132', `$merge write error: 'on' field '${f}' cannot be missing, null, undefined or an array`);
+    if (v === undefined || Array.isArray(v))
+      throw new CommandError(
+        'Location51132',
+        `$merge write error: 'on' field '${f}' cannot be missing, null, undefined or an array`,
+      );
     filter[f] = v;
   }
   return [...take(matches(coll, filter), 1)][0];
@@ -59,7 +68,11 @@ function matchOn(coll: Collection, doc: Document, fields: string[]): ReturnType<
 function duplicate(doc: Document, fields: string[]): CommandError {
   const keyValue = Object.fromEntries(fields.map((f) => [f, valuesAtPath(doc, f.split('.'))[0]]));
   const keyPattern = Object.fromEntries(fields.map((f) => [f, 1]));
-  return new CommandError('DuplicateKey', `$merge with whenMatched: fail found an existing document with the same values for the 'on' field(s): ${encodeKey(keyValue) && JSON.stringify(keyValue)}`, { keyPattern, keyValue });
+  return new CommandError(
+    'DuplicateKey',
+    `$merge with whenMatched: fail found an existing document with the same values for the 'on' field(s): ${encodeKey(keyValue) && JSON.stringify(keyValue)}`,
+    { keyPattern, keyValue },
+  );
 }
 
 export function runMerge(ctx: CommandContext, raw: unknown, docs: Document[]): void {
@@ -73,7 +86,11 @@ export function runMerge(ctx: CommandContext, raw: unknown, docs: Document[]): v
     const found = matchOn(coll, doc, fields);
     if (!found) {
       if (whenNotMatched === 'discard') continue;
-      if (whenNotMatched === 'fail') throw new CommandError('Location13113', `$merge could not find a matching document in the target collection for at least one document in the source collection`);
+      if (whenNotMatched === 'fail')
+        throw new CommandError(
+          'Location13113',
+          `$merge could not find a matching document in the target collection for at least one document in the source collection`,
+        );
       const { bytes, doc: stored } = prepareInsert(undefined, doc);
       storeNew(ctx, coll, bytes, stored);
       continue;
@@ -86,9 +103,16 @@ export function runMerge(ctx: CommandContext, raw: unknown, docs: Document[]): v
       next = applyUpdate(found.doc, whenMatched as Document[], { extras: { variables } });
     } else if (whenMatched === 'replace') next = { ...doc, _id: found.doc._id };
     else if (whenMatched === 'merge') next = { ...found.doc, ...doc, _id: found.doc._id };
-    else throw new CommandError('BadValue', `Enumeration value '${String(whenMatched)}' for field 'whenMatched' is not a valid value.`);
+    else
+      throw new CommandError(
+        'BadValue',
+        `Enumeration value '${String(whenMatched)}' for field 'whenMatched' is not a valid value.`,
+      );
     if (doc._id !== undefined && encodeKey(doc._id) !== encodeKey(found.doc._id)) {
-      throw new CommandError('ImmutableField', "$merge failed to update the matching document, did you attempt to modify the _id or the shard key?");
+      throw new CommandError(
+        'ImmutableField',
+        '$merge failed to update the matching document, did you attempt to modify the _id or the shard key?',
+      );
     }
     const bytes = encode(next);
     checkValidation(ctx, coll, next, { before: found.doc, bytes });

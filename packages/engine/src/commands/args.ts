@@ -5,7 +5,10 @@ import { CommandError } from '../errors.js';
 export function optDoc(v: unknown, field: string): Document | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'object' || Array.isArray(v)) {
-    throw new CommandError('TypeMismatch', `BSON field '${field}' is the wrong type '${Array.isArray(v) ? 'array' : typeof v}', expected type 'object'`);
+    throw new CommandError(
+      'TypeMismatch',
+      `BSON field '${field}' is the wrong type '${Array.isArray(v) ? 'array' : typeof v}', expected type 'object'`,
+    );
   }
   return v as Document;
 }
@@ -14,7 +17,10 @@ export function optInt(v: unknown, field: string): number | undefined {
   if (v === undefined || v === null) return undefined;
   const n = typeof v === 'bigint' ? Number(v) : Number(v);
   if (typeof v === 'boolean' || Number.isNaN(n)) {
-    throw new CommandError('TypeMismatch', `BSON field '${field}' is the wrong type '${typeof v}', expected types '[long, int, decimal, double]'`);
+    throw new CommandError(
+      'TypeMismatch',
+      `BSON field '${field}' is the wrong type '${typeof v}', expected types '[long, int, decimal, double]'`,
+    );
   }
   return Math.trunc(n);
 }

@@ -13,7 +13,8 @@ export function firstBatchReply(
   batchSize: number | undefined,
   singleBatch: boolean,
 ): Buffer {
-  if (batchSize !== undefined && batchSize < 0) throw new CommandError('BadValue', 'BatchSize value must be non-negative');
+  if (batchSize !== undefined && batchSize < 0)
+    throw new CommandError('BadValue', 'BatchSize value must be non-negative');
   const batch = ctx.state.cursors.first(ns, source, batchSize, singleBatch);
   return cursorReply(ns, batch.id, 'firstBatch', batch.docs);
 }

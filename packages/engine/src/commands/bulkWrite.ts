@@ -19,14 +19,22 @@ interface Totals {
 
 function namespace(nsInfo: Document[], at: unknown): { db: string; coll: string } {
   const entry = typeof at === 'number' ? nsInfo[at] : undefined;
-  if (!entry || typeof entry.ns !== 'string') throw new CommandError('BadValue', `BulkWrite ops entry refers to namespace index ${String(at)}, but nsInfo has ${nsInfo.length} entries`);
+  if (!entry || typeof entry.ns !== 'string')
+    throw new CommandError(
+      'BadValue',
+      `BulkWrite ops entry refers to namespace index ${String(at)}, but nsInfo has ${nsInfo.length} entries`,
+    );
   const dot = entry.ns.indexOf('.');
   if (dot <= 0) throw new CommandError('InvalidNamespace', `Invalid namespace specified '${entry.ns}'`);
   return { db: entry.ns.slice(0, dot), coll: entry.ns.slice(dot + 1) };
 }
 
 /** One op as the single-statement write command it amounts to, and which counter its `n` feeds. */
-function asCommand(op: Document, nsInfo: Document[], ctx: CommandContext): { kind: 'insert' | 'update' | 'delete'; db: string; body: Document } {
+function asCommand(
+  op: Document,
+  nsInfo: Document[],
+  ctx: CommandContext,
+): { kind: 'insert' | 'update' | 'delete'; db: string; body: Document } {
   const common: Document = { ordered: true };
   for (const k of ['let', 'bypassDocumentValidation']) if (ctx.body[k] !== undefined) common[k] = ctx.body[k];
   if ('insert' in op) {
@@ -52,15 +60,27 @@ function asCommand(op: Document, nsInfo: Document[], ctx: CommandContext): { kin
  * The sub-command's context. `typedOp`: the op as sent, numbers as BSON type objects: an insert stores the
  * document encoded from it, an update gets its filter and update as the typed statement (query/types.ts).
  */
-function subContext(ctx: CommandContext, cmd: ReturnType<typeof asCommand>, typedOp: Document | undefined): CommandContext {
+function subContext(
+  ctx: CommandContext,
+  cmd: ReturnType<typeof asCommand>,
+  typedOp: Document | undefined,
+): CommandContext {
   const sequences = new Map<string, Buffer[]>();
   let typed: Document | undefined;
-  if (typedOp && cmd.kind === 'insert' && typedOp.document && typeof typedOp.document === 'object') sequences.set('documents', [encode(typedOp.document as Document)]);
+  if (typedOp && cmd.kind === 'insert' && typedOp.document && typeof typedOp.document === 'object')
+    sequences.set('documents', [encode(typedOp.document as Document)]);
   if (typedOp && cmd.kind === 'update') typed = { updates: [{ q: typedOp.filter, u: typedOp.updateMods }] };
   return { ...ctx, db: cmd.db, body: cmd.body, raw: undefined, typed, sequences };
 }
 
-function runOp(ctx: CommandContext, op: Document, typedOp: Document | undefined, idx: number, nsInfo: Document[], totals: Totals): Document {
+function runOp(
+  ctx: CommandContext,
+  op: Document,
+  typedOp: Document | undefined,
+  idx: number,
+  nsInfo: Document[],
+  totals: Totals,
+): Document {
   let reply: Document;
   let kind: 'insert' | 'update' | 'delete';
   try {
@@ -97,7 +117,8 @@ function runOp(ctx: CommandContext, op: Document, typedOp: Document | undefined,
 
 export const bulkWriteCommands: Record<string, Handler> = {
   bulkWrite: (ctx) => {
-    if (ctx.db !== 'admin') throw new CommandError('Unauthorized', 'bulkWrite may only be run against the admin database.');
+    if (ctx.db !== 'admin')
+      throw new CommandError('Unauthorized', 'bulkWrite may only be run against the admin database.');
     const ops = statements(ctx, 'ops');
     const typedOps = typedStatements(ctx, 'ops');
     const nsInfo = statements(ctx, 'nsInfo');
@@ -112,6 +133,10 @@ export const bulkWriteCommands: Record<string, Handler> = {
     }
     const ns = 'admin.$cmd.bulkWrite';
     const batch = ctx.state.cursors.first(ns, results.values(), undefined, false);
-    return { cursor: { id: Long.fromBigInt(batch.id), firstBatch: batch.docs.map((d) => decode(d)), ns }, ...totals, ok: 1 };
+    return {
+      cursor: { id: Long.fromBigInt(batch.id), firstBatch: batch.docs.map((d) => decode(d)), ns },
+      ...totals,
+      ok: 1,
+    };
   },
 };

@@ -15,7 +15,8 @@ export function cappedMaxSize(size: number): number {
 export function cappedOptions(body: Document): Document {
   if (body.capped !== true) return {};
   const size = Number(body.size);
-  if (body.size === undefined || !Number.isFinite(size) || size <= 0) throw new CommandError('InvalidOptions', "the 'size' field is required when 'capped' is true");
+  if (body.size === undefined || !Number.isFinite(size) || size <= 0)
+    throw new CommandError('InvalidOptions', "the 'size' field is required when 'capped' is true");
   const out: Document = { capped: true, size: body.size };
   if (body.max !== undefined && Number(body.max) > 0) out.max = body.max;
   return out;

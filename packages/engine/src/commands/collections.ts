@@ -15,11 +15,43 @@ import { validationOptions } from './validation.js';
 import type { Collection } from '../storage/collection.js';
 
 /** Fields every command may carry that are not options of the command itself. */
-const GENERIC_FIELDS = new Set(['$db', 'lsid', '$clusterTime', '$readPreference', 'writeConcern', 'readConcern', 'comment', 'maxTimeMS', 'apiVersion', 'apiStrict', 'apiDeprecationErrors', 'txnNumber', 'autocommit']);
+const GENERIC_FIELDS = new Set([
+  '$db',
+  'lsid',
+  '$clusterTime',
+  '$readPreference',
+  'writeConcern',
+  'readConcern',
+  'comment',
+  'maxTimeMS',
+  'apiVersion',
+  'apiStrict',
+  'apiDeprecationErrors',
+  'txnNumber',
+  'autocommit',
+]);
 
-const UNSUPPORTED_OPTIONS = ['timeseries', 'encryptedFields', 'collation', 'expireAfterSeconds', 'storageEngine', 'indexOptionDefaults'];
+const UNSUPPORTED_OPTIONS = [
+  'timeseries',
+  'encryptedFields',
+  'collation',
+  'expireAfterSeconds',
+  'storageEngine',
+  'indexOptionDefaults',
+];
 /** create options checked and stored by their own modules (views, validation, capped). */
-const CHECKED_OPTIONS = new Set(['create', 'viewOn', 'pipeline', 'validator', 'validationLevel', 'validationAction', 'capped', 'size', 'max', 'clusteredIndex']);
+const CHECKED_OPTIONS = new Set([
+  'create',
+  'viewOn',
+  'pipeline',
+  'validator',
+  'validationLevel',
+  'validationAction',
+  'capped',
+  'size',
+  'max',
+  'clusteredIndex',
+]);
 
 /**
  * create's `clusteredIndex`: every collection of this engine but a capped one already keeps its documents in
@@ -29,34 +61,52 @@ const CHECKED_OPTIONS = new Set(['create', 'viewOn', 'pipeline', 'validator', 'v
 function clusteredOptions(body: Document): Document {
   const raw: unknown = body.clusteredIndex;
   if (raw === undefined) return {};
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new CommandError('TypeMismatch', "BSON field 'create.clusteredIndex' is the wrong type, expected type 'object'");
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw new CommandError(
+      'TypeMismatch',
+      "BSON field 'create.clusteredIndex' is the wrong type, expected type 'object'",
+    );
   const spec = raw as Document;
   for (const k of Object.keys(spec)) {
-    if (!['key', 'unique', 'name', 'v'].includes(k)) throw new CommandError('FailedToParse', `BSON field 'clusteredIndex.${k}' is an unknown field.`);
+    if (!['key', 'unique', 'name', 'v'].includes(k))
+      throw new CommandError('FailedToParse', `BSON field 'clusteredIndex.${k}' is an unknown field.`);
   }
   const key = spec.key as unknown;
-  if (!key || typeof key !== 'object' || Object.keys(key).length !== 1 || (key as Document)._id !== 1) throw new CommandError('InvalidOptions', "The clusteredIndex option is only supported for key: {_id: 1}");
-  if (spec.unique !== true) throw new CommandError('InvalidOptions', "The clusteredIndex option requires unique: true");
-  if (spec.name !== undefined && (typeof spec.name !== 'string' || !spec.name)) throw new CommandError('TypeMismatch', "BSON field 'clusteredIndex.name' must be a non-empty string");
-  if (spec.v !== undefined && spec.v !== 2) throw new CommandError('InvalidOptions', 'Invalid clusteredIndex v number: only v: 2 is supported');
-  if (body.capped === true) throw new CommandError('InvalidOptions', 'Cannot create a clustered collection that is capped');
+  if (!key || typeof key !== 'object' || Object.keys(key).length !== 1 || (key as Document)._id !== 1)
+    throw new CommandError('InvalidOptions', 'The clusteredIndex option is only supported for key: {_id: 1}');
+  if (spec.unique !== true) throw new CommandError('InvalidOptions', 'The clusteredIndex option requires unique: true');
+  if (spec.name !== undefined && (typeof spec.name !== 'string' || !spec.name))
+    throw new CommandError('TypeMismatch', "BSON field 'clusteredIndex.name' must be a non-empty string");
+  if (spec.v !== undefined && spec.v !== 2)
+    throw new CommandError('InvalidOptions', 'Invalid clusteredIndex v number: only v: 2 is supported');
+  if (body.capped === true)
+    throw new CommandError('InvalidOptions', 'Cannot create a clustered collection that is capped');
   return { clusteredIndex: { v: 2, key: { _id: 1 }, name: spec.name ?? '_id_', unique: true } };
 }
 
 export const collectionCommands: Record<string, Handler> = {
   create: (ctx) => {
     const name = collName(ctx);
-    const options: Document = { ...viewOptions(ctx.body), ...cappedOptions(ctx.body), ...validationOptions(ctx.body), ...clusteredOptions(ctx.body) };
+    const options: Document = {
+      ...viewOptions(ctx.body),
+      ...cappedOptions(ctx.body),
+      ...validationOptions(ctx.body),
+      ...clusteredOptions(ctx.body),
+    };
     for (const [k, v] of Object.entries(ctx.body)) {
       if (CHECKED_OPTIONS.has(k) || GENERIC_FIELDS.has(k)) continue;
-      if (UNSUPPORTED_OPTIONS.includes(k)) throw new CommandError('CommandNotSupported', `create option '${k}' is not supported by the embedded engine`);
+      if (UNSUPPORTED_OPTIONS.includes(k))
+        throw new CommandError('CommandNotSupported', `create option '${k}' is not supported by the embedded engine`);
       options[k] = v;
     }
     const existing = ctx.state.catalog.get(ctx.db, name);
     if (existing) {
       // MongoDB 7+: creating an existing collection with identical options succeeds.
       if (encodeKey(existing.options) === encodeKey(options)) return { ok: 1 };
-      throw new CommandError('NamespaceExists', `namespace ${ctx.db}.${name} already exists, but with different options`);
+      throw new CommandError(
+        'NamespaceExists',
+        `namespace ${ctx.db}.${name} already exists, but with different options`,
+      );
     }
     ctx.state.catalog.ensure(ctx.db, name, options);
     return { ok: 1 };
@@ -69,8 +119,10 @@ export const collectionCommands: Record<string, Handler> = {
     const view = typeof coll.options.viewOn === 'string';
     // As MongoDB, the whole command is checked before anything is changed: an error answer leaves no change.
     const dryRun: unknown = ctx.body.dryRun;
-    if (dryRun !== undefined && typeof dryRun !== 'boolean') throw new CommandError('TypeMismatch', "BSON field 'collMod.dryRun' is the wrong type, expected type 'bool'");
-    if (dryRun === true && (ctx.body.index as Document | undefined)?.unique !== true) throw new CommandError('InvalidOptions', "collMod dryRun mode is only supported with 'index.unique: true'");
+    if (dryRun !== undefined && typeof dryRun !== 'boolean')
+      throw new CommandError('TypeMismatch', "BSON field 'collMod.dryRun' is the wrong type, expected type 'bool'");
+    if (dryRun === true && (ctx.body.index as Document | undefined)?.unique !== true)
+      throw new CommandError('InvalidOptions', "collMod dryRun mode is only supported with 'index.unique: true'");
     const options: Document = { ...coll.options };
     let index: Document | undefined;
     for (const [k, v] of Object.entries(ctx.body)) {
@@ -80,13 +132,21 @@ export const collectionCommands: Record<string, Handler> = {
         Object.assign(options, validationOptions({ [k]: v }));
       } else if (k === 'viewOn' || k === 'pipeline') {
         if (!view) throw new CommandError('InvalidOptions', `option only supported on a view: ${k}`);
-        Object.assign(options, viewOptions({ viewOn: ctx.body.viewOn ?? options.viewOn, pipeline: ctx.body.pipeline ?? options.pipeline }));
+        Object.assign(
+          options,
+          viewOptions({ viewOn: ctx.body.viewOn ?? options.viewOn, pipeline: ctx.body.pipeline ?? options.pipeline }),
+        );
       } else if (k === 'changeStreamPreAndPostImages') {
         // Pre- and post-images are always available to change streams here; the option is kept as set.
-        if (!optDoc(v, k) || typeof (v as Document).enabled !== 'boolean') throw new CommandError('TypeMismatch', "BSON field 'changeStreamPreAndPostImages.enabled' is missing but a required field");
+        if (!optDoc(v, k) || typeof (v as Document).enabled !== 'boolean')
+          throw new CommandError(
+            'TypeMismatch',
+            "BSON field 'changeStreamPreAndPostImages.enabled' is missing but a required field",
+          );
         options.changeStreamPreAndPostImages = { enabled: (v as Document).enabled };
       } else if (k === 'index') index = optDoc(v, 'index');
-      else if (k === 'expireAfterSeconds' || k === 'timeseries' || k === 'clusteredIndex') throw new CommandError('CommandNotSupported', `collMod option '${k}' is not supported by the embedded engine`);
+      else if (k === 'expireAfterSeconds' || k === 'timeseries' || k === 'clusteredIndex')
+        throw new CommandError('CommandNotSupported', `collMod option '${k}' is not supported by the embedded engine`);
       else throw new CommandError('Location40415', `BSON field 'collMod.${k}' is an unknown field.`);
     }
     // The index change checks itself whole before it changes anything, and is the last step that can fail.
@@ -96,7 +156,9 @@ export const collectionCommands: Record<string, Handler> = {
     coll.meta.options = options;
     ctx.state.catalog.touched(coll);
     // A 'modify' event for change streams with showExpandedEvents; its description holds what was set.
-    const changes = Object.fromEntries(Object.entries(ctx.body).filter(([k]) => k !== 'collMod' && !GENERIC_FIELDS.has(k)));
+    const changes = Object.fromEntries(
+      Object.entries(ctx.body).filter(([k]) => k !== 'collMod' && !GENERIC_FIELDS.has(k)),
+    );
     ctx.state.catalog.oplog.record({ op: 'c', ns: `${ctx.db}.$cmd`, o: { collMod: name, changes } });
     return { ...reply, ok: 1 };
   },
@@ -130,7 +192,13 @@ export const collectionCommands: Record<string, Handler> = {
       out.push(encode(nameOnly ? { name: c.name, type: full.type } : full));
     }
     const cursor = optDoc(ctx.body.cursor, 'cursor');
-    return firstBatchReply(ctx, `${ctx.db}.$cmd.listCollections`, out.values(), optInt(cursor?.batchSize, 'cursor.batchSize'), false);
+    return firstBatchReply(
+      ctx,
+      `${ctx.db}.$cmd.listCollections`,
+      out.values(),
+      optInt(cursor?.batchSize, 'cursor.batchSize'),
+      false,
+    );
   },
 };
 
@@ -141,8 +209,15 @@ export const collectionCommands: Record<string, Handler> = {
  * `_id`s sharing each duplicated key (with `dryRun`, only that check).
  */
 function modifyIndex(coll: Collection, spec: Document, dryRun: boolean): Document {
-  const idx = typeof spec.name === 'string' ? coll.indexes.get(spec.name) : [...coll.indexes.values()].find((i) => encodeKey(i.spec.key) === encodeKey(spec.keyPattern));
-  if (!idx) throw new CommandError('IndexNotFound', `cannot find index ${JSON.stringify(spec.name ?? spec.keyPattern)} for ns ${coll.ns}`);
+  const idx =
+    typeof spec.name === 'string'
+      ? coll.indexes.get(spec.name)
+      : [...coll.indexes.values()].find((i) => encodeKey(i.spec.key) === encodeKey(spec.keyPattern));
+  if (!idx)
+    throw new CommandError(
+      'IndexNotFound',
+      `cannot find index ${JSON.stringify(spec.name ?? spec.keyPattern)} for ns ${coll.ns}`,
+    );
   const out: Document = {};
   // Every option is checked (and the unique conversion's duplicates looked for) before any is applied.
   const apply: Array<() => void> = [];
@@ -150,7 +225,8 @@ function modifyIndex(coll: Collection, spec: Document, dryRun: boolean): Documen
     if (k === 'name' || k === 'keyPattern') continue;
     if (k === 'expireAfterSeconds') {
       const s = Number(spec.expireAfterSeconds);
-      if (!Number.isFinite(s) || s < 0) throw new CommandError('BadValue', "TTL index 'expireAfterSeconds' option must be within an acceptable range");
+      if (!Number.isFinite(s) || s < 0)
+        throw new CommandError('BadValue', "TTL index 'expireAfterSeconds' option must be within an acceptable range");
       if (!idx.ttl) throw new CommandError('InvalidOptions', 'no expireAfterSeconds field to update');
       out.expireAfterSeconds_old = idx.spec.expireAfterSeconds;
       out.expireAfterSeconds_new = Math.trunc(s);
@@ -158,7 +234,11 @@ function modifyIndex(coll: Collection, spec: Document, dryRun: boolean): Documen
         idx.spec.expireAfterSeconds = Math.trunc(s);
       });
     } else if (k === 'prepareUnique') {
-      if (typeof spec.prepareUnique !== 'boolean') throw new CommandError('TypeMismatch', "BSON field 'collMod.index.prepareUnique' is the wrong type, expected type 'bool'");
+      if (typeof spec.prepareUnique !== 'boolean')
+        throw new CommandError(
+          'TypeMismatch',
+          "BSON field 'collMod.index.prepareUnique' is the wrong type, expected type 'bool'",
+        );
       if (idx.unique || idx.clustered) continue; // already refuses duplicates
       const was = idx.spec.prepareUnique === true;
       if (was === spec.prepareUnique) continue;
@@ -170,13 +250,26 @@ function modifyIndex(coll: Collection, spec: Document, dryRun: boolean): Documen
         idx.meta.spec = prepared ? { ...rest, prepareUnique: true } : rest;
       });
     } else if (k === 'unique') {
-      if (typeof spec.unique !== 'boolean') throw new CommandError('TypeMismatch', "BSON field 'collMod.index.unique' is the wrong type, expected type 'bool'");
+      if (typeof spec.unique !== 'boolean')
+        throw new CommandError(
+          'TypeMismatch',
+          "BSON field 'collMod.index.unique' is the wrong type, expected type 'bool'",
+        );
       // MongoDB 6.0's answers; 7.1 turns a unique index non-unique with `forceNonUnique`, not built here.
       if (!spec.unique) throw new CommandError('BadValue', 'Cannot make index non-unique');
       if (idx.unique || idx.clustered) continue;
-      if (idx.spec.prepareUnique !== true && spec.prepareUnique !== true) throw new CommandError('InvalidOptions', "Cannot make index unique with 'prepareUnique=false'. Run collMod to set it first.");
+      if (idx.spec.prepareUnique !== true && spec.prepareUnique !== true)
+        throw new CommandError(
+          'InvalidOptions',
+          "Cannot make index unique with 'prepareUnique=false'. Run collMod to set it first.",
+        );
       const violations = coll.uniqueViolations(idx);
-      if (violations.length > 0) throw new CommandError('CannotConvertIndexToUnique', 'Cannot convert the index to unique. Please resolve conflicting documents before running collMod again.', { violations });
+      if (violations.length > 0)
+        throw new CommandError(
+          'CannotConvertIndexToUnique',
+          'Cannot convert the index to unique. Please resolve conflicting documents before running collMod again.',
+          { violations },
+        );
       if (dryRun) continue;
       out.unique_new = true;
       // Last, after the other options of this index: unique in the place createIndexes gives it, so an
@@ -185,7 +278,11 @@ function modifyIndex(coll: Collection, spec: Document, dryRun: boolean): Documen
         const { v, key, name, prepareUnique: _, ...rest } = idx.spec;
         coll.makeUnique(idx, { v, key, name, unique: true, ...rest });
       });
-    } else throw new CommandError('CommandNotSupported', `collMod index option '${k}' is not supported by the embedded engine`);
+    } else
+      throw new CommandError(
+        'CommandNotSupported',
+        `collMod index option '${k}' is not supported by the embedded engine`,
+      );
   }
   if (!dryRun) for (const step of apply) step();
   return out;

@@ -72,7 +72,8 @@ export function statements(ctx: CommandContext, field: string): Document[] {
   const seq = ctx.sequences.get(field);
   if (seq) return seq.map((b) => decodeCommand(b));
   const arr = ctx.body[field];
-  if (!Array.isArray(arr)) throw new CommandError('FailedToParse', `BSON field '${field}' is missing but a required field`);
+  if (!Array.isArray(arr))
+    throw new CommandError('FailedToParse', `BSON field '${field}' is missing but a required field`);
   return arr as Document[];
 }
 

@@ -35,7 +35,8 @@ export const countCommands: Record<string, Handler> = {
 
   distinct: (ctx) => {
     const b = ctx.body;
-    if (typeof b.key !== 'string') throw new CommandError('FailedToParse', "BSON field 'distinct.key' is missing but a required field");
+    if (typeof b.key !== 'string')
+      throw new CommandError('FailedToParse', "BSON field 'distinct.key' is missing but a required field");
     const path = b.key.split('.');
     const coll = ctx.state.catalog.get(ctx.db, collName(ctx));
     const seen = new Set<string>();

@@ -42,7 +42,20 @@ export interface Durability {
 }
 
 /** Commands that may change storage: each runs in one write transaction (storage refuses changes outside one). */
-const WRITE_COMMANDS = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify', 'create', 'collMod', 'drop', 'dropDatabase', 'createIndexes', 'dropIndexes', 'bulkWrite']);
+const WRITE_COMMANDS = new Set([
+  'insert',
+  'update',
+  'delete',
+  'findAndModify',
+  'findandmodify',
+  'create',
+  'collMod',
+  'drop',
+  'dropDatabase',
+  'createIndexes',
+  'dropIndexes',
+  'bulkWrite',
+]);
 
 /** Whether a command may change storage: the write commands, and an aggregate ending in $out or $merge. */
 function isWrite(name: string, body: Document): boolean {
@@ -86,7 +99,12 @@ export function answerIdLookup(state: EngineState, lookup: IdLookup): Buffer | u
  * wire layer can answer it in the same turn; a promise when it has to wait (every write, for its commit; a
  * change stream; any command behind a pending catalog change).
  */
-export function dispatch(state: EngineState, inv: Invocation, durability?: Durability, walks = COUNT_WALK_ROUNDS): ReplyBody | Promise<ReplyBody> {
+export function dispatch(
+  state: EngineState,
+  inv: Invocation,
+  durability?: Durability,
+  walks = COUNT_WALK_ROUNDS,
+): ReplyBody | Promise<ReplyBody> {
   const pendingChange = catalogPending.get(state);
   if (pendingChange) {
     const after = (): ReplyBody | Promise<ReplyBody> => dispatch(state, inv, durability, walks);
@@ -112,7 +130,12 @@ export function dispatch(state: EngineState, inv: Invocation, durability?: Durab
   const chunked = chunkedInsertSize(name, inv);
   const committed =
     chunked !== undefined
-      ? insertInChunks(inv, chunked, (fn, ran) => env.writeAsync(fn, ran), (part) => run(state, part, name, handler))
+      ? insertInChunks(
+          inv,
+          chunked,
+          (fn, ran) => env.writeAsync(fn, ran),
+          (part) => run(state, part, name, handler),
+        )
       : env.writeAsync(() => run(state, inv, name, handler));
   const reply = committed.then(
     (r) => afterWrite(state, inv, r, durability),
@@ -138,7 +161,12 @@ function failed(state: EngineState, name: string, e: unknown): ReplyBody {
  * through a crash of the engine's process (the pages are in the file); a write concern with `j: true` (or
  * `fsync: true`) also waits until it is on the disk, as MongoDB waits for its journal.
  */
-function afterWrite(state: EngineState, inv: Invocation, reply: ReplyBody, durability?: Durability): ReplyBody | Promise<ReplyBody> {
+function afterWrite(
+  state: EngineState,
+  inv: Invocation,
+  reply: ReplyBody,
+  durability?: Durability,
+): ReplyBody | Promise<ReplyBody> {
   if (!journaled(inv.body)) return reply;
   return (durability ? durability.commit() : state.catalog.env.flushed()).then(() => reply);
 }
@@ -177,7 +205,10 @@ function run(state: EngineState, inv: Invocation, name: string, handler: Handler
     checkReadConcern(inv.body);
     if (inv.body.txnNumber !== undefined || inv.body.startTransaction !== undefined) {
       // What a standalone mongod answers: transactions and retryable writes need a replica set.
-      throw new CommandError('IllegalOperation', 'Transaction numbers are only allowed on a replica set member or mongos');
+      throw new CommandError(
+        'IllegalOperation',
+        'Transaction numbers are only allowed on a replica set member or mongos',
+      );
     }
     reply = handler(commandContext(state, inv));
   } catch (e) {

@@ -13,7 +13,11 @@ export function errorFields(e: unknown): { code: number; codeName: string; errms
   const msg = e instanceof Error ? e.message : String(e);
   // A $regex string JavaScript cannot compile (MongoDB's PCRE would refuse it too).
   if (e instanceof SyntaxError && /regular expression/i.test(msg)) {
-    return { errmsg: `Regular expression is invalid: ${msg.replace(/^Invalid regular expression: /, '')}`, code: 51091, codeName: 'Location51091' };
+    return {
+      errmsg: `Regular expression is invalid: ${msg.replace(/^Invalid regular expression: /, '')}`,
+      code: 51091,
+      codeName: 'Location51091',
+    };
   }
   if (/^Use of undefined variable/.test(msg)) return { errmsg: msg, code: 17276, codeName: 'Location17276' };
   // mingo reports invalid operators/arguments as MingoError; MongoDB calls these BadValue.

@@ -29,7 +29,11 @@ export interface FailAction {
   writeConcernError?: Document;
 }
 
-type Mode = { kind: 'alwaysOn' } | { kind: 'times'; left: number } | { kind: 'skip'; left: number } | { kind: 'probability'; p: number };
+type Mode =
+  | { kind: 'alwaysOn' }
+  | { kind: 'times'; left: number }
+  | { kind: 'skip'; left: number }
+  | { kind: 'probability'; p: number };
 
 interface FailCommand {
   mode: Mode;
@@ -65,7 +69,6 @@ export function failPointSet(state: EngineState): boolean {
  */
 const RESUMABLE = new Set([6, 7, 63, 89, 91, 133, 150, 189, 234, 262, 9001, 10107, 11600, 11602, 13388, 13435, 13436]);
 
-
 /**
  * What the fail point does to this command (undefined: nothing). Counts it against `times` / `skip` as mongod
  * does: only commands the fail point names, from the named application, on the named namespace.
@@ -88,7 +91,8 @@ export function failAction(state: EngineState, body: Document, appName: string |
   // As mongod: a fail point with nothing to do is not entered (and uses up no `times`); a write concern error
   // applies only to a command that takes a write concern.
   const wce = d.writeConcernError && typeof d.writeConcernError === 'object' && takesWriteConcern(name, body);
-  if (d.closeConnection !== true && typeof d.errorCode !== 'number' && d.blockConnection !== true && !wce) return undefined;
+  if (d.closeConnection !== true && typeof d.errorCode !== 'number' && d.blockConnection !== true && !wce)
+    return undefined;
   if (!fires(fc)) return undefined;
   points.fired.set('failCommand', (points.fired.get('failCommand') ?? 0) + 1);
   if (fc.mode.kind === 'times' && fc.mode.left === 0) points.failCommand = undefined;
@@ -98,7 +102,13 @@ export function failAction(state: EngineState, body: Document, appName: string |
   };
   if (typeof d.errorCode === 'number') {
     const code = Math.trunc(d.errorCode);
-    action.error = { ok: 0, errmsg: "Failing command via 'failCommand' failpoint", code, codeName: codeNameOf(code), ...(Array.isArray(d.errorLabels) ? { errorLabels: d.errorLabels } : {}) };
+    action.error = {
+      ok: 0,
+      errmsg: "Failing command via 'failCommand' failpoint",
+      code,
+      codeName: codeNameOf(code),
+      ...(Array.isArray(d.errorLabels) ? { errorLabels: d.errorLabels } : {}),
+    };
   } else if (wce) {
     action.writeConcernError = d.writeConcernError as Document;
   }
@@ -110,7 +120,13 @@ export function failAction(state: EngineState, body: Document, appName: string |
  * CursorNotFound), from the named application and namespace; the failed getMore's cursor is deleted, and the
  * error takes the labels the server gives it.
  */
-function failGetMore(state: EngineState, points: FailPoints, fp: NonNullable<FailPoints['failGetMore']>, body: Document, appName: string | undefined): FailAction | undefined {
+function failGetMore(
+  state: EngineState,
+  points: FailPoints,
+  fp: NonNullable<FailPoints['failGetMore']>,
+  body: Document,
+  appName: string | undefined,
+): FailAction | undefined {
   const id = toBigInt(body.getMore);
   const cursor = state.cursors.get(id);
   const stream = state.changes?.owns(id) === true;
@@ -124,12 +140,32 @@ function failGetMore(state: EngineState, points: FailPoints, fp: NonNullable<Fai
   if (cursor) state.cursors.kill(id);
   else state.changes?.kill([id]);
   const resumable = stream && RESUMABLE.has(fp.code);
-  const error = { ok: 0, errmsg: "Hit the 'failGetMoreAfterCursorCheckout' failpoint", code: fp.code, codeName: codeNameOf(fp.code), ...(resumable ? { errorLabels: ['ResumableChangeStreamError'] } : {}) };
+  const error = {
+    ok: 0,
+    errmsg: "Hit the 'failGetMoreAfterCursorCheckout' failpoint",
+    code: fp.code,
+    codeName: codeNameOf(fp.code),
+    ...(resumable ? { errorLabels: ['ResumableChangeStreamError'] } : {}),
+  };
   return { closeConnection: false, blockMs: 0, error };
 }
 
 /** Commands that take a write concern (a fail point's writeConcernError applies to these only). */
-const WRITE_CONCERN_COMMANDS = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify', 'create', 'collMod', 'drop', 'dropDatabase', 'createIndexes', 'dropIndexes', 'bulkWrite', 'renameCollection']);
+const WRITE_CONCERN_COMMANDS = new Set([
+  'insert',
+  'update',
+  'delete',
+  'findAndModify',
+  'findandmodify',
+  'create',
+  'collMod',
+  'drop',
+  'dropDatabase',
+  'createIndexes',
+  'dropIndexes',
+  'bulkWrite',
+  'renameCollection',
+]);
 
 function takesWriteConcern(name: string, body: Document): boolean {
   if (WRITE_CONCERN_COMMANDS.has(name)) return true;
@@ -170,7 +206,8 @@ function parseMode(mode: unknown): Mode | 'off' {
     const m = mode as Document;
     const n = (v: unknown): number => {
       const x = Number(v);
-      if (!Number.isInteger(x) || x < 0) throw new CommandError('BadValue', "'times' and 'skip' must be non-negative integers");
+      if (!Number.isInteger(x) || x < 0)
+        throw new CommandError('BadValue', "'times' and 'skip' must be non-negative integers");
       return x;
     };
     if ('times' in m) return { kind: 'times', left: n(m.times) };
@@ -181,17 +218,24 @@ function parseMode(mode: unknown): Mode | 'off' {
       return { kind: 'probability', p };
     }
   }
-  throw new CommandError('BadValue', "'mode' must be 'off', 'alwaysOn', or a document with 'times', 'skip' or 'activationProbability'");
+  throw new CommandError(
+    'BadValue',
+    "'mode' must be 'off', 'alwaysOn', or a document with 'times', 'skip' or 'activationProbability'",
+  );
 }
 
 function configureFailPoint(ctx: CommandContext): Document {
   const points = enabled.get(ctx.state);
   // Without test commands the command does not exist, as on a mongod started without enableTestCommands.
   if (!points) throw new CommandError('CommandNotFound', "no such command: 'configureFailPoint'");
-  if (ctx.db !== 'admin') throw new CommandError('Unauthorized', 'configureFailPoint may only be run against the admin database.');
+  if (ctx.db !== 'admin')
+    throw new CommandError('Unauthorized', 'configureFailPoint may only be run against the admin database.');
   const name = ctx.body.configureFailPoint;
   if (name !== 'failCommand' && name !== 'failGetMoreAfterCursorCheckout') {
-    throw new CommandError('BadValue', `Cannot find failPoint ${JSON.stringify(name)}: this engine has 'failCommand' and 'failGetMoreAfterCursorCheckout'`);
+    throw new CommandError(
+      'BadValue',
+      `Cannot find failPoint ${JSON.stringify(name)}: this engine has 'failCommand' and 'failGetMoreAfterCursorCheckout'`,
+    );
   }
   const mode = parseMode(ctx.body.mode);
   const count = points.fired.get(name) ?? 0;
@@ -218,7 +262,11 @@ function configureFailPoint(ctx: CommandContext): Document {
     return { count, ok: 1 };
   }
   const data = (ctx.body.data ?? {}) as Document;
-  if (typeof data !== 'object' || !Array.isArray(data.failCommands) || !data.failCommands.every((c) => typeof c === 'string')) {
+  if (
+    typeof data !== 'object' ||
+    !Array.isArray(data.failCommands) ||
+    !data.failCommands.every((c) => typeof c === 'string')
+  ) {
     throw new CommandError('BadValue', "failCommand needs 'data.failCommands', an array of command names");
   }
   points.failCommand = {

@@ -27,7 +27,10 @@ function findOnView(ctx: CommandContext, name: string, skip: number, limit: numb
   if (limit) stages.push({ $limit: limit });
   const projection = optDoc(b.projection, 'projection');
   if (projection && Object.keys(projection).length) stages.push({ $project: projection });
-  const docs = pipelineDocuments(ctx, name, stages, { collation: optDoc(b.collation, 'collation'), variables: letVariables(ctx) });
+  const docs = pipelineDocuments(ctx, name, stages, {
+    collation: optDoc(b.collation, 'collation'),
+    variables: letVariables(ctx),
+  });
   return firstBatchReply(ctx, `${ctx.db}.${name}`, encoded(docs), optInt(b.batchSize, 'batchSize'), singleBatch);
 }
 
@@ -49,7 +52,14 @@ function keyValue(doc: Document, path: string): unknown {
  * adds nothing. Where a path crosses an array (a multikey index) the key shown is the first element's, not the
  * one the walk met; and which index answers a query without a hint is this engine's planner's choice.
  */
-function returnKeyReply(ctx: CommandContext, coll: Collection | undefined, ns: string, skip: number, limit: number, singleBatch: boolean): Buffer {
+function returnKeyReply(
+  ctx: CommandContext,
+  coll: Collection | undefined,
+  ns: string,
+  skip: number,
+  limit: number,
+  singleBatch: boolean,
+): Buffer {
   const b = ctx.body;
   const filter = optDoc(b.filter, 'filter') ?? {};
   const sort = optDoc(b.sort, 'sort');
@@ -90,7 +100,9 @@ export const findCommands: Record<string, Handler> = {
     checkHint(coll, b.hint);
     checkProjection(optDoc(b.projection, 'projection'));
     if (b.returnKey === true) return returnKeyReply(ctx, coll, `${ctx.db}.${name}`, skip, limit, singleBatch);
-    const byId = coll && (findById(ctx, coll, `${ctx.db}.${name}`, skip) ?? findByIds(ctx, coll, `${ctx.db}.${name}`, skip, limit));
+    const byId =
+      coll &&
+      (findById(ctx, coll, `${ctx.db}.${name}`, skip) ?? findByIds(ctx, coll, `${ctx.db}.${name}`, skip, limit));
     if (byId) return byId;
     const source = findRaw(coll, {
       filter: optDoc(b.filter, 'filter'),
@@ -113,14 +125,21 @@ export const findCommands: Record<string, Handler> = {
 
   killCursors: (ctx) => {
     const ids = ctx.body.cursors;
-    if (!Array.isArray(ids)) throw new CommandError('FailedToParse', "BSON field 'killCursors.cursors' is missing but a required field");
+    if (!Array.isArray(ids))
+      throw new CommandError('FailedToParse', "BSON field 'killCursors.cursors' is missing but a required field");
     const killed: Long[] = [];
     const notFound: Long[] = [];
     for (const raw of ids) {
       const id = toBigInt(raw);
       (ctx.state.cursors.kill(id) ? killed : notFound).push(Long.fromBigInt(id));
     }
-    const reply: Document = { cursorsKilled: killed, cursorsNotFound: notFound, cursorsAlive: [], cursorsUnknown: [], ok: 1 };
+    const reply: Document = {
+      cursorsKilled: killed,
+      cursorsNotFound: notFound,
+      cursorsAlive: [],
+      cursorsUnknown: [],
+      ok: 1,
+    };
     return reply;
   },
 };

@@ -14,7 +14,12 @@ import { refuseWriteToView } from './views.js';
 import { prepareInsert, selectOne, storeNew, updateOne } from './write.js';
 
 /** The document to return: as stored (`bytes`, its numbers keeping their BSON types) unless projected. */
-function project(doc: Document | null, fields: Document | undefined, extras: QueryExtras, bytes?: Buffer): Document | null {
+function project(
+  doc: Document | null,
+  fields: Document | undefined,
+  extras: QueryExtras,
+  bytes?: Buffer,
+): Document | null {
   if (!doc || !fields || Object.keys(fields).length === 0) return bytes ? typedDecode(bytes) : doc;
   return [...shape([doc], { projection: fields, extras })][0] ?? null;
 }
@@ -29,11 +34,13 @@ function run(ctx: CommandContext): Document {
   const extras: QueryExtras = { collation: optDoc(b.collation, 'collation'), variables: letVariables(ctx) };
   const remove = b.remove === true;
   const u = b.update as UpdateSpec | undefined;
-  if (remove && u !== undefined) throw new CommandError('FailedToParse', 'Cannot specify both an update and remove=true');
+  if (remove && u !== undefined)
+    throw new CommandError('FailedToParse', 'Cannot specify both an update and remove=true');
   if (!remove && (u === undefined || u === null || typeof u !== 'object')) {
     throw new CommandError('FailedToParse', 'Either an update or remove=true must be specified');
   }
-  if (remove && b.upsert === true) throw new CommandError('FailedToParse', 'Cannot specify both upsert=true and remove=true');
+  if (remove && b.upsert === true)
+    throw new CommandError('FailedToParse', 'Cannot specify both upsert=true and remove=true');
   if (!remove) checkUpdateSpec(u!);
   const returnNew = b.new === true;
   const arrayFilters = b.arrayFilters as Document[] | undefined;
@@ -62,7 +69,18 @@ function run(ctx: CommandContext): Document {
     };
   }
   const before = returnNew ? undefined : project(found.doc, fields, extras, found.bytes);
-  const res = updateOne(ctx, coll!, found.rid, found.doc, found.bytes, u!, filter, arrayFilters, extras, typedBody(ctx)?.update);
+  const res = updateOne(
+    ctx,
+    coll!,
+    found.rid,
+    found.doc,
+    found.bytes,
+    u!,
+    filter,
+    arrayFilters,
+    extras,
+    typedBody(ctx)?.update,
+  );
   return {
     lastErrorObject: { n: 1, updatedExisting: true },
     value: returnNew ? project(res.doc, fields, extras, res.bytes) : before,

@@ -23,7 +23,8 @@ const isEmpty = (d: Document | undefined): boolean => !d || Object.keys(d).lengt
 export function findById(ctx: CommandContext, coll: Collection, ns: string, skip: number): Buffer | undefined {
   const b = ctx.body;
   const filter = optDoc(b.filter, 'filter');
-  if (!filter || skip !== 0 || !isEmpty(optDoc(b.sort, 'sort')) || !isEmpty(optDoc(b.projection, 'projection'))) return undefined;
+  if (!filter || skip !== 0 || !isEmpty(optDoc(b.sort, 'sort')) || !isEmpty(optDoc(b.projection, 'projection')))
+    return undefined;
   if (b.collation !== undefined && b.collation !== null) return undefined;
   const batchSize = optInt(b.batchSize, 'batchSize');
   if (batchSize !== undefined && batchSize <= 0) return undefined;
@@ -67,7 +68,13 @@ function nsBytes(coll: Collection): Buffer {
  * plan on `_id_`: distinct keys in natural order, missing ids skipped); undefined when the request is anything
  * else or the batch would pass the reply's byte limit.
  */
-export function findByIds(ctx: CommandContext, coll: Collection, ns: string, skip: number, limit: number): Buffer | undefined {
+export function findByIds(
+  ctx: CommandContext,
+  coll: Collection,
+  ns: string,
+  skip: number,
+  limit: number,
+): Buffer | undefined {
   const b = ctx.body;
   const filter = optDoc(b.filter, 'filter');
   if (!filter || skip !== 0 || limit !== 0 || !coll.meta.clustered || b.hint !== undefined) return undefined;
@@ -79,7 +86,14 @@ export function findByIds(ctx: CommandContext, coll: Collection, ns: string, ski
     if (k !== '_id' || ++fields > 1) return undefined;
     cond = filter[k];
   }
-  if (fields !== 1 || cond === null || typeof cond !== 'object' || Array.isArray(cond) || (cond as { _bsontype?: string })._bsontype) return undefined;
+  if (
+    fields !== 1 ||
+    cond === null ||
+    typeof cond !== 'object' ||
+    Array.isArray(cond) ||
+    (cond as { _bsontype?: string })._bsontype
+  )
+    return undefined;
   let ops = 0;
   for (const k in cond as Document) if (k !== '$in' || ++ops > 1) return undefined;
   const ids = (cond as Document).$in as unknown;

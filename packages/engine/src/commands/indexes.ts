@@ -10,25 +10,48 @@ import { optDoc, optInt } from './args.js';
 import { CommandError } from '../errors.js';
 import { firstBatchReply } from './batches.js';
 
-const ALLOWED = new Set(['key', 'name', 'unique', 'sparse', 'expireAfterSeconds', 'partialFilterExpression', 'collation', 'prepareUnique', 'background', 'v', 'ns']);
+const ALLOWED = new Set([
+  'key',
+  'name',
+  'unique',
+  'sparse',
+  'expireAfterSeconds',
+  'partialFilterExpression',
+  'collation',
+  'prepareUnique',
+  'background',
+  'v',
+  'ns',
+]);
 
 function show(d: Document): string {
-  return JSON.stringify(d).replace(/"(\w+)":/g, '$1: ').replace(/,/g, ', ');
+  return JSON.stringify(d)
+    .replace(/"(\w+)":/g, '$1: ')
+    .replace(/,/g, ', ');
 }
 
 /** Validates a requested index and returns it in listIndexes form. */
 function normaliseSpec(raw: Document): IndexSpec {
   const key = optDoc(raw.key, 'key');
   if (!key || Object.keys(key).length === 0) throw new CommandError('CannotCreateIndex', 'Index keys cannot be empty.');
-  if (typeof raw.name !== 'string' || !raw.name) throw new CommandError('FailedToParse', "The 'name' field is a required property of an index specification");
+  if (typeof raw.name !== 'string' || !raw.name)
+    throw new CommandError('FailedToParse', "The 'name' field is a required property of an index specification");
   for (const k of Object.keys(raw)) {
-    if (!ALLOWED.has(k)) throw new CommandError('CommandNotSupported', `index option '${k}' is not supported by the embedded engine`);
+    if (!ALLOWED.has(k))
+      throw new CommandError('CommandNotSupported', `index option '${k}' is not supported by the embedded engine`);
   }
   for (const [field, dir] of Object.entries(key)) {
     const ok = (typeof dir === 'number' && dir !== 0 && !Number.isNaN(dir)) || dir === 'hashed';
     if (!ok) {
-      if (typeof dir === 'string') throw new CommandError('CannotCreateIndex', `'${dir}' indexes are not supported by the embedded engine (field '${field}')`);
-      throw new CommandError('CannotCreateIndex', `Values in the index key pattern can't be 0 or non-numeric: ${field}`);
+      if (typeof dir === 'string')
+        throw new CommandError(
+          'CannotCreateIndex',
+          `'${dir}' indexes are not supported by the embedded engine (field '${field}')`,
+        );
+      throw new CommandError(
+        'CannotCreateIndex',
+        `Values in the index key pattern can't be 0 or non-numeric: ${field}`,
+      );
     }
   }
   const spec: IndexSpec = { v: 2, key, name: raw.name };
@@ -36,11 +59,20 @@ function normaliseSpec(raw: Document): IndexSpec {
   if (raw.sparse === true) spec.sparse = true;
   if (raw.expireAfterSeconds !== undefined) {
     const s = Number(raw.expireAfterSeconds);
-    if (!Number.isFinite(s) || s < 0) throw new CommandError('CannotCreateIndex', 'TTL index \'expireAfterSeconds\' option must be within an acceptable range');
-    if (Object.keys(key).length > 1) throw new CommandError('CannotCreateIndex', 'TTL indexes are single-field indexes, compound indexes do not support TTL.');
+    if (!Number.isFinite(s) || s < 0)
+      throw new CommandError(
+        'CannotCreateIndex',
+        "TTL index 'expireAfterSeconds' option must be within an acceptable range",
+      );
+    if (Object.keys(key).length > 1)
+      throw new CommandError(
+        'CannotCreateIndex',
+        'TTL indexes are single-field indexes, compound indexes do not support TTL.',
+      );
     spec.expireAfterSeconds = Math.trunc(s);
   }
-  if (raw.partialFilterExpression !== undefined) spec.partialFilterExpression = optDoc(raw.partialFilterExpression, 'partialFilterExpression');
+  if (raw.partialFilterExpression !== undefined)
+    spec.partialFilterExpression = optDoc(raw.partialFilterExpression, 'partialFilterExpression');
   const collation = normalizeCollation(optDoc(raw.collation, 'collation'));
   if (collation) spec.collation = collation;
   // MongoDB ignores prepareUnique on a unique index (SERVER-66563).
@@ -49,7 +81,8 @@ function normaliseSpec(raw: Document): IndexSpec {
 }
 
 /** The same key pattern under the same collation (MongoDB allows one index per key pattern and collation). */
-const sameKey = (a: IndexSpec, b: IndexSpec): boolean => encodeKey(a.key) === encodeKey(b.key) && collationId(a.collation) === collationId(b.collation);
+const sameKey = (a: IndexSpec, b: IndexSpec): boolean =>
+  encodeKey(a.key) === encodeKey(b.key) && collationId(a.collation) === collationId(b.collation);
 const same = (a: IndexSpec, b: IndexSpec): boolean => encodeKey(a) === encodeKey(b);
 
 /** Returns true if `spec` already exists identically; throws on MongoDB's conflict cases. */
@@ -61,13 +94,24 @@ function exists(coll: Collection, spec: IndexSpec): boolean {
     // MongoDB answers 85, which "catch 85, drop and recreate" code relies on. Anything else is 86.
     const { expireAfterSeconds: _a, ...was } = byName.spec;
     const { expireAfterSeconds: _b, ...now } = spec;
-    if (same(was as IndexSpec, now as IndexSpec)) throw new CommandError('IndexOptionsConflict', `An equivalent index already exists with the same name but different options. Requested index: ${show(spec)}, existing index: ${show(byName.spec)}`);
-    throw new CommandError('IndexKeySpecsConflict', `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${show(spec)}, existing index: ${show(byName.spec)}`);
+    if (same(was as IndexSpec, now as IndexSpec))
+      throw new CommandError(
+        'IndexOptionsConflict',
+        `An equivalent index already exists with the same name but different options. Requested index: ${show(spec)}, existing index: ${show(byName.spec)}`,
+      );
+    throw new CommandError(
+      'IndexKeySpecsConflict',
+      `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${show(spec)}, existing index: ${show(byName.spec)}`,
+    );
   }
   for (const idx of coll.indexes.values()) {
     if (!sameKey(idx.spec, spec)) continue;
-    if (same({ ...idx.spec, name: spec.name }, spec)) throw new CommandError('IndexOptionsConflict', `Index already exists with a different name: ${idx.name}`);
-    throw new CommandError('IndexOptionsConflict', `An equivalent index already exists with the same name but different options. Requested index: ${show(spec)}, existing index: ${show(idx.spec)}`);
+    if (same({ ...idx.spec, name: spec.name }, spec))
+      throw new CommandError('IndexOptionsConflict', `Index already exists with a different name: ${idx.name}`);
+    throw new CommandError(
+      'IndexOptionsConflict',
+      `An equivalent index already exists with the same name but different options. Requested index: ${show(spec)}, existing index: ${show(idx.spec)}`,
+    );
   }
   return false;
 }
@@ -93,7 +137,11 @@ export const indexCommands: Record<string, Handler> = {
       for (const n of done) coll.dropIndex(n); // all-or-nothing, as one createIndexes command
       throw e;
     }
-    const reply: Document = { numIndexesBefore: before, numIndexesAfter: coll.indexes.size, createdCollectionAutomatically: created };
+    const reply: Document = {
+      numIndexesBefore: before,
+      numIndexesAfter: coll.indexes.size,
+      createdCollectionAutomatically: created,
+    };
     if (todo.length === 0) reply.note = 'all indexes already exist';
     reply.ok = 1;
     return reply;
@@ -105,9 +153,17 @@ export const indexCommands: Record<string, Handler> = {
     if (!coll) throw new CommandError('NamespaceNotFound', `ns does not exist: ${ctx.db}.${name}`);
     // A collection created with `clusteredIndex` shows that index, by its name, in place of `_id_`.
     const clustered = coll.options.clusteredIndex as Document | undefined;
-    const docs = [...coll.indexes.values()].map((i) => encode(clustered && i.spec.name === '_id_' ? { ...clustered, clustered: true } : i.spec));
+    const docs = [...coll.indexes.values()].map((i) =>
+      encode(clustered && i.spec.name === '_id_' ? { ...clustered, clustered: true } : i.spec),
+    );
     const cursor = optDoc(ctx.body.cursor, 'cursor');
-    return firstBatchReply(ctx, `${ctx.db}.$cmd.listIndexes.${name}`, docs.values(), optInt(cursor?.batchSize, 'cursor.batchSize'), false);
+    return firstBatchReply(
+      ctx,
+      `${ctx.db}.$cmd.listIndexes.${name}`,
+      docs.values(),
+      optInt(cursor?.batchSize, 'cursor.batchSize'),
+      false,
+    );
   },
 
   dropIndexes: (ctx) => {
@@ -127,7 +183,8 @@ export const indexCommands: Record<string, Handler> = {
       names = [idx.name];
     } else throw new CommandError('TypeMismatch', "BSON field 'dropIndexes.index' is missing but a required field");
     for (const n of names) {
-      if (n === '_id_' || n === (coll.options.clusteredIndex as Document | undefined)?.name) throw new CommandError('InvalidOptions', 'cannot drop _id index');
+      if (n === '_id_' || n === (coll.options.clusteredIndex as Document | undefined)?.name)
+        throw new CommandError('InvalidOptions', 'cannot drop _id index');
       if (!coll.indexes.has(n)) throw new CommandError('IndexNotFound', `index not found with name [${n}]`);
     }
     for (const n of names) coll.dropIndex(n);

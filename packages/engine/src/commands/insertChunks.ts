@@ -36,7 +36,8 @@ function turnStart(): number {
 /** The number of documents of an insert command, when it is large enough to split. */
 export function chunkedInsertSize(name: string, inv: Invocation): number | undefined {
   if (name !== 'insert') return undefined;
-  const n = inv.sequences.get('documents')?.length ?? (Array.isArray(inv.body.documents) ? inv.body.documents.length : 0);
+  const n =
+    inv.sequences.get('documents')?.length ?? (Array.isArray(inv.body.documents) ? inv.body.documents.length : 0);
   return n > SLICE ? n : undefined;
 }
 
@@ -79,7 +80,8 @@ export async function insertInChunks(
           return;
         }
         n += Number(reply.n ?? 0);
-        for (const e of (reply.writeErrors as Document[] | undefined) ?? []) writeErrors.push({ ...e, index: Number(e.index) + from });
+        for (const e of (reply.writeErrors as Document[] | undefined) ?? [])
+          writeErrors.push({ ...e, index: Number(e.index) + from });
         from = to;
         if (ordered && writeErrors.length) from = total;
       } while (from < total && performance.now() - started < TURN_MS);

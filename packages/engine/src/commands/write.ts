@@ -32,10 +32,18 @@ export function prepareInsert(raw: Buffer | undefined, given: Document): { bytes
   if (Array.isArray(doc._id)) throw new CommandError('BadValue', `can't use an array for _id`);
   if (isPlainObject(doc._id)) {
     const bad = Object.keys(doc._id).find((k) => k.startsWith('$'));
-    if (bad) throw new CommandError('DollarPrefixedFieldName', `_id fields may not contain '$'-prefixed fields: ${bad} is not valid for storage.`);
+    if (bad)
+      throw new CommandError(
+        'DollarPrefixedFieldName',
+        `_id fields may not contain '$'-prefixed fields: ${bad} is not valid for storage.`,
+      );
   }
   const out = bytes ?? encode(doc);
-  if (out.length > MAX_BSON_OBJECT_SIZE) throw new CommandError('BadValue', `object to insert too large. size in bytes: ${out.length}, max size: ${MAX_BSON_OBJECT_SIZE}`);
+  if (out.length > MAX_BSON_OBJECT_SIZE)
+    throw new CommandError(
+      'BadValue',
+      `object to insert too large. size in bytes: ${out.length}, max size: ${MAX_BSON_OBJECT_SIZE}`,
+    );
   return { bytes: out, doc };
 }
 
@@ -59,11 +67,23 @@ function withErrors(reply: Document, errors: Document[]): Document {
 
 /** Applies `u` to one matched document; returns whether it changed. */
 /** `typedU`: the update as sent, numbers as BSON type objects (context.ts typedBody), for the stored types. */
-export function updateOne(ctx: CommandContext, coll: Collection, rid: Rid, doc: Document, bytes: Buffer, u: UpdateSpec, filter: Document, arrayFilters?: Document[], extras?: QueryExtras, typedU?: unknown): { changed: boolean; doc: Document; bytes: Buffer } {
+export function updateOne(
+  ctx: CommandContext,
+  coll: Collection,
+  rid: Rid,
+  doc: Document,
+  bytes: Buffer,
+  u: UpdateSpec,
+  filter: Document,
+  arrayFilters?: Document[],
+  extras?: QueryExtras,
+  typedU?: unknown,
+): { changed: boolean; doc: Document; bytes: Buffer } {
   const next = applyUpdate(decode(bytes), u, { filter, arrayFilters, extras });
   const nextBytes = encode(withBsonTypes(next, typedDecode(bytes), typedU));
   if (nextBytes.equals(bytes)) return { changed: false, doc: next, bytes };
-  if (nextBytes.length > MAX_BSON_OBJECT_SIZE) throw new CommandError('BadValue', 'Resulting document after update is larger than 16777216');
+  if (nextBytes.length > MAX_BSON_OBJECT_SIZE)
+    throw new CommandError('BadValue', 'Resulting document after update is larger than 16777216');
   checkValidation(ctx, coll, next, { before: doc, bytes: nextBytes });
   coll.update(rid, doc, nextBytes, next, { replacement: !Array.isArray(u) && !isOperatorUpdate(u) });
   return { changed: true, doc: next, bytes: nextBytes };
@@ -83,7 +103,9 @@ export const writeCommands: Record<string, Handler> = {
       try {
         const raw = seq?.[i];
         // With only the _id index and no validator, only _id is needed: skip decoding the rest of the document.
-        const given1 = raw ? ((coll.indexes.size === 1 && !coll.options.validator && leadingId(raw)) || decode(raw)) : given![i]!;
+        const given1 = raw
+          ? (coll.indexes.size === 1 && !coll.options.validator && leadingId(raw)) || decode(raw)
+          : given![i]!;
         const { bytes, doc } = prepareInsert(raw, given1);
         storeNew(ctx, coll, bytes, doc);
         n++;
@@ -111,7 +133,8 @@ export const writeCommands: Record<string, Handler> = {
       try {
         const filter = optDoc(st.q, 'q') ?? {};
         const u = st.u as UpdateSpec;
-        if (!u || typeof u !== 'object') throw new CommandError('FailedToParse', "BSON field 'update.updates.u' is missing but a required field");
+        if (!u || typeof u !== 'object')
+          throw new CommandError('FailedToParse', "BSON field 'update.updates.u' is missing but a required field");
         const multi = st.multi === true;
         if (multi && !Array.isArray(u) && !isOperatorUpdate(u) && Object.keys(u).length > 0) {
           throw new CommandError('FailedToParse', 'multi update is not supported for replacement-style update');
@@ -125,7 +148,13 @@ export const writeCommands: Record<string, Handler> = {
         // MongoDB 8.0: updateOne/replaceOne may say which match to update with `sort`.
         const sort = multi ? undefined : optDoc(st.sort, 'sort');
         const one = coll && sort ? selectOne(coll, filter, sort, extras) : undefined;
-        const found = !coll ? [] : sort ? (one ? [one] : []) : [...take(matches(coll, filter, extras), multi ? Infinity : 1)];
+        const found = !coll
+          ? []
+          : sort
+            ? one
+              ? [one]
+              : []
+            : [...take(matches(coll, filter, extras), multi ? Infinity : 1)];
         if (found.length === 0 && st.upsert === true) {
           const target = ctx.state.catalog.ensure(ctx.db, name);
           const doc = upsertDocument(filter, u, arrayFilters, extras, typed);
@@ -168,12 +197,18 @@ export const writeCommands: Record<string, Handler> = {
       try {
         const filter = optDoc(st.q, 'q') ?? {};
         const limit = Number(st.limit ?? 0);
-        if (limit !== 0 && limit !== 1) throw new CommandError('FailedToParse', `The limit field in delete objects must be 0 or 1. Got ${limit}`);
+        if (limit !== 0 && limit !== 1)
+          throw new CommandError('FailedToParse', `The limit field in delete objects must be 0 or 1. Got ${limit}`);
         const coll = ctx.state.catalog.get(ctx.db, name);
         checkFilter(filter, { variables });
         checkHint(coll, st.hint);
         if (!coll) continue;
-        const found = [...take(matches(coll, filter, { collation: optDoc(st.collation, 'collation'), variables }), limit === 1 ? 1 : Infinity)];
+        const found = [
+          ...take(
+            matches(coll, filter, { collation: optDoc(st.collation, 'collation'), variables }),
+            limit === 1 ? 1 : Infinity,
+          ),
+        ];
         for (const m of found) {
           coll.remove(m.rid, m.doc);
           n++;
@@ -201,7 +236,12 @@ export function* take<T>(src: Iterable<T>, max: number): Generator<T> {
 }
 
 /** The first match in `sort` order (or natural order without a sort). */
-export function selectOne(coll: Collection, filter: Document, sort: Document | undefined, extras: QueryExtras): Match | undefined {
+export function selectOne(
+  coll: Collection,
+  filter: Document,
+  sort: Document | undefined,
+  extras: QueryExtras,
+): Match | undefined {
   if (!sort || Object.keys(sort).length === 0) return [...take(matches(coll, filter, extras), 1)][0];
   const bySlot = new Map<Document, Match>();
   const docs: Document[] = [];

@@ -52,11 +52,16 @@ export interface LayoutMigrated {
 }
 
 /** Converts a data directory of an earlier LMDB layout to the current one, in place (see the header comment). */
-export async function migrateLayout(dir: string, log: (msg: string, f?: Record<string, unknown>) => void = () => undefined): Promise<LayoutMigrated> {
+export async function migrateLayout(
+  dir: string,
+  log: (msg: string, f?: Record<string, unknown>) => void = () => undefined,
+): Promise<LayoutMigrated> {
   const from = await layoutVersion(dir);
   if (from === undefined) throw new Error(`${dir} holds no LMDB data (${DATA_FILE})`);
-  if (from >= FORMAT) throw new Error(`${dir} already holds LMDB data in the current layout (format ${from}); nothing to migrate`);
-  if (existsSync(join(dir, 'engine.lock'))) throw new Error(`${dir} is in use by an engine (engine.lock); stop it before migrating`);
+  if (from >= FORMAT)
+    throw new Error(`${dir} already holds LMDB data in the current layout (format ${from}); nothing to migrate`);
+  if (existsSync(join(dir, 'engine.lock')))
+    throw new Error(`${dir} is in use by an engine (engine.lock); stop it before migrating`);
   const started = Date.now();
   const staging = join(dir, STAGING);
   rmSync(staging, { recursive: true, force: true });
@@ -110,7 +115,10 @@ export async function migrateLayout(dir: string, log: (msg: string, f?: Record<s
       if (batch.length) flush();
       const expected = Number(d.count);
       if (tooLongCount > 0) continue; // not migrating: go on only to list every such document
-      if (coll.size !== expected) throw new Error(`${db}.${name}: ${coll.size} documents migrated, the former catalog counts ${expected}; not migrating`);
+      if (coll.size !== expected)
+        throw new Error(
+          `${db}.${name}: ${coll.size} documents migrated, the former catalog counts ${expected}; not migrating`,
+        );
       res.collections++;
       res.documents += coll.size;
       res.indexes += specs.length + 1;

@@ -74,7 +74,10 @@ export interface Migrated {
 }
 
 /** Converts a former-format data directory to LMDB in place (see the header comment). */
-export async function migrateLegacy(dir: string, log: (msg: string, f?: Record<string, unknown>) => void = () => undefined): Promise<Migrated> {
+export async function migrateLegacy(
+  dir: string,
+  log: (msg: string, f?: Record<string, unknown>) => void = () => undefined,
+): Promise<Migrated> {
   if (StorageEnv.exists(dir)) throw new Error(`${dir} already holds LMDB data (${DATA_FILE}); nothing to migrate`);
   if (!isLegacyDir(dir)) throw new Error(`${dir} holds no data in the former format (snapshot.bin or oplog.*.log)`);
   const started = Date.now();

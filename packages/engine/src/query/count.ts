@@ -31,7 +31,8 @@ function equalities(filter: Document): Map<string, unknown[]> | undefined {
 function coveringIndex(coll: Collection, fields: Set<string>): Index | undefined {
   for (const idx of coll.indexes.values()) {
     // A collated index holds collation keys: its counts are not those of binary equality.
-    if (idx.spec.partialFilterExpression || idx.spec.sparse || idx.spec.collation || idx.fields.length < fields.size) continue;
+    if (idx.spec.partialFilterExpression || idx.spec.sparse || idx.spec.collation || idx.fields.length < fields.size)
+      continue;
     if (Object.values(idx.spec.key).some((d) => d !== 1 && d !== -1)) continue;
     if (idx.fields.slice(0, fields.size).every((f) => fields.has(f)) && idx.singleFrom(fields.size)) return idx;
   }
@@ -124,7 +125,8 @@ function indexCount(coll: Collection, filter: Document, collated: boolean): numb
 }
 
 const isObj = (v: unknown): v is Document => !!v && typeof v === 'object' && !Array.isArray(v);
-const only = (st: unknown, op: string): unknown => (isObj(st) && Object.keys(st).length === 1 && op in st ? st[op] : undefined);
+const only = (st: unknown, op: string): unknown =>
+  isObj(st) && Object.keys(st).length === 1 && op in st ? st[op] : undefined;
 /** `{ $sum: 1 }`: the accumulator that counts. */
 const isCounter = (acc: unknown): boolean => isObj(acc) && Object.keys(acc).length === 1 && acc.$sum === 1;
 
@@ -145,7 +147,11 @@ function totalGroup(g: unknown): { id: unknown; name: string } | undefined {
  *   $group {_id: '$B', n: {$sum: 1}}]` (documents per listed value of P; a document listing the same
  *   value twice in an array counts once here, where the pipeline would count it twice).
  */
-export function countPipeline(coll: Collection | undefined, pipeline: Document[], collated: boolean): Document[] | undefined {
+export function countPipeline(
+  coll: Collection | undefined,
+  pipeline: Document[],
+  collated: boolean,
+): Document[] | undefined {
   const rows = pipelineCounts(coll, pipeline, collated);
   coldCountsMet(rows !== undefined);
   return rows;
@@ -198,9 +204,16 @@ function perValueCounts(coll: Collection | undefined, filter: Document, rest: Do
   if (keys.length !== 2 || project._id !== 0) return undefined;
   const branch = keys.find((k) => k !== '_id')!;
   const source: unknown = project[branch];
-  if (typeof source !== 'string' || !/^\$[^.$]+$/.test(source) || branch.startsWith('$') || branch.includes('.')) return undefined;
+  if (typeof source !== 'string' || !/^\$[^.$]+$/.test(source) || branch.startsWith('$') || branch.includes('.'))
+    return undefined;
   const field = source.slice(1);
-  if (unwind !== `$${branch}` || Object.keys(second).length !== 1 || Object.keys(group).length !== 2 || group._id !== `$${branch}`) return undefined;
+  if (
+    unwind !== `$${branch}` ||
+    Object.keys(second).length !== 1 ||
+    Object.keys(group).length !== 2 ||
+    group._id !== `$${branch}`
+  )
+    return undefined;
   const name = Object.keys(group).find((k) => k !== '_id')!;
   if (!isCounter(group[name])) return undefined;
   const listed = (cond: unknown): unknown[] | undefined => {

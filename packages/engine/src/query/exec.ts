@@ -117,7 +117,10 @@ export function hintedIndex(coll: Collection, hint: unknown): Index | undefined 
     const byKey = [...coll.indexes.values()].find((i) => JSON.stringify(i.spec.key) === key);
     if (byKey) return byKey;
   }
-  throw new CommandError('BadValue', 'error processing query: planner returned error :: caused by :: hint provided does not correspond to an existing index');
+  throw new CommandError(
+    'BadValue',
+    'error processing query: planner returned error :: caused by :: hint provided does not correspond to an existing index',
+  );
 }
 
 export function checkHint(coll: Collection | undefined, hint: unknown): void {
@@ -298,7 +301,9 @@ export function* findRaw(coll: Collection | undefined, spec: FindSpec): Generato
   }
   if (fields.length === 0) {
     // Natural order (a $natural sort included, as shape() drops it): window the matches, then project.
-    const project = isEmpty(spec.projection) ? (m: Match) => m.bytes : rawProjector({ filter, projection: spec.projection, extras });
+    const project = isEmpty(spec.projection)
+      ? (m: Match) => m.bytes
+      : rawProjector({ filter, projection: spec.projection, extras });
     for (const m of window(matches(coll, filter, extras), spec.skip ?? 0, spec.limit ?? 0)) yield project(m);
     return;
   }

@@ -70,7 +70,8 @@ export function checkProjection(projection: Document | undefined): void {
     const m = v ? 'in' : 'ex';
     if (!mode) mode = m;
     else if (m !== mode) {
-      if (mode === 'in') throw new CommandError('Location31254', `Cannot do exclusion on field ${k} in inclusion projection`);
+      if (mode === 'in')
+        throw new CommandError('Location31254', `Cannot do exclusion on field ${k} in inclusion projection`);
       throw new CommandError('Location31253', `Cannot do inclusion on field ${k} in exclusion projection`);
     }
   }

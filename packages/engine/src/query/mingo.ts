@@ -76,7 +76,8 @@ function needsArray(name: string, op: QueryOperator): QueryOperator {
 }
 
 const mingoEq = queryOperators.$eq as MatchOperator;
-const expr = (name: keyof typeof expressionOperators): ExpressionOperator => expressionOperators[name] as ExpressionOperator;
+const expr = (name: keyof typeof expressionOperators): ExpressionOperator =>
+  expressionOperators[name] as ExpressionOperator;
 
 const ENGINE_CONTEXT = Context.init({
   accumulator: { ...accumulatorOperators, $min: extreme(-1), $max: extreme(1), $addToSet: addToSet },

@@ -42,7 +42,8 @@ function sameNumber(a: unknown, b: unknown, bKey: string): boolean {
 /** `$eq` (and implicit equality) with a number operand: by value; any other operand is mingo's. */
 export function numericEq(mingo: MatchOperator): MatchOperator {
   return (selector, value, options) => {
-    if (!isNumberLike(value)) return holdsNumber(value) ? structuralEq(selector, value) : mingo(selector, value, options);
+    if (!isNumberLike(value))
+      return holdsNumber(value) ? structuralEq(selector, value) : mingo(selector, value, options);
     const key = encodeKey(value);
     const depth = dots(selector);
     return (obj) => candidates(obj, selector, depth).some((v) => sameNumber(v, value, key));
@@ -65,7 +66,8 @@ export function numericIn(mingo: MatchOperator): MatchOperator {
     const others = value.filter((v) => !holdsNumber(v));
     const rest = others.length > 0 ? mingo(selector, others, options) : undefined;
     return (obj) => {
-      if (numbers.size > 0) for (const v of candidates(obj, selector, 0)) if (isNumberLike(v) && numbers.has(encodeKey(v))) return true;
+      if (numbers.size > 0)
+        for (const v of candidates(obj, selector, 0)) if (isNumberLike(v) && numbers.has(encodeKey(v))) return true;
       if (structured.some((t) => t(obj))) return true;
       return rest ? rest(obj) : false;
     };
@@ -104,7 +106,14 @@ function isNaNNumber(v: unknown): boolean {
 
 /** A plain embedded document (not a BSON value class, a date or a regular expression). */
 function isDocument(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date) && !(v instanceof RegExp) && (v as { _bsontype?: unknown })._bsontype === undefined;
+  return (
+    v !== null &&
+    typeof v === 'object' &&
+    !Array.isArray(v) &&
+    !(v instanceof Date) &&
+    !(v instanceof RegExp) &&
+    (v as { _bsontype?: unknown })._bsontype === undefined
+  );
 }
 
 /** Whether a value is a number or an embedded document or array holding one at any depth: such a value
@@ -139,7 +148,8 @@ function structuralEq(selector: string, value: unknown): (obj: unknown) => boole
 /** `$all` with numbers among its values (no `$elemMatch`): each value matched as `$eq` is, by value. */
 export function numericAll(mingo: MatchOperator, eq: MatchOperator): MatchOperator {
   return (selector, value, options) => {
-    if (!Array.isArray(value) || value.length === 0 || !value.some(holdsNumber) || value.some(isElemMatch)) return mingo(selector, value, options);
+    if (!Array.isArray(value) || value.length === 0 || !value.some(holdsNumber) || value.some(isElemMatch))
+      return mingo(selector, value, options);
     const tests = value.map((v) => eq(selector, v, options));
     return (obj) => tests.every((t) => t(obj));
   };
@@ -207,7 +217,9 @@ export function groupKeyExpression(unknownOperator: () => never): ExpressionOper
 }
 
 /** mingo's `$group` with its `_id` computed through GROUP_KEY (keys equal by value form one group). */
-export function groupByValue<C, E extends { _id: unknown }, R>(mingo: (coll: C, expr: E, options: Options) => R): (coll: C, expr: E, options: Options) => R {
+export function groupByValue<C, E extends { _id: unknown }, R>(
+  mingo: (coll: C, expr: E, options: Options) => R,
+): (coll: C, expr: E, options: Options) => R {
   return (coll, expr, options) => {
     const id = expr._id;
     const computed = (typeof id === 'string' && id.startsWith('$')) || (id !== null && typeof id === 'object');

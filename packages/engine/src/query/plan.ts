@@ -79,7 +79,8 @@ function constraints(filter: Document, out = new Map<string, Constraint>()): Map
     } else {
       const ops = Object.keys(cond);
       if ('$eq' in cond && indexable(cond.$eq)) c = { values: [cond.$eq], pure: ops.length === 1, from: filter };
-      else if (Array.isArray(cond.$in) && cond.$in.every(indexable)) c = { values: cond.$in as unknown[], pure: ops.length === 1, from: filter };
+      else if (Array.isArray(cond.$in) && cond.$in.every(indexable))
+        c = { values: cond.$in as unknown[], pure: ops.length === 1, from: filter };
     }
     if (c && !out.has(field)) out.set(field, c);
   }
@@ -166,7 +167,10 @@ function filterRange(filter: Document, field: string): Range {
     else if (k === '$and' && Array.isArray(v)) {
       for (const sub of v) if (sub && typeof sub === 'object') r = intersect(r, filterRange(sub as Document, field));
     } else if (k === '$or' && Array.isArray(v) && v.length) {
-      r = intersect(r, v.map((sub) => (sub && typeof sub === 'object' ? filterRange(sub as Document, field) : ALL)).reduce(union));
+      r = intersect(
+        r,
+        v.map((sub) => (sub && typeof sub === 'object' ? filterRange(sub as Document, field) : ALL)).reduce(union),
+      );
     }
   }
   return r;
@@ -197,7 +201,9 @@ function combos(idx: Index, cons: Map<string, Constraint>, len: number): string[
   const collation = collationOf(idx.spec.collation);
   let out: string[] = [''];
   for (let i = 0; i < len; i++) {
-    const parts = [...new Set(cons.get(idx.fields[i]!)!.values.map((v) => prefixKey([collation ? foldValues(v, collation) : v])))];
+    const parts = [
+      ...new Set(cons.get(idx.fields[i]!)!.values.map((v) => prefixKey([collation ? foldValues(v, collation) : v]))),
+    ];
     out = out.flatMap((c) => parts.map((p) => c + p));
   }
   return out;
@@ -266,7 +272,13 @@ export function planQuery(coll: Collection, filter: Document, collation?: Docume
         return {
           exact: false,
           index: idx.name,
-          walk: { index: idx, lo: prefix + lo, hi: prefix + hi, backward: fit.backward, sortComponents: fit.eq + fit.walked },
+          walk: {
+            index: idx,
+            lo: prefix + lo,
+            hi: prefix + hi,
+            backward: fit.backward,
+            sortComponents: fit.eq + fit.walked,
+          },
         };
       }
       // Multikey or unordered values where the walk needs order: the index can still serve equality.

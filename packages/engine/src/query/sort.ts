@@ -88,7 +88,8 @@ export function compare(a: unknown, b: unknown): number {
   if (ra !== rb) return ra < rb ? -1 : 1;
   switch (ra) {
     case 3: {
-      if (typeof a === 'number' && typeof b === 'number' && !Number.isNaN(a) && !Number.isNaN(b)) return a < b ? -1 : a > b ? 1 : 0;
+      if (typeof a === 'number' && typeof b === 'number' && !Number.isNaN(a) && !Number.isNaN(b))
+        return a < b ? -1 : a > b ? 1 : 0;
       return compareNumbers(a, b); // by exact value across types, NaN first
     }
     case 4:
@@ -114,7 +115,10 @@ export function compare(a: unknown, b: unknown): number {
     case 6:
       return compareArrays(a as unknown[], b as unknown[]);
     case 7:
-      return compareBinary(a as { buffer: Uint8Array; sub_type: number }, b as { buffer: Uint8Array; sub_type: number });
+      return compareBinary(
+        a as { buffer: Uint8Array; sub_type: number },
+        b as { buffer: Uint8Array; sub_type: number },
+      );
     case 11: {
       const x = BigInt.asUintN(64, (a as { toBigInt(): bigint }).toBigInt?.() ?? 0n);
       const y = BigInt.asUintN(64, (b as { toBigInt(): bigint }).toBigInt?.() ?? 0n);
@@ -154,7 +158,10 @@ function compareArrays(a: unknown[], b: unknown[]): number {
 }
 
 /** Binary data: by length, then subtype, then bytes. */
-function compareBinary(a: { buffer: Uint8Array; sub_type: number }, b: { buffer: Uint8Array; sub_type: number }): number {
+function compareBinary(
+  a: { buffer: Uint8Array; sub_type: number },
+  b: { buffer: Uint8Array; sub_type: number },
+): number {
   if (a.buffer.length !== b.buffer.length) return a.buffer.length < b.buffer.length ? -1 : 1;
   if (a.sub_type !== b.sub_type) return a.sub_type < b.sub_type ? -1 : 1;
   return Buffer.compare(a.buffer, b.buffer);

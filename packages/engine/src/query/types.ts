@@ -68,7 +68,8 @@ function rulesOf(typedU: unknown, inserting: boolean, stored: Document | undefin
     for (const stage of typedU) {
       const fields: unknown = isPlain(stage) ? (stage.$set ?? stage.$addFields) : undefined;
       if (!isPlain(fields)) continue;
-      for (const [path, v] of Object.entries(fields)) if (numType(v)) rules.push({ op: '$set', path: path.split('.'), operand: v });
+      for (const [path, v] of Object.entries(fields))
+        if (numType(v)) rules.push({ op: '$set', path: path.split('.'), operand: v });
     }
     return rules;
   }
@@ -80,7 +81,8 @@ function rulesOf(typedU: unknown, inserting: boolean, stored: Document | undefin
   for (const [op, args] of Object.entries(typedU)) {
     if (!isPlain(args) || (op === '$setOnInsert' && !inserting)) continue;
     for (const [path, operand] of Object.entries(args)) {
-      if (op === '$rename') rules.push({ op: '$set', path: split(String(operand)), operand: at(stored, path.split('.')) });
+      if (op === '$rename')
+        rules.push({ op: '$set', path: split(String(operand)), operand: at(stored, path.split('.')) });
       else rules.push({ op: op === '$setOnInsert' ? '$set' : op, path: split(path), operand });
     }
   }
@@ -114,12 +116,18 @@ class Retyper {
     if (typeof v === 'number') return asType(v, this.typeAt(v, path, stored));
     if (Array.isArray(v)) {
       const pool = this.arrayPool(path, stored);
-      if (pool) return v.map((x, i) => (typeof x === 'number' ? asType(x, numType(take(pool, x))) : this.value(x, [...path, String(i)], take(pool, x))));
+      if (pool)
+        return v.map((x, i) =>
+          typeof x === 'number'
+            ? asType(x, numType(take(pool, x)))
+            : this.value(x, [...path, String(i)], take(pool, x)),
+        );
       return v.map((x, i) => this.value(x, [...path, String(i)], Array.isArray(stored) ? stored[i] : undefined));
     }
     if (isPlain(v)) {
       const out: Document = {};
-      for (const [k, x] of Object.entries(v)) out[k] = this.value(x, [...path, k], isPlain(stored) ? stored[k] : undefined);
+      for (const [k, x] of Object.entries(v))
+        out[k] = this.value(x, [...path, k], isPlain(stored) ? stored[k] : undefined);
       return out;
     }
     return v;
@@ -151,7 +159,8 @@ class Retyper {
         }
         case '$inc':
         case '$mul':
-          if (rest.length === 0 && !(positional && numType(stored) && Number(stored) === v)) return wider(numType(stored), numType(r.operand));
+          if (rest.length === 0 && !(positional && numType(stored) && Number(stored) === v))
+            return wider(numType(stored), numType(r.operand));
           break;
         case '$min':
         case '$max':
@@ -178,7 +187,9 @@ function loose(v: unknown): unknown {
 /** Removes and returns the first value of `pool` equal to `x` once numbers are compared as numbers. */
 function take(pool: unknown[], x: unknown): unknown {
   const want = typeof x === 'number' ? x : JSON.stringify(x);
-  const i = pool.findIndex((p) => (typeof x === 'number' ? numType(p) !== undefined && Number(p) === want : JSON.stringify(loose(p)) === want));
+  const i = pool.findIndex((p) =>
+    typeof x === 'number' ? numType(p) !== undefined && Number(p) === want : JSON.stringify(loose(p)) === want,
+  );
   return i < 0 ? undefined : pool.splice(i, 1)[0];
 }
 
@@ -187,7 +198,12 @@ function take(pool: unknown[], x: unknown): unknown {
  * store. `stored`: the document before the update, typed (for an upsert, the typed query's seed document);
  * `typedU`: the update as sent, typed; `inserting`: an upsert's insert ($setOnInsert applies).
  */
-export function withBsonTypes(next: Document, stored: Document | undefined, typedU?: unknown, inserting = false): Document {
+export function withBsonTypes(
+  next: Document,
+  stored: Document | undefined,
+  typedU?: unknown,
+  inserting = false,
+): Document {
   return new Retyper(rulesOf(typedU, inserting, stored), stored).run(next);
 }
 

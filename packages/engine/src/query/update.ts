@@ -25,7 +25,23 @@ export function isOperatorUpdate(u: UpdateSpec): boolean {
 const NUMERIC_OPS = new Set(['$inc', '$mul']);
 
 /** MongoDB's update operators. */
-const UPDATE_OPERATORS = new Set(['$currentDate', '$inc', '$min', '$max', '$mul', '$rename', '$set', '$setOnInsert', '$unset', '$addToSet', '$pop', '$pull', '$push', '$pullAll', '$bit']);
+const UPDATE_OPERATORS = new Set([
+  '$currentDate',
+  '$inc',
+  '$min',
+  '$max',
+  '$mul',
+  '$rename',
+  '$set',
+  '$setOnInsert',
+  '$unset',
+  '$addToSet',
+  '$pop',
+  '$pull',
+  '$push',
+  '$pullAll',
+  '$bit',
+]);
 
 /**
  * What MongoDB refuses when it parses an update, before it looks for a document: an unknown operator or
@@ -34,16 +50,37 @@ const UPDATE_OPERATORS = new Set(['$currentDate', '$inc', '$min', '$max', '$mul'
 export function checkUpdateSpec(u: UpdateSpec): void {
   if (!isOperatorUpdate(u)) return;
   for (const [op, args] of Object.entries(u as Document)) {
-    if (!UPDATE_OPERATORS.has(op)) throw new CommandError('FailedToParse', `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`);
-    if (!args || typeof args !== 'object' || Array.isArray(args) || '_bsontype' in args || args instanceof Date || args instanceof RegExp) {
-      throw new CommandError('FailedToParse', `Modifiers operate on fields but we found type ${typeName(args)} instead. For example: {$mod: {<field>: ...}} not {${op}: ${JSON.stringify(args) ?? String(args)}}`);
+    if (!UPDATE_OPERATORS.has(op))
+      throw new CommandError(
+        'FailedToParse',
+        `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`,
+      );
+    if (
+      !args ||
+      typeof args !== 'object' ||
+      Array.isArray(args) ||
+      '_bsontype' in args ||
+      args instanceof Date ||
+      args instanceof RegExp
+    ) {
+      throw new CommandError(
+        'FailedToParse',
+        `Modifiers operate on fields but we found type ${typeName(args)} instead. For example: {$mod: {<field>: ...}} not {${op}: ${JSON.stringify(args) ?? String(args)}}`,
+      );
     }
   }
 }
 
 function isNumber(v: unknown): boolean {
   const t = (v as { _bsontype?: string } | null)?._bsontype;
-  return typeof v === 'number' || typeof v === 'bigint' || t === 'Long' || t === 'Decimal128' || t === 'Int32' || t === 'Double';
+  return (
+    typeof v === 'number' ||
+    typeof v === 'bigint' ||
+    t === 'Long' ||
+    t === 'Decimal128' ||
+    t === 'Int32' ||
+    t === 'Double'
+  );
 }
 
 function typeName(v: unknown): string {
@@ -63,7 +100,11 @@ function checkOperators(doc: Document, mod: Document): void {
     if (!args || typeof args !== 'object') continue;
     for (const path of Object.keys(args as Document)) {
       const clash = seen.find((p) => p === path || p.startsWith(`${path}.`) || path.startsWith(`${p}.`));
-      if (clash !== undefined) throw new CommandError('ConflictingUpdateOperators', `Updating the path '${path}' would create a conflict at '${clash.length < path.length ? clash : path}'`);
+      if (clash !== undefined)
+        throw new CommandError(
+          'ConflictingUpdateOperators',
+          `Updating the path '${path}' would create a conflict at '${clash.length < path.length ? clash : path}'`,
+        );
       seen.push(path);
       if (path.includes('$')) continue; // positional paths are resolved by the updater
       const parts = path.split('.');
@@ -72,11 +113,17 @@ function checkOperators(doc: Document, mod: Document): void {
         if (cur === null || cur === undefined) break;
         if (typeof cur !== 'object' || cur instanceof Date || '_bsontype' in (cur as object)) {
           if (op === '$unset' || op === '$pull' || op === '$pullAll' || op === '$pop') break;
-          throw new CommandError('PathNotViable', `Cannot create field '${parts[i]}' in element {${parts[i - 1]}: ${JSON.stringify(cur)}}`);
+          throw new CommandError(
+            'PathNotViable',
+            `Cannot create field '${parts[i]}' in element {${parts[i - 1]}: ${JSON.stringify(cur)}}`,
+          );
         }
         cur = Array.isArray(cur) && !/^\d+$/.test(parts[i]!) ? undefined : (cur as Document)[parts[i]!];
         if (i === parts.length - 1 && NUMERIC_OPS.has(op) && cur !== undefined && !isNumber(cur)) {
-          throw new CommandError('TypeMismatch', `Cannot apply ${op} to a value of non-numeric type. {_id: ${JSON.stringify(doc._id)}} has the field '${parts[i]}' of non-numeric type ${typeName(cur)}`);
+          throw new CommandError(
+            'TypeMismatch',
+            `Cannot apply ${op} to a value of non-numeric type. {_id: ${JSON.stringify(doc._id)}} has the field '${parts[i]}' of non-numeric type ${typeName(cur)}`,
+          );
         }
       }
     }
@@ -97,14 +144,16 @@ function minMax(doc: Document, op: '$min' | '$max', args: Document, mod: Documen
     }
     const cur = valueAt(doc, path);
     const c = cur === undefined ? (op === '$min' ? -1 : 1) : compare(operand, cur);
-    if ((op === '$min' && c < 0) || (op === '$max' && c > 0)) mod.$set = { ...(mod.$set as Document | undefined), [path]: operand };
+    if ((op === '$min' && c < 0) || (op === '$max' && c > 0))
+      mod.$set = { ...(mod.$set as Document | undefined), [path]: operand };
   }
   if (Object.keys(rest).length) mod[op] = rest;
 }
 
 function valueAt(doc: Document, path: string): unknown {
   let cur: unknown = doc;
-  for (const p of path.split('.')) cur = cur !== null && typeof cur === 'object' && !(cur instanceof Date) ? (cur as Document)[p] : undefined;
+  for (const p of path.split('.'))
+    cur = cur !== null && typeof cur === 'object' && !(cur instanceof Date) ? (cur as Document)[p] : undefined;
   return cur;
 }
 
@@ -117,11 +166,21 @@ function decimalOps(doc: Document, op: '$inc' | '$mul', args: Document, mod: Doc
   for (const [path, operand] of Object.entries(args)) {
     const cur = path.includes('$') ? undefined : valueAt(doc, path);
     const numeric = cur === undefined || typeof cur === 'number' || isDecimal(cur);
-    if (path.includes('$') || !numeric || !(isDecimal(cur) || isDecimal(operand)) || !(typeof operand === 'number' || isDecimal(operand))) {
+    if (
+      path.includes('$') ||
+      !numeric ||
+      !(isDecimal(cur) || isDecimal(operand)) ||
+      !(typeof operand === 'number' || isDecimal(operand))
+    ) {
       rest[path] = operand;
       continue;
     }
-    const value = cur === undefined ? (op === '$inc' ? decimalArithmetic('$inc', 0, operand) : decimalArithmetic('$mul', 0, operand)) : decimalArithmetic(op, cur, operand);
+    const value =
+      cur === undefined
+        ? op === '$inc'
+          ? decimalArithmetic('$inc', 0, operand)
+          : decimalArithmetic('$mul', 0, operand)
+        : decimalArithmetic(op, cur, operand);
     mod.$set = { ...(mod.$set as Document | undefined), [path]: value };
   }
   if (Object.keys(rest).length) mod[op] = { ...(mod[op] as Document | undefined), ...rest };
@@ -129,18 +188,27 @@ function decimalOps(doc: Document, op: '$inc' | '$mul', args: Document, mod: Doc
 
 /** The document already matched; mingo re-tests the filter only to find the element a positional `$` names. */
 function positional(mod: Document): boolean {
-  return Object.values(mod).some((args) => args && typeof args === 'object' && Object.keys(args as Document).some((k) => /\.\$(\.|$)/.test(k)));
+  return Object.values(mod).some(
+    (args) => args && typeof args === 'object' && Object.keys(args as Document).some((k) => /\.\$(\.|$)/.test(k)),
+  );
 }
 
 function checkReplacement(u: Document): void {
   for (const k of Object.keys(u)) {
-    if (k.startsWith('$')) throw new CommandError('BadValue', `The dollar ($) prefixed field '${k}' in '${k}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.`);
+    if (k.startsWith('$'))
+      throw new CommandError(
+        'BadValue',
+        `The dollar ($) prefixed field '${k}' in '${k}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.`,
+      );
   }
 }
 
 function checkId(before: unknown, after: unknown): void {
   if (encodeKey(before) !== encodeKey(after)) {
-    throw new CommandError('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
+    throw new CommandError(
+      'ImmutableField',
+      "Performing an update on the path '_id' would modify the immutable field '_id'",
+    );
   }
 }
 
@@ -162,14 +230,20 @@ export function applyUpdate(
   } else if (isOperatorUpdate(u)) {
     const mod: Document = {};
     for (const [op, args] of Object.entries(u as Document)) {
-      if (!op.startsWith('$')) throw new CommandError('FailedToParse', `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`);
+      if (!op.startsWith('$'))
+        throw new CommandError(
+          'FailedToParse',
+          `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`,
+        );
       if (op === '$setOnInsert') {
         if (opts.inserting) mod.$set = { ...(mod.$set as Document | undefined), ...(args as Document) };
         continue;
       }
       if (op === '$set') mod.$set = { ...(mod.$set as Document | undefined), ...(args as Document) };
-      else if ((op === '$min' || op === '$max') && args && typeof args === 'object') minMax(doc, op, args as Document, mod);
-      else if ((op === '$inc' || op === '$mul') && args && typeof args === 'object') decimalOps(doc, op, args as Document, mod);
+      else if ((op === '$min' || op === '$max') && args && typeof args === 'object')
+        minMax(doc, op, args as Document, mod);
+      else if ((op === '$inc' || op === '$mul') && args && typeof args === 'object')
+        decimalOps(doc, op, args as Document, mod);
       else mod[op] = args;
     }
     // MongoDB lets an upsert's insert set `_id` through $set/$setOnInsert; mingo's updater refuses any
@@ -183,17 +257,26 @@ export function applyUpdate(
     checkOperators(doc, u as Document);
     try {
       if (Object.keys(mod).length) {
-        mingoUpdate(doc as AnyObject, mod, opts.arrayFilters as AnyObject[] | undefined, opts.inserting || !positional(mod) ? undefined : opts.filter, {
-          cloneMode: 'deep',
-          queryOptions: mingoOptions(opts.extras),
-        });
+        mingoUpdate(
+          doc as AnyObject,
+          mod,
+          opts.arrayFilters as AnyObject[] | undefined,
+          opts.inserting || !positional(mod) ? undefined : opts.filter,
+          {
+            cloneMode: 'deep',
+            queryOptions: mingoOptions(opts.extras),
+          },
+        );
       }
     } catch (e) {
       const msg = e instanceof Error ? e.message : String(e);
       if (msg.includes("immutable field '_id'")) throw new CommandError('ImmutableField', msg.replace(/\.$/, ''));
       if (/Unknown update operator|unknown.*operator/i.test(msg)) {
         const op = /'(\$\w+)'/.exec(msg)?.[1] ?? msg;
-        throw new CommandError('FailedToParse', `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`);
+        throw new CommandError(
+          'FailedToParse',
+          `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`,
+        );
       }
       throw new CommandError('BadValue', msg);
     }
@@ -219,24 +302,42 @@ function seedFromFilter(filter: Document, seed: Document = {}): Document {
     }
     if (k.startsWith('$')) continue;
     if (isRegex(v)) continue; // a pattern is not an equality: nothing to seed
-    const isOps = v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date) && Object.keys(v).some((x) => x.startsWith('$'));
+    const isOps =
+      v &&
+      typeof v === 'object' &&
+      !Array.isArray(v) &&
+      !(v instanceof Date) &&
+      Object.keys(v).some((x) => x.startsWith('$'));
     if (!isOps) setValue(seed, k, v);
     else if ('$eq' in (v as Document)) setValue(seed, k, (v as Document).$eq);
-    else if (Array.isArray((v as Document).$in) && ((v as Document).$in as unknown[]).length === 1 && !isRegex(((v as Document).$in as unknown[])[0]))
+    else if (
+      Array.isArray((v as Document).$in) &&
+      ((v as Document).$in as unknown[]).length === 1 &&
+      !isRegex(((v as Document).$in as unknown[])[0])
+    )
       setValue(seed, k, ((v as Document).$in as unknown[])[0]);
   }
   return seed;
 }
 
 function isRegex(v: unknown): boolean {
-  return v instanceof RegExp || (typeof v === 'object' && v !== null && (v as { _bsontype?: string })._bsontype === 'BSONRegExp');
+  return (
+    v instanceof RegExp ||
+    (typeof v === 'object' && v !== null && (v as { _bsontype?: string })._bsontype === 'BSONRegExp')
+  );
 }
 
 /**
  * The document an upsert inserts: seed from the filter (or replacement), update applied, _id first. `typed`:
  * the filter and update as sent (numbers as BSON type objects), so the inserted values keep their types.
  */
-export function upsertDocument(filter: Document, u: UpdateSpec, arrayFilters?: Document[], extras?: QueryExtras, typed?: { q?: unknown; u?: unknown }): Document {
+export function upsertDocument(
+  filter: Document,
+  u: UpdateSpec,
+  arrayFilters?: Document[],
+  extras?: QueryExtras,
+  typed?: { q?: unknown; u?: unknown },
+): Document {
   let doc: Document;
   if (isOperatorUpdate(u) || Array.isArray(u)) {
     doc = applyUpdate(seedFromFilter(filter), u, { arrayFilters, inserting: true, extras });

@@ -41,7 +41,10 @@ export class Catalog {
   ) {
     const version = storedFormat(env);
     if (version < FORMAT) throw new OldLayoutError(env.dir, version);
-    if (version > FORMAT) throw new Error(`the data directory ${env.dir} was written by a newer version of the engine (format ${version}; this one reads ${FORMAT})`);
+    if (version > FORMAT)
+      throw new Error(
+        `the data directory ${env.dir} was written by a newer version of the engine (format ${version}; this one reads ${FORMAT})`,
+      );
     this.load();
     this.oplog = new Oplog(env, opts.maxChanges);
     this.restoreKeptCounts();
@@ -77,14 +80,16 @@ export class Catalog {
     if (Number(saved.at) !== this.oplog.latestChangeTs()) return;
     const byId = new Map<number, Index>();
     for (const coll of this.all()) for (const idx of coll.indexes.values()) byId.set(idx.id, idx);
-    for (const entry of saved.indexes as Document[]) byId.get(Number(entry.id))?.restoreCounts(entry.counts as Array<[string, number]>);
+    for (const entry of saved.indexes as Document[])
+      byId.get(Number(entry.id))?.restoreCounts(entry.counts as Array<[string, number]>);
   }
 
   /** (Re)reads the catalog from `meta`; after an aborted write (`aborted`: its number) the indexes keep their
    *  kept counts, less that write's changes (when a whole commit failed, none are kept). */
   private load(aborted?: number): void {
     const before = new Map<number, Index>();
-    if (aborted !== undefined) for (const coll of this.all()) for (const idx of coll.indexes.values()) before.set(idx.id, idx);
+    if (aborted !== undefined)
+      for (const coll of this.all()) for (const idx of coll.indexes.values()) before.set(idx.id, idx);
     this.dbs.clear();
     this.dirty.clear();
     const ids = this.env.meta.getBinary(IDS_KEY);
@@ -155,7 +160,18 @@ export class Catalog {
     const idIndex: IndexMeta = { id: this.newId(), spec: ID_INDEX, multi: [0], unordered: [0] };
     // Capped collections drop their oldest documents, so they keep insertion order (collection.ts).
     const clustered = options.capped !== true;
-    const coll = new Collection(this, { id, db, name, options, uuid: new UUID(), clustered, nextSlot: 1, count: 0, bytes: 0, indexes: [idIndex] });
+    const coll = new Collection(this, {
+      id,
+      db,
+      name,
+      options,
+      uuid: new UUID(),
+      clustered,
+      nextSlot: 1,
+      count: 0,
+      bytes: 0,
+      indexes: [idIndex],
+    });
     this.attach(coll);
     this.touched(coll);
     this.oplog.record({ op: 'c', ns: `${db}.$cmd`, o: { create: name } });

@@ -79,7 +79,11 @@ export class Collection {
     private readonly catalog: CollectionOwner,
     readonly meta: CollMeta,
   ) {
-    for (const im of meta.indexes) this.indexes.set(im.spec.name, new Index(this.env, im, meta.clustered && im.spec.name === '_id_' ? meta.id : undefined));
+    for (const im of meta.indexes)
+      this.indexes.set(
+        im.spec.name,
+        new Index(this.env, im, meta.clustered && im.spec.name === '_id_' ? meta.id : undefined),
+      );
   }
 
   private get env(): StorageEnv {
@@ -215,7 +219,13 @@ export class Collection {
    * `replacement`: the update was a whole replacement document (the oplog record says so; change streams
    * report it as `replace`).
    */
-  update(rid: Rid, oldDoc: Document, bytes: Uint8Array, doc: Document, opts: { trusted?: boolean; replacement?: boolean } = {}): void {
+  update(
+    rid: Rid,
+    oldDoc: Document,
+    bytes: Uint8Array,
+    doc: Document,
+    opts: { trusted?: boolean; replacement?: boolean } = {},
+  ): void {
     assertWriting(this.env);
     const next = this.check(doc, rid, oldDoc, opts.trusted);
     for (const [idx, k] of next) idx.change(rid, idx.keys(oldDoc), k);
@@ -225,7 +235,14 @@ export class Collection {
     this.env.docs.putSync(key, bytes as Buffer);
     this.meta.bytes += bytes.length - (before?.length ?? 0);
     this.catalog.touched(this);
-    this.catalog.oplog.record({ op: 'u', ns: this.ns, documentKey: { _id: doc._id }, doc: bytes, before, replace: opts.replacement === true || undefined });
+    this.catalog.oplog.record({
+      op: 'u',
+      ns: this.ns,
+      documentKey: { _id: doc._id },
+      doc: bytes,
+      before,
+      replace: opts.replacement === true || undefined,
+    });
   }
 
   remove(rid: Rid, oldDoc?: Document): void {
@@ -258,7 +275,12 @@ export class Collection {
   /** Builds a new index over existing documents; a unique violation or an oversized key aborts without attaching it. */
   addIndex(spec: IndexSpec, trusted = false): void {
     assertWriting(this.env);
-    const meta: IndexMeta = { id: this.catalog.newId(), spec, multi: Object.keys(spec.key).map(() => 0), unordered: Object.keys(spec.key).map(() => 0) };
+    const meta: IndexMeta = {
+      id: this.catalog.newId(),
+      spec,
+      multi: Object.keys(spec.key).map(() => 0),
+      unordered: Object.keys(spec.key).map(() => 0),
+    };
     const idx = new Index(this.env, meta);
     try {
       for (const [rid, bytes] of this.scan()) {

@@ -153,7 +153,8 @@ export class StorageEnv {
       // A range read, not a get: lmdb's get reads an open write transaction's changes before the given one.
       for (const { key, value } of this.meta.getRange({ start: TICKET_KEY, limit: 1, transaction: txn })) {
         const stamp = value as Buffer;
-        if (key === TICKET_KEY && stamp.length === 16 && this.run.equals(stamp.subarray(0, 8))) ticket = stamp.readDoubleBE(8);
+        if (key === TICKET_KEY && stamp.length === 16 && this.run.equals(stamp.subarray(0, 8)))
+          ticket = stamp.readDoubleBE(8);
       }
     } catch (e) {
       txn.done();
@@ -342,7 +343,13 @@ export function prefixEnd(prefix: Buffer): Buffer {
 
 /** Keys in [start, end), in chunks (no read transaction stays open between chunks, so a lazily consumed
  *  range survives writes between cursor batches and never pins old pages). */
-export function* keyRange(db: Database<Buffer, Buffer>, start: Buffer, end: Buffer, backward = false, chunk = 512): Generator<Buffer> {
+export function* keyRange(
+  db: Database<Buffer, Buffer>,
+  start: Buffer,
+  end: Buffer,
+  backward = false,
+  chunk = 512,
+): Generator<Buffer> {
   if (Buffer.compare(start, end) >= 0) return;
   if (!backward) {
     let from = start;
@@ -370,7 +377,13 @@ export function* keyRange(db: Database<Buffer, Buffer>, start: Buffer, end: Buff
 }
 
 /** Entries (key, value) in [start, end), in chunks, as keyRange. */
-export function* keyValueRange(db: Database<Buffer, Buffer>, start: Buffer, end: Buffer, backward = false, chunk = 512): Generator<[Buffer, Buffer]> {
+export function* keyValueRange(
+  db: Database<Buffer, Buffer>,
+  start: Buffer,
+  end: Buffer,
+  backward = false,
+  chunk = 512,
+): Generator<[Buffer, Buffer]> {
   if (Buffer.compare(start, end) >= 0) return;
   if (!backward) {
     let from = start;

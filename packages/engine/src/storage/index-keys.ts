@@ -103,7 +103,13 @@ export function prefixKey(values: readonly unknown[]): string {
 }
 
 /** Keys a document contributes to an index on `paths`; none when sparse/partial rules exclude it. */
-export function documentKeys(doc: Document, spec: IndexSpec, paths: string[][], partial?: Query, collation?: Collation): DocKeys {
+export function documentKeys(
+  doc: Document,
+  spec: IndexSpec,
+  paths: string[][],
+  partial?: Query,
+  collation?: Collation,
+): DocKeys {
   const n = paths.length;
   const multi = new Array<boolean>(n).fill(false);
   const unordered = new Array<boolean>(n).fill(false);

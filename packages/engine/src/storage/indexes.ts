@@ -20,7 +20,18 @@ import { keyRange, keyValueRange, prefixEnd, type StorageEnv, u32 } from './env.
 import type { Database } from 'lmdb';
 import { orderComponent, ridOf, typeRange } from './order.js';
 import { KeyTooLongError } from '../errors.js';
-import { countComponents, documentKeys, LMDB_MAX_KEY, MAX_ID_BYTES, MAX_KEY_BYTES, type DocKeys, type IndexMeta, type IndexSpec, type KeyEntry, type Rid } from './index-keys.js';
+import {
+  countComponents,
+  documentKeys,
+  LMDB_MAX_KEY,
+  MAX_ID_BYTES,
+  MAX_KEY_BYTES,
+  type DocKeys,
+  type IndexMeta,
+  type IndexSpec,
+  type KeyEntry,
+  type Rid,
+} from './index-keys.js';
 import { KeptCounts } from './kept-counts.js';
 
 const NONE = Buffer.alloc(0);
@@ -146,7 +157,8 @@ export class Index {
    * of them, stay the same.
    */
   makeUnique(spec: IndexSpec): void {
-    if (this.unique || spec.unique !== true) throw new Error(`index ${this.name} is unique already, or the new spec is not`);
+    if (this.unique || spec.unique !== true)
+      throw new Error(`index ${this.name} is unique already, or the new spec is not`);
     const n = this.fields.length;
     // Forward: each entry's new key is a prefix of its old one, so it sorts before the keys still to be read.
     for (const k of keyRange(this.env.keys, this.idPrefix, prefixEnd(this.idPrefix))) {
@@ -342,7 +354,8 @@ export class Index {
       return;
     }
     if (this.unique) {
-      for (const [k, v] of keyValueRange(this.env.keys, start, end, backward)) yield k.toString('utf8', 4) + v.toString('utf8');
+      for (const [k, v] of keyValueRange(this.env.keys, start, end, backward))
+        yield k.toString('utf8', 4) + v.toString('utf8');
       return;
     }
     for (const k of keyRange(this.env.keys, start, end, backward)) yield k.toString('utf8', 4);

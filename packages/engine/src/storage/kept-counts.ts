@@ -80,7 +80,8 @@ export class KeptCounts {
     let at = -1;
     for (let i = 0; i <= this.fields; i++) {
       const prefix = key.slice(0, at + 1); // '' (every entry), then one component more each time
-      if (this.counts.has(prefix)) this.pendingDeltas(ticket).set(prefix, (this.pendingDeltas(ticket).get(prefix) ?? 0) + delta);
+      if (this.counts.has(prefix))
+        this.pendingDeltas(ticket).set(prefix, (this.pendingDeltas(ticket).get(prefix) ?? 0) + delta);
       at = key.indexOf(SEP, at + 1);
       if (at < 0) break;
     }
@@ -117,7 +118,8 @@ export class KeptCounts {
   restore(entries: ReadonlyArray<readonly [string, number]>): void {
     for (const [prefix, n] of entries) {
       if (this.counts.size >= MAX_CACHED_COUNTS) return;
-      if (typeof prefix === 'string' && Number.isInteger(n) && n >= 0) this.counts.set(prefix, { n, asOf: this.env.lastTicket, ready: true, dropped: false });
+      if (typeof prefix === 'string' && Number.isInteger(n) && n >= 0)
+        this.counts.set(prefix, { n, asOf: this.env.lastTicket, ready: true, dropped: false });
     }
   }
 
@@ -211,7 +213,8 @@ export class KeptCounts {
     const [start, end] = this.bounds(prefix);
     const snap = this.env.snapshot();
     try {
-      for (const _ of this.table.getKeys({ start, end, offset: small, limit: 1, transaction: snap.txn })) return undefined;
+      for (const _ of this.table.getKeys({ start, end, offset: small, limit: 1, transaction: snap.txn }))
+        return undefined;
       const n = this.table.getKeysCount({ start, end, transaction: snap.txn });
       readStats.indexCounts++;
       this.keep(prefix, snap.ticket, n, true);
@@ -305,7 +308,8 @@ export class KeptCounts {
       for (;;) {
         const began = performance.now();
         let last: Buffer | undefined;
-        for (const k of this.table.getKeys({ start: from, end, offset: chunk - 1, limit: 1, transaction: txn })) last = k;
+        for (const k of this.table.getKeys({ start: from, end, offset: chunk - 1, limit: 1, transaction: txn }))
+          last = k;
         if (!last) {
           n += this.table.getKeysCount({ start: from, end, transaction: txn });
           break;

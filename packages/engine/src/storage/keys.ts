@@ -58,7 +58,9 @@ function exactOfDouble(n: number): Exact {
   const fraction = bits & 0xfffffffffffffn;
   const m = biased === 0 ? fraction : fraction | (1n << 52n);
   const e = (biased === 0 ? 1 : biased) - 1075;
-  return e >= 0 ? normalize(n < 0, (m << BigInt(e)).toString(), 0) : normalize(n < 0, (m * 5n ** BigInt(-e)).toString(), e);
+  return e >= 0
+    ? normalize(n < 0, (m << BigInt(e)).toString(), 0)
+    : normalize(n < 0, (m * 5n ** BigInt(-e)).toString(), e);
 }
 
 /**

@@ -46,7 +46,10 @@ export interface ChangeRecord {
   o?: Document;
 }
 
-export type ChangeInput = Omit<ChangeRecord, 'ts' | 'wall' | 'clusterTime' | 'doc' | 'before'> & { doc?: Uint8Array; before?: Uint8Array };
+export type ChangeInput = Omit<ChangeRecord, 'ts' | 'wall' | 'clusterTime' | 'doc' | 'before'> & {
+  doc?: Uint8Array;
+  before?: Uint8Array;
+};
 export type ChangeListener = (records: readonly ChangeRecord[]) => void;
 
 const DEFAULT_MAX_CHANGES = 100_000;
@@ -75,7 +78,10 @@ function parseRecord(bytes: Buffer): ChangeRecord {
   const d = decode(bytes.subarray(0, at));
   const op = d.op as ChangeOp;
   // Records written before cluster times were kept: the commit time's seconds, increment ts (still increasing).
-  const clusterTime = d.ct !== undefined ? BigInt(String(d.ct)) : (BigInt(Math.floor((d.wall as Date).getTime() / 1000)) << 32n) | (BigInt(Number(d.ts)) & 0xffffffffn);
+  const clusterTime =
+    d.ct !== undefined
+      ? BigInt(String(d.ct))
+      : (BigInt(Math.floor((d.wall as Date).getTime() / 1000)) << 32n) | (BigInt(Number(d.ts)) & 0xffffffffn);
   const rec: ChangeRecord = { ts: Number(d.ts), wall: d.wall as Date, clusterTime, ns: d.ns as string, op };
   if (d.replace === true) rec.replace = true;
   if (d.documentKey) rec.documentKey = d.documentKey as Document;
@@ -132,7 +138,10 @@ export class Oplog {
     const meta = m ? decode(m) : {};
     const lastKey = [...this.env.oplog.getKeys({ reverse: true, limit: 1 })][0] as Buffer | undefined;
     const firstKey = [...this.env.oplog.getKeys({ limit: 1 })][0] as Buffer | undefined;
-    this.last = Math.max(meta.last !== undefined ? Number(meta.last) : 0, lastKey ? Number(lastKey.readBigUInt64BE(0)) : 0);
+    this.last = Math.max(
+      meta.last !== undefined ? Number(meta.last) : 0,
+      lastKey ? Number(lastKey.readBigUInt64BE(0)) : 0,
+    );
     this.oldest = firstKey ? Number(firstKey.readBigUInt64BE(0)) : undefined;
     const newest = lastKey ? this.changeAt(Number(lastKey.readBigUInt64BE(0))) : undefined;
     this.lastClusterTime = newest?.clusterTime ?? (meta.ct !== undefined ? BigInt(String(meta.ct)) : 0n);
@@ -141,7 +150,17 @@ export class Oplog {
   }
 
   private saveMeta(): void {
-    this.env.meta.putSync(META_KEY, Buffer.from(serialize({ last: this.last, ct: Long.fromBigInt(this.lastClusterTime), epoch: this.epochValue, genesis: Long.fromBigInt(this.genesis) })));
+    this.env.meta.putSync(
+      META_KEY,
+      Buffer.from(
+        serialize({
+          last: this.last,
+          ct: Long.fromBigInt(this.lastClusterTime),
+          epoch: this.epochValue,
+          genesis: Long.fromBigInt(this.genesis),
+        }),
+      ),
+    );
   }
 
   /** Names this table's history: kept across restarts, different for every data directory. */
@@ -212,7 +231,8 @@ export class Oplog {
   /** Records with ts >= fromTs, oldest first, at most `limit`. */
   readChanges(fromTs: number, limit = 1000): ChangeRecord[] {
     const out: ChangeRecord[] = [];
-    for (const { value } of this.env.oplog.getRange({ start: tsKey(Math.max(0, fromTs)), limit })) out.push(parseRecord(value as Buffer));
+    for (const { value } of this.env.oplog.getRange({ start: tsKey(Math.max(0, fromTs)), limit }))
+      out.push(parseRecord(value as Buffer));
     return out;
   }
 

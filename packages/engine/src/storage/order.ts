@@ -37,7 +37,16 @@ const ESCAPE = /[\0\x01]/;
 const ESCAPES = /[\0\x01]/g;
 
 /** Type tags in BSON comparison order (MinKey < null < numbers < strings < … < ObjectId < bool < date < MaxKey). */
-const TAG = { minKey: '1', null: '2', number: '3', string: '4', objectId: '8', boolean: '9', date: 'A', maxKey: 'Z' } as const;
+const TAG = {
+  minKey: '1',
+  null: '2',
+  number: '3',
+  string: '4',
+  objectId: '8',
+  boolean: '9',
+  date: 'A',
+  maxKey: 'Z',
+} as const;
 
 /** Component of one value, or undefined when the type cannot be placed in order. */
 export function orderComponent(v: unknown): string | undefined {
@@ -120,7 +129,10 @@ export function keyComponent(v: unknown): { c: string; ordered: boolean } {
   const c = orderComponent(v);
   if (c !== undefined) return { c, ordered: true };
   const e = encodeKey(v);
-  return { c: UNORDERED + (ESCAPE.test(e) ? e.replace(UNORDERED_ESCAPES, (x) => (x === '\0' ? '\x01\x01' : '\x01\x02')) : e), ordered: false };
+  return {
+    c: UNORDERED + (ESCAPE.test(e) ? e.replace(UNORDERED_ESCAPES, (x) => (x === '\0' ? '\x01\x01' : '\x01\x02')) : e),
+    ordered: false,
+  };
 }
 
 /**
@@ -129,6 +141,7 @@ export function keyComponent(v: unknown): { c: string; ordered: boolean } {
  * encodings of two unordered components ('~…', order.ts) can hold at the same position.
  */
 export function naturalOrder(a: string, b: string): number {
-  if (a.charCodeAt(0) === 0x7e && b.charCodeAt(0) === 0x7e) return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  if (a.charCodeAt(0) === 0x7e && b.charCodeAt(0) === 0x7e)
+    return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
   return a < b ? -1 : a > b ? 1 : 0;
 }

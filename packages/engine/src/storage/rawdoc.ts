@@ -33,7 +33,10 @@ export class NameSet {
  * Calls `visit(type, nameAt, valueAt, end)` for each top-level element of the document, where the element
  * spans [nameAt - 1, end). Returns false if the bytes are not a well-formed document (the caller falls back).
  */
-function walk(bytes: Uint8Array, visit: (type: number, nameAt: number, nameEnd: number, end: number) => boolean): boolean {
+function walk(
+  bytes: Uint8Array,
+  visit: (type: number, nameAt: number, nameEnd: number, end: number) => boolean,
+): boolean {
   const stop = docLength(bytes, 0) - 1;
   if (stop < 4 || stop >= bytes.length) return false;
   let p = 4;

@@ -38,7 +38,10 @@ export function decodeCommand(bytes: Uint8Array): Document {
     return decode(bytes);
   } catch (e) {
     if (e instanceof SyntaxError && /regular expression/i.test(e.message)) {
-      throw new CommandError('Location51091', `Regular expression is invalid: ${e.message.replace(/^Invalid regular expression: /, '')}`);
+      throw new CommandError(
+        'Location51091',
+        `Regular expression is invalid: ${e.message.replace(/^Invalid regular expression: /, '')}`,
+      );
     }
     throw e;
   }
@@ -81,12 +84,17 @@ class RefusedMessage extends Error {
 }
 
 function decodeOpMsg(msg: Buffer, requestId: number): Request {
-  if (msg.length < 21) return refused(requestId, false, new CommandError('InvalidBSON', 'OP_MSG too short to hold a section'));
+  if (msg.length < 21)
+    return refused(requestId, false, new CommandError('InvalidBSON', 'OP_MSG too short to hold a section'));
   const flags = msg.readUInt32LE(16);
   const unknown = flags & REQUIRED_FLAG_BITS & ~(CHECKSUM_PRESENT | MORE_TO_COME);
   if (unknown) {
     // Answered even with moreToCome set: a message with flags it cannot understand is refused, not obeyed.
-    return refused(requestId, false, new CommandError('IllegalOpMsgFlag', `Message contains illegal flags value: 0x${flags.toString(16)}`));
+    return refused(
+      requestId,
+      false,
+      new CommandError('IllegalOpMsgFlag', `Message contains illegal flags value: 0x${flags.toString(16)}`),
+    );
   }
   const moreToCome = (flags & MORE_TO_COME) !== 0;
   // The CRC-32C trailer, when present, is not verified: loopback TCP already guarantees integrity.
@@ -129,7 +137,7 @@ function decodeOpMsg(msg: Buffer, requestId: number): Request {
         const id = msg.toString('utf8', at + 4, idEnd);
         if (sequences.has(id)) throw new RefusedMessage('Location40431', `Duplicate document sequence: ${id}`);
         const docs: Buffer[] = [];
-        for (let p = idEnd + 1; p < stop; ) {
+        for (let p = idEnd + 1; p < stop;) {
           const len = sectionDocument(msg, p, stop);
           const doc = msg.subarray(p, p + len);
           validateBson(doc);
@@ -144,7 +152,8 @@ function decodeOpMsg(msg: Buffer, requestId: number): Request {
     }
     if (!body) throw new RefusedMessage('Location40587', 'OP_MSG messages must have a body');
   } catch (e) {
-    if (e instanceof InvalidBson) return refused(requestId, moreToCome, new CommandError('InvalidBSON', `invalid BSON in OP_MSG: ${e.message}`));
+    if (e instanceof InvalidBson)
+      return refused(requestId, moreToCome, new CommandError('InvalidBSON', `invalid BSON in OP_MSG: ${e.message}`));
     if (e instanceof RefusedMessage) return refused(requestId, moreToCome, new CommandError(e.code, e.message));
     throw e;
   }
@@ -161,7 +170,7 @@ function decodeOpMsg(msg: Buffer, requestId: number): Request {
 /** Raw slices of the sub-documents of the top-level array `field` of the document at `at`, or undefined. */
 function rawArrayDocuments(bytes: Buffer, at: number, field: string): Buffer[] | undefined {
   const end = at + docLength(bytes, at) - 1;
-  for (let p = at + 4; p < end; ) {
+  for (let p = at + 4; p < end;) {
     const type = bytes[p]!;
     const [name, valueAt] = readCString(bytes, p + 1);
     const size = valueSize(bytes, type, valueAt);
@@ -169,7 +178,7 @@ function rawArrayDocuments(bytes: Buffer, at: number, field: string): Buffer[] |
     if (name === field && type === 0x04) {
       const out: Buffer[] = [];
       const stop = valueAt + size - 1;
-      for (let q = valueAt + 4; q < stop; ) {
+      for (let q = valueAt + 4; q < stop;) {
         const t = bytes[q]!;
         const [, docAt] = readCString(bytes, q + 1);
         if (t !== 0x03) return undefined;

@@ -89,7 +89,14 @@ function stringAt(msg: Buffer, at: number, end: number): string | undefined {
 /** `{_id: <value>}` at `at` (exactly that one field) and its value, or undefined. */
 function idFilterAt(msg: Buffer, at: number, size: number): IdLookup['id'] | undefined {
   // length, type, "_id\0", value, terminating 0
-  if (msg[at + 5] !== 0x5f || msg[at + 6] !== 0x69 || msg[at + 7] !== 0x64 || msg[at + 8] !== 0 || msg[at + size - 1] !== 0) return undefined;
+  if (
+    msg[at + 5] !== 0x5f ||
+    msg[at + 6] !== 0x69 ||
+    msg[at + 7] !== 0x64 ||
+    msg[at + 8] !== 0 ||
+    msg[at + size - 1] !== 0
+  )
+    return undefined;
   const v = at + 9;
   switch (msg[at + 4]) {
     case T_OBJECT_ID:
@@ -108,19 +115,29 @@ function idFilterAt(msg: Buffer, at: number, size: number): IdLookup['id'] | und
 /** A session id as the driver sends it, `{id: <16-byte UUID, subtype 4>}`, nothing else. */
 function isSessionId(msg: Buffer, at: number, size: number): boolean {
   // length, type, "id\0", binary length 16, subtype 4, 16 bytes, terminating 0
-  return size === 4 + 1 + 3 + 4 + 1 + 16 + 1 && msg[at + 4] === T_BINARY && msg[at + 5] === 0x69 && msg[at + 6] === 0x64 && msg[at + 7] === 0 && msg.readInt32LE(at + 8) === 16 && msg[at + 12] === 4 && msg[at + size - 1] === 0;
+  return (
+    size === 4 + 1 + 3 + 4 + 1 + 16 + 1 &&
+    msg[at + 4] === T_BINARY &&
+    msg[at + 5] === 0x69 &&
+    msg[at + 6] === 0x64 &&
+    msg[at + 7] === 0 &&
+    msg.readInt32LE(at + 8) === 16 &&
+    msg[at + 12] === 4 &&
+    msg[at + size - 1] === 0
+  );
 }
 
 /** The find by `_id` an OP_MSG message asks for, or undefined when it is anything else (see the header). */
 export function idLookupRequest(msg: Buffer): IdLookup | undefined {
-  if (msg.length < BODY_AT + 5 || msg.readInt32LE(12) !== OP_MSG || msg.readUInt32LE(16) !== 0 || msg[20] !== 0) return undefined;
+  if (msg.length < BODY_AT + 5 || msg.readInt32LE(12) !== OP_MSG || msg.readUInt32LE(16) !== 0 || msg[20] !== 0)
+    return undefined;
   const end = msg.length - 1; // the body's terminating 0
   if (msg.readInt32LE(BODY_AT) !== msg.length - BODY_AT || msg[end] !== 0) return undefined;
   let seen = 0;
   let db: string | undefined;
   let collection: string | undefined;
   let id: IdLookup['id'] | undefined;
-  for (let p = BODY_AT + 4; p < end; ) {
+  for (let p = BODY_AT + 4; p < end;) {
     const type = msg[p++]!; // p: the element's name
     let field = 0;
     let v = 0; // where the value starts
@@ -176,6 +193,7 @@ export function idLookupRequest(msg: Buffer): IdLookup | undefined {
     p = v + size;
     if (p > end) return undefined;
   }
-  if (!(seen & FIND) || !(seen & FILTER) || db === undefined || collection === undefined || id === undefined) return undefined;
+  if (!(seen & FIND) || !(seen & FILTER) || db === undefined || collection === undefined || id === undefined)
+    return undefined;
   return { db, collection, id };
 }

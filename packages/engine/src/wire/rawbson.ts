@@ -18,7 +18,9 @@ const framable = new WeakSet<Buffer>();
 
 /** The reply with its FRAME_BYTES of free space in front (a view of the same memory), if it was built with them. */
 export function withFrameSpace(reply: Buffer): Buffer | undefined {
-  return framable.has(reply) ? Buffer.from(reply.buffer, reply.byteOffset - FRAME_BYTES, FRAME_BYTES + reply.length) : undefined;
+  return framable.has(reply)
+    ? Buffer.from(reply.buffer, reply.byteOffset - FRAME_BYTES, FRAME_BYTES + reply.length)
+    : undefined;
 }
 
 /** Replies below this size come from Node's allocator (small ones from its shared pool); at or above it, from replyBuffers. */

@@ -61,9 +61,11 @@ export class WireServer {
       }
       for (const msg of msgs) {
         if (queue) {
-          const next: Promise<void> = queue.then(() => this.handle(socket, msg, connectionId)).then(() => {
-            if (queue === next) queue = undefined;
-          });
+          const next: Promise<void> = queue
+            .then(() => this.handle(socket, msg, connectionId))
+            .then(() => {
+              if (queue === next) queue = undefined;
+            });
           queue = next;
           continue;
         }
@@ -100,12 +102,21 @@ export class WireServer {
       }
       req = decodeRequest(msg);
       if (!req.error) this.noteClient(req.body, connectionId);
-      const action = failing && !req.error ? failAction(this.state, req.body, this.appNames.get(connectionId)) : undefined;
+      const action =
+        failing && !req.error ? failAction(this.state, req.body, this.appNames.get(connectionId)) : undefined;
       if (action) {
         const r = req;
-        reply = this.failCommand(socket, action, () => dispatch(this.state, { body: r.body, raw: r.raw, sequences: r.sequences, connectionId }, this.durability));
+        reply = this.failCommand(socket, action, () =>
+          dispatch(this.state, { body: r.body, raw: r.raw, sequences: r.sequences, connectionId }, this.durability),
+        );
       } else {
-        reply = req.error ? errorReply(req.error) : dispatch(this.state, { body: req.body, raw: req.raw, sequences: req.sequences, connectionId }, this.durability);
+        reply = req.error
+          ? errorReply(req.error)
+          : dispatch(
+              this.state,
+              { body: req.body, raw: req.raw, sequences: req.sequences, connectionId },
+              this.durability,
+            );
       }
     } catch (e) {
       this.failed(socket, connectionId, e);
@@ -124,7 +135,8 @@ export class WireServer {
   /** Remembers the application name a handshake (hello / isMaster with `client`) gives. */
   private noteClient(body: Document, connectionId: number): void {
     const client = body.client as { application?: { name?: unknown } } | undefined;
-    if (client && typeof client === 'object' && typeof client.application?.name === 'string') this.appNames.set(connectionId, client.application.name);
+    if (client && typeof client === 'object' && typeof client.application?.name === 'string')
+      this.appNames.set(connectionId, client.application.name);
   }
 
   /**
@@ -132,7 +144,11 @@ export class WireServer {
    * (blockConnection), then closes the connection unanswered, or answers the error, or runs and has the write
    * concern error added to its reply.
    */
-  private failCommand(socket: net.Socket, action: FailAction, run: () => ReplyBody | Promise<ReplyBody>): ReplyBody | Promise<ReplyBody> {
+  private failCommand(
+    socket: net.Socket,
+    action: FailAction,
+    run: () => ReplyBody | Promise<ReplyBody>,
+  ): ReplyBody | Promise<ReplyBody> {
     const act = (): ReplyBody | Promise<ReplyBody> => {
       if (action.closeConnection) {
         socket.destroy();
@@ -142,7 +158,8 @@ export class WireServer {
       const reply = run();
       const wce = action.writeConcernError;
       if (!wce) return reply;
-      const add = (r: ReplyBody): ReplyBody => withWriteConcernError(Buffer.isBuffer(r) ? (deserialize(r) as Document) : r, wce);
+      const add = (r: ReplyBody): ReplyBody =>
+        withWriteConcernError(Buffer.isBuffer(r) ? (deserialize(r) as Document) : r, wce);
       return reply instanceof Promise ? reply.then(add) : add(reply);
     };
     if (action.blockMs <= 0) return act();

@@ -131,7 +131,8 @@ function element(b: Uint8Array, type: number, at: number, end: number, depth: nu
       const total = int32(b, at);
       if (total < 4 + 5 + 5 || at + total > end) fail('bad code with scope length');
       const codeEnd = string(b, at + 4, at + total);
-      if (document(b, codeEnd, at + total, depth + 1) !== at + total) fail('code with scope length disagrees with its parts');
+      if (document(b, codeEnd, at + total, depth + 1) !== at + total)
+        fail('code with scope length disagrees with its parts');
       return at + total;
     }
     case 0x10: // int32

@@ -9,7 +9,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** The engine package's swc build (plain JavaScript, imported by path like everything here). */
 async function loadSwcBuild(): Promise<(root: string, dirs: string[]) => Promise<void>> {
-  const mod = (await import(pathToFileURL(join(root, 'test/helpers/swc-build.mjs')).href)) as { swcBuild: (root: string, dirs: string[]) => Promise<void> };
+  const mod = (await import(pathToFileURL(join(root, 'test/helpers/swc-build.mjs')).href)) as {
+    swcBuild: (root: string, dirs: string[]) => Promise<void>;
+  };
   return mod.swcBuild;
 }
 
@@ -21,7 +23,9 @@ export default async function globalSetup(): Promise<void> {
     process.env.TEST_MONGODB_URI = given;
     return;
   }
-  const { startEngine } = (await import(pathToFileURL(join(root, 'dist/src/index.js')).href)) as typeof import('../../src/index.js');
+  const { startEngine } = (await import(
+    pathToFileURL(join(root, 'dist/src/index.js')).href
+  )) as typeof import('../../src/index.js');
   // TTL sweeps every second here (the engine's default is MongoDB's 60 s) so expiry tests stay short.
   const engine = await startEngine({ host: '127.0.0.1', port: 0, ttlIntervalMs: 1000 });
   (globalThis as { __ENGINE_TESTS_ENGINE__?: unknown }).__ENGINE_TESTS_ENGINE__ = engine;

@@ -3,4 +3,15 @@
 // versioned API, sessions, retryable reads and writes, GridFS.
 import { specSuite } from './unified/suite.js';
 
-for (const group of ['collection-management', 'run-command', 'command-monitoring', 'read-write-concern', 'versioned-api', 'sessions', 'retryable-reads', 'retryable-writes', 'gridfs']) specSuite(group);
+for (const group of [
+  'collection-management',
+  'run-command',
+  'command-monitoring',
+  'read-write-concern',
+  'versioned-api',
+  'sessions',
+  'retryable-reads',
+  'retryable-writes',
+  'gridfs',
+])
+  specSuite(group);

@@ -10,7 +10,9 @@ specSuite('unified-test-format/valid-pass');
 
 const failDir = join(import.meta.dirname, 'unified-test-format', 'valid-fail');
 describe('unified-test-format/valid-fail', () => {
-  for (const name of readdirSync(failDir).filter((f) => f.endsWith('.json')).sort()) {
+  for (const name of readdirSync(failDir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const file = parseFile(readFileSync(join(failDir, name), 'utf8'));
     for (const test of file.tests) {
       it(`${name}: ${test.description} is rejected`, async () => {

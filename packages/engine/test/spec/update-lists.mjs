@@ -26,11 +26,20 @@ for (const f of readdirSync(dir).sort()) {
   if (Object.keys(kept).length) expected[file] = kept;
   else delete expected[file];
 }
-console.log(`pass ${pass}, fail ${fail}, skip ${skip}: ${((100 * pass) / (pass + fail)).toFixed(1)}% of the tests run pass`);
+console.log(
+  `pass ${pass}, fail ${fail}, skip ${skip}: ${((100 * pass) / (pass + fail)).toFixed(1)}% of the tests run pass`,
+);
 if (flag === '--table') console.log(['| file | pass | fail | skip |', '|---|---|---|---|', ...rows].join('\n'));
-if (flag === '--fails') for (const [f, t] of Object.entries(expected)) for (const [d, r] of Object.entries(t)) console.log(`${f} :: ${d} :: ${r}`);
+if (flag === '--fails')
+  for (const [f, t] of Object.entries(expected))
+    for (const [d, r] of Object.entries(t)) console.log(`${f} :: ${d} :: ${r}`);
 if (flag === '--write') {
-  const sorted = (o) => Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]));
+  const sorted = (o) =>
+    Object.fromEntries(
+      Object.keys(o)
+        .sort()
+        .map((k) => [k, o[k]]),
+    );
   writeFileSync(join(here, 'skipped.json'), JSON.stringify(sorted(skipped), null, 2) + '\n');
   writeFileSync(join(here, 'expected-failures.json'), JSON.stringify(sorted(expected), null, 2) + '\n');
 }

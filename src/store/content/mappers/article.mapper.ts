@@ -85,6 +85,16 @@ export function toArticle(doc: ArticleDoc): Article {
   };
 }
 
-export const toContentType = (doc: ContentTypeDoc): ContentType => ({ id: doc._id, name: doc.name, slug: doc.slug, editor: doc.editor });
+export const toContentType = (doc: ContentTypeDoc): ContentType => ({
+  id: doc._id,
+  name: doc.name,
+  slug: doc.slug,
+  editor: doc.editor,
+});
 
-export const toSponsor = (doc: SponsorDoc): Sponsor => ({ id: doc._id, url: doc.url, name: doc.name, imageUrl: doc.imageUrl });
+export const toSponsor = (doc: SponsorDoc): Sponsor => ({
+  id: doc._id,
+  url: doc.url,
+  name: doc.name,
+  imageUrl: doc.imageUrl,
+});

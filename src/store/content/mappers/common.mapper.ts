@@ -2,4 +2,8 @@
 import type { ImageTransform } from '../../../schema/content/common.type.js';
 import type { ImageTransformDoc } from '../media.doc.js';
 
-export const toImageTransform = (t: ImageTransformDoc): ImageTransform => ({ width: t.width, height: t.height, url: t.url });
+export const toImageTransform = (t: ImageTransformDoc): ImageTransform => ({
+  width: t.width,
+  height: t.height,
+  url: t.url,
+});

@@ -78,7 +78,10 @@ export function toChannel(doc: ChannelDoc): Channel {
     description: doc.description,
     objectType: doc.objectType,
     configuration: {
-      linkables: doc.configuration.linkables.map((l) => ({ key: l.key, linkables: l.linkables.map((x) => ({ ...x })) })),
+      linkables: doc.configuration.linkables.map((l) => ({
+        key: l.key,
+        linkables: l.linkables.map((x) => ({ ...x })),
+      })),
       dynamicSections: doc.configuration.dynamicSections.map(toDynamicSection),
     },
   };

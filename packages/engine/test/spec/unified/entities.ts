@@ -1,9 +1,20 @@
 // The unified format's entity map: clients (with the command events they observe), databases,
 // collections, sessions, and the values and cursors operations save as entities.
-import { GridFSBucket, MongoClient, type ClientSession, type CommandFailedEvent, type CommandStartedEvent, type CommandSucceededEvent, type Db } from 'mongodb';
+import {
+  GridFSBucket,
+  MongoClient,
+  type ClientSession,
+  type CommandFailedEvent,
+  type CommandStartedEvent,
+  type CommandSucceededEvent,
+  type Db,
+} from 'mongodb';
 import type { Doc, EntityLookup } from './match.js';
 
-type CommandEvent = { kind: 'commandStartedEvent'; e: CommandStartedEvent } | { kind: 'commandSucceededEvent'; e: CommandSucceededEvent } | { kind: 'commandFailedEvent'; e: CommandFailedEvent };
+type CommandEvent =
+  | { kind: 'commandStartedEvent'; e: CommandStartedEvent }
+  | { kind: 'commandSucceededEvent'; e: CommandSucceededEvent }
+  | { kind: 'commandFailedEvent'; e: CommandFailedEvent };
 
 export interface ClientEntity {
   client: MongoClient;
@@ -13,7 +24,17 @@ export interface ClientEntity {
 /** Raised for what a runner of this scope does not implement; the suite reports it as a skip reason. */
 export class Unsupported extends Error {}
 
-const SENSITIVE = new Set(['authenticate', 'saslstart', 'saslcontinue', 'getnonce', 'createuser', 'updateuser', 'copydbgetnonce', 'copydbsaslstart', 'copydb']);
+const SENSITIVE = new Set([
+  'authenticate',
+  'saslstart',
+  'saslcontinue',
+  'getnonce',
+  'createuser',
+  'updateuser',
+  'copydbgetnonce',
+  'copydbsaslstart',
+  'copydb',
+]);
 const HELLO = new Set(['hello', 'ismaster']);
 
 function readOptions(o: Doc | undefined): Doc {
@@ -64,11 +85,15 @@ export class Entities implements EntityLookup {
         return this.buildClient(spec);
       case 'database': {
         const c = this.client(spec.client as string);
-        return c.client.db(this.dbName(spec.databaseName as string), readOptions(spec.databaseOptions as Doc | undefined));
+        return c.client.db(
+          this.dbName(spec.databaseName as string),
+          readOptions(spec.databaseOptions as Doc | undefined),
+        );
       }
       case 'collection': {
         const db = this.entity(spec.database as string) as Db;
-        if (!db || typeof db.collection !== 'function') throw new Error(`entity ${String(spec.database)} is not a database`);
+        if (!db || typeof db.collection !== 'function')
+          throw new Error(`entity ${String(spec.database)} is not a database`);
         return db.collection(spec.collectionName as string, readOptions(spec.collectionOptions as Doc | undefined));
       }
       case 'session': {
@@ -77,7 +102,8 @@ export class Entities implements EntityLookup {
       }
       case 'bucket': {
         const db = this.entity(spec.database as string) as Db;
-        if (!db || typeof db.collection !== 'function') throw new Error(`entity ${String(spec.database)} is not a database`);
+        if (!db || typeof db.collection !== 'function')
+          throw new Error(`entity ${String(spec.database)} is not a database`);
         return new GridFSBucket(db, readOptions(spec.bucketOptions as Doc | undefined));
       }
       default:
@@ -88,8 +114,13 @@ export class Entities implements EntityLookup {
   private async buildClient(spec: Doc): Promise<ClientEntity> {
     const observe = new Set((spec.observeEvents as string[] | undefined) ?? []);
     for (const e of observe) if (!e.startsWith('command')) throw new Unsupported(`observing ${e}`);
-    if (spec.storeEventsAsEntities || spec.observeLogMessages || spec.autoEncryptOpts) throw new Unsupported('event/log entities or encryption');
-    const ignore = new Set(((spec.ignoreCommandMonitoringEvents as string[] | undefined) ?? []).concat('configureFailPoint').map((s) => s.toLowerCase()));
+    if (spec.storeEventsAsEntities || spec.observeLogMessages || spec.autoEncryptOpts)
+      throw new Unsupported('event/log entities or encryption');
+    const ignore = new Set(
+      ((spec.ignoreCommandMonitoringEvents as string[] | undefined) ?? [])
+        .concat('configureFailPoint')
+        .map((s) => s.toLowerCase()),
+    );
     const sensitive = spec.observeSensitiveCommands === true;
     const uriOptions = { ...((spec.uriOptions as Doc | undefined) ?? {}) };
     if ('appname' in uriOptions) {
@@ -98,11 +129,19 @@ export class Entities implements EntityLookup {
     }
     // The versioned API: the driver then sends apiVersion (and apiStrict, apiDeprecationErrors) with every command.
     const api = spec.serverApi as { version: string; strict?: boolean; deprecationErrors?: boolean } | undefined;
-    const serverApi = api ? { version: api.version as '1', strict: api.strict, deprecationErrors: api.deprecationErrors } : undefined;
+    const serverApi = api
+      ? { version: api.version as '1', strict: api.strict, deprecationErrors: api.deprecationErrors }
+      : undefined;
     // After a state-change error (NotWritablePrimary, ShutdownInProgress, …) the driver re-checks the server at
     // most every minHeartbeatFrequencyMS (default 500 ms) before it retries: that wait is the driver's pacing,
     // not what the tests check, so it is 50 ms here unless a test's uriOptions say otherwise.
-    const client = new MongoClient(this.uri, { monitorCommands: true, serverSelectionTimeoutMS: 5000, minHeartbeatFrequencyMS: 50, ...(serverApi ? { serverApi } : {}), ...uriOptions });
+    const client = new MongoClient(this.uri, {
+      monitorCommands: true,
+      serverSelectionTimeoutMS: 5000,
+      minHeartbeatFrequencyMS: 50,
+      ...(serverApi ? { serverApi } : {}),
+      ...uriOptions,
+    });
     const entity: ClientEntity = { client, events: [] };
     const keep = (name: string, cmd?: Doc): boolean => {
       const n = name.toLowerCase();
@@ -116,15 +155,18 @@ export class Entities implements EntityLookup {
     const startedCmd = new Map<number, Doc>();
     client.on('commandStarted', (e) => {
       startedCmd.set(e.requestId, e.command);
-      if (observe.has('commandStartedEvent') && keep(e.commandName, e.command)) entity.events.push({ kind: 'commandStartedEvent', e });
+      if (observe.has('commandStartedEvent') && keep(e.commandName, e.command))
+        entity.events.push({ kind: 'commandStartedEvent', e });
     });
     client.on('commandSucceeded', (e) => {
       const cmd = startedCmd.get(e.requestId);
-      if (observe.has('commandSucceededEvent') && keep(e.commandName, cmd)) entity.events.push({ kind: 'commandSucceededEvent', e });
+      if (observe.has('commandSucceededEvent') && keep(e.commandName, cmd))
+        entity.events.push({ kind: 'commandSucceededEvent', e });
     });
     client.on('commandFailed', (e) => {
       const cmd = startedCmd.get(e.requestId);
-      if (observe.has('commandFailedEvent') && keep(e.commandName, cmd)) entity.events.push({ kind: 'commandFailedEvent', e });
+      if (observe.has('commandFailedEvent') && keep(e.commandName, cmd))
+        entity.events.push({ kind: 'commandFailedEvent', e });
     });
     await client.connect();
     return entity;
@@ -133,10 +175,12 @@ export class Entities implements EntityLookup {
   /** Ends sessions and closes clients. */
   async close(): Promise<void> {
     for (const v of this.map.values()) {
-      if (v && typeof v === 'object' && 'endSession' in v) await (v as ClientSession).endSession().catch(() => undefined);
+      if (v && typeof v === 'object' && 'endSession' in v)
+        await (v as ClientSession).endSession().catch(() => undefined);
     }
     for (const v of this.map.values()) {
-      if (v && typeof v === 'object' && 'client' in v && (v as ClientEntity).client instanceof MongoClient) await (v as ClientEntity).client.close();
+      if (v && typeof v === 'object' && 'client' in v && (v as ClientEntity).client instanceof MongoClient)
+        await (v as ClientEntity).client.close();
     }
   }
 }

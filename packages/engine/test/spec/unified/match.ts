@@ -30,7 +30,25 @@ function bsonType(v: unknown): string {
   if (v instanceof Date) return 'date';
   if (v instanceof RegExp) return 'regex';
   const t = (v as { _bsontype?: string })._bsontype;
-  if (t) return ({ ObjectId: 'objectId', Int32: 'int', Double: 'double', Long: 'long', Decimal128: 'decimal', Binary: 'binData', BSONRegExp: 'regex', Code: 'javascript', MinKey: 'minKey', MaxKey: 'maxKey', Timestamp: 'timestamp', BSONSymbol: 'symbol' } as Record<string, string>)[t] ?? t;
+  if (t)
+    return (
+      (
+        {
+          ObjectId: 'objectId',
+          Int32: 'int',
+          Double: 'double',
+          Long: 'long',
+          Decimal128: 'decimal',
+          Binary: 'binData',
+          BSONRegExp: 'regex',
+          Code: 'javascript',
+          MinKey: 'minKey',
+          MaxKey: 'maxKey',
+          Timestamp: 'timestamp',
+          BSONSymbol: 'symbol',
+        } as Record<string, string>
+      )[t] ?? t
+    );
   return 'object';
 }
 
@@ -60,9 +78,12 @@ function bytesOf(b: { buffer: Uint8Array }): Buffer {
 }
 
 function scalarEqual(expected: unknown, actual: unknown): boolean {
-  if (isNumeric(expected) && isNumeric(actual)) return Number(expected) === Number(actual) || (Number.isNaN(Number(expected)) && Number.isNaN(Number(actual)));
-  if (tagged(expected, 'Decimal128') || tagged(actual, 'Decimal128')) return String(expected) === String(actual) && bsonType(expected) === bsonType(actual);
-  if (tagged(expected, 'ObjectId')) return tagged(actual, 'ObjectId') && expected.toString('hex') === actual.toString('hex');
+  if (isNumeric(expected) && isNumeric(actual))
+    return Number(expected) === Number(actual) || (Number.isNaN(Number(expected)) && Number.isNaN(Number(actual)));
+  if (tagged(expected, 'Decimal128') || tagged(actual, 'Decimal128'))
+    return String(expected) === String(actual) && bsonType(expected) === bsonType(actual);
+  if (tagged(expected, 'ObjectId'))
+    return tagged(actual, 'ObjectId') && expected.toString('hex') === actual.toString('hex');
   if (expected instanceof Date) return actual instanceof Date && expected.getTime() === actual.getTime();
   if (expected instanceof Long) return isNumeric(actual) && expected.equals(Long.fromValue(actual as number));
   if (tagged(expected, 'Timestamp')) return tagged(actual, 'Timestamp') && String(expected) === String(actual);
@@ -104,7 +125,8 @@ export function match(expected: unknown, actual: unknown, ents: EntityLookup, ro
       const sub = specialOperator(v);
       const present = k in actual && actual[k] !== undefined;
       if (sub && sub[0] === '$$exists') {
-        if (present !== sub[1]) fail(`${path}.${k}`, sub[1] ? 'expected to exist' : `expected not to exist, got ${show(actual[k])}`);
+        if (present !== sub[1])
+          fail(`${path}.${k}`, sub[1] ? 'expected to exist' : `expected not to exist, got ${show(actual[k])}`);
         continue;
       }
       if (sub && sub[0] === '$$unsetOrMatches' && !present) continue;
@@ -119,7 +141,8 @@ export function match(expected: unknown, actual: unknown, ents: EntityLookup, ro
   }
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual)) fail(path, `expected an array ${show(expected)}, got ${show(actual)}`);
-    if (actual.length !== expected.length) fail(path, `expected ${expected.length} elements ${show(expected)}, got ${actual.length}: ${show(actual)}`);
+    if (actual.length !== expected.length)
+      fail(path, `expected ${expected.length} elements ${show(expected)}, got ${actual.length}: ${show(actual)}`);
     expected.forEach((v, i) => match(v, actual[i], ents, false, `${path}[${i}]`));
     return;
   }
@@ -133,7 +156,8 @@ function special(op: string, arg: unknown, actual: unknown, ents: EntityLookup, 
       return;
     case '$$type': {
       const types = Array.isArray(arg) ? (arg as string[]) : [arg as string];
-      if (actual === undefined || !types.some((t) => typeMatches(t, actual))) fail(path, `expected type ${types.join('|')}, got ${bsonType(actual)} ${show(actual)}`);
+      if (actual === undefined || !types.some((t) => typeMatches(t, actual)))
+        fail(path, `expected type ${types.join('|')}, got ${bsonType(actual)} ${show(actual)}`);
       return;
     }
     case '$$unsetOrMatches':
@@ -144,11 +168,17 @@ function special(op: string, arg: unknown, actual: unknown, ents: EntityLookup, 
     case '$$sessionLsid':
       return match(ents.sessionLsid(arg as string), actual, ents, false, path);
     case '$$matchesHexBytes':
-      if (typeof arg !== 'string' || !/^([0-9a-f]{2})*$/i.test(arg)) throw new Error(`malformed $$matchesHexBytes ${String(arg)}`);
-      if (!ArrayBuffer.isView(actual) || Buffer.from(actual.buffer, actual.byteOffset, actual.byteLength).toString('hex') !== arg.toLowerCase()) fail(path, 'hex bytes differ');
+      if (typeof arg !== 'string' || !/^([0-9a-f]{2})*$/i.test(arg))
+        throw new Error(`malformed $$matchesHexBytes ${String(arg)}`);
+      if (
+        !ArrayBuffer.isView(actual) ||
+        Buffer.from(actual.buffer, actual.byteOffset, actual.byteLength).toString('hex') !== arg.toLowerCase()
+      )
+        fail(path, 'hex bytes differ');
       return;
     case '$$lte':
-      if (!isNumeric(actual) || !(Number(actual) <= Number(arg))) fail(path, `expected <= ${show(arg)}, got ${show(actual)}`);
+      if (!isNumeric(actual) || !(Number(actual) <= Number(arg)))
+        fail(path, `expected <= ${show(arg)}, got ${show(actual)}`);
       return;
     case '$$matchAsDocument':
       if (typeof actual !== 'string') fail(path, `$$matchAsDocument needs a string, got ${show(actual)}`);

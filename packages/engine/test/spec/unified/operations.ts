@@ -1,6 +1,14 @@
 // Unified-format operations mapped onto the Node.js driver's API, and the driver's results turned into
 // the plain shapes the format's expectations describe (Maps of per-index results become documents).
-import { AbstractCursor, GridFSBucket, MongoClient, type ClientSession, type Collection, type Db, type Document } from 'mongodb';
+import {
+  AbstractCursor,
+  GridFSBucket,
+  MongoClient,
+  type ClientSession,
+  type Collection,
+  type Db,
+  type Document,
+} from 'mongodb';
 import { Unsupported, type ClientEntity, type Entities } from './entities.js';
 import { MatchError, type Doc } from './match.js';
 
@@ -11,7 +19,15 @@ export interface Operation {
 }
 
 /** Results from iterable operations whose elements are root-level documents when matched. */
-export const ITERABLE = new Set(['find', 'aggregate', 'listIndexes', 'listCollections', 'listDatabases', 'runCursorCommand', 'listSearchIndexes']);
+export const ITERABLE = new Set([
+  'find',
+  'aggregate',
+  'listIndexes',
+  'listCollections',
+  'listDatabases',
+  'runCursorCommand',
+  'listSearchIndexes',
+]);
 
 function plain(v: unknown): unknown {
   if (v instanceof Map) return Object.fromEntries([...v].map(([k, x]) => [String(k), plain(x)]));
@@ -35,7 +51,16 @@ export function clientBulkResult(r: Document | undefined): Doc | undefined {
 export function bulkResult(r: Document | undefined): Doc | undefined {
   if (!r) return undefined;
   const out: Doc = {};
-  for (const k of ['insertedCount', 'matchedCount', 'modifiedCount', 'deletedCount', 'upsertedCount', 'upsertedIds', 'insertedIds']) out[k] = r[k];
+  for (const k of [
+    'insertedCount',
+    'matchedCount',
+    'modifiedCount',
+    'deletedCount',
+    'upsertedCount',
+    'upsertedIds',
+    'insertedIds',
+  ])
+    out[k] = r[k];
   return out;
 }
 
@@ -86,8 +111,10 @@ const REQUIRED: Record<string, string[]> = {
 
 function validate(op: Operation): void {
   const a = op.arguments ?? {};
-  for (const name of REQUIRED[op.name] ?? []) if (!(name in a)) throw new MatchError(`malformed operation ${op.name}: argument ${name} is required`);
-  if ('returnDocument' in a && a.returnDocument !== 'Before' && a.returnDocument !== 'After') throw new MatchError(`malformed operation ${op.name}: returnDocument must be Before or After`);
+  for (const name of REQUIRED[op.name] ?? [])
+    if (!(name in a)) throw new MatchError(`malformed operation ${op.name}: argument ${name} is required`);
+  if ('returnDocument' in a && a.returnDocument !== 'Before' && a.returnDocument !== 'After')
+    throw new MatchError(`malformed operation ${op.name}: returnDocument must be Before or After`);
 }
 
 /** Operations another suite adds (the change-stream spec tests): tried first; undefined means "not mine". */
@@ -104,23 +131,31 @@ export async function execute(op: Operation, ents: Entities): Promise<unknown> {
     const result = added(op.name, target, a);
     if (result) return result;
   }
-  if (target && typeof (target as Collection).collectionName === 'string' && typeof (target as Collection).insertOne === 'function') return collectionOp(op.name, target as Collection, a);
+  if (
+    target &&
+    typeof (target as Collection).collectionName === 'string' &&
+    typeof (target as Collection).insertOne === 'function'
+  )
+    return collectionOp(op.name, target as Collection, a);
   if (target instanceof AbstractCursor) return cursorOp(op.name, target);
-  if (target && typeof (target as Db).databaseName === 'string' && typeof (target as Db).collection === 'function') return databaseOp(op.name, target as Db, a);
+  if (target && typeof (target as Db).databaseName === 'string' && typeof (target as Db).collection === 'function')
+    return databaseOp(op.name, target as Db, a);
   if (target instanceof GridFSBucket) return bucketOp(op.name, target, a);
   // A session before a client: a ClientSession has a `client` property too.
   if (target && typeof (target as ClientSession).endSession === 'function') {
     if (op.name === 'endSession') return (target as ClientSession).endSession();
     throw new Unsupported(`session operation ${op.name}`);
   }
-  if (target && (target as ClientEntity).client instanceof MongoClient) return clientOp(op.name, (target as ClientEntity).client, a);
+  if (target && (target as ClientEntity).client instanceof MongoClient)
+    return clientOp(op.name, (target as ClientEntity).client, a);
   throw new Unsupported(`operation ${op.name} on ${op.object}`);
 }
 
 /** A GridFS `source`/bytes argument: {$$hexBytes: "..."}. */
 function hexBytes(v: unknown): Buffer {
   const hex = (v as { $$hexBytes?: unknown } | undefined)?.$$hexBytes;
-  if (typeof hex !== 'string' || !/^([0-9a-f]{2})*$/i.test(hex)) throw new MatchError(`malformed GridFS source ${JSON.stringify(v)}`);
+  if (typeof hex !== 'string' || !/^([0-9a-f]{2})*$/i.test(hex))
+    throw new MatchError(`malformed GridFS source ${JSON.stringify(v)}`);
   return Buffer.from(hex, 'hex');
 }
 
@@ -137,7 +172,12 @@ async function bucketOp(name: string, b: GridFSBucket, a: Doc): Promise<unknown>
     case 'download':
       return drain(b.openDownloadStream(a.id as never));
     case 'downloadByName':
-      return drain(b.openDownloadStreamByName(a.filename as string, a.revision === undefined ? {} : { revision: a.revision as number }));
+      return drain(
+        b.openDownloadStreamByName(
+          a.filename as string,
+          a.revision === undefined ? {} : { revision: a.revision as number },
+        ),
+      );
     case 'rename':
       return b.rename(a.id as never, a.newFilename as string);
     case 'upload': {
@@ -301,7 +341,12 @@ async function clientOp(name: string, client: MongoClient, a: Doc): Promise<unkn
     case 'listDatabases':
       return (await client.db('admin').admin().listDatabases(a)).databases;
     case 'listDatabaseNames':
-      return (await client.db('admin').admin().listDatabases({ ...a, nameOnly: true })).databases.map((d) => d.name);
+      return (
+        await client
+          .db('admin')
+          .admin()
+          .listDatabases({ ...a, nameOnly: true })
+      ).databases.map((d) => d.name);
     default:
       throw new Unsupported(`client operation ${name}`);
   }

@@ -23,7 +23,12 @@ export interface UnifiedTest {
   description: string;
   runOnRequirements?: Doc[];
   skipReason?: string;
-  operations: (Operation & { expectError?: Doc; expectResult?: unknown; saveResultAsEntity?: string; ignoreResultAndError?: boolean })[];
+  operations: (Operation & {
+    expectError?: Doc;
+    expectResult?: unknown;
+    saveResultAsEntity?: string;
+    ignoreResultAndError?: boolean;
+  })[];
   expectEvents?: ExpectedEvents[];
   outcome?: { collectionName: string; databaseName: string; documents: Doc[] }[];
 }
@@ -43,9 +48,12 @@ function cmp(a: number[], b: number[]): number {
 
 /** Why a runOnRequirement does not hold for the engine, or undefined if it does. */
 function unmet(r: Doc): string | undefined {
-  if (typeof r.minServerVersion === 'string' && cmp(SERVER.version, version(r.minServerVersion)) < 0) return `needs server >= ${r.minServerVersion}`;
-  if (typeof r.maxServerVersion === 'string' && cmp(SERVER.version, version(r.maxServerVersion)) > 0) return `needs server <= ${r.maxServerVersion}`;
-  if (Array.isArray(r.topologies) && !r.topologies.includes(SERVER.topology)) return `needs topology ${r.topologies.join('/')}`;
+  if (typeof r.minServerVersion === 'string' && cmp(SERVER.version, version(r.minServerVersion)) < 0)
+    return `needs server >= ${r.minServerVersion}`;
+  if (typeof r.maxServerVersion === 'string' && cmp(SERVER.version, version(r.maxServerVersion)) > 0)
+    return `needs server <= ${r.maxServerVersion}`;
+  if (Array.isArray(r.topologies) && !r.topologies.includes(SERVER.topology))
+    return `needs topology ${r.topologies.join('/')}`;
   if (r.serverless === 'require') return 'needs serverless';
   if (r.auth === true) return 'needs authentication';
   if (r.csfle === true) return 'needs client-side encryption';
@@ -56,7 +64,9 @@ function unmet(r: Doc): string | undefined {
 function requirements(list: Doc[] | undefined): string | undefined {
   if (!list || list.length === 0) return undefined;
   const reasons = list.map(unmet);
-  return reasons.every((x) => x !== undefined) ? `runOnRequirements: ${reasons.join(' or ')} (the engine is a standalone ${SERVER.version.join('.')})` : undefined;
+  return reasons.every((x) => x !== undefined)
+    ? `runOnRequirements: ${reasons.join(' or ')} (the engine is a standalone ${SERVER.version.join('.')})`
+    : undefined;
 }
 
 /** Operations the format lists but the Node.js driver 7 does not have (the specifications let a driver leave them out). */
@@ -76,19 +86,26 @@ export function skipReason(file: UnifiedFile, test: UnifiedTest): string | undef
   if (test.skipReason) return `the file skips it: ${test.skipReason}`;
   for (const op of test.operations) {
     if (op.object === 'testRunner') {
-      if (op.name === 'targetedFailPoint') return 'targetedFailPoint pins a fail point to a mongos (sharded clusters only)';
+      if (op.name === 'targetedFailPoint')
+        return 'targetedFailPoint pins a fail point to a mongos (sharded clusters only)';
       continue;
     }
     if (NOT_IN_DRIVER[op.name]) return NOT_IN_DRIVER[op.name];
-    if (['startTransaction', 'commitTransaction', 'abortTransaction', 'withTransaction'].includes(op.name)) return 'transactions need a replica set';
-    if (op.arguments && 'timeoutMS' in op.arguments) return 'client-side timeoutMS (CSOT) is a driver feature, not engine behaviour';
+    if (['startTransaction', 'commitTransaction', 'abortTransaction', 'withTransaction'].includes(op.name))
+      return 'transactions need a replica set';
+    if (op.arguments && 'timeoutMS' in op.arguments)
+      return 'client-side timeoutMS (CSOT) is a driver feature, not engine behaviour';
   }
-  for (const e of test.expectEvents ?? []) if (e.eventType && e.eventType !== 'command') return `${e.eventType} events are driver behaviour, not engine behaviour`;
+  for (const e of test.expectEvents ?? [])
+    if (e.eventType && e.eventType !== 'command')
+      return `${e.eventType} events are driver behaviour, not engine behaviour`;
   for (const e of file.createEntities ?? []) {
     const kind = Object.keys(e)[0]!;
-    if (!['client', 'database', 'collection', 'session', 'bucket'].includes(kind)) return `${kind} entities are outside this runner's scope`;
+    if (!['client', 'database', 'collection', 'session', 'bucket'].includes(kind))
+      return `${kind} entities are outside this runner's scope`;
     const spec = e[kind] as Doc;
-    if (kind === 'client' && ((spec.observeEvents as string[] | undefined) ?? []).some((x) => !x.startsWith('command'))) return 'CMAP/SDAM events are driver behaviour, not engine behaviour';
+    if (kind === 'client' && ((spec.observeEvents as string[] | undefined) ?? []).some((x) => !x.startsWith('command')))
+      return 'CMAP/SDAM events are driver behaviour, not engine behaviour';
   }
   return undefined;
 }
@@ -103,7 +120,8 @@ export function renameDatabases<T>(value: T, names: Map<string, string>): T {
       return v;
     }
     if (Array.isArray(v)) return v.map(walk);
-    if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype)
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
     return v;
   };
   return walk(value) as T;
@@ -118,14 +136,25 @@ async function seed(internal: MongoClient, file: UnifiedFile): Promise<void> {
   for (const data of file.initialData ?? []) {
     const db = internal.db(data.databaseName);
     await db.dropCollection(data.collectionName, { writeConcern: { w: 'majority' } }).catch(() => undefined);
-    if (data.createOptions || data.documents.length === 0) await db.createCollection(data.collectionName, { ...(data.createOptions ?? {}), writeConcern: { w: 'majority' } });
-    if (data.documents.length) await db.collection(data.collectionName).insertMany(data.documents as Document[], { writeConcern: { w: 'majority' } });
+    if (data.createOptions || data.documents.length === 0)
+      await db.createCollection(data.collectionName, {
+        ...(data.createOptions ?? {}),
+        writeConcern: { w: 'majority' },
+      });
+    if (data.documents.length)
+      await db
+        .collection(data.collectionName)
+        .insertMany(data.documents as Document[], { writeConcern: { w: 'majority' } });
   }
 }
 
 async function checkOutcome(internal: MongoClient, test: UnifiedTest, ents: Entities): Promise<void> {
   for (const o of test.outcome ?? []) {
-    const docs = await internal.db(o.databaseName).collection(o.collectionName).find({}, { sort: { _id: 1 }, readConcern: { level: 'local' } }).toArray();
+    const docs = await internal
+      .db(o.databaseName)
+      .collection(o.collectionName)
+      .find({}, { sort: { _id: 1 }, readConcern: { level: 'local' } })
+      .toArray();
     match(o.documents, docs, ents, false, `outcome ${o.collectionName}`);
   }
 }
@@ -143,7 +172,8 @@ function failPointNames(test: UnifiedTest): Set<string> {
 /** Runs one test (already known not to be skipped); throws on the first assertion that fails. */
 export async function runTest(uri: string, file: UnifiedFile, test: UnifiedTest): Promise<void> {
   const [major, minor] = file.schemaVersion.split('.').map(Number);
-  if (major !== SUPPORTED_SCHEMA[0] || minor! > SUPPORTED_SCHEMA[1]!) throw new MatchError(`schemaVersion ${file.schemaVersion} is not supported (1.0 to 1.${SUPPORTED_SCHEMA[1]})`);
+  if (major !== SUPPORTED_SCHEMA[0] || minor! > SUPPORTED_SCHEMA[1]!)
+    throw new MatchError(`schemaVersion ${file.schemaVersion} is not supported (1.0 to 1.${SUPPORTED_SCHEMA[1]})`);
   const internal = new MongoClient(uri, { serverSelectionTimeoutMS: 5000 });
   // The internal client closes however the test ends: left open after a failing test, its monitor and
   // pool timers keep the Jest process alive.
@@ -174,7 +204,8 @@ async function runWith(internal: MongoClient, uri: string, file: UnifiedFile, te
       }
       if (op.ignoreResultAndError) continue;
       if (op.expectError) {
-        if (!failed) throw new MatchError(`${where}: expected an error, got ${EJSON.stringify(result as Doc, { relaxed: true })}`);
+        if (!failed)
+          throw new MatchError(`${where}: expected an error, got ${EJSON.stringify(result as Doc, { relaxed: true })}`);
         try {
           checkError(op.expectError, error, ents);
         } catch (e) {
@@ -182,13 +213,19 @@ async function runWith(internal: MongoClient, uri: string, file: UnifiedFile, te
         }
         continue;
       }
-      if (failed) throw new MatchError(`${where}: unexpected error ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+      if (failed)
+        throw new MatchError(
+          `${where}: unexpected error ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
+        );
       if (op.expectResult !== undefined) {
         try {
           if (ITERABLE.has(op.name) && Array.isArray(op.expectResult)) {
             // Elements of an iterable result are root-level documents (extra fields allowed).
             const want = op.expectResult as unknown[];
-            if (!Array.isArray(result) || result.length !== want.length) throw new MatchError(`expected ${want.length} documents, got ${EJSON.stringify(result as Doc, { relaxed: true })}`);
+            if (!Array.isArray(result) || result.length !== want.length)
+              throw new MatchError(
+                `expected ${want.length} documents, got ${EJSON.stringify(result as Doc, { relaxed: true })}`,
+              );
             want.forEach((x, j) => match(x, (result as unknown[])[j], ents, true, `[${j}]`));
           } else match(op.expectResult, result, ents, true);
         } catch (e) {
@@ -200,7 +237,8 @@ async function runWith(internal: MongoClient, uri: string, file: UnifiedFile, te
     checkEvents(test, ents);
   } finally {
     // A fail point outlives the test that set it unless turned off (the format's "disable after the test").
-    for (const name of failPointNames(test)) await internal.db('admin').command({ configureFailPoint: name, mode: 'off' });
+    for (const name of failPointNames(test))
+      await internal.db('admin').command({ configureFailPoint: name, mode: 'off' });
     await ents.close();
   }
   await checkOutcome(internal, test, ents);

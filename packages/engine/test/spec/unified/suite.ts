@@ -16,7 +16,8 @@ const load = (name: string): Listing => JSON.parse(readFileSync(join(SPEC_DIR, n
 function databaseNames(file: UnifiedFile): Map<string, string> {
   const names = new Map<string, string>();
   const add = (n: unknown): void => {
-    if (typeof n === 'string' && !names.has(n) && n !== 'admin') names.set(n, uniqueDbName(n.replace(/[^A-Za-z0-9]/g, '').slice(0, 20)));
+    if (typeof n === 'string' && !names.has(n) && n !== 'admin')
+      names.set(n, uniqueDbName(n.replace(/[^A-Za-z0-9]/g, '').slice(0, 20)));
   };
   for (const e of file.createEntities ?? []) add((e.database as { databaseName?: string } | undefined)?.databaseName);
   for (const d of file.initialData ?? []) add(d.databaseName);
@@ -28,7 +29,9 @@ export function specSuite(group: string, only?: (file: string) => boolean): void
   const skipped = load('skipped.json');
   const expectedFailures = load('expected-failures.json');
   const record = process.env.SPEC_RECORD;
-  const files = readdirSync(join(SPEC_DIR, group)).filter((f) => f.endsWith('.json') && (!only || only(f))).sort();
+  const files = readdirSync(join(SPEC_DIR, group))
+    .filter((f) => f.endsWith('.json') && (!only || only(f)))
+    .sort();
   for (const name of files) {
     const key = `${group}/${name}`;
     const raw = parseFile(readFileSync(join(SPEC_DIR, group, name), 'utf8'));
@@ -48,11 +51,18 @@ export function specSuite(group: string, only?: (file: string) => boolean): void
       afterAll(async () => {
         await own?.close();
         const client = new MongoClient(testMongoUri());
-        for (const db of names.values()) await client.db(db).dropDatabase().catch(() => undefined);
+        for (const db of names.values())
+          await client
+            .db(db)
+            .dropDatabase()
+            .catch(() => undefined);
         await client.close();
         if (record) {
           mkdirSync(record, { recursive: true });
-          writeFileSync(join(record, `${key.replace(/\//g, '__')}.json`), JSON.stringify({ file: key, skips, outcome }, null, 1));
+          writeFileSync(
+            join(record, `${key.replace(/\//g, '__')}.json`),
+            JSON.stringify({ file: key, skips, outcome }, null, 1),
+          );
         }
       });
       for (const test of file.tests) {
@@ -63,18 +73,24 @@ export function specSuite(group: string, only?: (file: string) => boolean): void
           continue;
         }
         const expectedFailure = expectedFailures[key]?.[test.description];
-        it(expectedFailure ? `${test.description} [expected failure: ${expectedFailure}]` : test.description, async () => {
-          let error: unknown;
-          try {
-            await runTest(uri(), file, test);
-          } catch (e) {
-            error = e;
-          }
-          outcome[test.description] = error ? `fail: ${error instanceof Error ? error.message : String(error)}` : 'pass';
-          if (record) return;
-          if (expectedFailure && !error) throw new Error(`listed in expected-failures.json but now passes: remove it from the list`);
-          if (!expectedFailure && error) throw error;
-        });
+        it(
+          expectedFailure ? `${test.description} [expected failure: ${expectedFailure}]` : test.description,
+          async () => {
+            let error: unknown;
+            try {
+              await runTest(uri(), file, test);
+            } catch (e) {
+              error = e;
+            }
+            outcome[test.description] = error
+              ? `fail: ${error instanceof Error ? error.message : String(error)}`
+              : 'pass';
+            if (record) return;
+            if (expectedFailure && !error)
+              throw new Error(`listed in expected-failures.json but now passes: remove it from the list`);
+            if (!expectedFailure && error) throw error;
+          },
+        );
       }
       it('skips exactly what skipped.json lists for this file', () => {
         if (!record) expect(skips).toEqual(skipped[key] ?? {});

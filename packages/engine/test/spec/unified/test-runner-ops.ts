@@ -22,7 +22,8 @@ function dirty(ents: Entities, name: string): boolean {
 /** The lsid ids of the client's last two command-started events, as hex. */
 function lastTwoLsids(ents: Entities, client: string): [string, string] {
   const started = ents.client(client).events.filter((e) => e.kind === 'commandStartedEvent');
-  if (started.length < 2) throw new MatchError(`client ${client} observed ${started.length} command-started events, need two`);
+  if (started.length < 2)
+    throw new MatchError(`client ${client} observed ${started.length} command-started events, need two`);
   const lsid = (i: number): string => {
     const cmd = started[started.length - i]!.e.command as { lsid?: { id?: { toString(enc: string): string } } };
     if (!cmd.lsid?.id) throw new MatchError(`command ${started[started.length - i]!.e.commandName} carried no lsid`);
@@ -37,33 +38,46 @@ export async function testRunnerOp(op: Operation, ents: Entities, internal: Mong
   const coll = a.collectionName as string;
   switch (op.name) {
     case 'assertCollectionExists':
-      if (!(await collectionNames(internal, db)).includes(coll)) throw new MatchError(`collection ${db}.${coll} should exist`);
+      if (!(await collectionNames(internal, db)).includes(coll))
+        throw new MatchError(`collection ${db}.${coll} should exist`);
       return undefined;
     case 'assertCollectionNotExists':
-      if ((await collectionNames(internal, db)).includes(coll)) throw new MatchError(`collection ${db}.${coll} should not exist`);
+      if ((await collectionNames(internal, db)).includes(coll))
+        throw new MatchError(`collection ${db}.${coll} should not exist`);
       return undefined;
     case 'assertIndexExists':
-      if (!(await indexNames(internal, db, coll)).includes(a.indexName as string)) throw new MatchError(`index ${String(a.indexName)} should exist on ${db}.${coll}`);
+      if (!(await indexNames(internal, db, coll)).includes(a.indexName as string))
+        throw new MatchError(`index ${String(a.indexName)} should exist on ${db}.${coll}`);
       return undefined;
     case 'assertIndexNotExists': {
       const names = await indexNames(internal, db, coll).catch(() => [] as string[]);
-      if (names.includes(a.indexName as string)) throw new MatchError(`index ${String(a.indexName)} should not exist on ${db}.${coll}`);
+      if (names.includes(a.indexName as string))
+        throw new MatchError(`index ${String(a.indexName)} should not exist on ${db}.${coll}`);
       return undefined;
     }
     case 'assertSessionDirty':
     case 'assertSessionNotDirty':
-      if (dirty(ents, a.session as string) !== (op.name === 'assertSessionDirty')) throw new MatchError(`session ${String(a.session)} should${op.name === 'assertSessionDirty' ? '' : ' not'} be dirty`);
+      if (dirty(ents, a.session as string) !== (op.name === 'assertSessionDirty'))
+        throw new MatchError(
+          `session ${String(a.session)} should${op.name === 'assertSessionDirty' ? '' : ' not'} be dirty`,
+        );
       return undefined;
     case 'assertSameLsidOnLastTwoCommands':
     case 'assertDifferentLsidOnLastTwoCommands': {
       const [x, y] = lastTwoLsids(ents, a.client as string);
-      if ((x === y) !== (op.name === 'assertSameLsidOnLastTwoCommands')) throw new MatchError(`the last two commands of ${String(a.client)} should carry ${op.name === 'assertSameLsidOnLastTwoCommands' ? 'the same' : 'different'} lsids (${x}, ${y})`);
+      if ((x === y) !== (op.name === 'assertSameLsidOnLastTwoCommands'))
+        throw new MatchError(
+          `the last two commands of ${String(a.client)} should carry ${op.name === 'assertSameLsidOnLastTwoCommands' ? 'the same' : 'different'} lsids (${x}, ${y})`,
+        );
       return undefined;
     }
     case 'failPoint': {
       // Set through the test's client (so an appName filter sees that client's handshake); turned off after the test.
       const fp = a.failPoint as Doc;
-      await ents.client(a.client as string).client.db('admin').command(fp);
+      await ents
+        .client(a.client as string)
+        .client.db('admin')
+        .command(fp);
       return undefined;
     }
     case 'createEntities':
