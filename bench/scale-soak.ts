@@ -6,7 +6,6 @@
 // CPU. Prints a Markdown table and exits 1 if any answer was wrong or the service died (an OOM shows here).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { Rand } from '../src/seed/content-random.js';

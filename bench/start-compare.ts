@@ -10,7 +10,6 @@
 // that build is 51f81bb, checked out beside this one with `git worktree add --detach` (docs/PERFORMANCE.md).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { startEntry, startFlags } from './procs.js';

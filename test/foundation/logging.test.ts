@@ -31,8 +31,8 @@ async function printed(pretty: boolean): Promise<string[]> {
   const child = spawnNode('--input-type=module', ['-e', code], {});
   expect(await child.exited).toBe(0);
   expect(child.stderr.join('')).toBe('');
-  // eslint-disable-next-line no-control-regex
   return child.lines.map((l) =>
+    // eslint-disable-next-line no-control-regex -- the terminal's colour codes start with ESC
     typeof l.level === 'number' ? JSON.stringify(l) : String(l.msg).replace(/\x1b\[[0-9;]*m/g, ''),
   );
 }
