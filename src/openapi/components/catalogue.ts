@@ -88,12 +88,10 @@ const productItemFields = {
       size: z.number().int().nullable().describe('Size in bytes'),
     }),
   ),
-  productDetails: z
-    .object({ id: z.string() })
-    .openapi({
-      deprecated: true,
-      description: 'Deprecated: use productId. Holds only the product id (no nested product)',
-    }),
+  productDetails: z.object({ id: z.string() }).openapi({
+    deprecated: true,
+    description: 'Deprecated: use productId. Holds only the product id (no nested product)',
+  }),
   translations: keyedByLanguage(
     z.object({ name: nullableString(), subtitle: nullableString() }),
     'Every translation the item has',

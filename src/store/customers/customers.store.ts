@@ -66,15 +66,13 @@ export async function insertCustomer(store: Store, input: NewCustomer, now = new
 /** Links a third-party identity to an existing customer; false when that identity belongs to someone else. */
 export async function linkIdentity(store: Store, customerId: string, identity: CustomerIdentityDoc): Promise<boolean> {
   try {
-    const res = await store
-      .collection('customers')
-      .updateOne(
-        { _id: customerId },
-        {
-          $push: { identities: identity, identityKeys: identityKey(identity.provider, identity.subject) },
-          $set: { updatedAt: identity.linkedAt },
-        },
-      );
+    const res = await store.collection('customers').updateOne(
+      { _id: customerId },
+      {
+        $push: { identities: identity, identityKeys: identityKey(identity.provider, identity.subject) },
+        $set: { updatedAt: identity.linkedAt },
+      },
+    );
     return res.matchedCount === 1;
   } catch (err) {
     if (isDuplicateKey(err)) return false;
