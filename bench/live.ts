@@ -48,16 +48,14 @@ async function main(): Promise<void> {
     const engine = await startEngine(dbPath);
     const mongo = await MongoClient.connect(engine.uri);
     const db = mongo.db(DB_NAME);
-    await db
-      .collection('liveBlogs')
-      .insertOne({
-        _id: BLOG,
-        title: 'Bench',
-        startDate: new Date(),
-        endDate: null,
-        websocketRoomName: 'bench-room',
-        lastSeq: 0,
-      } as never);
+    await db.collection('liveBlogs').insertOne({
+      _id: BLOG,
+      title: 'Bench',
+      startDate: new Date(),
+      endDate: null,
+      websocketRoomName: 'bench-room',
+      lastSeq: 0,
+    } as never);
     // --profile <dir>: the service writes a CPU profile there when it stops.
     const service = await startService(
       engine.uri,

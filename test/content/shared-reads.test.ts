@@ -26,16 +26,14 @@ describe('findByKeys', () => {
     });
     await client.connect();
     db = client.db(dbName);
-    await db
-      .collection('things')
-      .insertMany(
-        Array.from({ length: 1200 }, (_, i) => ({
-          _id: `t${i}` as never,
-          title: `Thing ${i}`,
-          status: i % 10 === 9 ? 'draft' : 'published',
-          body: `body ${i}`,
-        })),
-      );
+    await db.collection('things').insertMany(
+      Array.from({ length: 1200 }, (_, i) => ({
+        _id: `t${i}` as never,
+        title: `Thing ${i}`,
+        status: i % 10 === 9 ? 'draft' : 'published',
+        body: `body ${i}`,
+      })),
+    );
   });
   afterAll(async () => {
     await db.dropDatabase().catch(() => undefined);

@@ -201,15 +201,13 @@ describe('per-viewer fields', () => {
   test('an operation selecting one is no-store, and each reader sees their own value', async () => {
     const [voter, other] = await Promise.all([reader([{ group: 'gold' }]), reader([{ group: 'gold' }])]);
     const tokens = await Promise.all([voter, other].map(async (t) => ({ token: t, id: await customerOf(t) })));
-    await svc.db
-      .collection('pollVotes')
-      .insertOne({
-        _id: 'v-1' as never,
-        pollId: 'poll-1',
-        customerId: tokens[0]!.id,
-        choiceId: 'yes',
-        votedAt: new Date(),
-      });
+    await svc.db.collection('pollVotes').insertOne({
+      _id: 'v-1' as never,
+      pollId: 'poll-1',
+      customerId: tokens[0]!.id,
+      choiceId: 'yes',
+      votedAt: new Date(),
+    });
 
     const mine = await post(VOTES, tokens[0]!.token);
     expect(mine.cacheControl).toBe('no-store');

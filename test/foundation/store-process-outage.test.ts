@@ -56,16 +56,14 @@ beforeAll(async () => {
   });
   const log = createLogger('silent');
   store = await Store.open(config.store, log);
-  await store
-    .collection('channels')
-    .insertOne({
-      _id: '7',
-      name: 'Seven',
-      image: null,
-      description: null,
-      objectType: 'channel',
-      configuration: { linkables: [], dynamicSections: [] },
-    });
+  await store.collection('channels').insertOne({
+    _id: '7',
+    name: 'Seven',
+    image: null,
+    description: null,
+    objectType: 'channel',
+    configuration: { linkables: [], dynamicSections: [] },
+  });
   service = await startService({ config, log, store });
 }, 60_000);
 

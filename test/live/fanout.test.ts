@@ -78,16 +78,14 @@ test('shutdown closes subscribers with 1001; a connection without subscriptions 
   const busy = wsClient(other.url);
   collect(busy, SUBSCRIBE.replace('blog-1', 'blog-none'));
   expect((await idle.closed).code).toBe(4408);
-  await other.db
-    .collection('liveBlogs')
-    .insertOne({
-      _id: 'blog-held',
-      title: 't',
-      startDate: new Date(),
-      endDate: null,
-      websocketRoomName: 'held',
-      lastSeq: 0,
-    } as never);
+  await other.db.collection('liveBlogs').insertOne({
+    _id: 'blog-held',
+    title: 't',
+    startDate: new Date(),
+    endDate: null,
+    websocketRoomName: 'held',
+    lastSeq: 0,
+  } as never);
   const held = wsClient(other.url);
   collect(held, 'subscription { liveBlogMessageAdded(liveBlogId: "blog-held") { id } }');
   await settled(() => other.service.live.subscriptions === 1);

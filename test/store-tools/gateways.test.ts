@@ -111,14 +111,12 @@ describe('the start-up check on its own', () => {
 
   test('a store from before the record, with live grants for another audience: warns, and keeps no record yet', async () => {
     const grant = { resources: { 'http://localhost:4000/': 'openid cart' }, accountId: 'cus_x' };
-    await store
-      .collection('oauth_models')
-      .insertOne({
-        _id: 'Grant:g1',
-        model: 'Grant',
-        payload: JSON.stringify(grant),
-        expiresAt: new Date(Date.now() + 3_600_000),
-      });
+    await store.collection('oauth_models').insertOne({
+      _id: 'Grant:g1',
+      model: 'Grant',
+      payload: JSON.stringify(grant),
+      expiresAt: new Date(Date.now() + 3_600_000),
+    });
     await checkIssuer(store, ours, log);
     expect(captured).toEqual([
       expect.objectContaining({

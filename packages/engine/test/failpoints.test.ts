@@ -43,13 +43,11 @@ test('without test commands, configureFailPoint does not exist (CommandNotFound)
   const c = new MongoClient(plain.uri, { serverSelectionTimeoutMS: 5000 });
   try {
     await expect(
-      c
-        .db('admin')
-        .command({
-          configureFailPoint: 'failCommand',
-          mode: 'alwaysOn',
-          data: { failCommands: ['find'], errorCode: 2 },
-        }),
+      c.db('admin').command({
+        configureFailPoint: 'failCommand',
+        mode: 'alwaysOn',
+        data: { failCommands: ['find'], errorCode: 2 },
+      }),
     ).rejects.toMatchObject({ code: 59, codeName: 'CommandNotFound' });
   } finally {
     await c.close();
