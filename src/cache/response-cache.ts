@@ -15,16 +15,14 @@
 // Koa context, helmet and the router cost several times what sending the bytes does; `serveShared()` does the
 // same for signed-in readers after the bearer check. Both only serve entries whose complete response headers
 // were captured when Koa sent the first answer, so the two ways answer with the same headers.
-import { createHash, randomUUID } from 'node:crypto';
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import { LRUCache } from 'lru-cache';
-import { Counter } from 'prom-client';
 import type { Logger } from '../logger.js';
-import { httpRequests, registry } from '../metrics/metrics.js';
-import { routeLabel, SANE_REQUEST_ID } from '../metrics/request-labels.js';
+import { routeLabel } from '../metrics/request-labels.js';
 import type { Viewer } from '../viewer.js';
-import { ifNoneMatchMatches } from './cacheable.js';
+import { deliver, misses, replay } from './answer-replay.js';
 import { activeEntitlements, type SharedAnswerState } from './shared-viewer.js';
 import {
   discardBody,
@@ -35,6 +33,7 @@ import {
   ViewerMemo,
   type BearerCheck,
 } from './signed-in-readers.js';
+import { deliveryOf, KEPT_HEADERS, maxAgeIf, toBuffer, type Stored } from './stored-answer.js';
 
 /** What the cache reads of a request's context (src/context.ts): who asks, when, and what the operation showed. */
 interface CachedRequest {
@@ -42,63 +41,6 @@ interface CachedRequest {
   now: Date;
   http: { shared?: SharedAnswerState };
   operation: { types?: ReadonlySet<string> };
-}
-
-/** What the fast path needs to answer like the Koa chain did. */
-interface Delivery {
-  /** Every response header of the first answer but those of one delivery, as `writeHead`'s flat list. */
-  headers: string[];
-  route: string;
-  /** The request-duration metric by method and status, as the Koa chain labels it. */
-  metrics: Map<string, ReturnType<typeof httpRequests.labels>>;
-}
-
-interface Stored {
-  body: Buffer;
-  headers: Record<string, string>;
-  etag: string;
-  storedAt: number;
-  /** Fresh until then (ms since the epoch). */
-  expiresAt: number;
-  /** The max-age (seconds) the answer was sent with; the service may keep it longer (see `keepLonger`). */
-  maxAge: number;
-  graphql: boolean;
-  /** Shared among signed-in readers with the same entitlements (`private`), rather than public. */
-  shared: boolean;
-  /** The GraphQL types the operation selects (what a write must touch to change the answer). */
-  types?: ReadonlySet<string>;
-  /** The metrics label of the request that computed it (a GraphQL operation, a route pattern). */
-  route?: string;
-  delivery?: Delivery;
-}
-
-/** Response headers that belong to the answer (not to one delivery of it, nor to the request's origin). */
-const KEPT_HEADERS = ['content-type', 'cache-control', 'etag', 'link', 'deprecation', 'vary'];
-/** Headers of one delivery, never replayed by the fast path. */
-const PER_DELIVERY = new Set([
-  'x-request-id',
-  'date',
-  'content-length',
-  'age',
-  'x-cache',
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-]);
-
-const lookups = new Counter({
-  name: 'response_cache_lookups_total',
-  help: 'Response cache lookups by result',
-  labelNames: ['result'] as const,
-  registers: [registry],
-});
-const hits = lookups.labels({ result: 'hit' });
-const misses = lookups.labels({ result: 'miss' });
-
-function maxAgeIf(scope: 'public' | 'private', cacheControl: string): number {
-  if (!cacheControl.includes(scope) || /no-store|no-cache|public.*private|private.*public/.test(cacheControl)) return 0;
-  const match = /max-age=(\d+)/.exec(cacheControl);
-  return match ? Number(match[1]) : 0;
 }
 
 /**
@@ -202,7 +144,7 @@ export class ResponseCache {
     if (!hit || !delivery) return false;
     if (hit.graphql && headers.accept?.includes('text/html')) return false;
 
-    this.deliver(req, res, hit, delivery, now, started, true);
+    deliver(this.log, req, res, hit, delivery, now, started, true);
     return true;
   }
 
@@ -251,40 +193,8 @@ export class ResponseCache {
     const hit = key === undefined ? undefined : this.fresh(key, now);
     if (!hit?.delivery) return false;
     if (req.method !== 'GET') discardBody(req);
-    this.deliver(req, res, hit, hit.delivery, now, started, req.method === 'GET');
+    deliver(this.log, req, res, hit, hit.delivery, now, started, req.method === 'GET');
     return true;
-  }
-
-  /** Writes a stored answer on node:http with the headers the whole chain sent for it, and counts it. */
-  private deliver(
-    req: IncomingMessage,
-    res: ServerResponse,
-    hit: Stored,
-    delivery: Delivery,
-    now: number,
-    started: number,
-    conditional: boolean,
-  ): void {
-    const incoming = req.headers['x-request-id'];
-    const requestId = typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    const notModified = conditional && ifNoneMatchMatches(req.headers['if-none-match'] ?? '', hit.etag);
-    const out = delivery.headers.concat('x-request-id', requestId, 'age', String(ageOf(hit, now)), 'x-cache', 'HIT');
-    hits.inc();
-    if (notModified) {
-      res.writeHead(304, out).end();
-    } else {
-      out.push('content-length', String(hit.body.length));
-      res.writeHead(200, out).end(hit.body);
-    }
-    const ms = performance.now() - started;
-    const method = req.method ?? 'GET';
-    const status = notModified ? 304 : 200;
-    metricOf(delivery, method, status).observe(ms / 1000);
-    if (this.log.isLevelEnabled('info'))
-      this.log.info(
-        { requestId, method, path: req.url!.split('?', 1)[0], status, ms: Math.round(ms * 10) / 10 },
-        'request',
-      );
   }
 
   /** Koa's side: serves hits to any request that reaches it, and stores cacheable answers. */
@@ -381,58 +291,4 @@ export class ResponseCache {
     ctx.set('X-Cache', 'MISS');
     return stored;
   }
-}
-
-/**
- * The Age sent with a stored answer. An entry kept past its max-age (writes evict it when it changes) is as
- * current as a fresh one: its age counts from the last whole max-age period, so browsers and CDNs still get a
- * fresh answer for the rest of that period and never one already stale.
- */
-function ageOf(hit: Stored, now: number): number {
-  const age = Math.floor((now - hit.storedAt) / 1000);
-  return age < hit.maxAge ? age : age % hit.maxAge;
-}
-
-/** Answers from a stored entry through Koa (304 when the client has it and asked with GET). */
-function replay(ctx: Koa.Context, hit: Stored, now: number, conditional = true): void {
-  hits.inc();
-  // Counted under the route or operation that computed the answer, as the fast path counts it.
-  if (hit.route) (ctx as { _matchedRoute?: string })._matchedRoute = hit.route;
-  for (const [name, value] of Object.entries(hit.headers)) ctx.set(name, value);
-  ctx.set('Age', String(ageOf(hit, now)));
-  ctx.set('X-Cache', 'HIT');
-  if (conditional && ifNoneMatchMatches(ctx.get('if-none-match'), hit.etag)) {
-    ctx.status = 304;
-    return;
-  }
-  ctx.status = 200;
-  ctx.body = hit.body;
-}
-
-function deliveryOf(sent: OutgoingHttpHeaders, route: string): Delivery {
-  const headers: string[] = [];
-  for (const [name, value] of Object.entries(sent)) {
-    if (PER_DELIVERY.has(name) || value === undefined) continue;
-    for (const one of Array.isArray(value) ? value : [String(value)]) headers.push(name, one);
-  }
-  return { headers, route, metrics: new Map() };
-}
-
-function metricOf(delivery: Delivery, method: string, status: number): ReturnType<typeof httpRequests.labels> {
-  const key = `${method} ${status}`;
-  let metric = delivery.metrics.get(key);
-  if (!metric)
-    delivery.metrics.set(
-      key,
-      (metric = httpRequests.labels({ method, route: delivery.route, status: String(status) })),
-    );
-  return metric;
-}
-
-function toBuffer(body: unknown): Buffer | undefined {
-  if (Buffer.isBuffer(body)) return body;
-  if (typeof body === 'string') return Buffer.from(body, 'utf8');
-  if (typeof body === 'object' && typeof (body as { pipe?: unknown }).pipe !== 'function')
-    return Buffer.from(JSON.stringify(body), 'utf8');
-  return undefined;
 }

@@ -19,7 +19,8 @@ import { productOrder } from '../store/catalogue/catalogue.loaders.js';
 import { toProduct, toProductItem } from '../store/catalogue/catalogue.mapper.js';
 import { productItemProjection, productProjection } from '../store/catalogue/catalogue.projections.js';
 import { cursorBatch, Unusual } from './bson-elements.js';
-import { itemsByProduct, listProducts, writeAnswer } from './product-categories.bytes.js';
+import { writeAnswer } from './product-categories.bytes.js';
+import { itemsByProduct, listProducts } from './product-categories.raw.js';
 import { restCategory, restProduct } from './product-categories.present.js';
 
 export interface CategoryListQuery {
