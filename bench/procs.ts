@@ -195,3 +195,20 @@ export function outputTails(chars = 1500): string {
     )
     .join('\n');
 }
+
+/**
+ * Waits until the processes are idle again (under 10% of a core over half a second, at most 20 s): a run
+ * that ends cuts its connections, but the server still finishes the work already accepted, which would
+ * otherwise slow the start of the next run.
+ */
+export async function settle(procs: Proc[]): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  let last = procs.map((p) => cpuSeconds(p.pid) ?? 0);
+  while (Date.now() < deadline) {
+    await sleep(500);
+    const now = procs.map((p) => cpuSeconds(p.pid) ?? 0);
+    const busy = now.some((v, i) => v - last[i]! > 0.05);
+    last = now;
+    if (!busy) return;
+  }
+}

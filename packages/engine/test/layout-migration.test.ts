@@ -12,7 +12,8 @@ import { MongoClient } from 'mongodb';
 import { startEngine, type ChangeRecord } from '../src/index.js';
 import { encode } from '../src/storage/bsonio.js';
 import { Catalog } from '../src/storage/catalog.js';
-import { keyRange, prefixEnd, StorageEnv, u32 } from '../src/storage/env.js';
+import { StorageEnv } from '../src/storage/env.js';
+import { keyRange, prefixEnd, u32 } from '../src/storage/key-ranges.js';
 import { slotSuffix } from '../src/storage/order.js';
 import { runEngineCli } from './helpers/engine-cli.js';
 

@@ -14,7 +14,8 @@ import { open, type Database } from 'lmdb';
 import { EJSON, type Binary, type Document } from 'bson';
 import { decode } from '../storage/bsonio.js';
 import { Catalog, FORMAT, FORMAT_KEY } from '../storage/catalog.js';
-import { DATA_FILE, prefixEnd, StorageEnv, u32 } from '../storage/env.js';
+import { DATA_FILE, StorageEnv } from '../storage/env.js';
+import { prefixEnd, u32 } from '../storage/key-ranges.js';
 import { KeyTooLongError } from '../errors.js';
 import { type IndexSpec } from '../storage/index-keys.js';
 

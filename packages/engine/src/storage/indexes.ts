@@ -16,7 +16,8 @@
 import { Query } from 'mingo';
 import type { Document } from 'bson';
 import { collationOf, type Collation } from '../collation/index.js';
-import { keyRange, keyValueRange, prefixEnd, type StorageEnv, u32 } from './env.js';
+import type { StorageEnv } from './env.js';
+import { keyRange, keyValueRange, prefixEnd, u32 } from './key-ranges.js';
 import type { Database } from 'lmdb';
 import { orderComponent, ridOf, typeRange } from './order.js';
 import { KeyTooLongError } from '../errors.js';
