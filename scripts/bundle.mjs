@@ -26,6 +26,9 @@ await build({
   platform: 'node',
   target: 'node20',
   sourcemap: 'linked',
+  // type-graphql names GraphQL types after their classes: a class renamed to avoid a clash in the bundle (Issue2)
+  // would rename its type, so every function and class keeps its name.
+  keepNames: true,
   // Chunks beside the entries: the engine's thread entry is found as ./worker.js from whichever file holds thread.ts.
   chunkNames: '[name]-[hash]',
   logLevel: 'warning',
