@@ -50,7 +50,10 @@ export function createLogger(level: string, opts: { pretty?: boolean } = {}): Lo
     redact: { paths: redactPaths, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
-  if (!opts.pretty) return pino(options);
+  // Synchronous, like Node's own stdout on a pipe: pino's default asynchronous stream, flushed at exit, writes
+  // the lines still queued while an earlier one is in flight, so the last lines before `process.exit` (a fatal
+  // start-up error) came out reordered or not at all, about one run in eight.
+  if (!opts.pretty) return pino(options, pino.destination({ dest: 1, sync: true }));
   // In this thread and synchronous (no worker transport): pino redacts before the line reaches the prettifier,
   // and a line written just before process.exit is not lost. One line an entry, its fields after the message;
   // a message's own lines (the demo credentials) are printed as lines.

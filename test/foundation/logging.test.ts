@@ -18,11 +18,17 @@ test('pretty only at a terminal outside production', () => {
   expect(wantsPrettyLog('development', {})).toBe(false);
 });
 
-/** Runs the built logger in a child process with `pretty` and returns what it printed, colours removed. */
+/**
+ * Runs the built logger in a child process with `pretty` and returns what it printed, colours removed. The
+ * child keeps libuv's thread pool busy and exits straight after logging, as a fatal start-up error does: a
+ * stream that wrote through the thread pool would print its lines out of order or lose them.
+ */
 async function printed(pretty: boolean): Promise<string[]> {
   const logger = pathToFileURL(distPath('src/logger.js')).href;
   const code = `
     import { createLogger } from ${JSON.stringify(logger)};
+    import { pbkdf2 } from 'node:crypto';
+    for (let i = 0; i < 4; i++) pbkdf2('p', 's', 200000, 32, 'sha256', () => {});
     const log = createLogger('info', { pretty: ${pretty} });
     log.info({ req: { headers: { authorization: 'Bearer the-secret-token' } }, password: 'the-password' }, 'a request');
     log.info('demo access (development only):\\n  customer demo@example.com / demo-password\\n  client demo-first-party');
@@ -55,6 +61,7 @@ test('JSON: one object a line, the same redaction', async () => {
   expect(lines).toHaveLength(2);
   const [request, banner] = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
   expect(request).toMatchObject({
+    level: 30,
     msg: 'a request',
     password: '[redacted]',
     req: { headers: { authorization: '[redacted]' } },
