@@ -4,7 +4,8 @@
 //   2 the contents' and front pages' categories, the channels, the issues' authors
 //   3 every article the issues and their channels' sections list
 //   4 what the articles shown point at: content types, sponsors, categories and the parents of those of wave 2,
-//     authors, keywords, videos, live blogs, polls, quizzes, and who may read the live blogs
+//     authors, keywords, videos, live blogs, polls, quizzes, and who may read the live blogs (those an open
+//     article shown carries are open: asked only for the others)
 //   5 parents not read yet, category types, live blogs' newest messages, the viewer's votes
 // Then related.ts and elements.ts find everything read and answer at once; what a wave missed they still read.
 import type { Context } from '../../context.js';
@@ -26,7 +27,7 @@ import {
   sponsorById,
   videoById,
 } from '../../store/content/loaders.js';
-import { mayReadLiveBlog } from '../live/live-blog-access.js';
+import { knownCarriers, mayReadLiveBlog } from '../live/live-blog-access.js';
 import { articlesByIds } from './articles.js';
 import { liveBlogsOf, pollsOf, previewMessages, viewerVote } from './elements.js';
 import { categoryOf, channelOf, issueContents, sectionArticles } from './related.js';
@@ -110,6 +111,7 @@ export async function readIssuesAhead(ctx: Context, issues: readonly Issue[]): P
     for (const id of a.elements.pollIds) ids.polls.add(id);
     for (const id of a.elements.quizIds) ids.quizzes.add(id);
   }
+  knownCarriers(ctx, shown.values());
   await Promise.all([
     get(contentTypeById).readNow(ids.contentTypes),
     get(sponsorById).readNow(ids.sponsors),
