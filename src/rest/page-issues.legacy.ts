@@ -1,127 +1,134 @@
-// The GraphQL answer of the PageIssues operation -> the legacy REST shape: keyed objects where the
-// interface says "keyed by", lower-case status and enum strings (docs/api.md).
-//
-// The answer is reshaped in place: graphql-js builds a fresh object for every position of its result, nothing
-// else holds them, and a list of 20 issues is about 4 MB of JSON, so copying each object with a spread doubled
-// the allocation of the whole answer. Replacing a property keeps its place, so the keys are written in the
-// order they always were.
-import type { PageIssuesPage } from './page-issues.operation.js';
+// The page and its issues in the legacy REST representation (docs/api.md), from the API objects and what the
+// shared operations say they point at (the same rules GraphQL's fields answer with): keyed objects where the
+// interface says "keyed by", values lower-case as stored, articles whole in contents, sections, groups and front
+// pages, and in brief in the channel's sections.
+import type { Context } from '../context.js';
+import { articlesByIds } from '../operations/content/articles.js';
+import { authorsOf, categoryOf, channelOf, issueContents, sectionArticles } from '../operations/content/related.js';
+import type { Article } from '../schema/content/article.type.js';
+import type { Issue } from '../schema/content/issue.type.js';
+import { SectionType } from '../schema/content/enums.js';
+import type { Page } from '../schema/content/page.type.js';
+import type { DynamicSection } from '../schema/content/section.type.js';
+import { iso, legacyArticle, legacyAuthor, legacyCategory, type Json } from './page-issues.legacy-article.js';
 
-type Issue = PageIssuesPage['issues']['edges'][number]['node'];
-type Article = Issue['contents'][number]['articles'][number];
-type Category = Issue['contents'][number]['category'];
-type Attachment = Article['attachments'][number];
-/** The fields of a dynamic section (an issue's or its channel's) that the legacy shape changes. */
-interface Section {
-  direction: string;
-  type: string;
-  articles: unknown[];
-  linkables: unknown[];
+export const legacyPage = (page: Page): Json => {
+  const m = page.publicFacingMetadata;
+  return {
+    id: page.id,
+    name: page.name,
+    previewUrl: page.previewUrl,
+    publicFacingMetadata: {
+      title: m.title,
+      description: m.description,
+      language: m.language,
+      imageUrl: m.imageUrl,
+      canonicalUrl: m.canonicalUrl,
+      keywords: m.keywords,
+    },
+  };
+};
+
+async function articles(ctx: Context, list: Article[] | Promise<Article[]>): Promise<Json[]> {
+  const out: Json[] = [];
+  for (const article of await list) out.push(await legacyArticle(ctx, article));
+  return out;
 }
 
-/**
- * Writes the legacy value over a field of the answer, in place (the key keeps its position). The value's type
- * is the legacy shape's, which the answer's type does not describe.
- */
-function put<T extends object>(object: T, key: keyof T & string, value: unknown): void {
-  (object as Record<string, unknown>)[key] = value;
-}
+const briefArticle = (a: Article): Json => ({
+  id: a.id,
+  title: a.title,
+  slug: a.slug,
+  absoluteUrl: a.absoluteUrl,
+  shortUrl: a.shortUrl,
+  firstPublishedDate: iso(a.firstPublishedDate),
+  premium: a.premium,
+});
 
-/** GraphQL enum name -> stored/REST value: PUBLISHED -> published, APPEND_UNSORTED -> append-unsorted. */
-const enumValue = (v: string | null | undefined): string | null =>
-  v == null ? null : v.toLowerCase().replace(/_/g, '-');
-
-function keyBy<T>(
-  list: T[],
-  key: NoInfer<keyof T>,
-  value: (entry: T) => unknown = (entry) => entry,
-): Record<string, unknown> {
-  return Object.fromEntries(list.map((entry) => [String(entry[key]), value(entry)]));
-}
-
-function category(c: Category | null): Category | null {
-  if (c) put(c, 'status', enumValue(c.status));
-  return c;
-}
-
-function attachment(a: Attachment): void {
-  put(a, 'type', enumValue(a.type));
-  put(
-    a,
-    'additionalUrls',
-    keyBy(a.additionalUrls, 'transform', (u) => u.url),
-  );
-  if (a.video) put(a.video, 'status', enumValue(a.video.status));
-}
-
-function legacyArticle(a: Article): Article {
-  a.categories.forEach(category);
-  category(a.category);
-  for (const list of [a.attachments, a.inlineAttachments, a.files, a.videos]) list.forEach(attachment);
-  for (const k of a.keywords) put(k, 'translations', keyBy(k.translations, 'language'));
-  for (const q of a.elements.quizzes) put(q, 'status', enumValue(q.status));
-  put(a, 'status', enumValue(a.status));
-  return a;
-}
-
-/** A section carries `articles` or `linkables`, whichever its type holds (both come after `type`). */
-function section<S extends Section>(s: S, article: (a: S['articles'][number]) => unknown): S {
-  put(s, 'direction', enumValue(s.direction));
-  const type = enumValue(s.type);
-  put(s, 'type', type);
-  const fields = s as Partial<Section>;
-  if (type === 'articles') {
-    delete fields.linkables;
-    put(s, 'articles', s.articles.map(article));
-  } else {
-    delete fields.articles;
+/** A section carries `articles` or `linkables`, whichever its type holds; keyed by name. */
+async function sections(
+  ctx: Context,
+  list: readonly DynamicSection[],
+  show: (articles: Article[]) => Json[] | Promise<Json[]>,
+): Promise<Record<string, Json>> {
+  const keyed: Record<string, Json> = {};
+  for (const s of list) {
+    const shown =
+      s.type === SectionType.ARTICLES
+        ? { articles: await show(await sectionArticles(ctx, s)) }
+        : { linkables: s.linkables.map((l) => ({ name: l.name, url: l.url, objectType: l.objectType })) };
+    keyed[s.name] = {
+      name: s.name,
+      displayName: s.displayName,
+      limit: s.limit,
+      direction: s.direction,
+      type: s.type,
+      ...shown,
+    };
   }
-  return s;
+  return keyed;
 }
 
-export function legacyIssue(i: Issue): Issue {
-  put(i, 'status', enumValue(i.status));
-  put(
-    i,
-    'contents',
-    keyBy(i.contents, 'categoryId', (c) => ({
-      category: category(c.category),
-      articles: c.articles.map(legacyArticle),
-    })),
-  );
-  put(
-    i,
-    'pdfFiles',
-    keyBy(i.pdfFiles, 'name', (f) => f.url),
-  );
-  put(
-    i,
-    'dynamicSections',
-    keyBy(
-      i.dynamicSections.map((s) => section(s, legacyArticle)),
-      'name',
+async function legacyChannel(ctx: Context, issue: Issue): Promise<Json | null> {
+  const channel = await channelOf(ctx, issue);
+  if (!channel) return null;
+  const linkables: Record<string, Json[]> = {};
+  for (const list of channel.configuration.linkables)
+    linkables[list.key] = list.linkables.map((x) => ({ name: x.name, url: x.url, objectType: x.objectType }));
+  return {
+    id: channel.id,
+    name: channel.name,
+    image: channel.image,
+    description: channel.description,
+    objectType: channel.objectType,
+    configuration: {
+      linkables,
+      dynamicSections: await sections(ctx, channel.configuration.dynamicSections, (list) => list.map(briefArticle)),
+    },
+  };
+}
+
+export async function legacyIssue(ctx: Context, i: Issue): Promise<Json> {
+  const contents: Record<string, Json> = {};
+  for (const c of await issueContents(ctx, i)) {
+    contents[c.categoryId] = {
+      category: await legacyCategory(ctx, await categoryOf(ctx, c.categoryId)),
+      articles: await articles(ctx, articlesByIds(ctx, c.articleIds)),
+    };
+  }
+  const pdfFiles: Record<string, string> = {};
+  for (const f of i.pdfFiles) pdfFiles[f.name] = f.url;
+  const front = i.frontPage;
+  return {
+    id: i.id,
+    title: i.title,
+    date: iso(i.date),
+    status: i.status,
+    contents,
+    timestamp: iso(i.timestamp),
+    lastModifierUserId: i.lastModifierUserId,
+    issueNumber: i.issueNumber,
+    pdfFiles,
+    imageUrl: i.imageUrl,
+    topImageUrl: i.topImageUrl,
+    pollId: i.pollId,
+    pageId: i.pageId,
+    dynamicSections: await sections(ctx, i.dynamicSections, (list) => articles(ctx, list)),
+    repeatedArticleGroups: await Promise.all(
+      i.repeatedArticleGroups.map(async (g) => ({
+        name: g.name,
+        articles: await articles(ctx, articlesByIds(ctx, g.articleIds)),
+      })),
     ),
-  );
-  for (const group of i.repeatedArticleGroups) put(group, 'articles', group.articles.map(legacyArticle));
-  if (i.frontPage) {
-    category(i.frontPage.category);
-    put(i.frontPage, 'articles', i.frontPage.articles.map(legacyArticle));
-  }
-  if (i.channel) {
-    const configuration = i.channel.configuration;
-    put(
-      configuration,
-      'linkables',
-      keyBy(configuration.linkables, 'key', (l) => l.linkables),
-    );
-    put(
-      configuration,
-      'dynamicSections',
-      keyBy(
-        configuration.dynamicSections.map((s) => section(s, (a) => a)),
-        'name',
-      ),
-    );
-  }
-  return i;
+    frontPage: front
+      ? {
+          categoryId: front.categoryId,
+          category: await legacyCategory(ctx, await categoryOf(ctx, front.categoryId)),
+          articles: await articles(ctx, articlesByIds(ctx, front.articleIds)),
+        }
+      : null,
+    authors: (await authorsOf(ctx, i.authorIds)).map(legacyAuthor),
+    channelId: i.channelId,
+    channel: await legacyChannel(ctx, i),
+  };
 }

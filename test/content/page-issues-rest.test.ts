@@ -188,6 +188,65 @@ describe('200: Issues for page', () => {
   });
 });
 
+describe('one rule with GraphQL', () => {
+  test("the issues' contents, sections, groups, front pages and authors list what GraphQL lists, in its order", async () => {
+    const graphql = await svc.gql<any>(`{
+      page(id: "g-page") { issues(first: 5) { edges { node {
+        id
+        contents { categoryId category { id parent { id } } articles { id categories { id } authors { id } keywords { id } } }
+        dynamicSections { name type articles { id } linkables { name } }
+        repeatedArticleGroups { name articles { id } }
+        frontPage { category { id } articles { id } }
+        authors { id }
+        channel { configuration { dynamicSections { name articles { id } } } }
+      } } } }
+    }`);
+    const ids = (list: Array<{ id: string }>) => list.map((x) => x.id);
+    const article = (a: any) => ({
+      id: a.id,
+      categories: ids(a.categories),
+      authors: ids(a.authors),
+      keywords: ids(a.keywords),
+    });
+    const expected = graphql.body.data.page.issues.edges.map(({ node: i }: any) => ({
+      id: i.id,
+      contents: i.contents.map((c: any) => ({
+        key: c.categoryId,
+        category: c.category.id,
+        parent: c.category.parent?.id ?? null,
+        articles: c.articles.map(article),
+      })),
+      sections: i.dynamicSections.map((s: any) => [s.name, s.type === 'ARTICLES' ? ids(s.articles) : s.linkables]),
+      groups: i.repeatedArticleGroups.map((g: any) => [g.name, ids(g.articles)]),
+      front: i.frontPage && [i.frontPage.category?.id ?? null, ids(i.frontPage.articles)],
+      authors: ids(i.authors),
+      channel: i.channel?.configuration.dynamicSections.map((s: any) => [s.name, ids(s.articles)]) ?? null,
+    }));
+    const rest = (await (await get('/cms/page/g-page/issues?limit=5')).json()) as any;
+    const shown = rest.issues.map((i: any) => ({
+      id: i.id,
+      contents: Object.entries(i.contents).map(([key, c]: [string, any]) => ({
+        key,
+        category: c.category.id,
+        parent: c.category.parent?.id ?? null,
+        articles: c.articles.map(article),
+      })),
+      sections: Object.values(i.dynamicSections).map((s: any) => [
+        s.name,
+        s.type === 'articles' ? ids(s.articles) : s.linkables.map((l: any) => ({ name: l.name })),
+      ]),
+      groups: i.repeatedArticleGroups.map((g: any) => [g.name, ids(g.articles)]),
+      front: i.frontPage && [i.frontPage.category?.id ?? null, ids(i.frontPage.articles)],
+      authors: ids(i.authors),
+      channel: i.channel
+        ? Object.values(i.channel.configuration.dynamicSections).map((s: any) => [s.name, ids(s.articles ?? [])])
+        : null,
+    }));
+    expect(shown).toEqual(expected);
+    expect(shown).toHaveLength(5);
+  });
+});
+
 describe('paging and Link', () => {
   const page = async (query: string) => {
     const res = await get(`/cms/page/g-page/issues${query}`);

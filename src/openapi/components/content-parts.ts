@@ -1,7 +1,7 @@
 // The objects an article of GET /cms/page/{id}/issues is made of, in the legacy
-// REST shape the shim builds from the PageIssues GraphQL document (src/rest/page-issues.legacy.ts):
-// statuses as lower-case strings, translations and additional URLs keyed. Field lists follow the
-// document's fragments; the live-response tests pin that nothing is sent that is not listed here.
+// REST shape the shim writes (src/rest/page-issues.legacy-article.ts):
+// statuses as lower-case strings, translations and additional URLs keyed. Field lists follow what the
+// shim writes; the live-response tests pin that nothing is sent that is not listed here.
 import { AttachmentType, CategoryStatus, QuizStatus, VideoStatus } from '../../schema/content/enums.js';
 import { z } from '../zod.js';
 

@@ -83,6 +83,21 @@ const allowedBy = (ctx: Context, rule: LiveBlogAccessRule): Promise<boolean> =>
   rule.open ? Promise.resolve(true) : hasEntitlement(ctx.viewer, rule.groups, ctx.now);
 
 /**
+ * Records, for the request, that the blogs `carriers` carry are open when one of them is: a blog is open as soon as
+ * one published article carrying it is, so an open carrier already read (a published article, as every article
+ * read for an answer is) settles the rule without the aggregate over every carrier.
+ */
+export function knownCarriers(
+  ctx: Context,
+  carriers: Iterable<{ accessControlEnabled: boolean; premium: boolean; elements: { liveBlogIds: string[] } }>,
+): void {
+  const rules = ctx.loaders.get(liveBlogAccessRule);
+  for (const article of carriers)
+    if (!(article.accessControlEnabled && article.premium))
+      for (const id of article.elements.liveBlogIds) rules.prime(id, OPEN);
+}
+
+/**
  * Whether the reader may read the blog's messages (through the request's loaders). For a signed-in reader the
  * answer depends only on their active entitlements, which is what a shared answer is keyed by; for anonymous
  * readers, only on the blog, so their public answers never hold a premium blog's messages.

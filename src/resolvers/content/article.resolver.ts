@@ -8,36 +8,42 @@ import { Article } from '../../schema/content/article.type.js';
 import { Author } from '../../schema/content/author.type.js';
 import { ContentCategory } from '../../schema/content/category.type.js';
 import { Keyword } from '../../schema/content/keyword.type.js';
-import { authorById, categoryById, contentTypeById, keywordById, sponsorById } from '../../store/content/loaders.js';
-import { toContentType, toSponsor } from '../../store/content/mappers/article.mapper.js';
-import { toAuthor, toCategory, toKeyword } from '../../store/content/mappers/taxonomy.mapper.js';
-import { loadOne, loadVisible, type MaybePromise } from './load.js';
+import type { MaybePromise } from '../../operations/content/load.js';
+import {
+  authorOf,
+  authorsOf,
+  categoriesOf,
+  categoryOf,
+  contentTypeOf,
+  keywordsOf,
+  sponsorOf,
+} from '../../operations/content/related.js';
 
 @Resolver(() => Article)
 export class ArticleResolver {
   @FieldResolver(() => ContentType, { nullable: true, description: 'The kind of article; null when it has none' })
   contentType(@Root() article: Article, @Ctx() ctx: Context): MaybePromise<ContentType | null> {
-    return loadOne(ctx.loaders.get(contentTypeById), article.contentTypeId, toContentType);
+    return contentTypeOf(ctx, article);
   }
 
   @FieldResolver(() => [ContentCategory], { description: 'Every active category the article is filed under' })
   categories(@Root() article: Article, @Ctx() ctx: Context): MaybePromise<ContentCategory[]> {
-    return loadVisible(ctx.loaders.get(categoryById), article.categoryIds, toCategory);
+    return categoriesOf(ctx, article.categoryIds);
   }
 
   @FieldResolver(() => ContentCategory, { nullable: true, description: 'The primary category' })
   category(@Root() article: Article, @Ctx() ctx: Context): MaybePromise<ContentCategory | null> {
-    return loadOne(ctx.loaders.get(categoryById), article.categoryId, toCategory);
+    return categoryOf(ctx, article.categoryId);
   }
 
   @FieldResolver(() => [Author], { description: 'Every author of the article, in byline order' })
   authors(@Root() article: Article, @Ctx() ctx: Context): MaybePromise<Author[]> {
-    return loadVisible(ctx.loaders.get(authorById), article.authorIds, toAuthor);
+    return authorsOf(ctx, article.authorIds);
   }
 
   @FieldResolver(() => Author, { nullable: true, description: 'The primary author' })
   author(@Root() article: Article, @Ctx() ctx: Context): MaybePromise<Author | null> {
-    return loadOne(ctx.loaders.get(authorById), article.authorId, toAuthor);
+    return authorOf(ctx, article.authorId);
   }
 
   @FieldResolver(() => Sponsor, {
@@ -45,12 +51,12 @@ export class ArticleResolver {
     description: 'Who sponsored the article; null for an unsponsored article',
   })
   sponsor(@Root() article: Article, @Ctx() ctx: Context): MaybePromise<Sponsor | null> {
-    return loadOne(ctx.loaders.get(sponsorById), article.sponsorId, toSponsor);
+    return sponsorOf(ctx, article);
   }
 
   @FieldResolver(() => [Keyword], { description: 'Keywords the article is tagged with' })
   keywords(@Root() article: Article, @Ctx() ctx: Context): MaybePromise<Keyword[]> {
-    return loadVisible(ctx.loaders.get(keywordById), article.keywordIds, toKeyword);
+    return keywordsOf(ctx, article.keywordIds);
   }
 
   @FieldResolver(() => Boolean, { description: 'Whether this viewer may read the whole article' })

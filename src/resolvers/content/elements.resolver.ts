@@ -3,39 +3,38 @@
 import { Ctx, Directive, FieldResolver, ID, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context.js';
 import { mayReadLiveBlog } from '../../operations/live/live-blog-access.js';
+import {
+  liveBlogsOf,
+  pollsOf,
+  previewMessages,
+  quizzesOf,
+  videoOf,
+  viewerVote,
+} from '../../operations/content/elements.js';
 import { ArticleElements } from '../../schema/content/article-parts.type.js';
 import { Attachment } from '../../schema/content/attachment.type.js';
 import { LiveBlog, LiveBlogMessage } from '../../schema/content/live-blog.type.js';
 import { Poll } from '../../schema/content/poll.type.js';
 import { Quiz } from '../../schema/content/quiz.type.js';
 import { Video } from '../../schema/content/video.type.js';
-import { previewMessagesOf, voteOf } from '../../store/content/elements.loaders.js';
-import { liveBlogById, pollById, quizById, videoById } from '../../store/content/loaders.js';
-import {
-  pollChoiceId,
-  toLiveBlog,
-  toLiveBlogMessage,
-  toPoll,
-  toQuiz,
-} from '../../store/content/mappers/elements.mapper.js';
-import { toVideo } from '../../store/content/mappers/media.mapper.js';
-import { loadOne, loadVisible, type MaybePromise } from './load.js';
+import { pollChoiceId } from '../../store/content/mappers/elements.mapper.js';
+import type { MaybePromise } from '../../operations/content/load.js';
 
 @Resolver(() => ArticleElements)
 export class ArticleElementsResolver {
   @FieldResolver(() => [LiveBlog], { description: 'Live blogs embedded in the article, in editorial order' })
   liveBlogs(@Root() elements: ArticleElements, @Ctx() ctx: Context): MaybePromise<LiveBlog[]> {
-    return loadVisible(ctx.loaders.get(liveBlogById), elements.liveBlogIds, toLiveBlog);
+    return liveBlogsOf(ctx, elements);
   }
 
   @FieldResolver(() => [Poll], { description: 'Polls embedded in the article, in editorial order' })
   polls(@Root() elements: ArticleElements, @Ctx() ctx: Context): MaybePromise<Poll[]> {
-    return loadVisible(ctx.loaders.get(pollById), elements.pollIds, (d) => toPoll(d, ctx.now));
+    return pollsOf(ctx, elements);
   }
 
   @FieldResolver(() => [Quiz], { description: 'Open and closed quizzes; drafts are left out' })
   quizzes(@Root() elements: ArticleElements, @Ctx() ctx: Context): MaybePromise<Quiz[]> {
-    return loadVisible(ctx.loaders.get(quizById), elements.quizIds, toQuiz);
+    return quizzesOf(ctx, elements);
   }
 }
 
@@ -55,10 +54,8 @@ export class LiveBlogResolver {
   @FieldResolver(() => [LiveBlogMessage], {
     description: 'The newest messages, newest first; empty when access is not allowed',
   })
-  async previewMessages(@Root() blog: LiveBlog, @Ctx() ctx: Context): Promise<LiveBlogMessage[]> {
-    if (!(await mayReadLiveBlog(ctx, blog.id))) return [];
-    const docs = await ctx.loaders.get(previewMessagesOf).load({ liveBlogId: blog.id, lastSeq: blog.lastSeq });
-    return docs.map(toLiveBlogMessage);
+  previewMessages(@Root() blog: LiveBlog, @Ctx() ctx: Context): Promise<LiveBlogMessage[]> {
+    return previewMessages(ctx, blog);
   }
 }
 
@@ -90,17 +87,10 @@ export class PollResolver {
   }
 }
 
-/** The viewer's vote on the poll; `choiceId` is the stored key of the choice. */
-function viewerVote(ctx: Context, poll: Poll): Promise<{ choiceId: string } | null> {
-  if (poll.viewerChoiceKey) return Promise.resolve({ choiceId: poll.viewerChoiceKey });
-  if (!ctx.viewer) return Promise.resolve(null);
-  return ctx.loaders.get(voteOf).load({ customerId: ctx.viewer.customerId, pollId: poll.id });
-}
-
 @Resolver(() => Attachment)
 export class AttachmentResolver {
   @FieldResolver(() => Video, { nullable: true, description: 'The video of a video attachment, once it is ready' })
   video(@Root() attachment: Attachment, @Ctx() ctx: Context): MaybePromise<Video | null> {
-    return loadOne(ctx.loaders.get(videoById), attachment.videoId, toVideo);
+    return videoOf(ctx, attachment);
   }
 }

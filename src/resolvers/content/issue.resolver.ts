@@ -14,10 +14,10 @@ import { ArticleGroup, FrontPage, Issue, IssueContent } from '../../schema/conte
 import { Page } from '../../schema/content/page.type.js';
 import { Poll } from '../../schema/content/poll.type.js';
 import { DynamicSection } from '../../schema/content/section.type.js';
-import { authorById, categoryById, channelById, pollById } from '../../store/content/loaders.js';
-import { toChannel, toPoll } from '../../store/content/mappers/elements.mapper.js';
-import { toAuthor, toCategory } from '../../store/content/mappers/taxonomy.mapper.js';
-import { loadOne, loadVisible, type MaybePromise } from './load.js';
+import { pollById } from '../../store/content/loaders.js';
+import { toPoll } from '../../store/content/mappers/elements.mapper.js';
+import { loadOne, type MaybePromise } from '../../operations/content/load.js';
+import { authorsOf, categoryOf, channelOf, issueContents } from '../../operations/content/related.js';
 
 @Resolver(() => Issue)
 export class IssueResolver {
@@ -26,12 +26,7 @@ export class IssueResolver {
   })
   contents(@Root() issue: Issue, @Ctx() ctx: Context): MaybePromise<IssueContent[]> {
     // The categories were read with the issue (store/content/loaders.ts, readIssueContents): answered at once.
-    const loader = ctx.loaders.get(categoryById);
-    const read = loader.readAlready(issue.contentRefs.map((c) => c.categoryId));
-    if (read) return issue.contentRefs.filter((_, i) => read[i] !== null);
-    return Promise.all(issue.contentRefs.map((c) => loader.load(c.categoryId))).then((categories) =>
-      issue.contentRefs.filter((_, i) => categories[i] !== null),
-    );
+    return issueContents(ctx, issue);
   }
 
   @FieldResolver(() => Page, { nullable: true, description: 'The page the issue belongs to; null when it is disabled' })
@@ -49,12 +44,12 @@ export class IssueResolver {
     description: 'The channel the issue is distributed on; null when there is none',
   })
   channel(@Root() issue: Issue, @Ctx() ctx: Context): MaybePromise<Channel | null> {
-    return loadOne(ctx.loaders.get(channelById), issue.channelId, toChannel);
+    return channelOf(ctx, issue);
   }
 
   @FieldResolver(() => [Author], { description: 'Authors credited for the issue' })
   authors(@Root() issue: Issue, @Ctx() ctx: Context): MaybePromise<Author[]> {
-    return loadVisible(ctx.loaders.get(authorById), issue.authorIds, toAuthor);
+    return authorsOf(ctx, issue.authorIds);
   }
 
   @FieldResolver(() => DynamicSection, { nullable: true, description: 'The dynamic section with this name' })
@@ -73,7 +68,7 @@ export class IssueContentResolver {
   })
   category(@Root() content: IssueContent, @Ctx() ctx: Context): MaybePromise<ContentCategory | null> {
     // Already read by Issue.contents (which dropped inactive ones): returned at once.
-    return loadOne(ctx.loaders.get(categoryById), content.categoryId, toCategory);
+    return categoryOf(ctx, content.categoryId);
   }
 
   @FieldResolver(() => [Article], { description: 'Published articles, in editorial order' })
@@ -105,7 +100,7 @@ export class FrontPageResolver {
     description: 'The lead category; null when there is none or it is inactive',
   })
   category(@Root() front: FrontPage, @Ctx() ctx: Context): MaybePromise<ContentCategory | null> {
-    return loadOne(ctx.loaders.get(categoryById), front.categoryId, toCategory);
+    return categoryOf(ctx, front.categoryId);
   }
 
   @FieldResolver(() => [Article], { description: 'Published articles of the front page, in editorial order' })

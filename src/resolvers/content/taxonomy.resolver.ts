@@ -12,20 +12,21 @@ import { ConnectionArgs } from '../../schema/content/connection.args.js';
 import type { ConnectionShape } from '../../schema/content/connection.type.js';
 import { Keyword, KeywordTranslation } from '../../schema/content/keyword.type.js';
 import { Page } from '../../schema/content/page.type.js';
-import { authorById, categoryById, categoryTypeById, keywordById } from '../../store/content/loaders.js';
-import { toAuthor, toCategory, toCategoryType, toKeyword } from '../../store/content/mappers/taxonomy.mapper.js';
-import { loadOne, type MaybePromise } from './load.js';
+import { authorById, keywordById } from '../../store/content/loaders.js';
+import { toAuthor, toKeyword } from '../../store/content/mappers/taxonomy.mapper.js';
+import { loadOne, type MaybePromise } from '../../operations/content/load.js';
+import { categoryOf, categoryTypeOf } from '../../operations/content/related.js';
 
 @Resolver(() => ContentCategory)
 export class ContentCategoryResolver {
   @FieldResolver(() => CategoryType, { nullable: true, description: 'The category type object (its id is `typeId`)' })
   type(@Root() category: ContentCategory, @Ctx() ctx: Context): MaybePromise<CategoryType | null> {
-    return loadOne(ctx.loaders.get(categoryTypeById), category.typeId, toCategoryType);
+    return categoryTypeOf(ctx, category);
   }
 
   @FieldResolver(() => ContentCategory, { nullable: true, description: 'Parent object' })
   parent(@Root() category: ContentCategory, @Ctx() ctx: Context): MaybePromise<ContentCategory | null> {
-    return loadOne(ctx.loaders.get(categoryById), category.parentCategoryId, toCategory);
+    return categoryOf(ctx, category.parentCategoryId);
   }
 
   @FieldResolver(() => Page, {

@@ -1,5 +1,5 @@
-// Helpers for field resolvers: load many ids through a request loader and keep what the reader may see. What a
-// batch has already read (store/loaders.ts, IdLoader) is returned at once, without a promise per id.
+// Loading what an object points at through a request loader, keeping what the reader may see. What a batch has
+// already read (store/loaders.ts, IdLoader) is returned at once, without a promise per id.
 import type DataLoader from 'dataloader';
 import { IdLoader } from '../../store/loaders.js';
 
