@@ -11,7 +11,7 @@ export type Compressed = Exclude<Coding, 'identity'>;
 /** The codings the service has, best first: brotli is smaller than gzip at the same speed on our JSON. */
 const HAVE: Coding[] = ['br', 'gzip', 'identity'];
 /** Smaller bodies stay identity: a coding's own framing and the CPU cost more than the bytes saved. */
-export const MIN_COMPRESSED_BYTES = 1024;
+const MIN_COMPRESSED_BYTES = 1024;
 
 /**
  * Brotli 4 and gzip 6 per request: about 57 MB/s on a 4.3 MB issues page (6.1% of its size). Kept answers
