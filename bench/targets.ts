@@ -36,6 +36,15 @@ export function benchTargets(
   const cpuOf = (r: Row | undefined): number | undefined =>
     r ? (r.server === 'gateway' ? r.cpuPerAnswerMs.service : r.cpuPerAnswerMs.reference) : undefined;
   const ms = (v: number | undefined): string => (v === undefined || !Number.isFinite(v) ? '-' : `${v.toFixed(2)} ms`);
+  const identity = cpuOf(row('rest-cached'));
+  const brotli = cpuOf(row('rest-cached-br'));
+  if (identity !== undefined && brotli !== undefined)
+    targets.push({
+      name: `${row('rest-cached-br')!.label}: service CPU per answer`,
+      goal: "<= the cached identity answer's",
+      reached: `${(brotli / identity).toFixed(2)}x (${ms(brotli)} vs ${ms(identity)})`,
+      met: brotli <= identity,
+    });
   for (const [key, ref, goal] of [
     ['nested', 'minimal-nested', 1.1],
     ['small', 'minimal-small', undefined],

@@ -16,6 +16,7 @@ import { loadCursorKeys } from './cursors/keys.js';
 import { notFound, storeUnavailable } from './errors.js';
 import { createApolloServer } from './graphql/server.js';
 import { jsonBody, withContext, type AppDeps, type AppState } from './http/app-context.js';
+import { compression } from './http/compression.js';
 import { graphqlHttpErrors } from './http/graphql-errors.js';
 import { home } from './http/home.js';
 import { sendProblem } from './http/problem.js';
@@ -77,6 +78,8 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
 
   koa.use(requestContext(deps.log));
   koa.use(discardUnreadBody);
+  // Outside the response cache, which keeps each answer's coded variants for it to send.
+  koa.use(compression());
   koa.use(securityHeaders({ publicUrl: deps.config.publicUrl, trustProxyHops: hops }));
   koa.use(corsAllowlist(deps.config.corsOrigins));
   const cache =

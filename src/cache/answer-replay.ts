@@ -8,6 +8,7 @@ import type { Logger } from '../logger.js';
 import { httpRequests, registry } from '../metrics/metrics.js';
 import { SANE_REQUEST_ID } from '../metrics/request-labels.js';
 import { ifNoneMatchMatches } from './cacheable.js';
+import { acceptableCodings, codingFor, isCompressible, type Coding } from './codings.js';
 import { ageOf, type Delivery, type Stored } from './stored-answer.js';
 
 const lookups = new Counter({
@@ -19,6 +20,29 @@ const lookups = new Counter({
 const hits = lookups.labels({ result: 'hit' });
 export const misses = lookups.labels({ result: 'miss' });
 
+export interface Chosen {
+  body: Buffer;
+  etag: string;
+  coding: Coding;
+}
+
+/**
+ * The representation of a stored answer a client with `acceptEncoding` gets on the fast path: a coded variant
+ * when it is ready, identity otherwise; undefined when the client takes neither, which Koa then answers (with a
+ * per-request compression, or a 406).
+ */
+export function representationOf(hit: Stored, acceptEncoding: string | undefined): Chosen | undefined {
+  const identity: Chosen = { body: hit.body, etag: hit.etag, coding: 'identity' };
+  if (!isCompressible(hit.headers['content-type'] ?? '')) return identity;
+  const coding = codingFor(acceptEncoding, hit.body.length);
+  if (coding === undefined) return undefined;
+  if (coding !== 'identity') {
+    const variant = hit.kept.variant(coding);
+    if (variant) return variant;
+  }
+  return acceptableCodings(acceptEncoding).includes('identity') ? identity : undefined;
+}
+
 /** Writes a stored answer on node:http with the headers the whole chain sent for it, and counts it. */
 export function deliver(
   log: Logger,
@@ -26,20 +50,31 @@ export function deliver(
   res: ServerResponse,
   hit: Stored,
   delivery: Delivery,
+  chosen: Chosen,
   now: number,
   started: number,
   conditional: boolean,
 ): void {
   const incoming = req.headers['x-request-id'];
   const requestId = typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
-  const notModified = conditional && ifNoneMatchMatches(req.headers['if-none-match'] ?? '', hit.etag);
-  const out = delivery.headers.concat('x-request-id', requestId, 'age', String(ageOf(hit, now)), 'x-cache', 'HIT');
+  const notModified = conditional && ifNoneMatchMatches(req.headers['if-none-match'] ?? '', chosen.etag);
+  const out = delivery.headers.concat(
+    'etag',
+    chosen.etag,
+    'x-request-id',
+    requestId,
+    'age',
+    String(ageOf(hit, now)),
+    'x-cache',
+    'HIT',
+  );
   hits.inc();
   if (notModified) {
     res.writeHead(304, out).end();
   } else {
-    out.push('content-length', String(hit.body.length));
-    res.writeHead(200, out).end(hit.body);
+    if (chosen.coding !== 'identity') out.push('content-encoding', chosen.coding);
+    out.push('content-length', String(chosen.body.length));
+    res.writeHead(200, out).end(chosen.body);
   }
   const ms = performance.now() - started;
   const method = req.method ?? 'GET';

@@ -22,7 +22,8 @@ import { LRUCache } from 'lru-cache';
 import type { Logger } from '../logger.js';
 import { routeLabel } from '../metrics/request-labels.js';
 import type { Viewer } from '../viewer.js';
-import { deliver, misses, replay } from './answer-replay.js';
+import { deliver, misses, replay, representationOf } from './answer-replay.js';
+import { keepAnswer } from './kept-answer.js';
 import { activeEntitlements, type SharedAnswerState } from './shared-viewer.js';
 import {
   discardBody,
@@ -65,7 +66,8 @@ export class ResponseCache {
   ) {
     this.cache = new LRUCache<string, Stored>({
       maxSize: Math.max(1, maxBytes),
-      sizeCalculation: (v) => v.body.length + 1024,
+      // Room for the coded variants made later: br and gzip together stay under half of our JSON's size.
+      sizeCalculation: (v) => Math.ceil(v.body.length * 1.5) + 1024,
       ttlAutopurge: false,
     });
   }
@@ -143,8 +145,10 @@ export class ResponseCache {
     const delivery = hit?.delivery;
     if (!hit || !delivery) return false;
     if (hit.graphql && headers.accept?.includes('text/html')) return false;
+    const chosen = representationOf(hit, headers['accept-encoding']);
+    if (!chosen) return false;
 
-    deliver(this.log, req, res, hit, delivery, now, started, true);
+    deliver(this.log, req, res, hit, delivery, chosen, now, started, true);
     return true;
   }
 
@@ -191,9 +195,10 @@ export class ResponseCache {
         ? sharedKey(params as Record<string, unknown>, active.groups)
         : undefined;
     const hit = key === undefined ? undefined : this.fresh(key, now);
-    if (!hit?.delivery) return false;
+    const chosen = hit?.delivery && representationOf(hit, req.headers['accept-encoding']);
+    if (!hit?.delivery || !chosen) return false;
     if (req.method !== 'GET') discardBody(req);
-    deliver(this.log, req, res, hit, hit.delivery, now, started, req.method === 'GET');
+    deliver(this.log, req, res, hit, hit.delivery, chosen, now, started, req.method === 'GET');
     return true;
   }
 
@@ -279,6 +284,7 @@ export class ResponseCache {
       body,
       headers,
       etag: headers.etag!,
+      kept: keepAnswer(body, headers.etag!),
       storedAt: now,
       expiresAt: now + keptFor * 1000,
       maxAge,

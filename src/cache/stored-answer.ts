@@ -2,6 +2,7 @@
 // fresh; made from the sent response so that a hit answers exactly like the answer it replays.
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { httpRequests } from '../metrics/metrics.js';
+import type { KeptAnswer } from './kept-answer.js';
 
 /** What the fast path needs to answer like the Koa chain did. */
 export interface Delivery {
@@ -15,7 +16,10 @@ export interface Delivery {
 export interface Stored {
   body: Buffer;
   headers: Record<string, string>;
+  /** The identity representation's ETag. */
   etag: string;
+  /** The body and its coded variants, each compressed once (`body` and `etag` are its identity). */
+  kept: KeptAnswer;
   storedAt: number;
   /** Fresh until then (ms since the epoch). */
   expiresAt: number;
@@ -33,8 +37,10 @@ export interface Stored {
 
 /** Response headers that belong to the answer (not to one delivery of it, nor to the request's origin). */
 export const KEPT_HEADERS = ['content-type', 'cache-control', 'etag', 'link', 'deprecation', 'vary'];
-/** Headers of one delivery, never replayed by the fast path. */
+/** Headers of one delivery (or of one representation: its coding and ETag), never replayed by the fast path. */
 const PER_DELIVERY = new Set([
+  'etag',
+  'content-encoding',
   'x-request-id',
   'date',
   'content-length',

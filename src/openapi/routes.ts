@@ -4,6 +4,7 @@ import { Router } from '@koa/router';
 import type Koa from 'koa';
 import type { Config } from '../config.js';
 import { ifNoneMatchMatches, strongEtag } from '../cache/cacheable.js';
+import { keepAnswer } from '../cache/kept-answer.js';
 import { ASSETS_PREFIX, sendAsset } from './docs/assets.js';
 import { docsCsp, INIT_SCRIPT, renderDocsPage, renderInitScript } from './docs/page.js';
 import { openApiJson } from './document.js';
@@ -13,13 +14,15 @@ export const DOCS_PATH = '/docs';
 
 export function openApiRoutes(config: Pick<Config, 'publicUrl' | 'oauth' | 'apiDocs'>): Koa.Middleware {
   const router = new Router();
-  let document: { json: string; etag: string } | undefined;
+  let document: { json: Buffer; etag: string } | undefined;
 
   router.get(OPENAPI_PATH, (ctx) => {
     // Built on first request, not at start-up: most processes never serve it.
     if (!document) {
       const json = openApiJson(config);
-      document = { json, etag: strongEtag(json) };
+      const etag = strongEtag(json);
+      // Compressed once per coding and kept, as the document never changes while the process runs.
+      document = { json: keepAnswer(Buffer.from(json, 'utf8'), etag).body, etag };
     }
     ctx.set('ETag', document.etag);
     ctx.set('Cache-Control', 'public, max-age=300');

@@ -31,6 +31,23 @@ export interface FuzzRequest {
   body?: string;
 }
 
+const ACCEPT_ENCODINGS = [
+  'br',
+  'gzip',
+  'br;q=0.2, gzip;q=0.9',
+  '*',
+  '*;q=0',
+  'identity;q=0',
+  'identity;q=0, gzip',
+  'deflate',
+  'zstd, x-unknown;q=1',
+  '',
+  'br;q=abc, gzip;q=-1, identity;q=2',
+  ';;;,,,=, q=0.5',
+  'gzip;q=0.000001',
+  'BR;Q=1',
+];
+
 export class Fuzzer extends Draws {
   /** Cursors seen in answers: replayed on other connections (foreign) and altered (forged). */
   readonly cursors: string[] = [];
@@ -163,6 +180,9 @@ export class Fuzzer extends Draws {
     const token = this.rnd();
     if (token < 0.15) accept.authorization = 'Bearer alice-cart';
     else if (token < 0.2) accept.authorization = 'Bearer forged-token';
+    // Any Accept-Encoding, sensible or not: it changes the coding of an answer, never its outcome (a refusal of
+    // every coding is a 406 problem, JSON like every other answer).
+    if (this.chance(0.3)) accept['accept-encoding'] = this.pick(ACCEPT_ENCODINGS);
     const roll = this.rnd();
     if (roll < 0.55) return this.post('valid query', this.operation('query'), accept);
     if (roll < 0.6) return this.post('valid mutation', this.operation('mutation'), accept);
@@ -257,8 +277,11 @@ export class Fuzzer extends Draws {
         };
       case 12:
         return this.post('syntax error', { query: op.query.slice(0, this.int(op.query.length)) });
-      case 13:
-        return this.rest();
+      case 13: {
+        const rest = this.rest();
+        const coding = accept['accept-encoding'];
+        return coding === undefined ? rest : { ...rest, headers: { ...rest.headers, 'accept-encoding': coding } };
+      }
       case 14: {
         // Variables nested around the limit (64 levels, the variables object the first) and far past it.
         const over = this.chance(0.6);

@@ -17,6 +17,7 @@ const PROBLEM_TITLES = {
   CHANNEL_NOT_FOUND: 'Channel not found',
   CART_NOT_FOUND: 'Cart not found',
   METHOD_NOT_ALLOWED: 'Method Not Allowed',
+  NOT_ACCEPTABLE: 'Not Acceptable',
   PAYLOAD_TOO_LARGE: 'Payload Too Large',
   UNSUPPORTED_MEDIA_TYPE: 'Unsupported Media Type',
   RATE_LIMITED: 'Too Many Requests',

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type Koa from 'koa';
 import { ifNoneMatchMatches, strongEtag } from '../../cache/cacheable.js';
+import { keepAnswer } from '../../cache/kept-answer.js';
 
 export const ASSETS_PREFIX = '/docs/assets/';
 
@@ -35,7 +36,11 @@ const loaded = new Map<string, Promise<Asset>>();
 function load(name: string, type: string, read: () => Promise<Buffer>): Promise<Asset> {
   let asset = loaded.get(name);
   if (!asset) {
-    asset = read().then((body) => ({ type, body, etag: strongEtag(body.toString('latin1')) }));
+    // Kept: each coding of a file is compressed once per process.
+    asset = read().then((body) => {
+      const etag = strongEtag(body.toString('latin1'));
+      return { type, body: keepAnswer(body, etag).body, etag };
+    });
     // A failed read (a broken install) is retried on the next request rather than remembered.
     asset.catch(() => loaded.delete(name));
     loaded.set(name, asset);
