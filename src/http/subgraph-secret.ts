@@ -6,7 +6,7 @@ import { forbidden } from '../errors.js';
 import type { AppState } from './app-context.js';
 
 export const SUBGRAPH_PATH = '/graphql/subgraph';
-export const SUBGRAPH_SECRET_HEADER = 'x-subgraph-secret';
+const SUBGRAPH_SECRET_HEADER = 'x-subgraph-secret';
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
