@@ -20,7 +20,6 @@ import { notFound, storeUnavailable } from './errors.js';
 import { createApolloServer } from './graphql/server.js';
 import { jsonBody, withContext, type AppDeps, type AppState } from './http/app-context.js';
 import { graphqlHttpErrors } from './http/graphql-errors.js';
-import { buildSubgraph } from './graphql/subgraph.js';
 import { routerOnly, SUBGRAPH_PATH } from './http/subgraph-secret.js';
 import { home } from './http/home.js';
 import { sendProblem } from './http/problem.js';
@@ -80,10 +79,11 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   const apollo = createApolloServer(deps.schema, deps.config, [ApolloServerPluginLandingPageDisabled()]);
   await apollo.start();
   // The federation subgraph (docs/decisions.md, "The federation subgraph has an endpoint of its own"): only with a
-  // secret. Apollo would trace every resolver of a subgraph's answers for the router's usage reports: we send none.
+  // secret, and its libraries loaded only then (a second of start-up). Apollo would trace every resolver of a
+  // subgraph's answers for the router's usage reports: we send none.
   const secret = deps.config.subgraphSecret;
   const subgraph = secret
-    ? createApolloServer(buildSubgraph(deps.schema), deps.config, [
+    ? createApolloServer((await import('./graphql/subgraph.js')).buildSubgraph(deps.schema), deps.config, [
         ApolloServerPluginLandingPageDisabled(),
         ApolloServerPluginInlineTraceDisabled(),
       ])

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { startStandaloneServer } from '@apollo/server/standalone';
 import { composeServices } from '@apollo/composition';
 import { ApolloGateway, RemoteGraphQLDataSource } from '@apollo/gateway';
@@ -94,6 +95,7 @@ beforeAll(async () => {
         },
       },
     }),
+    plugins: [ApolloServerPluginInlineTraceDisabled()],
   });
   const { url: reviewsUrl } = await startStandaloneServer(reviews, { listen: { port: 0, host: '127.0.0.1' } });
   stops.push(() => reviews.stop());
