@@ -3,7 +3,10 @@
 import { Router } from '@koa/router';
 import { koaMiddleware } from '@as-integrations/koa';
 import type { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginInlineTraceDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Koa from 'koa';
 import { CacheInvalidation } from './cache/invalidation.js';
@@ -18,6 +21,7 @@ import { createApolloServer } from './graphql/server.js';
 import { jsonBody, withContext, type AppDeps, type AppState } from './http/app-context.js';
 import { compression } from './http/compression.js';
 import { graphqlHttpErrors } from './http/graphql-errors.js';
+import { routerOnly, SUBGRAPH_PATH } from './http/subgraph-secret.js';
 import { home } from './http/home.js';
 import { sendProblem } from './http/problem.js';
 import { requestContext } from './http/request-context.js';
@@ -75,6 +79,17 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   // Browsers get our own bundled playground (or nothing): never Apollo's CDN-loaded landing page.
   const apollo = createApolloServer(deps.schema, deps.config, [ApolloServerPluginLandingPageDisabled()]);
   await apollo.start();
+  // The federation subgraph (docs/decisions.md, "The federation subgraph has an endpoint of its own"): only with a
+  // secret, and its libraries loaded only then (a second of start-up). Apollo would trace every resolver of a
+  // subgraph's answers for the router's usage reports: we send none.
+  const secret = deps.config.subgraphSecret;
+  const subgraph = secret
+    ? createApolloServer((await import('./graphql/subgraph.js')).buildSubgraph(deps.schema), deps.config, [
+        ApolloServerPluginLandingPageDisabled(),
+        ApolloServerPluginInlineTraceDisabled(),
+      ])
+    : undefined;
+  await subgraph?.start();
 
   koa.use(requestContext(deps.log));
   koa.use(discardUnreadBody);
@@ -128,6 +143,14 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   const handler = koaMiddleware<Context, AppState>(apollo, { context: async ({ ctx }) => ctx.state.context! });
   const shared = cache ? [cache.sharedAnswers()] : [];
   graphql.all('/graphql', graphqlHttpErrors(), jsonBody(), withContext(deps), ...shared, typedAnswer, handler);
+  if (subgraph && secret) {
+    // POST only, as routers send: the response cache stores GET answers by URL, which would skip the secret.
+    const routerHandler = koaMiddleware<Context, AppState>(subgraph, {
+      context: async ({ ctx }) => ctx.state.context!,
+    });
+    const guard = routerOnly(secret);
+    graphql.post(SUBGRAPH_PATH, graphqlHttpErrors(), guard, jsonBody(), withContext(deps), typedAnswer, routerHandler);
+  }
   koa.use(graphql.routes());
 
   koa.use(home(deps.config, OAUTH_MOUNT));
@@ -166,7 +189,7 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   // Every part is stopped even when one fails (a poll or stream left running would hold the store open).
   const stop = async (): Promise<void> => {
     let failure: unknown;
-    for (const part of [() => apollo.stop(), () => oauth.stop(), () => invalidation?.stop()]) {
+    for (const part of [() => apollo.stop(), () => subgraph?.stop(), () => oauth.stop(), () => invalidation?.stop()]) {
       try {
         await part();
       } catch (err) {

@@ -53,6 +53,8 @@ const schema = z.object({
     .string()
     .refine((v) => v.split(',').every((k) => k.trim().length >= 32), 'each comma-separated key needs 32+ characters')
     .optional(),
+  // The Apollo Federation subgraph endpoint (/graphql/subgraph): served only when set, to callers sending it.
+  SUBGRAPH_SECRET: z.string().min(32, 'needs 32+ characters').optional(),
   OAUTH_COOKIE_KEYS: z
     .string()
     .refine((v) => v.split(',').every((k) => k.trim().length >= 32), 'each comma-separated key needs 32+ characters')
@@ -151,6 +153,8 @@ export interface Config {
   trustProxyHops: number;
   /** Keys connection cursors are signed with (first signs, all verify); unset: generated and kept in the store. */
   cursorKeys?: string[];
+  /** The shared secret a supergraph router sends in `X-Subgraph-Secret`; unset: no /graphql/subgraph. */
+  subgraphSecret?: string;
   /** Prometheus metrics at /metrics. */
   metrics: boolean;
   cache: {
@@ -274,6 +278,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter(Boolean),
     trustProxyHops: c.TRUST_PROXY,
     cursorKeys: c.CURSOR_KEYS?.split(',').map((k) => k.trim()),
+    subgraphSecret: c.SUBGRAPH_SECRET,
     oauth: {
       issuer: `${publicUrl}/oauth2`,
       audience: c.API_AUDIENCE ?? `${publicUrl}/`,

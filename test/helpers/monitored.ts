@@ -24,6 +24,8 @@ export async function startMonitoredService(opts: {
   prefix: string;
   authenticate?: Authenticator;
   beforeStart?: (store: Store, db: Db) => Promise<void>;
+  /** More environment settings for the service. */
+  env?: Record<string, string>;
 }): Promise<MonitoredService> {
   const dbName = uniqueDbName(opts.prefix);
   const commands: CommandStartedEvent[] = [];
@@ -42,6 +44,7 @@ export async function startMonitoredService(opts: {
     LOG_LEVEL: 'silent',
     RESPONSE_CACHE_MB: '0',
     MONGODB_DB: dbName,
+    ...opts.env,
   });
   const service = await startService({ config, log: createLogger('silent'), store, authenticate: opts.authenticate });
   return {

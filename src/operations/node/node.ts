@@ -145,3 +145,51 @@ export async function getNode(ctx: Context, id: string, selectedAs?: SelectedAs)
   const [node] = await getNodes(ctx, [id], 'id', selectedAs);
   return node ?? null;
 }
+
+/** As many entity references as a supergraph router sends for one fetch (nested lists of a client's answer). */
+const MAX_ENTITY_REFERENCES = 1000;
+const LOOKUP_BY_TYPE = new Map(NODE_TYPES);
+
+/** Where `reference` (the `index`th) is not a Node type's name and id. */
+function badReference(index: number, message: string) {
+  return badRequest(`representations[${index}] ${message}`, [{ field: `representations[${index}]`, message }]);
+}
+
+/**
+ * The objects a supergraph router's entity references stand for (`{ __typename, id }`, Apollo Federation's
+ * `_entities`), in order; null where the type has no such object or the reader may not see it. Each type is
+ * looked up once with all its ids, through the request's loaders and with the rules of `getNodes`, so a router
+ * asking for any number of references of one type costs one store round trip for that type.
+ */
+export async function getEntities(
+  ctx: Context,
+  references: readonly unknown[],
+  selectedAs?: SelectedAs,
+): Promise<Array<object | null>> {
+  if (references.length > MAX_ENTITY_REFERENCES)
+    throw badRequest(`representations may hold at most ${MAX_ENTITY_REFERENCES} references`, [
+      { field: 'representations', message: 'Too many references' },
+    ]);
+  const idsByType = new Map<string, Set<string>>();
+  const parsed = references.map((reference, i) => {
+    if (typeof reference !== 'object' || reference === null) throw badReference(i, 'must be an object');
+    const { __typename: typeName, id } = reference as Record<string, unknown>;
+    if (typeof typeName !== 'string' || !LOOKUP_BY_TYPE.has(typeName))
+      throw badReference(i, 'must name a Node type in __typename');
+    if (typeof id !== 'string') throw badReference(i, 'must hold the id as a string');
+    const checked = checkId(id, `representations[${i}].id`);
+    let ids = idsByType.get(typeName);
+    if (!ids) idsByType.set(typeName, (ids = new Set()));
+    ids.add(checked);
+    return { typeName, id: checked };
+  });
+  const found = new Map<string, Map<string, object | null>>();
+  await Promise.all(
+    [...idsByType].map(async ([typeName, idSet]) => {
+      const ids = [...idSet];
+      const objects = await LOOKUP_BY_TYPE.get(typeName)!(ctx, ids, selectedAs);
+      found.set(typeName, new Map(ids.map((id, i) => [id, objects[i] ? tagNode(objects[i], typeName) : null])));
+    }),
+  );
+  return parsed.map(({ typeName, id }) => found.get(typeName)?.get(id) ?? null);
+}
