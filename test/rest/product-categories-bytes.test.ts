@@ -285,9 +285,7 @@ test('the store is read once per level, whatever the page size: the same command
   expect(await sent('?limit=1')).toEqual([...all, 'find:productItems']);
   expect(await sent('?available=false&productsLimit=100')).toEqual([...all, 'find:productItems']);
   // A child's ancestors are one more read.
-  expect(await sent('?parentId=cat-magazines')).toEqual(
-    [...all, 'find:productCategories', 'find:productItems'].sort(),
-  );
+  expect(await sent('?parentId=cat-magazines')).toEqual([...all, 'find:productCategories', 'find:productItems'].sort());
   // Without products: the categories, their ancestors and one count for all of them.
   expect(await sent('?parentId=cat-print&includeProducts=false')).toEqual(
     ['aggregate:productCategories', 'aggregate:products', 'find:productCategories', 'find:productCategories'].sort(),

@@ -15,12 +15,12 @@ export interface CategoryPageInput extends CategoryFilter, CategoryPage {
   productsLimit: number | null;
 }
 
-export interface ListedProduct {
+interface ListedProduct {
   product: Product;
   items: ProductItem[];
 }
 
-export interface ListedCategory {
+interface ListedCategory {
   category: ProductCategory;
   breadcrumbs: Breadcrumb[];
   /** Every available product of the category, however many are embedded. */
