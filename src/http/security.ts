@@ -47,7 +47,7 @@ export function corsAllowlist(origins: string[]): Koa.Middleware {
       return origins.includes(origin) ? origin : '';
     },
     allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'If-None-Match', 'Apollo-Require-Preflight'],
-    exposeHeaders: ['X-Request-Id', 'ETag', 'Link', 'Retry-After', 'Deprecation', 'WWW-Authenticate'],
+    exposeHeaders: ['X-Request-Id', 'ETag', 'Link', 'X-Total-Count', 'Retry-After', 'Deprecation', 'WWW-Authenticate'],
     maxAge: 600,
   });
 }

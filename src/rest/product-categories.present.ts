@@ -1,9 +1,9 @@
 // REST shapes of catalogue and cart objects: translations keyed by language (docs/api.md), nested
 // objects assembled through the same loader-backed relations GraphQL uses, internal fields left out.
-// These are also the reference the byte writer of the category list (product-categories.listing.ts) follows.
 import type { Context } from '../context.js';
 import { cartItemsOf } from '../operations/cart/cart.relations.js';
 import { productNameOf } from '../operations/catalogue/catalogue.relations.js';
+import type { ProductCategoryPage } from '../operations/catalogue/list-product-category-page.js';
 import type { Cart } from '../schema/catalogue/cart.type.js';
 import type { Breadcrumb, ProductCategory } from '../schema/catalogue/product-category.type.js';
 import type { ProductItem } from '../schema/catalogue/product-item.type.js';
@@ -40,6 +40,18 @@ export function restCategory(
     translations: keyed(translations),
     ...(related.products ? { products: related.products } : {}),
   };
+}
+
+/** The category list's body: the page's categories as a JSON array. */
+export function restCategoryPage(page: ProductCategoryPage): Buffer {
+  const body = page.categories.map(({ category, breadcrumbs, totalProductsCount, products }) =>
+    restCategory(category, {
+      breadcrumbs,
+      totalProductsCount,
+      products: products?.map(({ product, items }) => restProduct(product, items)),
+    }),
+  );
+  return Buffer.from(JSON.stringify(body));
 }
 
 /** The legacy cart: items and coupons keep the ids they had (the product item's, the coupon's), not GraphQL's. */

@@ -154,6 +154,19 @@ describe('GET /cms/product/categories', () => {
     ['?lang=de&lang=fr', 'lang'],
     ['?parent_id=root', 'parent_id'],
     ['?parentId[$ne]=x', 'parentId[$ne]'],
+    ['?page=0', 'page'],
+    ['?page=1000001', 'page'],
+    ['?page=two', 'page'],
+    ['?page=1.5', 'page'],
+    ['?limit=0', 'limit'],
+    ['?limit=101', 'limit'],
+    ['?limit=-1', 'limit'],
+    ['?limit=', 'limit'],
+    ['?productsLimit=0', 'productsLimit'],
+    ['?productsLimit=101', 'productsLimit'],
+    ['?productsLimit=1e2', 'productsLimit'],
+    ['?page=1&page=2', 'page'],
+    ['?products_limit=5', 'products_limit'],
   ])('%s is a 400 naming the field', async (query, field) => {
     const res = await get(query);
     expect(res.status).toBe(400);
@@ -162,6 +175,50 @@ describe('GET /cms/product/categories', () => {
     expect(problem.code).toBe('BAD_REQUEST');
     expect(problem.title).toBe('Bad Request');
     expect(problem.errors.map((e) => e.field)).toContain(field);
+  });
+
+  test('pages of `limit` categories in tree order: the total in X-Total-Count, next and prev in Link', async () => {
+    const all = ['cat-print', 'cat-magazines', 'cat-weekly', 'cat-books', 'cat-digital'];
+    const first = await getJson('?limit=2');
+    expect(ids(first.body)).toEqual(all.slice(0, 2));
+    expect(first.res.headers.get('x-total-count')).toBe('5');
+    expect(first.res.headers.get('link')).toBe('</cms/product/categories?limit=2&page=2>; rel="next"');
+    const second = await getJson('?lang=de&limit=2&page=2');
+    expect(ids(second.body)).toEqual(all.slice(2, 4));
+    expect(second.res.headers.get('link')).toBe(
+      '</cms/product/categories?lang=de&limit=2&page=3>; rel="next", </cms/product/categories?lang=de&limit=2&page=1>; rel="prev"',
+    );
+    const last = await getJson('?limit=2&page=3');
+    expect(ids(last.body)).toEqual(all.slice(4));
+    expect(last.res.headers.get('link')).toBe('</cms/product/categories?limit=2&page=2>; rel="prev"');
+    // Past the end: an empty page that links back to the last one.
+    const past = await getJson('?limit=2&page=9');
+    expect([past.res.status, past.body, past.res.headers.get('x-total-count')]).toEqual([200, [], '5']);
+    expect(past.res.headers.get('link')).toBe('</cms/product/categories?limit=2&page=3>; rel="prev"');
+    // One page holds them all: no Link; the total counts what the filters match.
+    const filtered = await getJson('?parentId=root');
+    expect([filtered.res.headers.get('link'), filtered.res.headers.get('x-total-count')]).toEqual([null, '2']);
+  });
+
+  test('following next from the first page walks every category once, in order', async () => {
+    const seen: unknown[] = [];
+    let next: string | null = '/cms/product/categories?includeProducts=false&limit=1';
+    while (next) {
+      const res = await fetch(new URL(next, svc.url));
+      seen.push(...ids((await res.json()) as Array<Record<string, unknown>>));
+      next = /<([^>]+)>; rel="next"/.exec(res.headers.get('link') ?? '')?.[1] ?? null;
+    }
+    expect(seen).toEqual(ids((await getJson('?includeProducts=false')).body));
+  });
+
+  test('productsLimit embeds the first products in listing order; totalProductsCount still counts them all', async () => {
+    const { body } = await getJson('?parentId=cat-magazines&productsLimit=1');
+    const weekly = body[0]!;
+    expect(weekly.totalProductsCount).toBe(2);
+    expect((weekly.products as Array<{ id: string }>).map((p) => p.id)).toEqual(['prod-weekly']);
+    const s = await stored();
+    const full = expectedCategory(s, 'cat-weekly');
+    expect(weekly).toEqual({ ...full, products: full.products!.slice(0, 1) });
   });
 
   test('anonymous answers are public for 60 s with a strong ETag; a matching If-None-Match is a 304', async () => {

@@ -389,6 +389,26 @@ export class Fuzzer extends Draws {
       },
       {
         kind: 'REST',
+        method: 'GET',
+        // Paging alone, each value odd or in range, so some requests get past validation to the store.
+        path: `/cms/product/categories?${[
+          ['page', this.chance(0.5) ? String(1 + this.int(4)) : odd()],
+          ['limit', this.chance(0.5) ? String(1 + this.int(100)) : odd()],
+          ['productsLimit', this.chance(0.5) ? String(1 + this.int(100)) : odd()],
+        ]
+          .filter(() => this.chance(0.8))
+          .map(([k, v]) => `${k}=${encodeURIComponent(v!)}`)
+          .join('&')}`,
+        headers: {},
+      },
+      {
+        kind: 'REST',
+        method: 'GET',
+        path: `/cms/product/categories?page[$gt]=1&limit=2&limit=3&productsLimit[$ne]=1`,
+        headers: {},
+      },
+      {
+        kind: 'REST',
         method: 'POST',
         path: `/cms/channel/${encodeURIComponent(odd())}/activate_subscription`,
         headers: json,

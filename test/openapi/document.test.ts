@@ -132,4 +132,19 @@ test('query parameters are documented with their types, ranges and defaults', ()
   expect(categories['query:available'].schema).toMatchObject({ type: 'boolean', default: true });
   expect(categories['query:includeProducts'].schema).toMatchObject({ type: 'boolean', default: true });
   expect(categories['query:lang'].schema).toMatchObject({ type: 'string', pattern: '^[a-z]{2}$' });
+  expect(categories['query:page'].schema).toMatchObject({
+    type: 'integer',
+    minimum: 1,
+    maximum: 1_000_000,
+    default: 1,
+  });
+  expect(categories['query:limit'].schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
+  expect(categories['query:productsLimit'].schema).toMatchObject({
+    type: 'integer',
+    minimum: 1,
+    maximum: 100,
+    default: 10,
+  });
+  const ok = (doc.paths as any)['/cms/product/categories'].get.responses['200'];
+  expect(Object.keys(ok.headers)).toEqual(expect.arrayContaining(['Link', 'X-Total-Count']));
 });

@@ -71,6 +71,8 @@ describe('GET /cms/product/categories', () => {
       '?includeProducts=false',
       '?available=false&featured=true',
       '?parentId=cat-print&lang=fr',
+      '?limit=2&page=2&productsLimit=1',
+      '?page=99',
     ]) {
       await live.call(T, `/cms/product/categories${query}`, { expect: 200 });
     }
@@ -81,9 +83,23 @@ describe('GET /cms/product/categories', () => {
     });
   });
 
+  test("the viewer's Try it out, sending every parameter's example as it is, gets a 200", async () => {
+    const doc = (await (await fetch(`${live.svc.url}/openapi.json`)).json()) as any;
+    const parameters = doc.paths[T].get.parameters as Array<{ in: string; name: string; schema: any }>;
+    const query = new URLSearchParams();
+    for (const p of parameters) {
+      const example = p.schema.example ?? p.schema.examples?.[0];
+      if (p.in === 'query' && example !== undefined) query.set(p.name, String(example));
+    }
+    expect([...query.keys()].sort()).toEqual(['lang', 'limit', 'page', 'parentId', 'productsLimit']);
+    const res = await live.call(T, `${T}?${query}`, { expect: 200 });
+    expect((JSON.parse(res.text) as unknown[]).length).toBeGreaterThan(0);
+  });
+
   test('400 for an unknown or invalid parameter, 401 for a bad token', async () => {
     await live.call(T, '/cms/product/categories?parent_id=root', { expect: 400 });
     await live.call(T, '/cms/product/categories?lang=deu&available=yes', { expect: 400 });
+    await live.call(T, '/cms/product/categories?page=0&limit=101&productsLimit=x', { expect: 400 });
     await live.call(T, '/cms/product/categories', { expect: 401, headers: bearer('not-a-token') });
   });
 });

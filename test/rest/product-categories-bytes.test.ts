@@ -1,9 +1,8 @@
-// GET /cms/product/categories writes products and items straight from raw BSON to JSON bytes
-// (src/rest/product-categories.listing.ts). Its answer must be byte for byte the JSON of the mapper's
-// objects (catalogue.mapper.ts + product-categories.present.ts), for ordinary documents and for awkward ones
-// (escapes, non-ASCII, missing and null fields, int64 and double numbers, empty translations that fall back,
-// a product listing a category twice), and for documents it hands to the mapper instead (an integer-like key,
-// a date). It reads the store four times at most, whatever the size of the catalogue.
+// GET /cms/product/categories is built by the category page operation and the catalogue mapper. Its answer must
+// be byte for byte the JSON of the mapper's objects (catalogue.mapper.ts + product-categories.present.ts), for
+// ordinary documents and for awkward ones (escapes, non-ASCII, missing and null fields, int64 and double numbers,
+// empty translations that fall back, a product listing a category twice, an integer-like key, a date), on every
+// page and with every bound on the embedded products. Its store reads do not grow with the catalogue.
 import { Long, type Document } from 'mongodb';
 import type { ProductCategoryDoc, ProductDoc, ProductItemDoc } from '../../src/store/catalogue/catalogue.docs.js';
 import { toProduct, toProductCategory, toProductItem } from '../../src/store/catalogue/catalogue.mapper.js';
@@ -154,14 +153,18 @@ beforeAll(async () => {
 });
 afterAll(() => svc.close());
 
-/** The answer as the mapper's objects give it, from the stored documents (the reference the byte writer follows). */
+/** The answer as the mapper's objects give it, from the stored documents. */
 async function expectedBytes(query: {
   parentId?: string;
   featured?: boolean;
   available?: boolean;
   lang?: string;
   includeProducts?: boolean;
+  page?: number;
+  limit?: number;
+  productsLimit?: number;
 }): Promise<string> {
+  const { page = 1, limit = 20, productsLimit = 10 } = query;
   const lang = query.lang ?? null;
   const allCategories = await svc.db.collection<ProductCategoryDoc>('productCategories').find().toArray();
   const byId = new Map(allCategories.map((c) => [c._id, c]));
@@ -171,7 +174,8 @@ async function expectedBytes(query: {
     .filter(
       (c) => query.parentId === undefined || c.parentCategoryId === (query.parentId === 'root' ? null : query.parentId),
     )
-    .sort((a, b) => (a.sortPath < b.sortPath ? -1 : 1));
+    .sort((a, b) => (a.sortPath < b.sortPath ? -1 : 1))
+    .slice((page - 1) * limit, page * limit);
   const products = (await svc.db.collection<ProductDoc>('products').find({ available: true }).toArray()).sort(
     (a, b) => a.order - b.order || (a._id < b._id ? -1 : 1),
   );
@@ -185,7 +189,7 @@ async function expectedBytes(query: {
         (c) => ({ categoryId: c.id, categoryName: c.name, categorySlug: c.slug }),
       );
       const own = products.filter((p) => p.categoryIds.includes(doc._id));
-      const rendered = own.map((p) =>
+      const rendered = own.slice(0, productsLimit).map((p) =>
         restProduct(
           toProduct(p, lang),
           items.filter((i) => i.productId === p._id).map((i) => toProductItem(i, lang)),
@@ -214,6 +218,12 @@ const QUERIES: Array<[string, Parameters<typeof expectedBytes>[0]]> = [
   ['?available=false', { available: false }],
   ['?available=false&lang=de', { available: false, lang: 'de' }],
   ['?includeProducts=false&lang=de', { includeProducts: false, lang: 'de' }],
+  ['?limit=3', { limit: 3 }],
+  ['?limit=3&page=2&lang=de', { limit: 3, page: 2, lang: 'de' }],
+  ['?page=3&limit=4', { page: 3, limit: 4 }],
+  ['?productsLimit=1', { productsLimit: 1 }],
+  ['?parentId=root&productsLimit=1&lang=de', { parentId: 'root', productsLimit: 1, lang: 'de' }],
+  ['?limit=1&page=1&productsLimit=100', { limit: 1, page: 1, productsLimit: 100 }],
 ];
 
 test.each(QUERIES)("GET /cms/product/categories%s is byte for byte the mapper objects' JSON", async (search, query) => {
@@ -262,25 +272,22 @@ test('the awkward values come through as JSON.stringify writes them', async () =
   expect('recurrentSchedule' in c.settings).toBe(false);
 });
 
-test('the store is read four times at most: categories, ancestors, products, items (no count of its own), on either path', async () => {
+test('the store is read once per level, whatever the page size: the same commands for one category and twenty', async () => {
   const sent = async (search: string) => {
     svc.commands.length = 0;
     expect((await fetch(`${svc.url}/cms/product/categories${search}`)).status).toBe(200);
-    return svc.commands.map((c) => `${c.commandName}:${String(c.command[c.commandName])}`);
+    return svc.commands.map((c) => `${c.commandName}:${String(c.command[c.commandName])}`).sort();
   };
-  expect(await sent('')).toEqual(['find:productCategories', 'find:products', 'find:productItems']);
-  // prod-odd goes through the mapper: the same reads.
-  expect(await sent('?available=false')).toEqual(['find:productCategories', 'find:products', 'find:productItems']);
-  expect((await sent('?parentId=cat-magazines')).sort()).toEqual([
-    'find:productCategories',
-    'find:productCategories',
-    'find:productItems',
-    'find:products',
-  ]);
+  // Categories and their count; product pages and product counts (one aggregate each); items. The listed
+  // categories' ancestors are among them, from the loader's cache.
+  const all = ['aggregate:productCategories', 'aggregate:products', 'aggregate:products', 'find:productCategories'];
+  expect(await sent('')).toEqual([...all, 'find:productItems']);
+  expect(await sent('?limit=1')).toEqual([...all, 'find:productItems']);
+  expect(await sent('?available=false&productsLimit=100')).toEqual([...all, 'find:productItems']);
+  // A child's ancestors are one more read.
+  expect(await sent('?parentId=cat-magazines')).toEqual([...all, 'find:productCategories', 'find:productItems'].sort());
   // Without products: the categories, their ancestors and one count for all of them.
-  expect((await sent('?parentId=cat-print&includeProducts=false')).sort()).toEqual([
-    'aggregate:products',
-    'find:productCategories',
-    'find:productCategories',
-  ]);
+  expect(await sent('?parentId=cat-print&includeProducts=false')).toEqual(
+    ['aggregate:productCategories', 'aggregate:products', 'find:productCategories', 'find:productCategories'].sort(),
+  );
 });

@@ -52,6 +52,11 @@ const HEADERS = {
       ],
     },
   },
+  TotalCount: {
+    description: 'How many items the filters match over all pages',
+    required: true,
+    schema: { type: 'string', pattern: '^[0-9]+$', examples: ['150'] },
+  },
   Deprecation: {
     description: 'RFC 9745: this path is deprecated',
     required: true,

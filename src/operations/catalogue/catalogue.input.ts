@@ -27,6 +27,37 @@ export function checkLang(value: string | null | undefined, field = 'lang'): str
   return value;
 }
 
+/** Paging of the REST category list: categories per page, products embedded per category (docs/api.md). */
+export const CATEGORY_PAGING = {
+  /** The deepest page; beyond it the answer would be empty at any real size. */
+  maxPage: 1_000_000,
+  limit: { default: 20, max: 100 },
+  productsLimit: { default: 10, max: 100 },
+} as const;
+
+export interface CategoryPage {
+  /** 1-based. */
+  page: number;
+  limit: number;
+}
+
+const inRange = (value: number, max: number, field: string): number => {
+  if (!Number.isInteger(value) || value < 1 || value > max)
+    throw badRequest(`${field} must be between 1 and ${max}`, [{ field, message: 'Out of range' }]);
+  return value;
+};
+
+export function checkCategoryPage(page: CategoryPage): CategoryPage {
+  return {
+    page: inRange(page.page, CATEGORY_PAGING.maxPage, 'page'),
+    limit: inRange(page.limit, CATEGORY_PAGING.limit.max, 'limit'),
+  };
+}
+
+export function checkProductsLimit(value: number): number {
+  return inRange(value, CATEGORY_PAGING.productsLimit.max, 'productsLimit');
+}
+
 export function checkCategoryFilter(filter: CategoryFilter): CategoryFilter {
   if (filter.parentId !== undefined && filter.parentId !== 'root') checkId(filter.parentId, 'parentId');
   if (filter.featured !== undefined && typeof filter.featured !== 'boolean')

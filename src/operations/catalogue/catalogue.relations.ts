@@ -52,6 +52,15 @@ export async function productPageOf(
   );
 }
 
+/**
+ * The first `first` products of the category in listing order, without a cursor: the same loader, key and
+ * read as the first page of `products(first:)`.
+ */
+export async function firstProductsOf(ctx: Context, category: ProductCategory, first: number): Promise<Product[]> {
+  const page = await ctx.loaders.get(productPageOfCategory).load({ parentId: category.id, first, after: null });
+  return page.docs.map((doc) => toProduct(doc, category.lang));
+}
+
 export async function itemsOf(ctx: Context, product: Product): Promise<ProductItem[]> {
   const docs = await ctx.loaders.get(itemsOfProduct).load(product.id);
   return docs.map((d) => toProductItem(d, product.lang));

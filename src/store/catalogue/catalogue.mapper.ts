@@ -17,7 +17,7 @@ import type {
 } from './catalogue.docs.js';
 
 /** The language untranslated catalogue texts are written in. */
-export const DEFAULT_LANGUAGE = 'en';
+const DEFAULT_LANGUAGE = 'en';
 
 /** The text in `lang` when the translation has a non-empty one, else the default-language text. */
 function localise<T extends object, K extends keyof T>(
