@@ -51,6 +51,11 @@ const Code = {
   Location40431: [40431, 'Location40431'],
   Location40432: [40432, 'Location40432'],
   Location40587: [40587, 'Location40587'],
+  Location16675: [16675, 'Location16675'],
+  Location17261: [17261, 'Location17261'],
+  Location17262: [17262, 'Location17262'],
+  Location17313: [17313, 'Location17313'],
+  Location40218: [40218, 'Location40218'],
   DuplicateKey: [11000, 'DuplicateKey'],
   // Codes the fail points are given by drivers' and MongoDB's specification tests (commands/failpoints.ts).
   HostUnreachable: [6, 'HostUnreachable'],

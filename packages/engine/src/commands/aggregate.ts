@@ -20,6 +20,7 @@ import { CommandError } from '../errors.js';
 import { encoded, firstBatchReply } from './batches.js';
 import { runMerge, runOut, WRITE_STAGES } from './aggregateOut.js';
 import { viewOf } from './views.js';
+import { holdsText, SCORE_FIELD, scoreStages } from '../query/text.js';
 import { cappedMaxSize, isCapped } from './capped.js';
 
 const UNSUPPORTED = new Set(['$changeStream', '$currentOp', '$listSessions', '$indexStats', '$search', '$geoNear']);
@@ -119,15 +120,18 @@ function* documents(
   const coll = ctx.state.catalog.get(ctx.db, name);
   let stages = view ? [...view.pipeline, ...pipeline] : pipeline;
   let filter: Document = {};
+  // A leading $match with $text gives each document its score, which the later stages may read.
+  const scored = !!stages[0] && '$match' in stages[0] && holdsText(stages[0].$match);
   if (stages[0] && '$match' in stages[0] && !JSON.stringify(stages[0].$match ?? {}).includes('"$expr"')) {
     filter = stages[0].$match as Document;
     checkFilter(filter, extras);
     stages = stages.slice(1);
   }
+  stages = scoreStages(stages, scored);
   // A $sort right after (and the $skip/$limit that follow it) runs here: the planner may walk an index
   // in sort order and stop at the limit. Collations change order, so those stay with mingo.
   const collated = !!extras.collation && Object.keys(extras.collation).length > 0;
-  const sort = plainSort(stages[0]);
+  const sort = scored ? undefined : plainSort(stages[0]);
   let source: Iterable<StoredMatch> = [];
   if (coll && sort && !collated) {
     const w = windowOf(stages.slice(1));
@@ -139,14 +143,30 @@ function* documents(
   const keep =
     next && Object.keys(next).length === 1 && isPlainStage(next.$project) ? inclusionFields(next.$project) : undefined;
   function* docs(): Generator<Document> {
-    for (const m of source) yield keep ? m.fields(keep) : m.doc;
+    for (const m of source) {
+      const d = keep ? m.fields(keep) : m.doc;
+      if (scored) d[SCORE_FIELD] = m.score;
+      yield d;
+    }
   }
   if (stages.length === 0) {
-    yield* docs();
+    yield* scored ? unscored(docs()) : docs();
     return;
   }
   stages = hoistSubpipelines(ctx, stages, extras, subs);
-  yield* runStages(stages, docs(), extras);
+  const out = runStages(stages, docs(), extras);
+  yield* scored ? unscored(out) : out;
+}
+
+/** Documents without the score field an aggregation with `$text` carried them. */
+function* unscored(docs: Iterable<Document>): Generator<Document> {
+  for (const d of docs) {
+    if (!(SCORE_FIELD in d)) yield d;
+    else {
+      const { [SCORE_FIELD]: _, ...rest } = d;
+      yield rest;
+    }
+  }
 }
 
 function* mingoStream(stages: Document[], input: Iterable<Document>, extras: QueryExtras): Generator<Document> {
@@ -211,6 +231,8 @@ export const aggregateCommands: Record<string, Handler> = {
         throw new CommandError('Location40601', `${op} can only be the final stage in the pipeline`);
       if (op === '$collStats' && i !== 0)
         throw new CommandError('Location40602', '$collStats is only valid as the first stage in a pipeline');
+      if (op === '$match' && i !== 0 && holdsText(st.$match))
+        throw new CommandError('Location17313', '$match with $text is only allowed as the first pipeline stage');
     }
     const subs: Subresults = new Map();
     const extras: QueryExtras = {

@@ -8,6 +8,7 @@ import { collationId, normalizeCollation } from '../collation/index.js';
 import { collName, type Handler } from './context.js';
 import { optDoc, optInt } from './args.js';
 import { CommandError } from '../errors.js';
+import { findLanguage } from '../text/analysis.js';
 import { firstBatchReply } from './batches.js';
 
 const ALLOWED = new Set([
@@ -22,7 +23,92 @@ const ALLOWED = new Set([
   'background',
   'v',
   'ns',
+  'weights',
+  'default_language',
+  'language_override',
+  'textIndexVersion',
 ]);
+
+/** MongoDB's largest weight of a text index field (weights are integers in 1..99,999). */
+const MAX_WORD_WEIGHT = 100_000;
+
+/**
+ * A text index's key and options as MongoDB stores them: the 'text' fields become `_fts: 'text', _ftsx: 1`
+ * between the fields before and after them (which must be adjacent), each text field gets a weight (1 unless
+ * `weights` says otherwise; fields named only in `weights` are indexed too), and the language settings their
+ * defaults. A key already in that form (a spec read back from listIndexes) is taken with its weights.
+ */
+function textIndexSpec(raw: Document, key: Document): IndexSpec {
+  const out: Document = {};
+  const weights: Record<string, number> = {};
+  let seen = false;
+  let after = false;
+  for (const [field, dir] of Object.entries(key)) {
+    if (field === '_fts' || field === '_ftsx') {
+      if (field === '_fts' && dir !== 'text') throw new CommandError('CannotCreateIndex', 'expecting _fts:"text"');
+      out[field] = dir;
+      seen = true;
+      continue;
+    }
+    if (dir === 'text') {
+      if (after) throw new CommandError('CannotCreateIndex', "'text' fields in index must all be adjacent");
+      if (!seen) Object.assign(out, { _fts: 'text', _ftsx: 1 });
+      seen = true;
+      weights[field] = 1;
+      continue;
+    }
+    if (dir !== 1 && dir !== -1)
+      throw new CommandError('CannotCreateIndex', 'expected value 1 or -1 for non-text key in compound index');
+    if (seen) after = true;
+    out[field] = dir;
+  }
+  const given = raw.weights;
+  if (given !== undefined) {
+    if (given === '$**') weights['$**'] = 1;
+    else if (given === null || typeof given !== 'object' || Array.isArray(given))
+      throw new CommandError('CannotCreateIndex', "text index option 'weights' must be an object");
+    else
+      for (const [field, w] of Object.entries(given as Document)) {
+        if (typeof w !== 'number')
+          throw new CommandError('CannotCreateIndex', 'weight for text index needs numeric type');
+        const n = Math.trunc(w);
+        if (!(n > 0 && n < MAX_WORD_WEIGHT))
+          throw new CommandError(
+            'CannotCreateIndex',
+            `text index weight must be in the exclusive interval (0,${MAX_WORD_WEIGHT}) but found: ${w}`,
+          );
+        weights[field] = n;
+      }
+  }
+  if (Object.keys(weights).length === 0)
+    throw new CommandError('CannotCreateIndex', 'text index needs at least one weighted field');
+  const defaultLanguage = raw.default_language ?? 'english';
+  if (!findLanguage(defaultLanguage))
+    throw new CommandError(
+      'CannotCreateIndex',
+      `default_language: unsupported language: "${String(defaultLanguage)}" for text index version 3`,
+    );
+  const override = raw.language_override ?? 'language';
+  if (typeof override !== 'string' || !override || override.startsWith('$') || override.includes('.'))
+    throw new CommandError('CannotCreateIndex', `language_override is invalid: ${String(override)}`);
+  if (raw.textIndexVersion !== undefined && raw.textIndexVersion !== 3)
+    throw new CommandError(
+      'CannotCreateIndex',
+      `currently only textIndexVersion 3 is supported, not ${String(raw.textIndexVersion)}`,
+    );
+  const sorted = Object.fromEntries(Object.entries(weights).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return {
+    v: 2,
+    key: out,
+    name: raw.name as string,
+    weights: sorted,
+    default_language: defaultLanguage as string,
+    language_override: override,
+    textIndexVersion: 3,
+  };
+}
+
+const isText = (key: Document): boolean => Object.entries(key).some(([f, d]) => d === 'text' || f === '_fts');
 
 function show(d: Document): string {
   return JSON.stringify(d)
@@ -39,6 +125,17 @@ function normaliseSpec(raw: Document): IndexSpec {
   for (const k of Object.keys(raw)) {
     if (!ALLOWED.has(k))
       throw new CommandError('CommandNotSupported', `index option '${k}' is not supported by the embedded engine`);
+  }
+  if (isText(key)) {
+    const spec = textIndexSpec(raw, key);
+    if (raw.sparse === true) spec.sparse = true;
+    if (raw.partialFilterExpression !== undefined)
+      spec.partialFilterExpression = optDoc(raw.partialFilterExpression, 'partialFilterExpression');
+    if (raw.collation !== undefined)
+      throw new CommandError('CannotCreateIndex', "Index type 'text' does not support collation");
+    if (raw.unique === true)
+      throw new CommandError('CannotCreateIndex', "Index type 'text' does not support the unique option");
+    return spec;
   }
   for (const [field, dir] of Object.entries(key)) {
     const ok = (typeof dir === 'number' && dir !== 0 && !Number.isNaN(dir)) || dir === 'hashed';
@@ -82,7 +179,11 @@ function normaliseSpec(raw: Document): IndexSpec {
 
 /** The same key pattern under the same collation (MongoDB allows one index per key pattern and collation). */
 const sameKey = (a: IndexSpec, b: IndexSpec): boolean =>
-  encodeKey(a.key) === encodeKey(b.key) && collationId(a.collation) === collationId(b.collation);
+  encodeKey(a.key) === encodeKey(b.key) &&
+  collationId(a.collation) === collationId(b.collation) &&
+  // Text indexes share their key pattern: what they index is in their weights and languages.
+  encodeKey([a.weights, a.default_language, a.language_override]) ===
+    encodeKey([b.weights, b.default_language, b.language_override]);
 const same = (a: IndexSpec, b: IndexSpec): boolean => encodeKey(a) === encodeKey(b);
 
 /** Returns true if `spec` already exists identically; throws on MongoDB's conflict cases. */
@@ -127,6 +228,17 @@ export const indexCommands: Record<string, Handler> = {
     const coll = ctx.state.catalog.ensure(ctx.db, name);
     const before = coll.indexes.size;
     const todo = specs.filter((s) => !exists(coll, s));
+    // One text index per collection, as MongoDB allows.
+    let text = [...coll.indexes.values()].find((i) => i.text)?.name;
+    for (const s of todo) {
+      if (s.key._fts !== 'text') continue;
+      if (text !== undefined)
+        throw new CommandError(
+          'CannotCreateIndex',
+          `only one text index per collection allowed, found existing text index "${text}"`,
+        );
+      text = s.name;
+    }
     const done: string[] = [];
     try {
       for (const s of todo) {

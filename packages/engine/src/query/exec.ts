@@ -17,7 +17,8 @@ import { leadingComponents, naturalOrder, ridOf } from '../storage/order.js';
 import type { Index } from '../storage/indexes.js';
 import type { Rid } from '../storage/index-keys.js';
 import { planQuery, type Plan, type Walk } from './plan.js';
-import { KeySorter, parseSort, sortKey, type SortFields } from './sort.js';
+import { compareKeys, KeySorter, parseSort, sortKey, type SortFields } from './sort.js';
+import { isTextScore, noTextScore, splitText, textSearch, type TextFilter } from './text.js';
 
 export interface Match {
   rid: Rid;
@@ -31,6 +32,8 @@ export class StoredMatch implements Match {
     readonly rid: Rid,
     readonly bytes: Buffer,
     private decoded?: Document,
+    /** Its text score, for a filter with a `$text` (query/text.ts). */
+    readonly score?: number,
   ) {}
 
   get doc(): Document {
@@ -68,6 +71,11 @@ export function* matches(
   extras: QueryExtras = {},
   plan: Plan = planQuery(coll, filter, extras.collation),
 ): Generator<StoredMatch> {
+  const text = splitText(filter);
+  if (text) {
+    for (const m of textSearch(coll, text, extras)) yield new StoredMatch(m.rid, m.bytes, m.doc, m.score);
+    return;
+  }
   const whole = plan.exact ? {} : (plan.residual ?? filter);
   // Numeric $type tests read the stored bytes (query/types.ts); mingo runs the rest.
   const { rest: given, checks } = isEmpty(whole) ? { rest: whole, checks: [] } : splitNumericTypes(whole);
@@ -129,7 +137,8 @@ export function checkHint(coll: Collection | undefined, hint: unknown): void {
 
 /** Compiles a filter only to report what MongoDB would refuse (unknown operators, bad arguments) even when nothing is scanned. */
 export function checkFilter(filter: Document | undefined, extras?: QueryExtras): void {
-  if (!isEmpty(filter)) new Query(filter!, mingoOptions(extras));
+  const rest = splitText(filter)?.rest ?? filter;
+  if (!isEmpty(rest)) new Query(rest!, mingoOptions(extras));
 }
 
 /** Candidate documents of a plan: its record ids, its walk, or the whole collection in natural order. */
@@ -284,6 +293,12 @@ export function* findRaw(coll: Collection | undefined, spec: FindSpec): Generato
   }
   const filter = spec.filter ?? {};
   const extras = spec.extras ?? {};
+  const text = splitText(filter);
+  if (text) {
+    yield* textFind(coll, text, spec);
+    return;
+  }
+  refuseTextScore(spec.sort, spec.projection);
   if (isEmpty(spec.sort) && isEmpty(spec.projection)) {
     yield* window(rawMatches(coll, filter, extras), spec.skip ?? 0, spec.limit ?? 0);
     return;
@@ -315,4 +330,44 @@ export function* findRaw(coll: Collection | undefined, spec: FindSpec): Generato
     }
   }
   for (const d of shape(decoded(), spec)) yield raw.get(d) ?? encode(d);
+}
+
+/** `{ $meta: 'textScore' }` in a find without `$text`: MongoDB has no score to give. */
+function refuseTextScore(...specs: Array<Document | undefined>): void {
+  for (const d of specs) if (d && Object.values(d).some(isTextScore)) throw noTextScore();
+}
+
+/**
+ * A find with `$text`: the matches (a text index gives few enough to hold), sorted (a `{ $meta: 'textScore' }`
+ * key sorts by score, highest first), windowed, then projected (a `{ $meta: 'textScore' }` field is the score).
+ */
+function* textFind(coll: Collection, text: TextFilter, spec: FindSpec): Generator<Buffer> {
+  const extras = spec.extras ?? {};
+  let found = [...textSearch(coll, text, extras)];
+  const sort = spec.sort && Object.entries(spec.sort).filter(([k]) => k !== '$natural');
+  if (sort?.length) {
+    const fields: SortFields = sort.map(([k, v]) => (isTextScore(v) ? [k, -1] : parseSort({ [k]: v })[0]!));
+    const keyed = found.map((m) => ({
+      m,
+      key: sort.map(([, v], i) => (isTextScore(v) ? m.score : sortKey(m.doc, [fields[i]!])[0])),
+    }));
+    keyed.sort((a, b) => compareKeys(a.key, b.key, fields));
+    found = keyed.map((e) => e.m);
+  }
+  const projection = spec.projection ?? {};
+  const scores = Object.keys(projection).filter((k) => isTextScore(projection[k]));
+  const others = Object.fromEntries(Object.entries(projection).filter(([k]) => !scores.includes(k)));
+  const project = isEmpty(others)
+    ? (m: Match) => m.bytes
+    : rawProjector({ filter: text.rest, projection: others, extras });
+  for (const m of window(found, spec.skip ?? 0, spec.limit ?? 0)) {
+    const bytes = project(m);
+    if (scores.length === 0) {
+      yield bytes;
+      continue;
+    }
+    const d = decode(bytes);
+    for (const k of scores) d[k] = m.score;
+    yield encode(d);
+  }
 }

@@ -234,8 +234,9 @@ export function planQuery(coll: Collection, filter: Document, collation?: Docume
   const queryCollation = collationId(collation);
   const cands: Candidate[] = [];
   for (const idx of coll.indexes.values()) {
-    // A partial index may not hold every matching document. (Sparse ones do: null is never looked up.)
-    if (idx.spec.partialFilterExpression) continue;
+    // A partial index may not hold every matching document. (Sparse ones do: null is never looked up.) A text
+    // index holds terms, and only documents that have some.
+    if (idx.spec.partialFilterExpression || idx.text) continue;
     const same = collationId(idx.spec.collation) === queryCollation;
     const usable = (f: string): boolean => cons.has(f) && (same || cons.get(f)!.values.every(collationFree));
     let len = 0;

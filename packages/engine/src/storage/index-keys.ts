@@ -6,6 +6,8 @@ import type { Document } from 'bson';
 import { foldValues, type Collation } from '../collation/index.js';
 import { valuesAtPath } from './keys.js';
 import { keyComponent, SEP } from './order.js';
+import { scoreDocument, type TextSpec } from '../text/analysis.js';
+import { CommandError } from '../errors.js';
 
 export interface IndexSpec {
   v: number;
@@ -19,6 +21,11 @@ export interface IndexSpec {
   collation?: Document;
   /** A non-unique index refusing new duplicate keys (collMod, on the way to `unique`); existing ones stay. */
   prepareUnique?: boolean;
+  /** A text index (key `_fts: 'text', _ftsx: 1` between its other fields): field path -> weight. */
+  weights?: Record<string, number>;
+  default_language?: string;
+  language_override?: string;
+  textIndexVersion?: number;
 }
 
 /** One concrete key a document contributes: the components (each followed by SEP) and raw field values. */
@@ -102,6 +109,69 @@ export function prefixKey(values: readonly unknown[]): string {
   return k;
 }
 
+/** The text analysis settings of a text index's spec, or undefined for another kind of index. */
+export function textSpecOf(spec: IndexSpec): TextSpec | undefined {
+  if (spec.key._fts !== 'text' || !spec.weights) return undefined;
+  return {
+    weights: spec.weights,
+    defaultLanguage: spec.default_language ?? 'english',
+    languageOverride: spec.language_override ?? 'language',
+  };
+}
+
+/** Terms longer than this are indexed (and looked up) by their first characters, keeping keys within LMDB's limit. */
+const MAX_TERM_CHARS = 256;
+
+/** The key component of a term in a text index (its leading characters when very long). */
+export function termComponent(term: string): string {
+  return keyComponent(term.length > MAX_TERM_CHARS ? term.slice(0, MAX_TERM_CHARS) : term).c + SEP;
+}
+
+/**
+ * A text index's entries: the fields before `_fts` (one value each), the term, its score in the document (a
+ * decimal string: read back, never ordered by), the fields after `_ftsx`. A document without terms has none.
+ */
+function textKeys(doc: Document, spec: IndexSpec, text: TextSpec, paths: string[][]): DocKeys {
+  const n = paths.length;
+  const multi = new Array<boolean>(n).fill(false);
+  const unordered = new Array<boolean>(n).fill(false);
+  const fields = Object.keys(spec.key);
+  const at = fields.indexOf('_fts');
+  const single = (i: number): { c: string; v: unknown } => {
+    const { values } = fieldValues(doc, paths[i]!);
+    if (values.length > 1 || values[0] === EMPTY_ARRAY)
+      throw new CommandError(
+        'Location16675',
+        `cannot have a multi-key as a prefix to a text index: field '${fields[i]!}' holds an array`,
+      );
+    const v = values[0] ?? null;
+    return { c: keyComponent(v).c + SEP, v };
+  };
+  let pre = '';
+  const preValues: unknown[] = [];
+  for (let i = 0; i < at; i++) {
+    const { c, v } = single(i);
+    pre += c;
+    preValues.push(v);
+  }
+  let suf = '';
+  const sufValues: unknown[] = [];
+  for (let i = at + 2; i < n; i++) {
+    const { c, v } = single(i);
+    suf += c;
+    sufValues.push(v);
+  }
+  const entries: KeyEntry[] = [];
+  for (const [term, score] of scoreDocument(doc, text)) {
+    entries.push({
+      key: pre + termComponent(term) + String(score) + SEP + suf,
+      values: [...preValues, term, score, ...sufValues],
+    });
+  }
+  multi[at] = entries.length > 1;
+  return { entries, multi, unordered };
+}
+
 /** Keys a document contributes to an index on `paths`; none when sparse/partial rules exclude it. */
 export function documentKeys(
   doc: Document,
@@ -114,6 +184,8 @@ export function documentKeys(
   const multi = new Array<boolean>(n).fill(false);
   const unordered = new Array<boolean>(n).fill(false);
   if (partial && !partial.test(doc)) return { entries: [], multi, unordered };
+  const text = textSpecOf(spec);
+  if (text) return textKeys(doc, spec, text, paths);
   const per = paths.map((p) => fieldValues(doc, p));
   if (spec.sparse && per.every((f) => !f.present)) return { entries: [], multi, unordered };
   // Cartesian product over fields (MongoDB allows at most one array field, so this stays small).

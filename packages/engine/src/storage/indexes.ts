@@ -24,6 +24,7 @@ import { KeyTooLongError } from '../errors.js';
 import {
   countComponents,
   documentKeys,
+  textSpecOf,
   LMDB_MAX_KEY,
   MAX_ID_BYTES,
   MAX_KEY_BYTES,
@@ -34,6 +35,7 @@ import {
   type Rid,
 } from './index-keys.js';
 import { KeptCounts } from './kept-counts.js';
+import type { TextSpec } from '../text/analysis.js';
 
 const NONE = Buffer.alloc(0);
 
@@ -93,6 +95,28 @@ export class Index {
   /** Hashed indexes keep no order; partial ones may lack matching documents. */
   get orderable(): boolean {
     return !this.spec.partialFilterExpression && Object.values(this.spec.key).every((d) => d === 1 || d === -1);
+  }
+
+  /** The text analysis settings of a text index (storage/index-keys.ts textKeys), else undefined. */
+  get text(): TextSpec | undefined {
+    return (this.textSpec ??= textSpecOf(this.spec) ?? null) ?? undefined;
+  }
+
+  private textSpec?: TextSpec | null;
+
+  /**
+   * A text index's documents holding a term: (record id, the term's score there) for each entry under
+   * `prefix` (the fields before the term, then the term's component: index-keys.ts termComponent).
+   */
+  *termEntries(prefix: string): Generator<[Rid, number]> {
+    const [start, end] = this.bounds(prefix);
+    const n = this.fields.length;
+    const from = Buffer.byteLength(prefix) + 4;
+    for (const k of keyRange(this.env.keys, start, end)) {
+      const key = k.toString('utf8', 4);
+      const score = k.toString('latin1', from, k.indexOf(0, from));
+      yield [ridOf(key, n), Number(score)];
+    }
   }
 
   /** Keys a document contributes; none when sparse/partial rules exclude it. */
@@ -188,15 +212,21 @@ export class Index {
     this.env.keys.putSync(this.keyBuffer(key, rid), this.unique ? Buffer.from(rid, 'utf8') : NONE);
   }
 
+  /** Whether counts are kept of the entries: not for a text index, whose entries no count is asked of (query/
+   *  count.ts counts equalities on ordinary fields), and a document gives hundreds. */
+  private get counting(): boolean {
+    return this.text === undefined;
+  }
+
   add(rid: Rid, keys: DocKeys): void {
     if (!this.clustered) for (const e of keys.entries) this.put(e.key, rid);
-    for (const e of keys.entries) this.counted.record(e.key, 1);
+    if (this.counting) for (const e of keys.entries) this.counted.record(e.key, 1);
     this.track(keys, 1);
   }
 
   remove(rid: Rid, keys: DocKeys): void {
     if (!this.clustered) for (const e of keys.entries) this.env.keys.removeSync(this.keyBuffer(e.key, rid));
-    for (const e of keys.entries) this.counted.record(e.key, -1);
+    if (this.counting) for (const e of keys.entries) this.counted.record(e.key, -1);
     this.track(keys, -1);
   }
 
@@ -209,12 +239,12 @@ export class Index {
     for (const k of before) {
       if (after.has(k)) continue;
       if (!this.clustered) this.env.keys.removeSync(this.keyBuffer(k, rid));
-      this.counted.record(k, -1);
+      if (this.counting) this.counted.record(k, -1);
     }
     for (const k of after) {
       if (before.has(k)) continue;
       if (!this.clustered) this.put(k, rid);
-      this.counted.record(k, 1);
+      if (this.counting) this.counted.record(k, 1);
     }
     this.retrack(old, next);
   }

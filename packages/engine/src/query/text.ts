@@ -1,0 +1,186 @@
+// `$text` queries over a collection's text index (storage/index-keys.ts textKeys). The index is read once per
+// positive term under the equality values of the fields before the text fields; each document's score is the
+// sum of its entries' scores, as MongoDB's TEXT_OR stage adds them. Candidates are then checked against the
+// whole query (negations, phrases, case and diacritic sensitivity: text/query.ts) and the rest of the filter.
+// `{ $meta: 'textScore' }` reads that score: in find's sort and projection here, in an aggregation through a
+// field the pipeline carries (metaField), removed from what it returns.
+import type { Document } from 'bson';
+import { CommandError } from '../errors.js';
+import type { Collection } from '../storage/collection.js';
+import { decode } from '../storage/bsonio.js';
+import { prefixKey, termComponent, type Rid } from '../storage/index-keys.js';
+import type { Index } from '../storage/indexes.js';
+import { naturalOrder } from '../storage/order.js';
+import { parseTextQuery, textMatches } from '../text/query.js';
+import { Query } from './mingo.js';
+import { mingoOptions, type QueryExtras } from './options.js';
+
+const isPlain = (v: unknown): v is Document =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) && !(v as { _bsontype?: string })._bsontype;
+
+/** Whether `v` is `{ $meta: 'textScore' }`. */
+export function isTextScore(v: unknown): boolean {
+  return isPlain(v) && v.$meta === 'textScore' && Object.keys(v).length === 1;
+}
+
+/** Whether a `$text` appears anywhere in `v`. */
+export function holdsText(v: unknown): boolean {
+  if (Array.isArray(v)) return v.some(holdsText);
+  if (!isPlain(v)) return false;
+  for (const [k, x] of Object.entries(v)) if (k === '$text' || holdsText(x)) return true;
+  return false;
+}
+
+export interface TextFilter {
+  text: unknown;
+  /** The filter without its `$text`. */
+  rest: Document;
+}
+
+/**
+ * A filter's `$text` and the rest of it, or undefined without one. MongoDB takes one `$text`, at the top of the
+ * filter or of a top-level `$and`'s clauses; anywhere else (under `$or`, `$nor`, `$not`, `$elemMatch`) the
+ * engine refuses it, as MongoDB does unless every other clause of an `$or` is indexed.
+ */
+export function splitText(filter: Document | undefined): TextFilter | undefined {
+  if (!filter || !holdsText(filter)) return undefined;
+  let found: TextFilter | undefined;
+  const take = (text: unknown, rest: Document): void => {
+    if (found) throw new CommandError('BadValue', 'Too many text expressions');
+    found = { text, rest };
+  };
+  const rest: Document = {};
+  for (const [k, v] of Object.entries(filter)) {
+    if (k === '$text') {
+      take(v, rest);
+      continue;
+    }
+    if (k === '$and' && Array.isArray(v)) {
+      const clauses: unknown[] = [];
+      for (const c of v) {
+        if (isPlain(c) && '$text' in c) {
+          const { $text, ...others } = c;
+          take($text, rest);
+          if (holdsText(others)) throw notHere();
+          if (Object.keys(others).length) clauses.push(others);
+        } else if (holdsText(c)) throw notHere();
+        else clauses.push(c);
+      }
+      if (clauses.length) rest.$and = clauses;
+      continue;
+    }
+    if (holdsText(v)) throw notHere();
+    rest[k] = v;
+  }
+  return found;
+}
+
+const notHere = (): CommandError =>
+  new CommandError(
+    'BadValue',
+    'error processing query: planner returned error :: caused by :: $text is only allowed at the top level of a filter or of its $and clauses',
+  );
+
+/** The collection's text index, or IndexNotFound as MongoDB answers a `$text` without one. */
+function textIndex(coll: Collection | undefined): Index {
+  const idx = coll && [...coll.indexes.values()].find((i) => i.text);
+  if (!idx) throw new CommandError('IndexNotFound', 'text index required for $text query');
+  return idx;
+}
+
+/** The equality value of a top-level field (or of a top-level `$and` clause), or undefined. */
+function equalityOf(filter: Document, field: string): { value: unknown } | undefined {
+  const clauses = [filter, ...(Array.isArray(filter.$and) ? (filter.$and as unknown[]).filter(isPlain) : [])];
+  for (const c of clauses) {
+    if (!(field in c)) continue;
+    const cond: unknown = c[field];
+    if (isPlain(cond)) {
+      const keys = Object.keys(cond);
+      if (keys.length === 1 && keys[0] === '$eq') return { value: cond.$eq };
+      if (keys.length === 0 || keys[0]!.startsWith('$')) continue;
+    }
+    if (Array.isArray(cond) || cond instanceof RegExp) continue;
+    return { value: cond };
+  }
+  return undefined;
+}
+
+/** A matching document of a `$text` query and its score. */
+export interface Scored {
+  rid: Rid;
+  bytes: Buffer;
+  doc: Document;
+  score: number;
+}
+
+/** Documents matching a filter with a `$text`, in natural order, with their scores. */
+export function* textSearch(coll: Collection | undefined, tf: TextFilter, extras: QueryExtras): Generator<Scored> {
+  const idx = textIndex(coll);
+  const spec = idx.text!;
+  const q = parseTextQuery(tf.text, spec.defaultLanguage);
+  const before = idx.fields.slice(0, idx.fields.indexOf('_fts'));
+  const values = before.map((f) => {
+    const eq = equalityOf(tf.rest, f);
+    if (!eq)
+      throw new CommandError(
+        'BadValue',
+        'error processing query: planner returned error :: caused by :: failed to use text index to satisfy $text query (if text index is compound, are equality predicates given for all prefix fields?)',
+      );
+    return eq.value;
+  });
+  const prefix = prefixKey(values);
+  const scores = new Map<Rid, number>();
+  for (const t of q.bounds)
+    for (const [rid, s] of idx.termEntries(prefix + termComponent(t))) scores.set(rid, (scores.get(rid) ?? 0) + s);
+  const rest = Object.keys(tf.rest).length ? new Query(tf.rest, mingoOptions(extras)) : undefined;
+  for (const rid of [...scores.keys()].sort(naturalOrder)) {
+    const bytes = coll!.get(rid);
+    if (!bytes) continue;
+    const doc = decode(bytes);
+    if (!textMatches(doc, spec, q) || (rest && !rest.test(doc))) continue;
+    yield { rid, bytes, doc, score: scores.get(rid)! };
+  }
+}
+
+/** `{ $meta: 'textScore' }` where no `$text` gave a score. */
+export const noTextScore = (): CommandError =>
+  new CommandError('Location40218', 'query requires text score metadata, but it is not available');
+
+/** The field an aggregation carries a document's text score in, between its first stage and its output. */
+export const SCORE_FIELD = '\u0001textScore';
+
+/**
+ * Stages after a `$match` with `$text`, reading the score from SCORE_FIELD: `{ $meta: 'textScore' }` becomes
+ * `'$<SCORE_FIELD>'` in expressions and a descending SCORE_FIELD key in `$sort`, and inclusion `$project`
+ * stages keep the field, so later stages still see the score (as MongoDB's metadata follows a document).
+ * `scored`: whether the pipeline starts with a `$text` match; without, a textScore is an error.
+ */
+export function scoreStages(stages: Document[], scored: boolean): Document[] {
+  const rewrite = (v: unknown): unknown => {
+    if (isTextScore(v)) {
+      if (!scored) throw noTextScore();
+      return '$' + SCORE_FIELD;
+    }
+    if (Array.isArray(v)) return v.map(rewrite);
+    if (!isPlain(v)) return v;
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, rewrite(x)]));
+  };
+  return stages.map((st) => {
+    if (!isPlain(st)) return st;
+    if (isPlain(st.$sort) && Object.keys(st).length === 1) {
+      const sort = Object.entries(st.$sort).map(([k, d]): [string, unknown] => {
+        if (!isTextScore(d)) return [k, d];
+        if (!scored) throw noTextScore();
+        return [SCORE_FIELD, -1];
+      });
+      return { $sort: Object.fromEntries(sort) };
+    }
+    const out = rewrite(st) as Document;
+    if (scored && isPlain(out.$project) && Object.keys(out).length === 1) {
+      const p = out.$project;
+      const exclusion = Object.entries(p).some(([k, v]) => k !== '_id' && (v === 0 || v === false));
+      if (!exclusion) return { $project: { ...p, [SCORE_FIELD]: 1 } };
+    }
+    return out;
+  });
+}
