@@ -22,14 +22,6 @@ export const contentIndexes: IndexDef[] = [
   { collection: 'articles', key: { keywordIds: 1, ...published }, options: { name: 'articles_keyword' } },
   { collection: 'contentCategories', key: { slug: 1 }, options: { name: 'content_categories_slug', unique: true } },
   { collection: 'keywords', key: { slug: 1 }, options: { name: 'keywords_slug', unique: true } },
-  // Full-text search of articles ($text): words of the title count 10 times, of the summary 4 times, as a
-  // title names what an article is about. The HTML body is left out: it would cost an insert five to ten
-  // times the index entries of title and summary (one per distinct word), and its markup is not text.
-  {
-    collection: 'articles',
-    key: { title: 'text', summary: 'text' },
-    options: { name: 'articles_text', weights: { title: 10, summary: 4 }, default_language: 'english' },
-  },
   // Subscribing to a live blog: the articles carrying it decide whether it is premium
   { collection: 'articles', key: { 'elements.liveBlogIds': 1 }, options: { name: 'articles_live_blogs' } },
   // liveBlogUpdates(websocketRoomName): the room name legacy clients hold
