@@ -14,6 +14,7 @@ import type { Store } from '../../src/store/store.js';
 import { projectRoot } from '../../src/version.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { bearer, TEST_CLIENT_ID, tokenFor } from '../helpers/tokens.js';
+import { collect, wsClient } from '../live/ws.js';
 
 const fixture = (name: string): string => readFileSync(join(projectRoot, 'test/fixtures/documents', name), 'utf8');
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -27,6 +28,7 @@ const [CHANNEL_ID, CHANNEL_DOC] = Object.entries(WEB)[0]!;
 const MOBILE_CHANNEL = MOBILE.operations[0]!;
 const OTHER_DOC = 'query OtherApp { channel(id: "11") { name description } }';
 const ARBITRARY = 'query Arbitrary { channel(id: "11") { id description } }';
+const POLL = 'subscription PollVotes { pollResultsChanged(pollId: "poll-1") { id votes } }';
 /** Registered under graphql-codegen's default SHA-1 key: a custom identifier. */
 const SHA1_DOC = 'query ChannelDescription { channel(id: "11") { description } }';
 const SHA1_ID = createHash('sha1').update(SHA1_DOC).digest('hex');
@@ -51,6 +53,7 @@ async function start(mode: string, env: Record<string, string> = {}): Promise<Te
       await register(store, 'public', 'web@1', fixture('web.persisted-documents.json'));
       await register(store, `client:${TEST_CLIENT_ID}`, 'mobile@1', fixture('mobile.persisted-query-manifest.json'));
       await register(store, 'public', 'web-sha1@1', JSON.stringify({ [SHA1_ID]: SHA1_DOC }));
+      await register(store, 'public', 'live@1', JSON.stringify({ [sha256(POLL)]: POLL }));
       await register(store, 'client:other-app', 'other@1', JSON.stringify({ [sha256(OTHER_DOC)]: OTHER_DOC }));
     },
   });
@@ -255,6 +258,21 @@ describe('TRUSTED_DOCUMENTS=enforce', () => {
       'TRUSTED_DOCUMENT_REQUIRED',
     );
     expect((await post(svc, { query: ARBITRARY }, { 'x-gateway-playground': '1' })).status).toBe(200);
+  });
+
+  test('over WebSocket too: a subscription nobody registered is refused, a registered one runs', async () => {
+    const client = wsClient(svc.url);
+    try {
+      const refused = collect(client, 'subscription Other { pollResultsChanged(pollId: "poll-1") { id } }');
+      await refused.ended;
+      expect(refused.results[0]!.errors![0]!.extensions?.code).toBe('TRUSTED_DOCUMENT_REQUIRED');
+      // The registered one runs: it reaches the resolver, which finds no such poll in this database.
+      const registered = collect(client, POLL);
+      await registered.ended;
+      expect(registered.results[0]!.errors![0]!.extensions?.code).toBe('NOT_FOUND');
+    } finally {
+      await client.dispose();
+    }
   });
 });
 

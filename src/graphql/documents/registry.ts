@@ -6,7 +6,8 @@ import type { Viewer } from '../../viewer.js';
 import type { DocumentOwner } from '../../store/documents/trusted-document.doc.js';
 import { findTrustedDocument } from '../../store/documents/trusted-documents.store.js';
 import type { Store } from '../../store/store.js';
-import type { DocumentRef } from './document-id.js';
+import { DEVELOPER_SCOPE } from '../../oauth/clients.js';
+import { sha256Hex, type DocumentRef } from './document-id.js';
 
 /** How long a lookup (found or not) is reused: the delay before an added or removed manifest takes effect. */
 export const REGISTRY_TTL_MS = 5_000;
@@ -39,4 +40,14 @@ export class DocumentRegistry {
     this.known.set(key, { found });
     return found;
   }
+}
+
+/**
+ * Under TRUSTED_DOCUMENTS=enforce, whether `viewer` may run a document sent as text over WebSocket: one registered
+ * for its client or the public list, or any with the `developer` scope (as over HTTP; the playground's header
+ * cannot ride on a WebSocket, so its subscriptions need a developer token there).
+ */
+export async function mayRunText(registry: DocumentRegistry, viewer: Viewer | null, text: string): Promise<boolean> {
+  if (viewer?.scopes.has(DEVELOPER_SCOPE)) return true;
+  return (await registry.find(ownersOf(viewer), { sha256: sha256Hex(text) })) !== null;
 }
