@@ -20,7 +20,7 @@ import type { Viewer } from '../viewer.js';
 import type { AppState } from './app-context.js';
 
 /** Set by the bundled playground on every request: in development it may run any document (see `mayBypass`). */
-export const PLAYGROUND_HEADER = 'x-gateway-playground';
+const PLAYGROUND_HEADER = 'x-gateway-playground';
 
 /**
  * Who runs documents nobody registered while TRUSTED_DOCUMENTS=enforce: a token with the `developer` scope

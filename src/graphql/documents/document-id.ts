@@ -40,7 +40,7 @@ export function apqHash(extensions: unknown): string | undefined {
   return typeof hash === 'string' && SHA256_HEX.test(hash) ? hash : undefined;
 }
 
-export const documentIdInvalid = (detail: string): AppError =>
+const documentIdInvalid = (detail: string): AppError =>
   new AppError({ status: 400, code: 'DOCUMENT_ID_INVALID', title: 'Bad Request', detail });
 
 export const documentNotFound = (): AppError =>

@@ -100,6 +100,7 @@ export function readManifest(text: string): NewTrustedDocument[] {
     );
   const results = entries.map(registered);
   const problems = results.filter((r): r is string => typeof r === 'string');
-  if (problems.length) throw new ManifestError('MANIFEST_ID_MISMATCH', 'Ids that are malformed or not their documents', problems);
+  if (problems.length)
+    throw new ManifestError('MANIFEST_ID_MISMATCH', 'Ids that are malformed or not their documents', problems);
   return results as NewTrustedDocument[];
 }

@@ -10,7 +10,7 @@ import { DEVELOPER_SCOPE } from '../../oauth/clients.js';
 import { sha256Hex, type DocumentRef } from './document-id.js';
 
 /** How long a lookup (found or not) is reused: the delay before an added or removed manifest takes effect. */
-export const REGISTRY_TTL_MS = 5_000;
+const REGISTRY_TTL_MS = 5_000;
 
 /** The owners whose documents a caller may run: the public list, and its OAuth client's own. */
 export function ownersOf(viewer: Viewer | null): DocumentOwner[] {
