@@ -13,7 +13,8 @@ export const SUPPORTED_SCOPES = ['openid', 'offline_access', 'profile', 'email',
  * clients of developer tools, named at registration, never given by default.
  */
 export const DEVELOPER_SCOPE = 'developer';
-const DEFAULT_SCOPES = SUPPORTED_SCOPES.filter((s) => s !== DEVELOPER_SCOPE);
+/** What a client is registered with unless told otherwise: every scope but `developer`. */
+export const DEFAULT_SCOPES = SUPPORTED_SCOPES.filter((s) => s !== DEVELOPER_SCOPE);
 export const SUPPORTED_GRANTS = ['authorization_code', 'refresh_token', 'password', 'otp'] as const;
 /** Grants only first-party clients may hold: they hand the user's credentials to the client. */
 const FIRST_PARTY_GRANTS = new Set(['password', 'otp']);

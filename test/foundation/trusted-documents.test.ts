@@ -258,6 +258,9 @@ describe('TRUSTED_DOCUMENTS=enforce', () => {
       'TRUSTED_DOCUMENT_REQUIRED',
     );
     expect((await post(svc, { query: ARBITRARY }, { 'x-gateway-playground': '1' })).status).toBe(200);
+    // No client holds the scope unless registered with it.
+    const { client } = await createClient(svc.store, { name: 'Plain app', kind: 'public', grantTypes: [] });
+    expect(client.scopes).not.toContain('developer');
   });
 
   test('over WebSocket too: a subscription nobody registered is refused, a registered one runs', async () => {
