@@ -18,6 +18,8 @@ import { CursorCodec } from './cursors/codec.js';
 import { loadCursorKeys } from './cursors/keys.js';
 import { notFound, storeUnavailable } from './errors.js';
 import { createApolloServer } from './graphql/server.js';
+import { trustedDocumentPlugin } from './graphql/documents/plugin.js';
+import { DocumentRegistry } from './graphql/documents/registry.js';
 import { jsonBody, withContext, type AppDeps, type AppState } from './http/app-context.js';
 import { compression } from './http/compression.js';
 import { graphqlHttpErrors } from './http/graphql-errors.js';
@@ -27,6 +29,7 @@ import { sendProblem } from './http/problem.js';
 import { requestContext } from './http/request-context.js';
 import { corsAllowlist, securityHeaders } from './http/security.js';
 import { discardUnreadBody } from './http/unread-body.js';
+import { trustedDocuments } from './http/trusted-documents.js';
 import { createMailer, type Mailer } from './mail/index.js';
 import { registry } from './metrics/metrics.js';
 import { ASSET_PREFIX } from './playground/assets.js';
@@ -77,7 +80,10 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   const hops = deps.config.trustProxyHops;
   const koa = new Koa<AppState>({ proxy: hops > 0, maxIpsCount: hops });
   // Browsers get our own bundled playground (or nothing): never Apollo's CDN-loaded landing page.
-  const apollo = createApolloServer(deps.schema, deps.config, [ApolloServerPluginLandingPageDisabled()]);
+  const apollo = createApolloServer(deps.schema, deps.config, [
+    ApolloServerPluginLandingPageDisabled(),
+    trustedDocumentPlugin,
+  ]);
   await apollo.start();
   // The federation subgraph (docs/decisions.md, "The federation subgraph has an endpoint of its own"): only with a
   // secret, and its libraries loaded only then (a second of start-up). Apollo would trace every resolver of a
@@ -142,7 +148,17 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   const graphql = new Router<AppState>();
   const handler = koaMiddleware<Context, AppState>(apollo, { context: async ({ ctx }) => ctx.state.context! });
   const shared = cache ? [cache.sharedAnswers()] : [];
-  graphql.all('/graphql', graphqlHttpErrors(), jsonBody(), withContext(deps), ...shared, typedAnswer, handler);
+  const documents = trustedDocuments(deps.config, new DocumentRegistry(deps.store));
+  graphql.all(
+    '/graphql',
+    graphqlHttpErrors(),
+    jsonBody(),
+    withContext(deps),
+    documents,
+    ...shared,
+    typedAnswer,
+    handler,
+  );
   if (subgraph && secret) {
     // POST only, as routers send: the response cache stores GET answers by URL, which would skip the secret.
     const routerHandler = koaMiddleware<Context, AppState>(subgraph, {

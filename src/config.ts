@@ -33,6 +33,7 @@ const schema = z.object({
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(1000).default(30),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(50_000),
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(5_000),
+  TRUSTED_DOCUMENTS: z.enum(['off', 'allow', 'enforce']).default('allow'),
   CORS_ORIGINS: z.string().default(''),
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   METRICS: bool.optional(),
@@ -143,6 +144,11 @@ export interface Config {
   /** The Swagger UI viewer at /docs (the OpenAPI document at /openapi.json is always served). */
   apiDocs: boolean;
   graphql: { maxDepth: number; maxAliases: number; maxCost: number; maxTokens: number; introspection: boolean };
+  /**
+   * Documents named by id (docs/api.md, "Trusted documents"): `off` refuses ids, `allow` runs registered ids and
+   * any document sent, `enforce` runs only the documents registered for the caller's client.
+   */
+  trustedDocuments: RawConfig['TRUSTED_DOCUMENTS'];
   /** Origins allowed to call the API from a browser; `*` allows any. */
   corsOrigins: string[];
   /**
@@ -259,6 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxTokens: c.GRAPHQL_MAX_TOKENS,
       introspection: c.INTROSPECTION ?? true,
     },
+    trustedDocuments: c.TRUSTED_DOCUMENTS,
     metrics: c.METRICS ?? true,
     cache: {
       maxAge: c.CACHE_MAX_AGE,

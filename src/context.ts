@@ -34,6 +34,11 @@ export interface Context {
   cursors: CursorCodec;
   /** Set on GraphQL-over-WebSocket operations: the process's live hub and this connection (src/live). */
   live?: LiveFeed;
+  /**
+   * What src/http/trusted-documents.ts decided for Apollo: the registered document a request named by id instead
+   * of sending it, and whether its answer must not be shared with other readers (src/graphql/documents/plugin.ts).
+   */
+  trustedDocument?: { text?: string; notShared?: boolean };
   /** The fields the running GraphQL operation selects, so loaders read only what it needs (an object, as above). */
   operation: OperationSelection;
 }

@@ -29,6 +29,14 @@ export type ErrorCode =
   | 'STORE_UNAVAILABLE'
   | 'INTERNAL_SERVER_ERROR';
 
+/** Codes only /graphql answers (a document named by id, docs/api.md "Trusted documents"): no REST path gives them. */
+export type GraphqlRequestCode =
+  | 'DOCUMENT_ID_INVALID'
+  | 'PERSISTED_QUERY_NOT_FOUND'
+  | 'PERSISTED_QUERY_HASH_MISMATCH'
+  | 'PERSISTED_QUERY_NOT_SUPPORTED'
+  | 'TRUSTED_DOCUMENT_REQUIRED';
+
 /** GraphQL `extensions.code` for each application code (docs/api.md). */
 const graphqlCodes: Partial<Record<ErrorCode, string>> = {
   BAD_REQUEST: 'BAD_USER_INPUT',
@@ -42,7 +50,7 @@ const graphqlCodes: Partial<Record<ErrorCode, string>> = {
 
 export class AppError extends Error {
   readonly status: number;
-  readonly code: ErrorCode;
+  readonly code: ErrorCode | GraphqlRequestCode;
   /** Problem title: a fixed text per code ("Page not found", "Bad Request"), never the detail. */
   readonly title: string;
   readonly errors?: FieldProblem[];
@@ -50,7 +58,7 @@ export class AppError extends Error {
 
   constructor(opts: {
     status: number;
-    code: ErrorCode;
+    code: ErrorCode | GraphqlRequestCode;
     title: string;
     detail?: string;
     errors?: FieldProblem[];
@@ -70,7 +78,7 @@ export class AppError extends Error {
   }
 
   get graphqlCode(): string {
-    return graphqlCodes[this.code] ?? this.code;
+    return graphqlCodes[this.code as ErrorCode] ?? this.code;
   }
 }
 

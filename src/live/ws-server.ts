@@ -24,6 +24,7 @@ import { createContext, type Viewer } from '../context.js';
 import { AppError } from '../errors.js';
 import { formatGraphQLError } from '../graphql/errors.js';
 import { armorProtection } from '../graphql/limits.js';
+import { DocumentRegistry, mayRunText } from '../graphql/documents/registry.js';
 import { MAX_VARIABLE_DEPTH, nestedDeeperThan } from '../variable-depth.js';
 import { presentedCredential, type Authenticator } from '../http/authenticate.js';
 import type { Logger } from '../logger.js';
@@ -97,6 +98,8 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
     perMessageDeflate: false,
   });
   const rules = [...specifiedRules, ...armorProtection(config.graphql).validationRules];
+  // TRUSTED_DOCUMENTS=enforce holds over WebSocket too (docs/api.md, "Trusted documents").
+  const trusted = config.trustedDocuments === 'enforce' ? new DocumentRegistry(deps.store) : undefined;
   // A thousand readers of one live blog send the same query: it is parsed and validated once, and they share
   // the document (parsing and validating each anew was most of what a subscription allocated).
   const prepared = new Map<string, DocumentNode>();
@@ -227,6 +230,13 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
           return [
             new GraphQLError(`At most ${config.live.maxSubscriptions} subscriptions per connection`, {
               extensions: { code: 'RATE_LIMITED' },
+            }),
+          ];
+        }
+        if (trusted && !(await mayRunText(trusted, ctx.extra.viewer ?? null, payload.query))) {
+          return [
+            new GraphQLError('This service runs only the documents registered for your client', {
+              extensions: { code: 'TRUSTED_DOCUMENT_REQUIRED' },
             }),
           ];
         }

@@ -7,7 +7,14 @@ import { insertClient } from '../store/oauth/clients.store.js';
 import type { ClientDoc, ClientKind } from '../store/oauth/oauth.docs.js';
 import type { Store } from '../store/store.js';
 
-export const SUPPORTED_SCOPES = ['openid', 'offline_access', 'profile', 'email', 'cart'] as const;
+export const SUPPORTED_SCOPES = ['openid', 'offline_access', 'profile', 'email', 'cart', 'developer'] as const;
+/**
+ * Lets a token run any GraphQL document when only registered ones run (TRUSTED_DOCUMENTS=enforce): for the
+ * clients of developer tools, named at registration, never given by default.
+ */
+export const DEVELOPER_SCOPE = 'developer';
+/** What a client is registered with unless told otherwise: every scope but `developer`. */
+export const DEFAULT_SCOPES = SUPPORTED_SCOPES.filter((s) => s !== DEVELOPER_SCOPE);
 export const SUPPORTED_GRANTS = ['authorization_code', 'refresh_token', 'password', 'otp'] as const;
 /** Grants only first-party clients may hold: they hand the user's credentials to the client. */
 const FIRST_PARTY_GRANTS = new Set(['password', 'otp']);
@@ -60,7 +67,7 @@ export async function createClient(store: Store, input: NewClient): Promise<{ cl
   const unknownGrant = input.grantTypes.find((g) => !(SUPPORTED_GRANTS as readonly string[]).includes(g));
   if (unknownGrant)
     throw new ClientInputError(`unknown grant type "${unknownGrant}" (supported: ${SUPPORTED_GRANTS.join(', ')})`);
-  const scopes = input.scopes ?? [...SUPPORTED_SCOPES];
+  const scopes = input.scopes ?? [...DEFAULT_SCOPES];
   const unknownScope = scopes.find((s) => !(SUPPORTED_SCOPES as readonly string[]).includes(s));
   if (unknownScope)
     throw new ClientInputError(`unknown scope "${unknownScope}" (supported: ${SUPPORTED_SCOPES.join(', ')})`);

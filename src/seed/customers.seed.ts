@@ -4,7 +4,7 @@
 // (the start-up log and docs/oauth.md state them); in production they get random ones nobody knows.
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../config.js';
-import { createClient, secretMatches, SUPPORTED_SCOPES } from '../oauth/clients.js';
+import { createClient, DEFAULT_SCOPES, secretMatches } from '../oauth/clients.js';
 import { EDITOR_ROLE } from '../operations/live/editor.js';
 import { PasswordHasher } from '../oauth/passwords.js';
 import type { CustomerDoc } from '../store/customers/customer.doc.js';
@@ -109,14 +109,14 @@ export const customersSeeder: Seeder = {
       kind: 'public',
       redirectUris: DEMO_SPA_CLIENT.redirectUris,
       grantTypes: ['authorization_code', 'refresh_token'],
-      scopes: [...SUPPORTED_SCOPES],
+      scopes: [...DEFAULT_SCOPES],
     });
     await createClient(run.store, {
       clientId: DEMO_FIRST_PARTY_CLIENT.clientId,
       name: DEMO_FIRST_PARTY_CLIENT.name,
       kind: 'confidential',
       grantTypes: ['password', 'otp', 'refresh_token'],
-      scopes: [...SUPPORTED_SCOPES],
+      scopes: [...DEFAULT_SCOPES],
       secret: production ? randomBytes(32).toString('base64url') : DEMO_FIRST_PARTY_CLIENT.secret,
     });
     run.log.info({ customers: total + 1 + editors, clients: 2 }, 'seeded customers and the demo OAuth clients');

@@ -1,6 +1,7 @@
 // Seeded, schema-driven GraphQL requests for the fuzz test: random valid operations built from the introspected
 // schema, and hostile variants of them (wrong variable types, forged and foreign cursors, unknown operation
-// names, deep and wide selections, malformed and oversized bodies and URLs).
+// names, deep and wide selections, malformed and oversized bodies and URLs, documents named by id).
+import { createHash } from 'node:crypto';
 import {
   GraphQLString,
   getNamedType,
@@ -186,7 +187,7 @@ export class Fuzzer extends Draws {
     const roll = this.rnd();
     if (roll < 0.55) return this.post('valid query', this.operation('query'), accept);
     if (roll < 0.6) return this.post('valid mutation', this.operation('mutation'), accept);
-    const hostile = this.int(18);
+    const hostile = this.int(19);
     const op = this.operation();
     switch (hostile) {
       case 0: {
@@ -339,9 +340,68 @@ export class Fuzzer extends Draws {
           accept,
         );
       }
+      case 17:
+        return this.byId(op.query, accept);
       default:
         return this.post('subscription over HTTP', { query: 'subscription S { __typename }' }, accept);
     }
+  }
+
+  /**
+   * A document named by id (`documentId`, an APQ `extensions.persistedQuery`) rather than sent, or beside the text:
+   * well-formed ids nobody registered, malformed ones, ids that are not the text's, extensions of every shape.
+   */
+  private byId(query: string, accept: Record<string, string>): FuzzRequest {
+    const hash = createHash('sha256').update(query).digest('hex');
+    const documentId = this.pick<unknown>([
+      `sha256:${hash}`,
+      `sha256:${createHash('sha256').update(String(this.rnd())).digest('hex')}`,
+      `sha256:${hash.toUpperCase()}`,
+      `sha256:${hash.slice(1)}`,
+      'sha256:',
+      'md5:0123',
+      'x-custom:abc',
+      createHash('sha1').update(query).digest('hex'),
+      'a'.repeat(300),
+      '../../etc/passwd',
+      'ünïcode',
+      '',
+      7,
+      null,
+      [],
+      { $gt: '' },
+      undefined,
+    ]);
+    const extensions = this.pick<unknown>([
+      undefined,
+      { persistedQuery: { version: 1, sha256Hash: hash } },
+      { persistedQuery: { version: 1, sha256Hash: 'f'.repeat(64) } },
+      { persistedQuery: { version: 2, sha256Hash: hash } },
+      { persistedQuery: { version: 1, sha256Hash: 5 } },
+      { persistedQuery: 7 },
+      { persistedQuery: null },
+      { __proto__: { persistedQuery: 1 } },
+      'extensions as a string',
+      [],
+    ]);
+    const params: Record<string, unknown> = { documentId, extensions };
+    if (this.chance(0.3)) params.query = this.chance(0.5) ? query : '{ __typename }';
+    if (this.chance(0.2)) params.operationName = this.pick(['', 'Nope', '__proto__']);
+    if (this.chance(0.4)) {
+      const search = new URLSearchParams();
+      for (const [name, value] of Object.entries(params)) {
+        if (value === undefined) continue;
+        search.append(name, typeof value === 'string' ? value : JSON.stringify(value));
+        if (name === 'documentId' && this.chance(0.1)) search.append(name, 'sha256:' + hash);
+      }
+      return {
+        kind: 'document by id (GET)',
+        method: 'GET',
+        path: `/graphql?${search.toString()}`,
+        headers: { 'apollo-require-preflight': '1', ...accept },
+      };
+    }
+    return this.post('document by id', params, accept);
   }
 
   /** A REST shim called with odd values: numbers out of range, repeated or bracketed parameters, odd paths and bodies. */

@@ -39,7 +39,7 @@ describe('metadata', () => {
     expect(meta.response_types_supported).toEqual(['code']);
     expect(meta.code_challenge_methods_supported).toEqual(['S256']);
     expect(meta.token_endpoint_auth_methods_supported).toEqual(['client_secret_basic', 'client_secret_post', 'none']);
-    expect(meta.scopes_supported).toEqual(['openid', 'offline_access', 'profile', 'email', 'cart']);
+    expect(meta.scopes_supported).toEqual(['openid', 'offline_access', 'profile', 'email', 'cart', 'developer']);
   });
 
   test('RFC 8414 metadata at /.well-known/oauth-authorization-server/oauth2 (and under the issuer)', async () => {

@@ -66,7 +66,7 @@ test("without offline_access there is no refresh token; without a scope the clie
   expect(narrow.body.refresh_token).toBeUndefined();
   expect(narrow.body.scope).toBe('cart');
   const all = await tokenRequest(svc, passwordParams(), { headers: auth() });
-  expect(all.body.scope).toBe('openid offline_access profile email cart');
+  expect(all.body.scope).toBe('openid offline_access profile email cart developer');
 });
 
 test('client_secret_post works as well as client_secret_basic', async () => {

@@ -1,7 +1,7 @@
 // Shared pieces of the OAuth tests: token endpoint calls (form or JSON), clients, PKCE pairs.
 import { createHash, randomBytes } from 'node:crypto';
 import * as oidc from 'openid-client';
-import { createClient, SUPPORTED_SCOPES, type NewClient } from '../../src/oauth/clients.js';
+import { createClient, DEFAULT_SCOPES, type NewClient } from '../../src/oauth/clients.js';
 import type { TestService } from '../helpers/service.js';
 
 export interface OAuthAnswer {
@@ -38,7 +38,7 @@ export async function newClient(
     clientId: `c-${randomBytes(5).toString('hex')}`,
     name: 'Test client',
     kind: 'confidential',
-    scopes: [...SUPPORTED_SCOPES],
+    scopes: [...DEFAULT_SCOPES],
     ...input,
   });
   return { clientId: client._id, secret: secret ?? '' };

@@ -12,9 +12,12 @@ import './page.css';
 const settings = JSON.parse(document.getElementById('playground-settings').textContent);
 
 // The header editor starts with an empty Authorization value to fill in; an empty header is not sent.
+// X-Gateway-Playground marks the playground's requests: outside production they may run documents nobody
+// registered when the service runs only registered ones (src/http/trusted-documents.ts).
 const withoutEmptyHeaders = (input, init = {}) => {
   const headers = new Headers(init.headers);
   for (const [name, value] of [...headers]) if (value.trim() === '') headers.delete(name);
+  headers.set('X-Gateway-Playground', '1');
   return fetch(input, { ...init, headers });
 };
 
