@@ -6,6 +6,7 @@ import { catalogueIndexes } from './catalogue/catalogue.indexes.js';
 import { customerIndexes } from './customers/customer.doc.js';
 import { oauthIndexes } from './oauth/oauth.docs.js';
 import { newsletterIndexes } from './newsletter/subscription.doc.js';
+import { webhookIndexes } from './webhooks/webhook.docs.js';
 
 export type { IndexDef } from './index-def.js';
 
@@ -15,4 +16,5 @@ export const allIndexes: IndexDef[] = [
   ...customerIndexes,
   ...oauthIndexes,
   ...newsletterIndexes,
+  ...webhookIndexes,
 ];
