@@ -78,7 +78,10 @@ export async function deleteEndpoint(admin: WebhookAdmin, id: string): Promise<b
   return deleted.deletedCount === 1;
 }
 
-/** A new secret signs from now on; the old one keeps signing beside it for `keepPreviousSeconds`. */
+/**
+ * A new secret signs from now on; the old ones keep signing beside it for at most `keepPreviousSeconds` (0: they
+ * stop at once, for a secret that leaked).
+ */
 export async function rotateSecret(
   admin: WebhookAdmin,
   id: string,
@@ -87,10 +90,10 @@ export async function rotateSecret(
   const current = await endpoints(admin).findOne({ _id: id });
   if (!current) throw endpointNotFound(id);
   const secret = newSecret();
-  const previous = [
-    { secret: current.secret, expiresAt: new Date(admin.now.getTime() + keepPreviousSeconds * 1000) },
-    ...current.previousSecrets.filter((s) => s.expiresAt > admin.now),
-  ]
+  // No earlier secret outlives the new window: a rotation with 0 seconds stops every old secret at once.
+  const until = new Date(admin.now.getTime() + keepPreviousSeconds * 1000);
+  const previous = [{ secret: current.secret, expiresAt: until }, ...current.previousSecrets]
+    .map((s) => ({ secret: s.secret, expiresAt: s.expiresAt < until ? s.expiresAt : until }))
     .filter((s) => s.expiresAt > admin.now)
     .slice(0, PREVIOUS_SECRETS);
   // Conditional on the secret read: two rotations at once cannot both keep "the old one".
