@@ -72,11 +72,22 @@ export class WebhookSender {
   }
 }
 
+/** Errors may come from another realm (the abort signal's DOMException): judged by name and code, not class. */
 function describe(err: unknown): string {
+  const { name, code, message, cause } = (err ?? {}) as {
+    name?: unknown;
+    code?: unknown;
+    message?: unknown;
+    cause?: unknown;
+  };
   if (err instanceof TargetRefused) return `refused target: ${err.message}`;
-  const cause = err instanceof Error && err.cause instanceof TargetRefused ? err.cause : undefined;
-  if (cause) return `refused target: ${cause.message}`;
-  if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) return 'timed out';
-  const code = (err as { code?: unknown }).code;
-  return `${typeof code === 'string' ? `${code}: ` : ''}${err instanceof Error ? err.message : String(err)}`;
+  if (cause instanceof TargetRefused) return `refused target: ${cause.message}`;
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return 'connect timed out';
+  if (
+    name === 'TimeoutError' ||
+    name === 'AbortError' ||
+    (typeof code === 'string' && /^UND_ERR_.*TIMEOUT$/.test(code))
+  )
+    return 'timed out';
+  return `${typeof code === 'string' ? `${code}: ` : ''}${typeof message === 'string' ? message : String(err)}`;
 }

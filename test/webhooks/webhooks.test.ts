@@ -106,15 +106,13 @@ describe('signed events', () => {
     await svc.db
       .collection('productItems')
       .updateOne({ _id: 'kinds-item' as never }, { $set: { price: 900, stockAvailable: 4 } });
-    await svc.db
-      .collection('newsletterSubscriptions')
-      .insertOne({
-        _id: 'kinds-sub' as never,
-        channelId: '1',
-        email: 'a@example.test',
-        status: 'pending',
-        activatedAt: null,
-      });
+    await svc.db.collection('newsletterSubscriptions').insertOne({
+      _id: 'kinds-sub' as never,
+      channelId: '1',
+      email: 'a@example.test',
+      status: 'pending',
+      activatedAt: null,
+    });
     const activatedAt = new Date();
     await svc.db
       .collection('newsletterSubscriptions')
