@@ -1,6 +1,6 @@
 // Every event type a webhook endpoint can ask for, with what it means (the API's enum and docs/api.md).
 
-export const EVENT_TYPES = {
+const EVENT_TYPES = {
   'article.published': 'An article became public (created published, or its status changed to published)',
   'article.updated': 'A public article changed (counters such as views and ratings excepted)',
   'article.unpublished': 'A public article stopped being public (status changed, or deleted)',
@@ -16,5 +16,3 @@ export const EVENT_TYPES = {
 export type EventType = keyof typeof EVENT_TYPES;
 
 export const EVENT_TYPE_NAMES = Object.keys(EVENT_TYPES) as EventType[];
-
-export const isEventType = (value: string): value is EventType => Object.hasOwn(EVENT_TYPES, value);

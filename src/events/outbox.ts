@@ -10,7 +10,7 @@ const LOG_LENGTH = 20;
 
 type Deliveries = Collection<WebhookDeliveryDoc>;
 
-export const deliveries = (store: Store): Deliveries => store.collection('webhookDeliveries');
+const deliveries = (store: Store): Deliveries => store.collection('webhookDeliveries');
 
 /** Due deliveries (pending and due, or with an expired lease), oldest change first. */
 export function dueDeliveries(store: Store, now: Date, limit: number): Promise<WebhookDeliveryDoc[]> {

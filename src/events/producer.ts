@@ -18,7 +18,7 @@ import type { WebhookDeliveryDoc, WebhookEndpointDoc } from '../store/webhooks/w
 import { EVENT_COLLECTIONS, eventsOfChange } from './change-events.js';
 
 /** The settings document holding the stream position the outbox is complete up to. */
-export const POSITION_SETTING = 'webhooks.streamPosition';
+const POSITION_SETTING = 'webhooks.streamPosition';
 /** Changes that make no delivery move the kept position at most this often. */
 const POSITION_EVERY_MS = 1_000;
 const DUPLICATE_KEY = 11000;

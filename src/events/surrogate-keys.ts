@@ -17,7 +17,7 @@ export type EntityKind = (typeof ENTITY_KINDS)[KeyedCollection];
 export const entityKey = (kind: EntityKind, id: string): string => `${kind}:${id}`;
 
 /** The key of every list of one kind (`articles`, `issues`, `products`, `productItems`). */
-export const listKey = (kind: EntityKind): string => `${kind}s`;
+const listKey = (kind: EntityKind): string => `${kind}s`;
 
 export function kindOfCollection(collection: string): EntityKind | undefined {
   return Object.hasOwn(ENTITY_KINDS, collection) ? ENTITY_KINDS[collection as KeyedCollection] : undefined;

@@ -24,7 +24,7 @@ export interface WorkerOptions {
 const CONCURRENCY = 16;
 
 /** Full jitter: a random wait between 0 and the exponential bound, so that retries of many spread out. */
-export const retryDelay = (attempt: number, baseMs: number, maxMs: number): number =>
+const retryDelay = (attempt: number, baseMs: number, maxMs: number): number =>
   Math.random() * Math.min(maxMs, baseMs * 2 ** Math.min(attempt - 1, 40));
 
 export class DeliveryWorker {

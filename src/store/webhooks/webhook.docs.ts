@@ -2,7 +2,7 @@
 // (collection `webhookDeliveries`: one document per event and endpoint, kept as the endpoint's delivery log).
 import type { IndexDef } from '../index-def.js';
 
-export interface WebhookSecretDoc {
+interface WebhookSecretDoc {
   /** `whsec_` + base64 of 32 random bytes (Standard Webhooks). */
   secret: string;
   /** A rotated-out secret still signs until then. */
@@ -27,7 +27,7 @@ export interface WebhookEndpointDoc {
   updatedAt: Date;
 }
 
-export type DeliveryStatus = 'pending' | 'sending' | 'delivered' | 'failed';
+type DeliveryStatus = 'pending' | 'sending' | 'delivered' | 'failed';
 
 export interface DeliveryAttemptDoc {
   at: Date;
