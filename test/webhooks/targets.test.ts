@@ -157,6 +157,6 @@ test('an endpoint stored with a refused address literal is refused when sending 
   const delivery = await eventually(async () =>
     (await deliveriesOf(svc, admin, 'ep_stored_literal')).find((d) => d.lastAttempt !== null),
   );
-  expect(delivery.lastAttempt!.error).toBe('refused target: the address 127.0.0.1 is not a public address');
+  expect(delivery.lastAttempt!.error).toBe('refused target: the address ::ffff:7f00:1 is not a public address');
   expect(forbidden.received).toEqual([]);
 });
