@@ -86,6 +86,16 @@ const schema = z.object({
     .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
     .optional(),
   MAIL_FROM: z.string().min(3).default('Gateway <no-reply@localhost>'),
+  // Webhooks (src/events).
+  WEBHOOKS: bool.optional(),
+  WEBHOOK_ALLOW_TARGETS: z.string().default(''),
+  WEBHOOK_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).max(3_600_000).default(5_000),
+  WEBHOOK_RETRY_MAX_MS: z.coerce.number().int().min(1).max(86_400_000).default(3_600_000),
+  WEBHOOK_RETRY_FOR_MS: z.coerce.number().int().min(0).max(604_800_000).default(86_400_000),
+  WEBHOOK_DISABLE_AFTER_MS: z.coerce.number().int().min(0).max(2_592_000_000).default(432_000_000),
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
 });
 
 function isJwks(raw: string): boolean {
@@ -219,6 +229,22 @@ export interface Config {
     thirdParty: Partial<Record<ThirdPartyProvider, ThirdPartyConfig>>;
   };
   mail: { smtpUrl?: string; from: string };
+  /** Outgoing webhooks (src/events); times in milliseconds. */
+  webhooks: {
+    enabled: boolean;
+    /** Hosts, addresses or networks (CIDR) a webhook may target although they are not public (development). */
+    allowTargets: string[];
+    connectTimeoutMs: number;
+    timeoutMs: number;
+    /** Retries wait a random time up to min(retryMaxMs, retryBaseMs * 2^(attempt-1)), for retryForMs in all. */
+    retryBaseMs: number;
+    retryMaxMs: number;
+    retryForMs: number;
+    /** An endpoint without a successful delivery for this long is disabled. */
+    disableAfterMs: number;
+    /** How often each process looks for due deliveries (new events wake it at once). */
+    pollMs: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -313,5 +339,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
     },
     mail: { smtpUrl: c.SMTP_URL, from: c.MAIL_FROM },
+    webhooks: {
+      enabled: c.WEBHOOKS ?? true,
+      allowTargets: c.WEBHOOK_ALLOW_TARGETS.split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
+      connectTimeoutMs: c.WEBHOOK_CONNECT_TIMEOUT_MS,
+      timeoutMs: c.WEBHOOK_TIMEOUT_MS,
+      retryBaseMs: c.WEBHOOK_RETRY_BASE_MS,
+      retryMaxMs: c.WEBHOOK_RETRY_MAX_MS,
+      retryForMs: c.WEBHOOK_RETRY_FOR_MS,
+      disableAfterMs: c.WEBHOOK_DISABLE_AFTER_MS,
+      pollMs: c.WEBHOOK_POLL_MS,
+    },
   };
 }

@@ -7,6 +7,7 @@ import { createApp, type AppDeps, type GatewayApp } from './app.js';
 import { answerClientError } from './http/client-error.js';
 import type { Logger } from './logger.js';
 import { startLive, type LiveServer } from './live/index.js';
+import { startWebhooks, type Webhooks } from './events/index.js';
 import { buildGatewaySchema } from './graphql/build-schema.js';
 import type { Store } from './store/store.js';
 
@@ -50,7 +51,9 @@ export async function startService(
     server.listen(deps.config.port, deps.config.host, () => resolve());
   });
   let live: LiveServer;
+  let webhooks: Webhooks | undefined;
   try {
+    if (deps.config.webhooks.enabled) webhooks = await startWebhooks(deps.store, deps.config.webhooks, deps.log);
     live = await startLive({
       server,
       schema,
@@ -62,6 +65,7 @@ export async function startService(
       revocations: app.revocations,
     });
   } catch (err) {
+    await webhooks?.stop().catch(() => undefined);
     // Nothing would stop the listener, the OAuth polls and the invalidation stream otherwise.
     await new Promise((resolve) => server.close(resolve));
     await app.stop().catch(() => undefined);
@@ -80,6 +84,7 @@ export async function startService(
       const force = setTimeout(() => server.closeAllConnections(), deps.config.shutdownTimeoutMs);
       await closed;
       clearTimeout(force);
+      await webhooks?.stop();
       await app.stop();
     })());
 

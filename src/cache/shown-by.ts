@@ -130,6 +130,8 @@ export const SHOWN_BY = {
   login_failures: [],
   oauth_revocations: [],
   trustedDocuments: [],
+  webhookEndpoints: [],
+  webhookDeliveries: [],
 } satisfies Record<CollectionName, readonly string[]>;
 
 /** Collections whose writes change only answers shared among signed-in readers (never an anonymous one). */

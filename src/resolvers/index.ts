@@ -5,6 +5,7 @@ import { contentResolvers } from './content/index.js';
 import { catalogueResolvers } from './catalogue/index.js';
 import { NewsletterResolver } from './newsletter/newsletter.resolver.js';
 import { NodeResolver } from './node.resolver.js';
+import { WebhookResolver } from './webhooks/webhook.resolver.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const resolvers: NonEmptyArray<Function> = [
@@ -13,4 +14,5 @@ export const resolvers: NonEmptyArray<Function> = [
   ...catalogueResolvers,
   NewsletterResolver,
   NodeResolver,
+  WebhookResolver,
 ];

@@ -7,6 +7,7 @@ import { customerIndexes } from './customers/customer.doc.js';
 import { oauthIndexes } from './oauth/oauth.docs.js';
 import { newsletterIndexes } from './newsletter/subscription.doc.js';
 import { trustedDocumentIndexes } from './documents/trusted-document.doc.js';
+import { webhookIndexes } from './webhooks/webhook.docs.js';
 
 export type { IndexDef } from './index-def.js';
 
@@ -17,4 +18,5 @@ export const allIndexes: IndexDef[] = [
   ...oauthIndexes,
   ...newsletterIndexes,
   ...trustedDocumentIndexes,
+  ...webhookIndexes,
 ];

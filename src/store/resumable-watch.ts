@@ -24,6 +24,11 @@ export interface WatchSpec {
   name: string;
   pipeline: Document[];
   options: Omit<ChangeStreamOptions, 'resumeAfter' | 'startAfter' | 'startAtOperationTime'>;
+  /**
+   * Where the first stream starts (a token its owner kept from an earlier run); one the store no longer has
+   * (`forgetsToken`) is dropped and the stream starts at the present, reported through `onReopened({ gap: true })`.
+   */
+  resumeAfter?: ResumeToken;
   /** True when, after `err`, the resume token can no longer be used: the next stream starts without one. */
   forgetsToken(err: unknown): boolean;
   onChange(change: ChangeStreamDocument<Document>): void;
@@ -63,9 +68,19 @@ export class ResumableWatch {
       throw err;
     }
     const watch = new ResumableWatch(store, log, spec, client);
-    const stream = watch.open(undefined);
+    let stream = watch.open(spec.resumeAfter);
     try {
-      const first = await stream.tryNext();
+      let first: ChangeStreamDocument<Document> | null;
+      try {
+        first = await stream.tryNext();
+      } catch (err) {
+        if (!spec.resumeAfter || !spec.forgetsToken(err)) throw err;
+        log.warn({ err }, `${spec.name}: the kept resume token is no longer usable; starting at the present`);
+        await stream.close().catch(() => undefined);
+        stream = watch.open(undefined);
+        first = await stream.tryNext();
+        await spec.onReopened?.({ gap: true });
+      }
       if (first) spec.onChange(first);
     } catch (err) {
       watch.closed = true;

@@ -3,8 +3,8 @@
 import type { Store } from '../store.js';
 import { findCustomerByEmail } from './customers.store.js';
 
-/** Every role a customer may hold; `editor` posts to live blogs. */
-export const ROLES = ['editor'] as const;
+/** Every role a customer may hold; `editor` posts to live blogs, `admin` manages webhook endpoints. */
+export const ROLES = ['editor', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** A grant or revocation that cannot be done: an unknown role or customer. */

@@ -1,0 +1,37 @@
+// Outgoing webhooks in one gateway process: the producer that turns store changes into queued deliveries and
+// the worker that sends them. Several processes on one store share the queue (see outbox.ts).
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { Store } from '../store/store.js';
+import { EventProducer } from './producer.js';
+import { WebhookSender } from './sender.js';
+import { targetGuard } from './target-guard.js';
+import { DeliveryWorker } from './worker.js';
+
+export interface Webhooks {
+  stop(): Promise<void>;
+}
+
+/** Time a claimed attempt stays this process's beyond its own timeout: writing its outcome to the store. */
+const LEASE_MARGIN_MS = 5_000;
+
+export async function startWebhooks(store: Store, config: Config['webhooks'], log: Logger): Promise<Webhooks> {
+  const sender = new WebhookSender(targetGuard(config.allowTargets), {
+    connectTimeoutMs: config.connectTimeoutMs,
+    timeoutMs: config.timeoutMs,
+  });
+  const worker = new DeliveryWorker(store, sender, log, {
+    ...config,
+    leaseMs: config.timeoutMs + LEASE_MARGIN_MS,
+  });
+  const producer = new EventProducer(store, log, { retryForMs: config.retryForMs, queued: () => worker.wake() });
+  await producer.start();
+  worker.start();
+  return {
+    async stop() {
+      await producer.stop();
+      await worker.stop();
+      await sender.close();
+    },
+  };
+}

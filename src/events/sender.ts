@@ -1,0 +1,93 @@
+// One HTTP attempt of a webhook: POST the signed body, with a connect timeout and a total one, no redirects
+// followed (a 3xx is a failed attempt), connections only to addresses the target guard allows.
+import { Agent, request } from 'undici';
+import type { DeliveryAttemptDoc } from '../store/webhooks/webhook.docs.js';
+import { signedHeaders } from './signing.js';
+import { TargetRefused, type TargetGuard } from './target-guard.js';
+
+export interface SenderOptions {
+  connectTimeoutMs: number;
+  /** The whole attempt: connecting, sending, and reading the answer. */
+  timeoutMs: number;
+}
+
+export interface Message {
+  id: string;
+  url: string;
+  body: string;
+  secrets: string[];
+}
+
+/** Kept from an answer's body in the log: enough to see what the receiver said. */
+const MAX_ERROR_CHARS = 200;
+
+export class WebhookSender {
+  private readonly agent: Agent;
+
+  constructor(
+    private readonly guard: TargetGuard,
+    private readonly options: SenderOptions,
+  ) {
+    this.agent = new Agent({
+      connect: { timeout: options.connectTimeoutMs, lookup: guard.lookup },
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      keepAliveTimeout: 4_000,
+    });
+  }
+
+  async send(message: Message, now = new Date()): Promise<DeliveryAttemptDoc> {
+    const started = performance.now();
+    const done = (responseStatus: number | null, error: string | null): DeliveryAttemptDoc => ({
+      at: now,
+      responseStatus,
+      durationMs: Math.round(performance.now() - started),
+      error,
+    });
+    try {
+      const url = this.guard.checkUrl(message.url);
+      const res = await request(url, {
+        method: 'POST',
+        dispatcher: this.agent,
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'gateway-webhooks/1',
+          ...signedHeaders(message.secrets, message.id, now, message.body),
+        },
+        body: message.body,
+      });
+      const text = await res.body.text();
+      if (res.statusCode >= 200 && res.statusCode < 300) return done(res.statusCode, null);
+      const why =
+        res.statusCode >= 300 && res.statusCode < 400 ? 'redirects are not followed' : text.slice(0, MAX_ERROR_CHARS);
+      return done(res.statusCode, `HTTP ${res.statusCode}${why ? `: ${why}` : ''}`);
+    } catch (err) {
+      return done(null, describe(err));
+    }
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+}
+
+/** Errors may come from another realm (the abort signal's DOMException): judged by name and code, not class. */
+function describe(err: unknown): string {
+  const { name, code, message, cause } = (err ?? {}) as {
+    name?: unknown;
+    code?: unknown;
+    message?: unknown;
+    cause?: unknown;
+  };
+  if (err instanceof TargetRefused) return `refused target: ${err.message}`;
+  if (cause instanceof TargetRefused) return `refused target: ${cause.message}`;
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return 'connect timed out';
+  if (
+    name === 'TimeoutError' ||
+    name === 'AbortError' ||
+    (typeof code === 'string' && /^UND_ERR_.*TIMEOUT$/.test(code))
+  )
+    return 'timed out';
+  return `${typeof code === 'string' ? `${code}: ` : ''}${typeof message === 'string' ? message : String(err)}`;
+}

@@ -1,0 +1,148 @@
+// The delivery loop of one gateway process: finds due deliveries in the outbox, claims each attempt (outbox.ts),
+// sends it, records the outcome, and schedules a retry with exponential back-off and full jitter until the
+// delivery's retry window closes. An endpoint that has not taken a delivery for `disableAfterMs` is disabled,
+// with the reason on it.
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Logger } from '../logger.js';
+import type { Store } from '../store/store.js';
+import type { DeliveryAttemptDoc, WebhookDeliveryDoc, WebhookEndpointDoc } from '../store/webhooks/webhook.docs.js';
+import { claim, dueDeliveries, giveUpUnsent, recordAttempt, waitsForEarlier } from './outbox.js';
+import type { WebhookSender } from './sender.js';
+import { signingSecrets } from './signing.js';
+
+export interface WorkerOptions {
+  retryBaseMs: number;
+  retryMaxMs: number;
+  disableAfterMs: number;
+  pollMs: number;
+  /** How long a claimed attempt is this process's: longer than an attempt can take. */
+  leaseMs: number;
+}
+
+/** Deliveries sent at once by one process. */
+const CONCURRENCY = 16;
+
+/** Full jitter: a random wait between 0 and the exponential bound, so that retries of many spread out. */
+const retryDelay = (attempt: number, baseMs: number, maxMs: number): number =>
+  Math.random() * Math.min(maxMs, baseMs * 2 ** Math.min(attempt - 1, 40));
+
+export class DeliveryWorker {
+  readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private scanning: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    private readonly store: Store,
+    private readonly sender: WebhookSender,
+    private readonly log: Logger,
+    private readonly options: WorkerOptions,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.wake(), this.options.pollMs);
+    this.wake();
+  }
+
+  /** Looks for due deliveries now (new events were queued). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.scanning) {
+      this.again = true;
+      return;
+    }
+    this.scanning = this.scan()
+      .catch((err: unknown) => this.log.warn({ err }, 'webhook delivery scan failed'))
+      .finally(() => {
+        this.scanning = undefined;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  /** Stops claiming and waits for the attempts under way. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.scanning;
+    await Promise.all(this.inFlight.values());
+  }
+
+  private async scan(): Promise<void> {
+    const free = CONCURRENCY - this.inFlight.size;
+    if (free <= 0) return;
+    const due = await dueDeliveries(this.store, new Date(), free * 4);
+    const endpoints = new Map<string, WebhookEndpointDoc | null>();
+    for (const delivery of due) {
+      if (this.stopped || this.inFlight.size >= CONCURRENCY) return;
+      if (this.inFlight.has(delivery._id) || (await waitsForEarlier(this.store, delivery))) continue;
+      if (!endpoints.has(delivery.endpointId))
+        endpoints.set(
+          delivery.endpointId,
+          await this.store.collection('webhookEndpoints').findOne({ _id: delivery.endpointId }),
+        );
+      const endpoint = endpoints.get(delivery.endpointId) ?? null;
+      const now = new Date();
+      if (!endpoint?.enabled) {
+        const why = endpoint
+          ? `endpoint disabled: ${endpoint.disabledReason ?? 'by an administrator'}`
+          : 'endpoint deleted';
+        await giveUpUnsent(this.store, delivery, why, now);
+        continue;
+      }
+      const claimed = await claim(this.store, delivery, this.owner, now, this.options.leaseMs);
+      if (!claimed) continue;
+      const sending = this.attempt(claimed, endpoint)
+        .catch((err: unknown) => this.log.warn({ err, delivery: claimed._id }, 'webhook delivery attempt failed'))
+        .finally(() => {
+          this.inFlight.delete(claimed._id);
+          // The next delivery of the same entity may be waiting for this one.
+          this.wake();
+        });
+      this.inFlight.set(claimed._id, sending);
+    }
+  }
+
+  private async attempt(claimed: WebhookDeliveryDoc, endpoint: WebhookEndpointDoc): Promise<void> {
+    const now = new Date();
+    const attempt = await this.sender.send(
+      { id: claimed.eventId, url: endpoint.url, body: claimed.body, secrets: signingSecrets(endpoint, now) },
+      now,
+    );
+    const { retryBaseMs, retryMaxMs } = this.options;
+    const retryAt = new Date(Date.now() + retryDelay(claimed.attempts, retryBaseMs, retryMaxMs));
+    const recorded = await recordAttempt(
+      this.store,
+      claimed,
+      this.owner,
+      attempt,
+      retryAt < claimed.giveUpAt ? retryAt : null,
+    );
+    if (!recorded) this.log.warn({ delivery: claimed._id }, 'webhook delivery taken over by another process');
+    await this.endpointHealth(endpoint, attempt);
+  }
+
+  private async endpointHealth(endpoint: WebhookEndpointDoc, attempt: DeliveryAttemptDoc): Promise<void> {
+    const endpoints = this.store.collection('webhookEndpoints');
+    if (attempt.error === null) {
+      await endpoints.updateOne({ _id: endpoint._id, failingSince: { $ne: null } }, { $set: { failingSince: null } });
+      return;
+    }
+    await endpoints.updateOne({ _id: endpoint._id, failingSince: null }, { $set: { failingSince: attempt.at } });
+    const current = await endpoints.findOne({ _id: endpoint._id });
+    const since = current?.failingSince;
+    if (!current?.enabled || !since || attempt.at.getTime() - since.getTime() < this.options.disableAfterMs) return;
+    const disabledReason = `no successful delivery since ${since.toISOString()}; last attempt: ${attempt.error}`;
+    const disabled = await endpoints.updateOne(
+      { _id: endpoint._id, enabled: true, failingSince: since },
+      { $set: { enabled: false, disabledReason, updatedAt: attempt.at } },
+    );
+    if (disabled.modifiedCount === 1)
+      this.log.warn({ endpoint: endpoint._id, url: endpoint.url }, 'webhook endpoint disabled: failing for too long');
+  }
+}
