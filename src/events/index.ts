@@ -20,11 +20,15 @@ export async function startWebhooks(store: Store, config: Config['webhooks'], lo
     connectTimeoutMs: config.connectTimeoutMs,
     timeoutMs: config.timeoutMs,
   });
+  const producer: EventProducer = new EventProducer(store, log, {
+    retryForMs: config.retryForMs,
+    queued: () => worker.wake(),
+  });
   const worker = new DeliveryWorker(store, sender, log, {
     ...config,
     leaseMs: config.timeoutMs + LEASE_MARGIN_MS,
+    active: () => producer.anyEndpoint(),
   });
-  const producer = new EventProducer(store, log, { retryForMs: config.retryForMs, queued: () => worker.wake() });
   await producer.start();
   worker.start();
   return {

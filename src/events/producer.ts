@@ -74,6 +74,9 @@ export class EventProducer {
       onUnsupported: (err) =>
         this.log.warn({ code: err.code }, 'webhooks are unavailable: the store cannot run change streams'),
     });
+    // Read once the stream runs (a change after this read resets it), so that the worker's periodic question
+    // reads nothing until endpoints change.
+    await this.enabledEndpoints();
     return this.watch.watching;
   }
 
@@ -125,6 +128,11 @@ export class EventProducer {
       this.options.queued();
     }
     if (docs.length || Date.now() - this.positionSavedAt >= POSITION_EVERY_MS) await this.savePosition(change._id);
+  }
+
+  /** Whether any endpoint takes deliveries: read once, then again only after the stream saw endpoints change. */
+  async anyEndpoint(): Promise<boolean> {
+    return (await this.enabledEndpoints()).length > 0;
   }
 
   private enabledEndpoints(): Promise<WebhookEndpointDoc[]> {

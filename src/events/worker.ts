@@ -18,6 +18,11 @@ export interface WorkerOptions {
   pollMs: number;
   /** How long a claimed attempt is this process's: longer than an attempt can take. */
   leaseMs: number;
+  /**
+   * Whether the periodic scan has anything to look for: with no enabled endpoint nothing is queued, and a
+   * gateway nobody subscribed to reads nothing from the outbox. Queued events still wake the worker at once.
+   */
+  active: () => Promise<boolean>;
 }
 
 /** Deliveries sent at once by one process. */
@@ -43,7 +48,12 @@ export class DeliveryWorker {
   ) {}
 
   start(): void {
-    this.timer = setInterval(() => this.wake(), this.options.pollMs);
+    this.timer = setInterval(() => {
+      this.options.active().then(
+        (active) => active && this.wake(),
+        (err: unknown) => this.log.warn({ err }, 'webhook endpoints could not be read'),
+      );
+    }, this.options.pollMs);
     this.wake();
   }
 
