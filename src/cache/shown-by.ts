@@ -129,6 +129,7 @@ export const SHOWN_BY = {
   otp_codes: [],
   login_failures: [],
   oauth_revocations: [],
+  publicationTransitions: [],
 } satisfies Record<CollectionName, readonly string[]>;
 
 /** Collections whose writes change only answers shared among signed-in readers (never an anonymous one). */
