@@ -23,10 +23,7 @@ const DATA_EVENTS = new Set(['insert', 'update', 'replace', 'delete']);
  * Which entries a change to `collection` can make wrong, or undefined for none (EVERYTHING: all). `staticPrefixes`
  * (lower case) are the paths of answers no write changes (the OpenAPI document, its viewer, the playground's files).
  */
-export function shownBy(
-  collection: string,
-  staticPrefixes: readonly string[],
-): ((entry: EntryFacts) => boolean) | undefined {
+function shownBy(collection: string, staticPrefixes: readonly string[]): ((entry: EntryFacts) => boolean) | undefined {
   const shown: readonly string[] | undefined = (SHOWN_BY as Record<string, readonly string[]>)[collection];
   if (!shown || shown.length === 0) return undefined;
   if (shown.includes(EVERYTHING)) return () => true;

@@ -8,10 +8,10 @@ import type { ArticleDoc } from './article.doc.js';
 import type { PublicationStatusValue } from './page.doc.js';
 
 export type PublishedCollection = 'articles' | 'issues';
-export const PUBLISHED_COLLECTIONS: readonly PublishedCollection[] = ['articles', 'issues'];
+const PUBLISHED_COLLECTIONS: readonly PublishedCollection[] = ['articles', 'issues'];
 
 /** One recorded status change: by an editor (`by` their customer id) or by the clock (`by` null). */
-export interface TransitionDoc {
+interface TransitionDoc {
   _id: string;
   collection: PublishedCollection;
   documentId: string;
