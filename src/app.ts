@@ -9,7 +9,7 @@ import {
 } from '@apollo/server/plugin/disabled';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Koa from 'koa';
-import { CacheInvalidation } from './cache/invalidation.js';
+import { CacheInvalidation, showsPublishedContent } from './cache/invalidation.js';
 import { ResponseCache } from './cache/response-cache.js';
 import type { Context } from './context.js';
 import type { Authenticator } from './http/authenticate.js';
@@ -39,6 +39,8 @@ import type { RevocationList } from './oauth/revocations.js';
 import { ASSETS_PREFIX } from './openapi/docs/assets.js';
 import { DOCS_PATH, OPENAPI_PATH, openApiRoutes } from './openapi/routes.js';
 import { restRouter } from './rest/routes.js';
+import { PublicationClock } from './operations/content/publication-clock.js';
+import { scheduledMaxAge } from './http/scheduled-max-age.js';
 
 export type { AppDeps } from './http/app-context.js';
 
@@ -108,6 +110,17 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
       ? new ResponseCache(deps.config.cache.responseCacheBytes, deps.log)
       : undefined;
   if (cache) koa.use(cache.middleware());
+  // Scheduled publication changes: made by every process's clock (exactly one makes each), and no cached answer
+  // that can show articles or issues outlives the next one.
+  const clock = await PublicationClock.start(deps.store, deps.log);
+  // No write changes the OpenAPI document, its viewer or the playground's files.
+  const staticPaths = [OPENAPI_PATH, DOCS_PATH, ASSETS_PREFIX, ASSET_PREFIX];
+  const showsContent = showsPublishedContent(staticPaths);
+  const nextChangeAt = () => clock.nextChangeAt();
+  cache?.useHorizon((entry) => (showsContent(entry) ? nextChangeAt() : undefined));
+  clock.onEarlierChange(() => cache?.evict(showsContent));
+  const scheduled = scheduledMaxAge(nextChangeAt, showsContent);
+  koa.use(scheduled);
 
   // The authorization server under /oauth2, before any body parser; its bearer check is the default one.
   const oauth = await createOAuthServer({ config: deps.config, log: deps.log, store: deps.store, mailer: deps.mailer });
@@ -156,6 +169,7 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
     withContext(deps),
     documents,
     ...shared,
+    scheduled, // inside the shared answers' store: they keep the lowered max-age
     typedAnswer,
     handler,
   );
@@ -165,7 +179,16 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
       context: async ({ ctx }) => ctx.state.context!,
     });
     const guard = routerOnly(secret);
-    graphql.post(SUBGRAPH_PATH, graphqlHttpErrors(), guard, jsonBody(), withContext(deps), typedAnswer, routerHandler);
+    graphql.post(
+      SUBGRAPH_PATH,
+      graphqlHttpErrors(),
+      guard,
+      jsonBody(),
+      withContext(deps),
+      scheduled,
+      typedAnswer,
+      routerHandler,
+    );
   }
   koa.use(graphql.routes());
 
@@ -190,8 +213,6 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   });
 
   // Writes from any process or system evict what they change (one change stream per process), so entries may live longer.
-  // No write changes the OpenAPI document, its viewer or the playground's files.
-  const staticPaths = [OPENAPI_PATH, DOCS_PATH, ASSETS_PREFIX, ASSET_PREFIX];
   const invalidation = cache
     ? await CacheInvalidation.start(
         deps.store,
@@ -205,7 +226,13 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   // Every part is stopped even when one fails (a poll or stream left running would hold the store open).
   const stop = async (): Promise<void> => {
     let failure: unknown;
-    for (const part of [() => apollo.stop(), () => subgraph?.stop(), () => oauth.stop(), () => invalidation?.stop()]) {
+    for (const part of [
+      () => apollo.stop(),
+      () => subgraph?.stop(),
+      () => oauth.stop(),
+      () => clock.stop(),
+      () => invalidation?.stop(),
+    ]) {
       try {
         await part();
       } catch (err) {

@@ -13,22 +13,23 @@ import type { Logger } from '../logger.js';
 import { ResumableWatch } from '../store/resumable-watch.js';
 import type { Store } from '../store/store.js';
 import type { ResponseCache } from './response-cache.js';
+import type { EntryFacts } from './stored-answer.js';
 import { EVERYTHING, REST_SHOWS, SHARED_ONLY, SHOWN_BY, SHOWN_COLLECTIONS } from './shown-by.js';
 
 /** Change stream events that only name a collection or database: drop, rename, invalidate evict everything. */
 const DATA_EVENTS = new Set(['insert', 'update', 'replace', 'delete']);
 
 /**
- * Evicts the entries a change to `collection` can make wrong; returns how many. `staticPrefixes` (lower case)
- * are the paths of answers no write changes (the OpenAPI document, its viewer, the playground's files).
+ * Which entries a change to `collection` can make wrong, or undefined for none (EVERYTHING: all). `staticPrefixes`
+ * (lower case) are the paths of answers no write changes (the OpenAPI document, its viewer, the playground's files).
  */
-function evictFor(cache: ResponseCache, collection: string, staticPrefixes: readonly string[]): number {
+function shownBy(collection: string, staticPrefixes: readonly string[]): ((entry: EntryFacts) => boolean) | undefined {
   const shown: readonly string[] | undefined = (SHOWN_BY as Record<string, readonly string[]>)[collection];
-  if (!shown || shown.length === 0) return 0;
-  if (shown.includes(EVERYTHING)) return cache.evict(() => true);
+  if (!shown || shown.length === 0) return undefined;
+  if (shown.includes(EVERYTHING)) return () => true;
   const touched = new Set(shown);
   const sharedOnly = SHARED_ONLY.has(collection);
-  return cache.evict((entry) => {
+  return (entry) => {
     if (sharedOnly && !entry.shared) return false;
     if (entry.graphql) return !entry.types || [...entry.types].some((type) => touched.has(type));
     // Routes match in any case (`/CMS/...` is `/cms/...`). An entry of no known family may show anything: evicted.
@@ -36,7 +37,13 @@ function evictFor(cache: ResponseCache, collection: string, staticPrefixes: read
     if (staticPrefixes.some((prefix) => path.startsWith(prefix))) return false;
     const rest = REST_SHOWS.find((r) => path.startsWith(r.prefix));
     return rest === undefined || rest.types.some((type) => touched.has(type));
-  });
+  };
+}
+
+/** Evicts the entries a change to `collection` can make wrong; returns how many. */
+function evictFor(cache: ResponseCache, collection: string, staticPrefixes: readonly string[]): number {
+  const match = shownBy(collection, staticPrefixes);
+  return match ? cache.evict(match) : 0;
 }
 
 export class CacheInvalidation {
@@ -101,4 +108,11 @@ function apply(
     DATA_EVENTS.has(change.operationType) && coll ? evictFor(cache, coll, staticPrefixes) : cache.evict(() => true);
   if (evicted > 0 && log.isLevelEnabled('debug'))
     log.debug({ collection: coll, operation: change.operationType, evicted }, 'response cache entries evicted');
+}
+
+/** Entries that can show articles or issues: those a scheduled publication changes without anyone writing. */
+export function showsPublishedContent(staticPaths: readonly string[]): (entry: EntryFacts) => boolean {
+  const staticPrefixes = staticPaths.map((path) => path.toLowerCase());
+  const matches = ['articles', 'issues'].flatMap((collection) => shownBy(collection, staticPrefixes) ?? []);
+  return (entry) => matches.some((match) => match(entry));
 }

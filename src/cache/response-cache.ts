@@ -34,7 +34,7 @@ import {
   ViewerMemo,
   type BearerCheck,
 } from './signed-in-readers.js';
-import { deliveryOf, KEPT_HEADERS, maxAgeIf, toBuffer, type Stored } from './stored-answer.js';
+import { deliveryOf, KEPT_HEADERS, maxAgeIf, toBuffer, type EntryFacts, type Stored } from './stored-answer.js';
 
 /** What the cache reads of a request's context (src/context.ts): who asks, when, and what the operation showed. */
 interface CachedRequest {
@@ -57,6 +57,8 @@ export class ResponseCache {
   private viewers: ViewerMemo | undefined;
   /** Set while writes evict what they change: how long (seconds) an answer with the default max-age is kept. */
   private longTtl: { seconds: number; defaultMaxAge: number } | undefined;
+  /** The moment an entry's answer may change by itself (a scheduled publication), if one is coming. */
+  private horizon: ((entry: EntryFacts) => number | undefined) | undefined;
   /** Counts `evict` calls: an answer computed while one ran may show what it evicted, so it is not stored. */
   private evictions = 0;
 
@@ -94,6 +96,14 @@ export class ResponseCache {
     if (!ttl) this.evict(() => true); // entries kept past their max-age are no longer known to be current
   }
 
+  /**
+   * `endOf` says when an entry's answer changes without a write (content scheduled to go live or to go away): no
+   * entry is kept past that moment, whatever its max-age.
+   */
+  useHorizon(endOf: NonNullable<ResponseCache['horizon']>): void {
+    this.horizon = endOf;
+  }
+
   /** The stored answer for `key` if it is still fresh. */
   private fresh(key: string, now: number): Stored | undefined {
     const hit = this.cache.get(key);
@@ -104,15 +114,7 @@ export class ResponseCache {
    * Drops every entry `match` selects; returns how many. The hook for invalidation on writes: a change to
    * stored content names the GraphQL types it touches and evicts the answers whose operation selected them.
    */
-  evict(
-    match: (entry: {
-      key: string;
-      graphql: boolean;
-      shared: boolean;
-      types?: ReadonlySet<string>;
-      route?: string;
-    }) => boolean,
-  ): number {
+  evict(match: (entry: EntryFacts) => boolean): number {
     let evicted = 0;
     this.evictions++;
     for (const [key, entry] of this.cache.entries()) {
@@ -292,6 +294,9 @@ export class ResponseCache {
       shared: scope === 'private',
       types,
     };
+    const end = this.horizon?.({ key, graphql, shared: stored.shared, types });
+    if (end !== undefined) stored.expiresAt = Math.min(stored.expiresAt, end);
+    if (stored.expiresAt <= now) return undefined;
     this.cache.set(key, stored);
     ctx.body = body;
     ctx.set('X-Cache', 'MISS');

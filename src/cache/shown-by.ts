@@ -132,6 +132,7 @@ export const SHOWN_BY = {
   trustedDocuments: [],
   webhookEndpoints: [],
   webhookDeliveries: [],
+  publicationTransitions: [],
 } satisfies Record<CollectionName, readonly string[]>;
 
 /** Collections whose writes change only answers shared among signed-in readers (never an anonymous one). */

@@ -35,6 +35,16 @@ export interface Stored {
   delivery?: Delivery;
 }
 
+/** What the cache tells of an entry to what decides about it (eviction, the end of its life). */
+export interface EntryFacts {
+  /** The request URL for public entries (a REST path), a key of its own for shared ones. */
+  key: string;
+  graphql: boolean;
+  shared: boolean;
+  types?: ReadonlySet<string>;
+  route?: string;
+}
+
 /** Response headers that belong to the answer (not to one delivery of it, nor to the request's origin). */
 export const KEPT_HEADERS = ['content-type', 'cache-control', 'etag', 'link', 'deprecation', 'vary'];
 /** Headers of one delivery (or of one representation: its coding and ETag), never replayed by the fast path. */

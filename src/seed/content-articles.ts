@@ -12,6 +12,13 @@ export function publicationStatus(r: Rand): PublicationStatusValue {
   return x < 0.92 ? 'published' : x < 0.95 ? 'draft' : x < 0.97 ? 'scheduled' : 'archived';
 }
 
+/**
+ * When a scheduled document of the demo goes live: minutes after seeding (the first a few minutes after start), so
+ * the demo shows the clock at work. The `n`th document of its kind; no draw, so other generated values stay put.
+ */
+export const scheduledPublishAt = (ctx: GenContext, status: PublicationStatusValue, n: number): Date | null =>
+  status === 'scheduled' ? new Date(ctx.now + (3 + (n % 240)) * 60_000) : null;
+
 /** The primary category of an article: one of the categories of its issue's page. */
 export function primaryCategory(ctx: GenContext, article: number): number {
   const page = pageOfIssue(ctx, issueOfArticle(ctx, article));
@@ -95,6 +102,7 @@ export function makeArticle(ctx: GenContext, a: number): ArticleDoc {
     accessControlEnabled: premium && r.chance(0.95),
     accessGroups: premium && r.chance(0.1) ? ['digital-plus'] : [],
     status,
+    publishAt: scheduledPublishAt(ctx, status, a),
     cached: r.chance(0.9),
     body,
     preview: paragraphs[0]!.slice(0, 600),

@@ -1,7 +1,7 @@
 // Generators of pages and issues. An issue carries the articles written for it (grouped by their
 // primary category), dynamic sections, a repeated group and a front page built from the same articles.
 import type { IssueDoc, PageDoc } from '../store/content/page.doc.js';
-import { primaryCategory, publicationStatus } from './content-articles.js';
+import { primaryCategory, publicationStatus, scheduledPublishAt } from './content-articles.js';
 import { randFor, slugify } from './content-random.js';
 import { SPAN_MS, articlesPerIssue, id, pageOfIssue, type GenContext } from './content-sizes.js';
 
@@ -55,13 +55,17 @@ export function makeIssue(ctx: GenContext, i: number): IssueDoc {
   const contents = [...groups].map(([c, articleIds]) => ({ categoryId: id('category', c), articleIds }));
   const date = ctx.now - SPAN_MS + Math.floor(((i + 1) * SPAN_MS) / ctx.sizes.issues);
   const page = pageOfIssue(ctx, i);
+  // In the order the fields drew before: the title, then the status.
+  const title = `${r.pick(ctx.pools.headlines)}`;
+  const status = publicationStatus(r);
   const latest = (own.length > LISTED ? own.slice(LISTED) : own).slice(0, 8).map((a) => id('article', a));
   return {
     _id: id('issue', i),
     pageId: id('page', page),
-    title: `${r.pick(ctx.pools.headlines)}`,
+    title,
     date: new Date(date - (date % 86_400_000)),
-    status: publicationStatus(r),
+    status,
+    publishAt: scheduledPublishAt(ctx, status, i),
     contents,
     timestamp: new Date(date + r.int(0, 6) * 3_600_000),
     lastModifierUserId: `editor-${r.int(1, 40)}`,

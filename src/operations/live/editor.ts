@@ -13,10 +13,13 @@ export interface Editor {
   name: string | null;
 }
 
-/** The editor behind the request; 401 without a token, 403 for a customer without the role. */
-export async function requireEditor(ctx: Context): Promise<Editor> {
-  if (!ctx.viewer) throw unauthenticated('Posting to a live blog needs a bearer token', 'invalid_token');
+/**
+ * The editor behind the request; 401 without a token, 403 for a customer without the role. `action` names what
+ * was asked in the refusals ("post to live blogs").
+ */
+export async function requireEditor(ctx: Context, action = 'post to live blogs'): Promise<Editor> {
+  if (!ctx.viewer) throw unauthenticated(`Only editors may ${action}: a bearer token is needed`, 'invalid_token');
   const customer = await findCustomerById(ctx.store, ctx.viewer.customerId);
-  if (!customer?.roles?.includes(EDITOR_ROLE)) throw forbidden('Only editors may post to live blogs');
+  if (!customer?.roles?.includes(EDITOR_ROLE)) throw forbidden(`Only editors may ${action}`);
   return { customerId: customer._id, name: customer.name };
 }

@@ -6,6 +6,7 @@ import { ArticleGroupResolver, FrontPageResolver, IssueContentResolver, IssueRes
 import { LiveMutationResolver } from './live.mutation.resolver.js';
 import { LiveSubscriptionResolver } from './live.subscription.resolver.js';
 import { PageResolver } from './page.resolver.js';
+import { PublicationMutationResolver } from './publication.mutation.resolver.js';
 import { DynamicSectionResolver } from './section.resolver.js';
 import { AuthorResolver, ContentCategoryResolver, KeywordResolver } from './taxonomy.resolver.js';
 
@@ -27,4 +28,5 @@ export const contentResolvers = [
   KeywordResolver,
   LiveMutationResolver,
   LiveSubscriptionResolver,
+  PublicationMutationResolver,
 ] as const;

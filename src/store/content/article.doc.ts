@@ -59,6 +59,12 @@ export interface ArticleDoc {
   /** Entitlement groups that unlock the article; empty means the default group. */
   accessGroups: string[];
   status: PublicationStatusValue;
+  /** When a `scheduled` article goes live (src/operations/content/publication-clock.ts); null otherwise. */
+  publishAt?: Date | null;
+  /** When a `published` article is archived by itself (embargo end, rights expiry); null for never. */
+  unpublishAt?: Date | null;
+  /** The editor who last changed its publication status. */
+  lastModifierUserId?: string | null;
   cached: boolean;
   /** Full HTML body; withheld from viewers without access. */
   body: string;

@@ -20,6 +20,17 @@ export const contentIndexes: IndexDef[] = [
   { collection: 'articles', key: { categoryIds: 1, ...published }, options: { name: 'articles_category' } },
   { collection: 'articles', key: { authorIds: 1, ...published }, options: { name: 'articles_author' } },
   { collection: 'articles', key: { keywordIds: 1, ...published }, options: { name: 'articles_keyword' } },
+  // The publication clock (src/operations/content/publication-clock.ts): what is due, and the next change to come
+  ...(['articles', 'issues'] as const).flatMap((collection): IndexDef[] => [
+    { collection, key: { status: 1, publishAt: 1 }, options: { name: `${collection}_publish_at` } },
+    { collection, key: { status: 1, unpublishAt: 1 }, options: { name: `${collection}_unpublish_at` } },
+  ]),
+  // A document's publication history
+  {
+    collection: 'publicationTransitions',
+    key: { collection: 1, documentId: 1, at: 1 },
+    options: { name: 'publication_transitions_document' },
+  },
   { collection: 'contentCategories', key: { slug: 1 }, options: { name: 'content_categories_slug', unique: true } },
   { collection: 'keywords', key: { slug: 1 }, options: { name: 'keywords_slug', unique: true } },
   // Subscribing to a live blog: the articles carrying it decide whether it is premium

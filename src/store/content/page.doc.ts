@@ -32,6 +32,10 @@ export interface IssueDoc {
   title: string;
   date: Date;
   status: PublicationStatusValue;
+  /** When a `scheduled` issue goes live (src/operations/content/publication-clock.ts); null otherwise. */
+  publishAt?: Date | null;
+  /** When a `published` issue is archived by itself (embargo end, rights expiry); null for never. */
+  unpublishAt?: Date | null;
   contents: IssueContentDoc[];
   timestamp: Date;
   lastModifierUserId: string | null;
