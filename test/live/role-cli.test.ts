@@ -58,9 +58,9 @@ test(
 test(
   'an unknown role or customer is refused with exit code 1 and a message; a malformed command with 2',
   async () => {
-    const unknownRole = await role('grant', 'admin', 'writer@example.test');
+    const unknownRole = await role('grant', 'publisher', 'writer@example.test');
     expect(unknownRole.code).toBe(1);
-    expect(unknownRole.stderr).toContain('unknown role "admin" (known: editor)');
+    expect(unknownRole.stderr).toContain('unknown role "publisher" (known: editor, admin)');
     const unknownCustomer = await role('grant', 'editor', 'nobody@example.test');
     expect(unknownCustomer.code).toBe(1);
     expect(unknownCustomer.stderr).toContain('no customer with the e-mail address nobody@example.test');

@@ -288,6 +288,22 @@ describe('scores', () => {
     expect(out[1]!.score).toBeCloseTo(1.25 + 2 / 3, 12);
     expect(out[1]!.again).toBe(out[1]!.score);
   });
+
+  it('literal dates, regular expressions and ids in later stages stay what they are', async () => {
+    const c = db.collection<Doc>('scores');
+    const at = new Date(0);
+    const [scored] = await c
+      .aggregate([
+        { $match: { $text: { $search: 'tea' } } },
+        { $project: { _id: 1, at: { $literal: at }, re: { $literal: /^t/ }, later: { $max: [at, '$a'] } } },
+      ])
+      .toArray();
+    expect(scored).toEqual({ _id: 4, at, re: /^t/, later: at });
+    const [plain] = await c
+      .aggregate([{ $match: { _id: 4 } }, { $project: { _id: 0, at: { $max: [at, null] } } }])
+      .toArray();
+    expect(plain).toEqual({ at });
+  });
 });
 
 describe('sensitivity, languages and compound indexes', () => {

@@ -15,8 +15,12 @@ import { parseTextQuery, textMatches } from '../text/query.js';
 import { Query } from './mingo.js';
 import { mingoOptions, type QueryExtras } from './options.js';
 
-const isPlain = (v: unknown): v is Document =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) && !(v as { _bsontype?: string })._bsontype;
+/** A plain object (not a Date, RegExp, buffer or BSON value, which stages carry as literals). */
+const isPlain = (v: unknown): v is Document => {
+  if (v === null || typeof v !== 'object') return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+};
 
 /** Whether `v` is `{ $meta: 'textScore' }`. */
 export function isTextScore(v: unknown): boolean {
