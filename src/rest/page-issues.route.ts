@@ -8,23 +8,10 @@ import { sendCacheable } from '../cache/cacheable.js';
 import { fieldProblems, parseOr400 } from '../validation.js';
 import { pageWithIssues } from '../operations/content/page-issues.js';
 import { legacyIssue, legacyPage } from './page-issues.legacy.js';
+import { pageLinks } from './page-links.js';
 import { pageIssuesPath, pageIssuesQuery } from './page-issues.schema.js';
 
 export const PAGE_ISSUES_PATH = '/cms/page/:id/issues';
-
-/** `Link` with next/prev: the same path and query, only `page` changed. */
-function linkHeader(ctx: Koa.Context, page: number, totalPages: number): string | null {
-  const link = (target: number, rel: string): string => {
-    const query = new URLSearchParams(ctx.querystring);
-    query.set('page', String(target));
-    return `<${ctx.path}?${query.toString()}>; rel="${rel}"`;
-  };
-  const links = [
-    ...(page < totalPages ? [link(page + 1, 'next')] : []),
-    ...(page > 1 ? [link(Math.min(page - 1, Math.max(totalPages, 1)), 'prev')] : []),
-  ];
-  return links.length ? links.join(', ') : null;
-}
 
 export function registerPageIssuesRoutes(router: Router<AppState>, deps: AppDeps): void {
   router.get(PAGE_ISSUES_PATH, withContext(deps), async (ctx) => {
@@ -39,7 +26,7 @@ export function registerPageIssuesRoutes(router: Router<AppState>, deps: AppDeps
     const issues = [];
     for (const issue of found.issues) issues.push(await legacyIssue(context, issue));
     const body = { page: legacyPage(found.page), issues, pagination: { page, limit, total, totalPages } };
-    const link = linkHeader(ctx as unknown as Koa.Context, page, totalPages);
+    const link = pageLinks(ctx as unknown as Koa.Context, page, totalPages);
     if (link) ctx.set('Link', link);
     sendCacheable(ctx as unknown as Koa.Context, body, { authenticated: context.authenticated });
   });
