@@ -76,7 +76,7 @@ export class EventProducer {
     });
     // Read once the stream runs (a change after this read resets it), so that the worker's periodic question
     // reads nothing until endpoints change.
-    await this.enabledEndpoints();
+    await this.allEndpoints();
     return this.watch.watching;
   }
 
@@ -130,13 +130,20 @@ export class EventProducer {
     if (docs.length || Date.now() - this.positionSavedAt >= POSITION_EVERY_MS) await this.savePosition(change._id);
   }
 
-  /** Whether any endpoint takes deliveries: read once, then again only after the stream saw endpoints change. */
+  /**
+   * Whether any endpoint exists, enabled or not (a disabled one's queued deliveries are still to be given up):
+   * read once, then again only after the stream saw endpoints change.
+   */
   async anyEndpoint(): Promise<boolean> {
-    return (await this.enabledEndpoints()).length > 0;
+    return (await this.allEndpoints()).length > 0;
   }
 
-  private enabledEndpoints(): Promise<WebhookEndpointDoc[]> {
-    this.endpoints ??= this.store.collection('webhookEndpoints').find({ enabled: true }).toArray();
+  private async enabledEndpoints(): Promise<WebhookEndpointDoc[]> {
+    return (await this.allEndpoints()).filter((e) => e.enabled);
+  }
+
+  private allEndpoints(): Promise<WebhookEndpointDoc[]> {
+    this.endpoints ??= this.store.collection('webhookEndpoints').find({}).toArray();
     this.endpoints.catch(() => (this.endpoints = undefined));
     return this.endpoints;
   }

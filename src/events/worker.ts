@@ -19,8 +19,8 @@ export interface WorkerOptions {
   /** How long a claimed attempt is this process's: longer than an attempt can take. */
   leaseMs: number;
   /**
-   * Whether the periodic scan has anything to look for: with no enabled endpoint nothing is queued, and a
-   * gateway nobody subscribed to reads nothing from the outbox. Queued events still wake the worker at once.
+   * Whether the periodic scan has anything to look for: with no endpoint nothing is queued, and a gateway
+   * nobody subscribed to reads nothing from the outbox. Queued events still wake the worker at once.
    */
   active: () => Promise<boolean>;
 }
