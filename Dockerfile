@@ -28,8 +28,9 @@ COPY --from=build /app/dist ./dist
 # The engine is a workspace package: node_modules/@gateway/engine links here, to its package.json and dist/.
 COPY --from=build /app/packages/engine/package.json ./packages/engine/
 COPY --from=build /app/packages/engine/dist ./packages/engine/dist
-# Only the embedded engine (no MONGODB_URI) writes here; everything else stays owned by root.
-RUN mkdir -p /app/data && chown node:node /app/data
+# Only the embedded engine (no MONGODB_URI) writes to data/, and Node to dist/compile-cache (its cache of the
+# service's compiled code, src/main.ts); everything else stays owned by root.
+RUN mkdir -p /app/data /app/dist/compile-cache && chown node:node /app/data /app/dist/compile-cache
 USER node
 EXPOSE 4000
 # Slim images have no curl: ask /readyz with Node's own fetch.

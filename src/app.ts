@@ -123,7 +123,13 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   koa.use(scheduled);
 
   // The authorization server under /oauth2, before any body parser; its bearer check is the default one.
-  const oauth = await createOAuthServer({ config: deps.config, log: deps.log, store: deps.store, mailer: deps.mailer });
+  const oauth = await createOAuthServer({
+    config: deps.config,
+    log: deps.log,
+    store: deps.store,
+    mailer: deps.mailer,
+    keys: deps.oauthKeys,
+  });
   deps.authenticate ??= oauth.authenticate;
   cache?.useAuthenticator(deps.authenticate);
   if (cache) oauth.revocations.onRevoked(() => cache.forgetViewers());

@@ -1,7 +1,8 @@
 // The process logger: pino JSON lines, with secrets redacted wherever they appear; readable lines instead
 // when a developer watches it in a terminal.
+import { createRequire } from 'node:module';
 import { pino, type Logger } from 'pino';
-import pinoPretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 
 export type { Logger };
 
@@ -57,6 +58,8 @@ export function createLogger(level: string, opts: { pretty?: boolean } = {}): Lo
   // In this thread and synchronous (no worker transport): pino redacts before the line reaches the prettifier,
   // and a line written just before process.exit is not lost. One line an entry, its fields after the message;
   // a message's own lines (the demo credentials) are printed as lines.
+  // Loaded only here: a start whose log is collected (every deployed one) does not pay for the prettifier's modules.
+  const pinoPretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
   return pino(
     options,
     pinoPretty({

@@ -9,6 +9,7 @@ import type { Logger } from './logger.js';
 import { startLive, type LiveServer } from './live/index.js';
 import { startWebhooks, type Webhooks } from './events/index.js';
 import { buildGatewaySchema } from './graphql/build-schema.js';
+import { loadKeys } from './oauth/keys.js';
 import type { Store } from './store/store.js';
 
 export interface RunningService {
@@ -23,8 +24,12 @@ export interface RunningService {
 export async function startService(
   deps: { config: Config; log: Logger; store: Store } & Partial<Pick<AppDeps, 'authenticate' | 'mailer'>>,
 ): Promise<RunningService> {
+  // The OAuth keys are read (and on a new store generated: key pairs, made on libuv's threads) while this thread
+  // builds the schema.
+  const oauthKeys = loadKeys(deps.config, deps.store, deps.log.child({ component: 'oauth' }));
+  oauthKeys.catch(() => undefined); // a failure surfaces where createApp awaits them
   const schema = await buildGatewaySchema();
-  const app = await createApp({ ...deps, schema });
+  const app = await createApp({ ...deps, schema, oauthKeys });
   let draining = false;
   const koaHandler = app.koa.callback();
   const server = createServer((req, res) => {

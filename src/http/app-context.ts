@@ -10,6 +10,7 @@ import { badRequest } from '../errors.js';
 import type { CursorCodec } from '../cursors/codec.js';
 import type { Logger } from '../logger.js';
 import type { Mailer } from '../mail/index.js';
+import type { OAuthKeys } from '../oauth/keys.js';
 import type { Store } from '../store/store.js';
 import { anonymousOnly, type Authenticator } from './authenticate.js';
 import type { RequestState } from './request-context.js';
@@ -25,6 +26,8 @@ export interface AppDeps {
   mailer: Mailer;
   /** Signs connection cursors with the service's keys (createApp loads them). */
   cursors?: CursorCodec;
+  /** The authorization server's keys, when their loading started earlier (createApp loads them otherwise). */
+  oauthKeys?: Promise<OAuthKeys>;
 }
 
 export interface AppState extends RequestState {

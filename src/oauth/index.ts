@@ -44,11 +44,13 @@ export async function createOAuthServer(deps: {
   log: Logger;
   store: Store;
   mailer?: Mailer;
+  /** The keys, when the caller started loading them earlier (loadKeys). */
+  keys?: Promise<OAuthKeys>;
 }): Promise<OAuthServer> {
   const { config, store } = deps;
   const log = deps.log.child({ component: 'oauth' });
   if (runtimeNotice) log.info('oidc-provider prefers Node 22+; this service supports Node >= 20.19 (CI runs both)');
-  const keys = await loadKeys(config, store, log);
+  const keys = await (deps.keys ?? loadKeys(config, store, log));
   const mailer = deps.mailer ?? createMailer({ config, store, log: deps.log });
   const hasher = new PasswordHasher(config.oauth.argon2);
   const limits = config.oauth.loginLimits;

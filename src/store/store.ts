@@ -5,7 +5,8 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { CollectionName, DocOf } from './collections.js';
 import type { RunningEngine } from '@gateway/engine';
-import { engineThreadAvailable, startEngineThread, type EngineThread } from '@gateway/engine/thread';
+import type { EngineThread } from '@gateway/engine/thread';
+import { startEmbeddedEngine, type StartingEngine } from './engine.js';
 import { allIndexes, type IndexDef } from './indexes.js';
 import { instrumentStore } from '../metrics/store-metrics.js';
 
@@ -44,26 +45,31 @@ export class Store {
     });
   }
 
-  static async open(config: Config['store'], log: Logger, opts: { indexes?: IndexDef[] } = {}): Promise<Store> {
+  /**
+   * Connects to MONGODB_URI, or to the embedded engine: the one given (started earlier by the process entry, see
+   * engine.ts) or one started here.
+   */
+  static async open(
+    config: Config['store'],
+    log: Logger,
+    opts: { indexes?: IndexDef[]; engine?: StartingEngine } = {},
+  ): Promise<Store> {
     let engine: RunningEngine | EngineThread | undefined;
     let uri = config.uri;
     if (!uri) {
-      const dbPath = config.mode === 'disk' ? config.dataDir : undefined;
-      const options = { host: '127.0.0.1', port: 0, dbPath };
-      const engineLog = (msg: string, fields?: Record<string, unknown>) => log.info(fields ?? {}, msg);
-      const thread = config.engineThread && engineThreadAvailable;
+      const starting = opts.engine ?? startEmbeddedEngine(config, (msg, fields) => log.info(fields ?? {}, msg));
       try {
-        // The engine in this event loop (ENGINE_WORKER=false, or tests from sources) loads its modules only then.
-        engine = thread
-          ? await startEngineThread(options, engineLog)
-          : await (await import('@gateway/engine')).startEngine({ ...options, log: engineLog });
+        engine = await starting.running;
       } catch (err) {
         throw new Error(
-          `the embedded store engine did not start (${dbPath ?? 'in memory'}): ${err instanceof Error ? err.message : String(err)}`,
+          `the embedded store engine did not start (${starting.dbPath ?? 'in memory'}): ${err instanceof Error ? err.message : String(err)}`,
         );
       }
       uri = engine.uri;
-      log.info({ dbPath: dbPath ?? '(memory)', port: engine.port, thread }, 'embedded store engine started');
+      log.info(
+        { dbPath: starting.dbPath ?? '(memory)', port: engine.port, thread: starting.thread },
+        'embedded store engine started',
+      );
     }
     const client = new MongoClient(uri, {
       serverSelectionTimeoutMS: config.timeoutMs,

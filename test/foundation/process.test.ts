@@ -97,6 +97,48 @@ test('a SIGTERM as soon as /readyz answers (the rest of the start still running)
   expect(child.lines.some((l) => l.msg === 'engine closed')).toBe(true);
 }, 60_000);
 
+// The start overlaps its parts (the engine's thread opens the store while the service loads; the OAuth keys are
+// made while the schema is built): none of them may still be missing when /readyz first says 200.
+test('the first /readyz 200 of a new store comes with the engine, the schema and the OAuth keys ready', async () => {
+  const port = await freePort();
+  const child = spawnNode(distPath('bundle/main.js'), [], {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    STORE: 'memory',
+    SEED: 'none',
+    LOG_LEVEL: 'info',
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  let ready: Response | undefined;
+  while (!ready) {
+    ready = await fetch(`${origin}/readyz`).then(
+      (r) => (r.status === 200 ? r : undefined),
+      () => undefined,
+    );
+    if (!ready) await new Promise((r) => setTimeout(r, 2));
+  }
+  expect(await ready.json()).toMatchObject({ status: 'ready', store: { reachable: true, embedded: true } });
+  const [answer, jwks] = await Promise.all([
+    fetch(`${origin}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ pages(first: 1) { edges { node { id } } } }' }),
+    }),
+    fetch(`${origin}/oauth2/jwks`),
+  ]);
+  expect(answer.status).toBe(200);
+  expect(await answer.json()).toEqual({ data: { pages: { edges: [] } } });
+  expect(jwks.status).toBe(200);
+  const { keys } = (await jwks.json()) as { keys: Array<{ alg: string }> };
+  expect(keys.map((k) => k.alg).sort()).toEqual(['ES256', 'RS256']);
+  // The engine's start-up lines, sent from its thread before the logger existed, are in the log, in order.
+  const messages = child.lines.map((l) => l.msg);
+  expect(messages.indexOf('engine listening')).toBeGreaterThanOrEqual(0);
+  expect(messages.indexOf('engine listening')).toBeLessThan(messages.indexOf('embedded store engine started'));
+  child.proc.kill('SIGTERM');
+  expect(await child.exited).toBe(0);
+}, 60_000);
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
