@@ -2,6 +2,7 @@
 // add one line below for a new domain.
 import type { IndexDef } from './index-def.js';
 import { contentIndexes } from './content/indexes.js';
+import { previewLinkIndexes } from './content/preview-links.js';
 import { catalogueIndexes } from './catalogue/catalogue.indexes.js';
 import { customerIndexes } from './customers/customer.doc.js';
 import { oauthIndexes } from './oauth/oauth.docs.js';
@@ -13,6 +14,7 @@ export type { IndexDef } from './index-def.js';
 
 export const allIndexes: IndexDef[] = [
   ...contentIndexes,
+  ...previewLinkIndexes,
   ...catalogueIndexes,
   ...customerIndexes,
   ...oauthIndexes,
