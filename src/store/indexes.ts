@@ -2,7 +2,6 @@
 // add one line below for a new domain.
 import type { IndexDef } from './index-def.js';
 import { contentIndexes } from './content/indexes.js';
-import { previewLinkIndexes } from './content/preview-links.js';
 import { catalogueIndexes } from './catalogue/catalogue.indexes.js';
 import { customerIndexes } from './customers/customer.doc.js';
 import { oauthIndexes } from './oauth/oauth.docs.js';
@@ -14,7 +13,6 @@ export type { IndexDef } from './index-def.js';
 
 export const allIndexes: IndexDef[] = [
   ...contentIndexes,
-  ...previewLinkIndexes,
   ...catalogueIndexes,
   ...customerIndexes,
   ...oauthIndexes,

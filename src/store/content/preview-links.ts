@@ -1,7 +1,6 @@
 // Preview links in the store (docs/api.md, "Preview"): one document per link, read on every request that presents
 // its token, so a revocation made by any process is refused by every process at once. A link's document goes away a
-// day after the link expires (its token is refused by its own expiry before then).
-import type { IndexDef } from '../index-def.js';
+// day after the link expires (its token is refused by its own expiry before then; store/content/indexes.ts).
 import type { Store } from '../store.js';
 
 export interface PreviewLinkDoc {
@@ -24,10 +23,6 @@ declare module '../collections.js' {
 }
 
 const KEPT_AFTER_EXPIRY_MS = 24 * 3600_000;
-
-export const previewLinkIndexes: IndexDef[] = [
-  { collection: 'previewLinks', key: { forgetAt: 1 }, options: { name: 'preview_links_ttl', expireAfterSeconds: 0 } },
-];
 
 export async function insertPreviewLink(
   store: Store,
