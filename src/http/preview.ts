@@ -5,7 +5,12 @@
 // (src/cache/preview-requests.ts). One middleware for /graphql and the REST paths, after the request's context.
 import type Koa from 'koa';
 import { PREVIEW_CACHE_CONTROL } from '../cache/cacheable.js';
-import { PREVIEW_HEADER, PREVIEW_TOKEN_HEADER, PREVIEW_TOKEN_PARAM } from '../cache/preview-requests.js';
+import {
+  PREVIEW_HEADER,
+  PREVIEW_TOKEN_HEADER,
+  PREVIEW_TOKEN_PARAM,
+  previewHeaders,
+} from '../cache/preview-requests.js';
 import { badRequest } from '../errors.js';
 import { startPreview, type PreviewAsk } from '../operations/content/preview.js';
 import type { AppState } from './app-context.js';
@@ -15,12 +20,16 @@ function one(value: string | string[] | undefined, field: string): string | unde
   return value;
 }
 
-/** What the request asks for; 400 for a value that means nothing (a preview is never guessed at). */
+/**
+ * What the request asks for; 400 for a value that means nothing (a preview is never guessed at). A blank header or
+ * `Preview: false` asks for nothing, as a blank Authorization header presents nothing, but the answer to a request
+ * carrying one is still kept by no cache: the caches' own checks look at the headers alone.
+ */
 function askOf(ctx: Koa.ParameterizedContext<AppState>): PreviewAsk | undefined {
   const header = ctx.get(PREVIEW_HEADER).trim().toLowerCase();
   const tokenHeader = ctx.get(PREVIEW_TOKEN_HEADER).trim();
   const tokenParam = one(ctx.query[PREVIEW_TOKEN_PARAM], PREVIEW_TOKEN_PARAM);
-  if (header === '' && tokenHeader === '' && tokenParam === undefined) return undefined;
+  if (!previewHeaders(ctx.headers) && tokenParam === undefined) return undefined;
   if (header !== '' && header !== 'true' && header !== 'false')
     throw badRequest('The Preview header must be true or false', [{ field: 'Preview', message: 'Invalid value' }]);
   if (tokenHeader !== '' && tokenParam !== undefined && tokenHeader !== tokenParam)
