@@ -16,6 +16,7 @@ import type { Authenticator } from './http/authenticate.js';
 import { devOutboxRoutes } from './http/dev-outbox.route.js';
 import { CursorCodec } from './cursors/codec.js';
 import { loadCursorKeys } from './cursors/keys.js';
+import { PreviewTokens } from './operations/content/preview-token.js';
 import { notFound, storeUnavailable } from './errors.js';
 import { createApolloServer } from './graphql/server.js';
 import { trustedDocumentPlugin } from './graphql/documents/plugin.js';
@@ -41,6 +42,7 @@ import { DOCS_PATH, OPENAPI_PATH, openApiRoutes } from './openapi/routes.js';
 import { restRouter } from './rest/routes.js';
 import { PublicationClock } from './operations/content/publication-clock.js';
 import { scheduledMaxAge } from './http/scheduled-max-age.js';
+import { preview } from './http/preview.js';
 
 export type { AppDeps } from './http/app-context.js';
 
@@ -72,10 +74,15 @@ const typedAnswer: Koa.Middleware = (ctx, next) => {
 };
 
 export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
+  const signingKeys =
+    appDeps.cursors && appDeps.previewTokens
+      ? undefined
+      : await loadCursorKeys(appDeps.config, appDeps.store, appDeps.log);
   const deps: AppDeps = {
     ...appDeps,
     mailer: appDeps.mailer ?? createMailer({ config: appDeps.config, store: appDeps.store, log: appDeps.log }),
-    cursors: appDeps.cursors ?? new CursorCodec(await loadCursorKeys(appDeps.config, appDeps.store, appDeps.log)),
+    cursors: appDeps.cursors ?? new CursorCodec(signingKeys!),
+    previewTokens: appDeps.previewTokens ?? new PreviewTokens(signingKeys!),
   };
   // Behind TRUST_PROXY proxies, the client IP (per-IP limits, logs) comes from X-Forwarded-For. The mounted
   // OAuth provider runs its middleware on this app's contexts, so this one setting covers it too.
@@ -173,6 +180,7 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
     graphqlHttpErrors(),
     jsonBody(),
     withContext(deps),
+    preview(),
     documents,
     ...shared,
     scheduled, // inside the shared answers' store: they keep the lowered max-age

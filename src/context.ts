@@ -6,6 +6,8 @@ import type { Logger } from './logger.js';
 import type { SharedAnswerState } from './cache/shared-viewer.js';
 import type { Mailer } from './mail/mailer.js';
 import { Loaders, type OperationSelection } from './store/loaders.js';
+import type { PreviewTokens } from './operations/content/preview-token.js';
+import type { Preview } from './store/content/visibility.js';
 import type { Store } from './store/store.js';
 import type { Viewer } from './viewer.js';
 
@@ -32,6 +34,13 @@ export interface Context {
   http: { operationName?: string; shared?: SharedAnswerState };
   /** Signs and checks connection cursors with the service's keys. */
   cursors: CursorCodec;
+  /** Signs and checks preview link tokens with keys derived from the same (HTTP requests only). */
+  previewTokens?: PreviewTokens;
+  /**
+   * Set when the request asked for a preview and was allowed it (src/operations/content/preview.ts): what it sees
+   * beyond readers' rules. Its answer is private and never stored.
+   */
+  preview?: Preview;
   /** Set on GraphQL-over-WebSocket operations: the process's live hub and this connection (src/live). */
   live?: LiveFeed;
   /**
@@ -51,6 +60,7 @@ export function createContext(input: {
   mailer: Mailer;
   viewer: Viewer | null;
   cursors?: CursorCodec;
+  previewTokens?: PreviewTokens;
   clientIp?: string;
 }): Context {
   const operation: OperationSelection = {};
@@ -64,6 +74,7 @@ export function createContext(input: {
     viewer: input.viewer,
     clientIp: input.clientIp,
     cursors: input.cursors ?? processCursorCodec(),
+    previewTokens: input.previewTokens,
     loaders: new Loaders(input.store, operation),
     operation,
     authenticated: input.viewer !== null,

@@ -23,6 +23,7 @@ import type { Logger } from '../logger.js';
 import { routeLabel } from '../metrics/request-labels.js';
 import type { Viewer } from '../viewer.js';
 import { deliver, misses, replay, representationOf } from './answer-replay.js';
+import { previewHeaders, previewParam } from './preview-requests.js';
 import { keepAnswer } from './kept-answer.js';
 import { activeEntitlements, type SharedAnswerState } from './shared-viewer.js';
 import {
@@ -138,7 +139,8 @@ export class ResponseCache {
       req.method !== 'GET' ||
       url === undefined ||
       headers.authorization !== undefined ||
-      headers.origin !== undefined
+      headers.origin !== undefined ||
+      previewHeaders(headers)
     )
       return false;
     const started = performance.now();
@@ -164,6 +166,7 @@ export class ResponseCache {
     const authorization = headers.authorization;
     if (!this.viewers || authorization === undefined || headers.origin !== undefined || url === undefined) return false;
     if (!(url === '/graphql' || url.startsWith('/graphql?'))) return false;
+    if (previewHeaders(headers) || previewParam(url)) return false;
     if (method === 'GET') {
       if (headers.accept?.includes('text/html')) return false;
     } else if (method !== 'POST' || jsonBodyLength(req) === undefined) return false;
@@ -208,6 +211,7 @@ export class ResponseCache {
   middleware(): Koa.Middleware {
     return async (ctx, next) => {
       if (ctx.method !== 'GET' || ctx.get('authorization') || ctx.path.startsWith('/oauth2')) return next();
+      if (previewHeaders(ctx.headers) || previewParam(ctx.url)) return next();
       const accept = isGraphqlPath(ctx.path) ? ctx.accepts('application/json', 'text/html') || '' : '';
       if (accept === 'text/html') return next(); // the playground page, not an API answer
       const key = ctx.url;
@@ -241,6 +245,7 @@ export class ResponseCache {
       const context = ctx.state.context;
       const get = ctx.method === 'GET';
       if (!context?.viewer || !(get || ctx.method === 'POST')) return next();
+      if (previewHeaders(ctx.headers) || previewParam(ctx.url)) return next();
       const params = get ? ctx.query : (ctx.request as { body?: unknown }).body;
       const active = await activeEntitlements(context.viewer, context.now);
       const key =

@@ -133,6 +133,7 @@ export const SHOWN_BY = {
   webhookEndpoints: [],
   webhookDeliveries: [],
   publicationTransitions: [],
+  previewLinks: [],
 } satisfies Record<CollectionName, readonly string[]>;
 
 /** Collections whose writes change only answers shared among signed-in readers (never an anonymous one). */

@@ -34,6 +34,7 @@ import {
 import type { Context } from '../context.js';
 import { forEachSelectedField } from './selection.js';
 import { entitlementsOnlyViewer } from '../cache/shared-viewer.js';
+import { PREVIEW_VARY } from '../cache/cacheable.js';
 
 const CacheControlScope = new GraphQLEnumType({
   name: 'CacheControlScope',
@@ -212,11 +213,12 @@ export function cacheControlPlugins(defaultMaxAge: number): ApolloServerPlugin<C
             'cache-control',
             cacheable && single ? `max-age=${policy.maxAge}, ${scope}` : 'no-store',
           );
-          // One URL answers anonymous readers publicly and signed-in ones privately: caches must tell them apart.
+          // One URL answers anonymous readers publicly, signed-in ones privately and previews not at all: caches must
+          // tell them apart.
           if (cacheable && single) {
             const vary = response.http.headers.get('vary');
-            if (!vary?.toLowerCase().includes('authorization'))
-              response.http.headers.set('vary', vary ? `${vary}, Authorization` : 'Authorization');
+            const missing = PREVIEW_VARY.filter((name) => !vary?.toLowerCase().includes(name.toLowerCase()));
+            if (missing.length > 0) response.http.headers.set('vary', [vary, ...missing].filter(Boolean).join(', '));
           }
         },
       };

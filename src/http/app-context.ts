@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import { createContext, type Context } from '../context.js';
 import { badRequest } from '../errors.js';
 import type { CursorCodec } from '../cursors/codec.js';
+import type { PreviewTokens } from '../operations/content/preview-token.js';
 import type { Logger } from '../logger.js';
 import type { Mailer } from '../mail/index.js';
 import type { OAuthKeys } from '../oauth/keys.js';
@@ -26,6 +27,8 @@ export interface AppDeps {
   mailer: Mailer;
   /** Signs connection cursors with the service's keys (createApp loads them). */
   cursors?: CursorCodec;
+  /** Signs preview link tokens with keys derived from the same. */
+  previewTokens?: PreviewTokens;
   /** The authorization server's keys, when their loading started earlier (createApp loads them otherwise). */
   oauthKeys?: Promise<OAuthKeys>;
 }
@@ -73,6 +76,7 @@ export function withContext(deps: AppDeps): Koa.Middleware<AppState> {
       mailer: deps.mailer,
       viewer,
       cursors: deps.cursors,
+      previewTokens: deps.previewTokens,
       clientIp: ctx.ip,
     });
     try {

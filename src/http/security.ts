@@ -46,7 +46,15 @@ export function corsAllowlist(origins: string[]): Koa.Middleware {
       if (any) return '*';
       return origins.includes(origin) ? origin : '';
     },
-    allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'If-None-Match', 'Apollo-Require-Preflight'],
+    allowHeaders: [
+      'Authorization',
+      'Content-Type',
+      'X-Request-Id',
+      'If-None-Match',
+      'Apollo-Require-Preflight',
+      'Preview',
+      'Preview-Token',
+    ],
     exposeHeaders: ['X-Request-Id', 'ETag', 'Link', 'X-Total-Count', 'Retry-After', 'Deprecation', 'WWW-Authenticate'],
     maxAge: 600,
   });

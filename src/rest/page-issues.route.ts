@@ -3,6 +3,7 @@
 import type { Router } from '@koa/router';
 import type Koa from 'koa';
 import { withContext, type AppDeps, type AppState } from '../http/app-context.js';
+import { preview } from '../http/preview.js';
 import { badRequest } from '../errors.js';
 import { sendCacheable } from '../cache/cacheable.js';
 import { fieldProblems, parseOr400 } from '../validation.js';
@@ -14,11 +15,11 @@ import { pageIssuesPath, pageIssuesQuery } from './page-issues.schema.js';
 export const PAGE_ISSUES_PATH = '/cms/page/:id/issues';
 
 export function registerPageIssuesRoutes(router: Router<AppState>, deps: AppDeps): void {
-  router.get(PAGE_ISSUES_PATH, withContext(deps), async (ctx) => {
+  router.get(PAGE_ISSUES_PATH, withContext(deps), preview(), async (ctx) => {
     const context = ctx.state.context!;
     const path = pageIssuesPath.safeParse(ctx.params);
     if (!path.success) throw badRequest('The page id is invalid', fieldProblems(path.error));
-    const { page, limit } = parseOr400(pageIssuesQuery, ctx.query, 'query');
+    const { page, limit } = parseOr400(pageIssuesQuery, ctx.query, 'query'); // previewToken: read by preview()
 
     const found = await pageWithIssues(context, { id: path.data.id, page, limit });
     const total = found.total;
@@ -28,6 +29,9 @@ export function registerPageIssuesRoutes(router: Router<AppState>, deps: AppDeps
     const body = { page: legacyPage(found.page), issues, pagination: { page, limit, total, totalPages } };
     const link = pageLinks(ctx as unknown as Koa.Context, page, totalPages);
     if (link) ctx.set('Link', link);
-    sendCacheable(ctx as unknown as Koa.Context, body, { authenticated: context.authenticated });
+    sendCacheable(ctx as unknown as Koa.Context, body, {
+      authenticated: context.authenticated,
+      preview: context.preview !== undefined,
+    });
   });
 }

@@ -23,6 +23,11 @@ export const pageIssuesPath = z.strictObject({
 export const pageIssuesQuery = z.strictObject({
   page: positiveInt(MAX_PAGE, 'Page of issues to return, 1-based (default 1)').default(1).meta({ default: 1 }),
   limit: positiveInt(100, 'Issues per page, 1 to 100 (default 20)').default(20).meta({ default: 20 }),
+  previewToken: z
+    .string()
+    .max(1024)
+    .optional()
+    .describe('A preview link token: the issue it names is listed in its place whatever its status (never cached)'),
 });
 
 const keyed = (value: z.ZodType, description: string) => z.record(z.string(), value).describe(description);
@@ -71,7 +76,9 @@ const legacyIssue = z
     id: z.string().describe('Issue ID'),
     title: z.string(),
     date: z.string().describe('ISO 8601 date-time (UTC)'),
-    status: z.literal('published').describe('Readers only ever see published issues'),
+    status: z
+      .enum(['published', 'draft', 'scheduled', 'archived'])
+      .describe('Readers only ever see published issues; a preview shows the others too'),
     contents: keyed(
       z.object({ category, articles: z.array(article) }),
       'Contents grouped by category, keyed by content category id',

@@ -27,7 +27,15 @@ export interface LoaderRequest {
   answering(): boolean;
   /** The request's instance of another loader (what a batch's documents point at is read through it). */
   get<L extends DataLoader<never, unknown>>(factory: (store: Store, request: LoaderRequest) => L): L;
+  /** The filter a read of `collection` applies for this request: readers' `visible`, or wider for a preview. */
+  visible(collection: string, visible: Document): Document;
 }
+
+/**
+ * What a request may see beyond readers' visibility rules (a preview, src/operations/content/preview.ts): the filter
+ * to apply instead of `visible` to a read of `collection`. A constant per collection and request, so that reads merge.
+ */
+export type Sight = (collection: string, visible: Document) => Document;
 
 /** For loaders built outside a request's Loaders: documents read with their full projection, nothing read ahead. */
 export const outsideAnOperation: LoaderRequest = {
@@ -36,6 +44,7 @@ export const outsideAnOperation: LoaderRequest = {
   get: () => {
     throw new Error('no request loaders outside an operation');
   },
+  visible: (_collection, visible) => visible,
 };
 
 /** Documents of one batch loaded for one place in the operation, and what that place selects of them. */
@@ -73,6 +82,7 @@ export class Loaders implements LoaderRequest {
   private readonly instances = new Map<LoaderFactory<unknown, unknown>, DataLoader<unknown, unknown>>();
   private builtFor: OperationSelection['fields'];
   private released = false;
+  private sight: Sight | undefined;
 
   constructor(
     private readonly store: Store,
@@ -104,6 +114,15 @@ export class Loaders implements LoaderRequest {
     this.released = true;
     for (const loader of this.instances.values()) loader.clearAll();
     this.instances.clear();
+  }
+
+  /** Lets this request's reads see what `sight` allows (set before anything is read). */
+  see(sight: Sight): void {
+    this.sight = sight;
+  }
+
+  visible(collection: string, visible: Document): Document {
+    return this.sight ? this.sight(collection, visible) : visible;
   }
 
   projection(full: Document, type: ProjectedType, always: readonly string[] = []): Document {

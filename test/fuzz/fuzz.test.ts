@@ -35,7 +35,12 @@ interface Outcome {
   request: FuzzRequest;
   status: number;
   text: string;
+  cacheControl: string;
 }
+
+/** A request that asks for a preview in any way, well or badly. */
+const asksForPreview = (request: FuzzRequest): boolean =>
+  'preview' in request.headers || 'preview-token' in request.headers || request.path.includes('previewToken=');
 
 async function send(request: FuzzRequest): Promise<Outcome> {
   const res = await fetch(`${svc.url}${request.path}`, {
@@ -43,7 +48,7 @@ async function send(request: FuzzRequest): Promise<Outcome> {
     headers: request.headers,
     body: request.body,
   });
-  return { request, status: res.status, text: await res.text() };
+  return { request, status: res.status, text: await res.text(), cacheControl: res.headers.get('cache-control') ?? '' };
 }
 
 /** What is wrong with an answer, if anything. */
@@ -60,6 +65,8 @@ function problemsOf(outcome: Outcome): string[] {
   }
   if (body?.errors?.some((e) => e.extensions?.code === 'INTERNAL_SERVER_ERROR')) problems.push('INTERNAL_SERVER_ERROR');
   if (LEAK.test(outcome.text)) problems.push('stack trace or file path in the body');
+  if (asksForPreview(outcome.request) && /public/.test(outcome.cacheControl))
+    problems.push(`a preview request answered ${outcome.cacheControl}`);
   return problems;
 }
 

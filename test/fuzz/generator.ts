@@ -32,6 +32,8 @@ export interface FuzzRequest {
   body?: string;
 }
 
+const PREVIEW_VALUES = ['true', 'false', '', 'TRUE', ' true ', 'yes', '1', 'true, true', 'null'];
+
 const ACCEPT_ENCODINGS = [
   'br',
   'gzip',
@@ -184,6 +186,9 @@ export class Fuzzer extends Draws {
     // Any Accept-Encoding, sensible or not: it changes the coding of an answer, never its outcome (a refusal of
     // every coding is a 406 problem, JSON like every other answer).
     if (this.chance(0.3)) accept['accept-encoding'] = this.pick(ACCEPT_ENCODINGS);
+    // Previews asked for rightly and wrongly: never a server fault, never an answer a shared cache may keep.
+    if (this.chance(0.08)) accept.preview = this.pick(PREVIEW_VALUES);
+    if (this.chance(0.08)) accept['preview-token'] = this.previewToken();
     const roll = this.rnd();
     if (roll < 0.55) return this.post('valid query', this.operation('query'), accept);
     if (roll < 0.6) return this.post('valid mutation', this.operation('mutation'), accept);
@@ -273,7 +278,7 @@ export class Fuzzer extends Draws {
         return {
           kind: 'GET operation',
           method: 'GET',
-          path: `/graphql?query=${encodeURIComponent(op.query)}&variables=${encodeURIComponent(this.chance(0.3) ? '{bad' : JSON.stringify(op.variables))}`,
+          path: `/graphql?query=${encodeURIComponent(op.query)}&variables=${encodeURIComponent(this.chance(0.3) ? '{bad' : JSON.stringify(op.variables))}${this.chance(0.2) ? `&previewToken=${encodeURIComponent(this.previewToken())}` : ''}`,
           headers: this.chance(0.5) ? { 'apollo-require-preflight': '1' } : {},
         };
       case 12:
@@ -440,6 +445,12 @@ export class Fuzzer extends Draws {
         path: `/cms/page/${id}/issues?page=${encodeURIComponent(odd())}&limit=${encodeURIComponent(odd())}`,
         headers: {},
       },
+      {
+        kind: 'REST preview',
+        method: 'GET',
+        path: `/cms/page/${id}/issues?previewToken=${encodeURIComponent(this.previewToken())}${this.chance(0.3) ? '&previewToken=x' : ''}`,
+        headers: this.chance(0.5) ? { preview: this.pick(PREVIEW_VALUES) } : {},
+      },
       { kind: 'REST', method: 'GET', path: `/cms/page/${id}/issues?page[$gt]=1&limit=2&limit=3`, headers: {} },
       {
         kind: 'REST',
@@ -487,6 +498,29 @@ export class Fuzzer extends Draws {
         path: `/cms/product/categories`,
         headers: {},
       },
+    ]);
+  }
+
+  /** A preview token as a client might send one: garbage, empty, JWT-shaped but forged, huge. */
+  previewToken(): string {
+    const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const header = part({ alg: this.pick(['HS256', 'none', 'RS256']), typ: 'preview+jwt' });
+    const claims = part({
+      jti: this.pick(this.ids),
+      sub: this.pick(this.ids),
+      kind: 'articles',
+      exp: 4e9,
+      aud: 'preview',
+    });
+    return this.pick([
+      '',
+      ' ',
+      'garbage',
+      `${header}.${claims}.`,
+      `${header}.${claims}.${'A'.repeat(43)}`,
+      `${header}.${part({ $ne: null })}.x`,
+      'x'.repeat(this.int(5000)),
+      'a.b.c',
     ]);
   }
 

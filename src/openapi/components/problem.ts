@@ -26,6 +26,9 @@ const PROBLEM_TITLES = {
   QUIZ_CHANGED: 'Conflict',
   ALREADY_VOTED: 'Conflict',
   LIVE_UNAVAILABLE: 'Service Unavailable',
+  PREVIEW_TOKEN_INVALID: 'Unauthorized',
+  PREVIEW_LINK_EXPIRED: 'Unauthorized',
+  PREVIEW_LINK_REVOKED: 'Forbidden',
   STORE_UNAVAILABLE: 'Service Unavailable',
   INTERNAL_SERVER_ERROR: 'Internal Server Error',
 } as const satisfies Record<ErrorCode, string>;

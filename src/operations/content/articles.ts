@@ -52,7 +52,7 @@ export async function listArticles(
   filter: ArticlesFilter | null | undefined,
   args: PageArgs,
 ): Promise<ConnectionShape<Article>> {
-  const query: Document = { ...visibleArticle };
+  const query: Document = { ...ctx.loaders.visible('articles', visibleArticle) };
   if (filter?.categoryId != null) query.categoryIds = checkId(filter.categoryId, 'filter.categoryId');
   if (filter?.authorId != null) query.authorIds = checkId(filter.authorId, 'filter.authorId');
   if (filter?.keywordId != null) query.keywordIds = checkId(filter.keywordId, 'filter.keywordId');

@@ -7,6 +7,7 @@ import { LiveMutationResolver } from './live.mutation.resolver.js';
 import { LiveSubscriptionResolver } from './live.subscription.resolver.js';
 import { PageResolver } from './page.resolver.js';
 import { PublicationMutationResolver } from './publication.mutation.resolver.js';
+import { PreviewLinkMutationResolver } from './preview-link.mutation.resolver.js';
 import { DynamicSectionResolver } from './section.resolver.js';
 import { AuthorResolver, ContentCategoryResolver, KeywordResolver } from './taxonomy.resolver.js';
 
@@ -29,4 +30,5 @@ export const contentResolvers = [
   LiveMutationResolver,
   LiveSubscriptionResolver,
   PublicationMutationResolver,
+  PreviewLinkMutationResolver,
 ] as const;

@@ -62,10 +62,10 @@ export function childrenPageLoader<N extends CollectionName>(
 ): LoaderFactory<ChildrenKey, PageSlice<DocOf<N>>> {
   const sort = sortDocument(spec.sort);
   const sortKeys = spec.sort.map(([field]) => field);
-  const branch = (k: ChildrenKey, index: number, projection: Document): Document[] => {
+  const branch = (k: ChildrenKey, index: number, projection: Document, visible: Document): Document[] => {
     const { skip } = skipFor(k.after);
     return [
-      { $match: { ...spec.visible, [spec.parentField]: k.parentId, ...keysetFilter(spec.sort, k.after?.keys) } },
+      { $match: { ...visible, [spec.parentField]: k.parentId, ...keysetFilter(spec.sort, k.after?.keys) } },
       { $sort: sort },
       ...(skip ? [{ $skip: skip }] : []),
       { $limit: k.first + 1 },
@@ -75,8 +75,9 @@ export function childrenPageLoader<N extends CollectionName>(
   };
   return (store, request) => {
     const projection = spec.type ? request.projection(spec.projection, spec.type, sortKeys) : spec.projection;
+    const visible = request.visible(spec.collection, spec.visible);
     return new PageLoader<PageSlice<DocOf<N>>>(async (keys, wanted) => {
-      const [head, ...rest] = keys.map((k, i) => branch(k, i, projection));
+      const [head, ...rest] = keys.map((k, i) => branch(k, i, projection, visible));
       const pipeline = [...head!, ...rest.map((pipeline) => ({ $unionWith: { coll: spec.collection, pipeline } }))];
       const size = keys.reduce((n, k) => n + k.first + 1, 0);
       const docs = await aggregateAll<Document>(
@@ -110,15 +111,16 @@ export function childrenPageLoader<N extends CollectionName>(
 export function childrenCountLoader<N extends CollectionName>(
   spec: Pick<ChildrenSpec<N>, 'collection' | 'parentField' | 'visible'>,
 ): LoaderFactory<string, number> {
-  return (store) =>
-    new DataLoader<string, number>(
+  return (store, request) => {
+    const visible = request.visible(spec.collection, spec.visible);
+    return new DataLoader<string, number>(
       async (parentIds) => {
         const parents = { $in: [...parentIds] };
         const rows = await store
           .collection(spec.collection)
           .aggregate<{ _id: string; n: number }>(
             [
-              { $match: { ...spec.visible, [spec.parentField]: parents } },
+              { $match: { ...visible, [spec.parentField]: parents } },
               { $project: { _id: 0, [BRANCH]: `$${spec.parentField}` } },
               // An array field (categoryIds) counts once for each listed parent of the batch.
               { $unwind: `$${BRANCH}` },
@@ -133,4 +135,5 @@ export function childrenCountLoader<N extends CollectionName>(
       },
       { maxBatchSize: 1000 },
     );
+  };
 }

@@ -31,6 +31,8 @@ export const contentIndexes: IndexDef[] = [
     key: { collection: 1, documentId: 1, at: 1 },
     options: { name: 'publication_transitions_document' },
   },
+  // Preview links (store/content/preview-links.ts): forgotten a day after they expire
+  { collection: 'previewLinks', key: { forgetAt: 1 }, options: { name: 'preview_links_ttl', expireAfterSeconds: 0 } },
   { collection: 'contentCategories', key: { slug: 1 }, options: { name: 'content_categories_slug', unique: true } },
   { collection: 'keywords', key: { slug: 1 }, options: { name: 'keywords_slug', unique: true } },
   // Subscribing to a live blog: the articles carrying it decide whether it is premium

@@ -53,7 +53,7 @@ function byId<N extends CollectionName>(
         name,
         '_id',
         ids,
-        filter,
+        request.visible(name, filter),
         type ? request.projection(projection, type, always) : projection,
       ) as Promise<Array<DocOf<N> & { _id: string }>>,
     'byId',
@@ -77,7 +77,7 @@ function byUniqueField<N extends CollectionName>(
           name,
           field,
           values,
-          filter,
+          request.visible(name, filter),
           type ? request.projection(projection, type, [field]) : projection,
         );
         const byValue = new Map(docs.map((d) => [(d as Document)[field] as string, d]));
