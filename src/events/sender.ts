@@ -63,7 +63,7 @@ export class WebhookSender {
         res.statusCode >= 300 && res.statusCode < 400 ? 'redirects are not followed' : text.slice(0, MAX_ERROR_CHARS);
       return done(res.statusCode, `HTTP ${res.statusCode}${why ? `: ${why}` : ''}`);
     } catch (err) {
-      return done(null, describe(err));
+      return done(null, describeFailure(err));
     }
   }
 
@@ -73,7 +73,7 @@ export class WebhookSender {
 }
 
 /** Errors may come from another realm (the abort signal's DOMException): judged by name and code, not class. */
-function describe(err: unknown): string {
+export function describeFailure(err: unknown): string {
   const { name, code, message, cause } = (err ?? {}) as {
     name?: unknown;
     code?: unknown;

@@ -8,6 +8,7 @@ import type { Logger } from '../logger.js';
 import type { Store } from '../store/store.js';
 import type { DeliveryAttemptDoc, WebhookDeliveryDoc, WebhookEndpointDoc } from '../store/webhooks/webhook.docs.js';
 import { claim, dueDeliveries, giveUpUnsent, recordAttempt, waitsForEarlier } from './outbox.js';
+import { PURGE_ENDPOINT_ID, purgeEndpoint, type Purger } from './purger.js';
 import type { WebhookSender } from './sender.js';
 import { signingSecrets } from './signing.js';
 
@@ -23,6 +24,8 @@ export interface WorkerOptions {
    * nobody subscribed to reads nothing from the outbox. Queued events still wake the worker at once.
    */
   active: () => Promise<boolean>;
+  /** Sends the deliveries of the built-in purge endpoint, when CDN_PURGE_URL is set. */
+  purger?: { url: string; purger: Purger };
 }
 
 /** Deliveries sent at once by one process. */
@@ -92,10 +95,7 @@ export class DeliveryWorker {
       if (this.stopped || this.inFlight.size >= CONCURRENCY) return;
       if (this.inFlight.has(delivery._id) || (await waitsForEarlier(this.store, delivery))) continue;
       if (!endpoints.has(delivery.endpointId))
-        endpoints.set(
-          delivery.endpointId,
-          await this.store.collection('webhookEndpoints').findOne({ _id: delivery.endpointId }),
-        );
+        endpoints.set(delivery.endpointId, await this.endpointOf(delivery.endpointId));
       const endpoint = endpoints.get(delivery.endpointId) ?? null;
       const now = new Date();
       if (!endpoint?.enabled) {
@@ -118,12 +118,22 @@ export class DeliveryWorker {
     }
   }
 
+  private endpointOf(id: string): Promise<WebhookEndpointDoc | null> {
+    if (id !== PURGE_ENDPOINT_ID) return this.store.collection('webhookEndpoints').findOne({ _id: id });
+    // Purges queued while CDN_PURGE_URL was set are given up once it is not.
+    const purger = this.options.purger;
+    return Promise.resolve(purger ? purgeEndpoint(purger.url) : null);
+  }
+
   private async attempt(claimed: WebhookDeliveryDoc, endpoint: WebhookEndpointDoc): Promise<void> {
     const now = new Date();
-    const attempt = await this.sender.send(
-      { id: claimed.eventId, url: endpoint.url, body: claimed.body, secrets: signingSecrets(endpoint, now) },
-      now,
-    );
+    const purger = endpoint._id === PURGE_ENDPOINT_ID ? this.options.purger?.purger : undefined;
+    const attempt = purger
+      ? await purger.purge(claimed.body, now)
+      : await this.sender.send(
+          { id: claimed.eventId, url: endpoint.url, body: claimed.body, secrets: signingSecrets(endpoint, now) },
+          now,
+        );
     const { retryBaseMs, retryMaxMs } = this.options;
     const retryAt = new Date(Date.now() + retryDelay(claimed.attempts, retryBaseMs, retryMaxMs));
     const recorded = await recordAttempt(
@@ -134,7 +144,10 @@ export class DeliveryWorker {
       retryAt < claimed.giveUpAt ? retryAt : null,
     );
     if (!recorded) this.log.warn({ delivery: claimed._id }, 'webhook delivery taken over by another process');
-    await this.endpointHealth(endpoint, attempt);
+    // The built-in purge endpoint is never disabled: its failures are logged instead.
+    if (purger) {
+      if (attempt.error) this.log.warn({ error: attempt.error, url: endpoint.url }, 'CDN purge failed');
+    } else await this.endpointHealth(endpoint, attempt);
   }
 
   private async endpointHealth(endpoint: WebhookEndpointDoc, attempt: DeliveryAttemptDoc): Promise<void> {
