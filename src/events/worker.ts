@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/store.js';
 import type { DeliveryAttemptDoc, WebhookDeliveryDoc, WebhookEndpointDoc } from '../store/webhooks/webhook.docs.js';
-import { claim, dueDeliveries, giveUpUnsent, recordAttempt, waitsForEarlier } from './outbox.js';
+import { claim, dueDeliveries, giveUpUnsent, recordAttempt, removeFinished, waitsForEarlier } from './outbox.js';
 import { PURGE_ENDPOINT_ID, purgeEndpoint, type Purger } from './purger.js';
 import type { WebhookSender } from './sender.js';
 import { signingSecrets } from './signing.js';
@@ -17,6 +17,8 @@ export interface WorkerOptions {
   retryMaxMs: number;
   disableAfterMs: number;
   pollMs: number;
+  /** Delivered and failed deliveries are removed this long after their last change. */
+  keepForMs: number;
   /** How long a claimed attempt is this process's: longer than an attempt can take. */
   leaseMs: number;
   /**
@@ -30,6 +32,8 @@ export interface WorkerOptions {
 
 /** Deliveries sent at once by one process. */
 const CONCURRENCY = 16;
+/** Finished deliveries past their keeping time are looked for at most this often (and never less often). */
+const PRUNE_EVERY_MS = 60_000;
 
 /** Full jitter: a random wait between 0 and the exponential bound, so that retries of many spread out. */
 const retryDelay = (attempt: number, baseMs: number, maxMs: number): number =>
@@ -42,6 +46,8 @@ export class DeliveryWorker {
   private scanning: Promise<void> | undefined;
   private again = false;
   private stopped = false;
+  private prunedAt = 0;
+  private pruning: Promise<void> | undefined;
 
   constructor(
     private readonly store: Store,
@@ -53,7 +59,11 @@ export class DeliveryWorker {
   start(): void {
     this.timer = setInterval(() => {
       this.options.active().then(
-        (active) => active && this.wake(),
+        (active) => {
+          if (!active) return;
+          this.wake();
+          this.prune();
+        },
         (err: unknown) => this.log.warn({ err }, 'webhook endpoints could not be read'),
       );
     }, this.options.pollMs);
@@ -78,10 +88,27 @@ export class DeliveryWorker {
       });
   }
 
+  /**
+   * Removes what the outbox no longer needs, so it does not grow forever: every process does it now and then (the
+   * removal is one conditional delete, the same whoever runs it).
+   */
+  private prune(): void {
+    const now = Date.now();
+    if (this.pruning || now - this.prunedAt < Math.min(PRUNE_EVERY_MS, this.options.keepForMs)) return;
+    this.prunedAt = now;
+    this.pruning = removeFinished(this.store, new Date(now - this.options.keepForMs))
+      .then((removed) => {
+        if (removed > 0) this.log.debug({ removed }, 'finished webhook deliveries removed');
+      })
+      .catch((err: unknown) => this.log.warn({ err }, 'finished webhook deliveries could not be removed'))
+      .finally(() => (this.pruning = undefined));
+  }
+
   /** Stops claiming and waits for the attempts under way. */
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    await this.pruning;
     await this.scanning;
     await Promise.all(this.inFlight.values());
   }
