@@ -18,7 +18,7 @@ import {
  * Cloudflare's 16 KiB). Past it the entity keys of the most frequent kind give way to their collection's key,
  * which every write to that collection purges: the answer is purged more often, never less.
  */
-export const MAX_KEYS_BYTES = 4_000;
+const MAX_KEYS_BYTES = 4_000;
 
 const NONE: readonly string[] = [];
 
