@@ -21,6 +21,8 @@ import {
 const MAX_KEYS_BYTES = 4_000;
 
 const NONE: readonly string[] = [];
+/** One array per type, so that an answer adds each only once (`depends` skips arrays it has seen). */
+const OF_TYPE = new Map<string, readonly string[]>();
 
 /**
  * The collections whose writes may put an object of `type` where the answer has none, or change one no id names.
@@ -29,14 +31,23 @@ const NONE: readonly string[] = [];
  * shown-by.ts says can change its type.
  */
 export function collectionsOfType(type: string): readonly string[] {
-  if (EMBEDDED_TYPES.has(type)) return NONE;
-  const entity = ENTITY_TYPES.get(type);
-  return entity ? [entity.collection] : (COLLECTIONS_SHOWN_AS.get(type) ?? NONE);
+  let collections = OF_TYPE.get(type);
+  if (!collections) {
+    const entity = ENTITY_TYPES.get(type);
+    collections = EMBEDDED_TYPES.has(type)
+      ? NONE
+      : entity
+        ? [entity.collection]
+        : (COLLECTIONS_SHOWN_AS.get(type) ?? NONE);
+    OF_TYPE.set(type, collections);
+  }
+  return collections;
 }
 
 export class AnswerKeys {
   private readonly entities = new Map<EntityKind, Set<string>>();
   private readonly collections = new Set<string>();
+  private readonly added = new Set<readonly string[]>();
 
   /** An object of `type` is in the answer. */
   object(type: string, source: unknown): void {
@@ -51,6 +62,8 @@ export class AnswerKeys {
 
   /** Writes to any of `collections` may change the answer (one of their documents may appear in it). */
   depends(collections: readonly string[]): void {
+    if (this.added.has(collections)) return;
+    this.added.add(collections);
     for (const collection of collections) this.collections.add(collection);
   }
 

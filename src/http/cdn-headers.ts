@@ -4,10 +4,9 @@
 // purges reach the CDN when something shown changes (src/events). Only `public` answers carry them: a private or
 // uncacheable answer says nothing a shared cache could act on.
 import type Koa from 'koa';
-import type { AnswerKeys } from '../cache/answer-keys.js';
-import { ALL_KEY } from '../cache/surrogate-keys.js';
-import { collectionsOfType } from '../cache/answer-keys.js';
+import { collectionsOfType, type AnswerKeys } from '../cache/answer-keys.js';
 import { REST_SHOWS } from '../cache/shown-by.js';
+import { ALL_KEY } from '../cache/surrogate-keys.js';
 
 interface WithAnswer {
   context?: {
