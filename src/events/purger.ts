@@ -3,9 +3,9 @@
 // outbox as deliveries to a built-in endpoint (so they survive restarts, go out once across processes and are
 // retried like any delivery). The URL is the operator's own setting, not an administrator's through the API, and a
 // cache in front sits on the internal network: it is not held to the public-address rule webhooks are.
-import { Agent, request, type Dispatcher } from 'undici';
+import { request, type Agent, type Dispatcher } from 'undici';
 import type { DeliveryAttemptDoc, WebhookEndpointDoc } from '../store/webhooks/webhook.docs.js';
-import { describeFailure, type SenderOptions } from './sender.js';
+import { attemptAgent, attemptTimer, describeFailure, type SenderOptions } from './sender.js';
 
 /** The id of the built-in endpoint purges are queued for (never stored in `webhookEndpoints`). */
 export const PURGE_ENDPOINT_ID = 'cdn-purge';
@@ -41,22 +41,11 @@ export class Purger {
     private readonly url: string,
     private readonly options: SenderOptions,
   ) {
-    this.agent = new Agent({
-      connect: { timeout: options.connectTimeoutMs },
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      keepAliveTimeout: 4_000,
-    });
+    this.agent = attemptAgent(options);
   }
 
   async purge(body: string, now = new Date()): Promise<DeliveryAttemptDoc> {
-    const started = performance.now();
-    const done = (responseStatus: number | null, error: string | null): DeliveryAttemptDoc => ({
-      at: now,
-      responseStatus,
-      durationMs: Math.round(performance.now() - started),
-      error,
-    });
+    const done = attemptTimer(now);
     try {
       const res = await request(this.url, {
         method: 'PURGE' as Dispatcher.HttpMethod,

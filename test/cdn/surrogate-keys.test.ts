@@ -11,7 +11,13 @@ let svc: TestService;
 
 beforeAll(async () => {
   svc = await startTestService({
-    env: { CACHE_MAX_AGE: '60', CDN_MAX_AGE: '3600', CDN_STALE_WHILE_REVALIDATE: '30', WEBHOOKS: 'false' },
+    env: {
+      CACHE_MAX_AGE: '60',
+      CDN_MAX_AGE: '3600',
+      CDN_STALE_WHILE_REVALIDATE: '30',
+      WEBHOOKS: 'false',
+      RESPONSE_CACHE_MB: '16',
+    },
     beforeStart: async (store) => {
       await store.db
         .collection('articles')
@@ -34,6 +40,16 @@ test('an article answer carries its own key only, for Fastly/Varnish and Cloudfl
   expect(res.headers.get('cache-tag')).toBe('all,article:k-1');
   expect(res.headers.get('surrogate-control')).toBe('max-age=3600, stale-while-revalidate=30');
   expect(res.headers.get('cdn-cache-control')).toBe('max-age=3600, stale-while-revalidate=30');
+});
+
+test("the service's own cache answers with the same keys and lifetime", async () => {
+  const query = '{ article(id: "k-2") { id title } }';
+  const first = await get(query);
+  const hit = await get(query);
+  expect(hit.headers.get('x-cache')).toBe('HIT');
+  for (const header of ['surrogate-key', 'cache-tag', 'surrogate-control', 'cdn-cache-control'])
+    expect(hit.headers.get(header)).toBe(first.headers.get(header));
+  expect(hit.headers.get('surrogate-key')).toBe('all article:k-2');
 });
 
 test('an answer whose article is not (yet) public depends on every article write', async () => {
