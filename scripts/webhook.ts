@@ -1,6 +1,8 @@
 // `npm run webhook -- <command>`: manages webhook endpoints in the configured store (MONGODB_URI, or the
 // embedded engine under DATA_DIR: stop the service first, or point both at one engine), as the GraphQL
 // mutations do for an administrator. Output is JSON on stdout; a secret is printed by `create` and `rotate` only.
+// The API shapes it prints are type-graphql classes: their decorators need the metadata polyfill loaded first.
+import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import type { z } from 'zod';
 import { AppError } from '../src/errors.js';

@@ -41,6 +41,7 @@ import { ASSETS_PREFIX } from './openapi/docs/assets.js';
 import { DOCS_PATH, OPENAPI_PATH, openApiRoutes } from './openapi/routes.js';
 import { restRouter } from './rest/routes.js';
 import { PublicationClock } from './operations/content/publication-clock.js';
+import { cdnHeaders } from './http/cdn-headers.js';
 import { scheduledMaxAge } from './http/scheduled-max-age.js';
 import { preview } from './http/preview.js';
 
@@ -127,6 +128,14 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   cache?.useHorizon((entry) => (showsContent(entry) ? nextChangeAt() : undefined));
   clock.onEarlierChange(() => cache?.evict(showsContent));
   const scheduled = scheduledMaxAge(nextChangeAt, showsContent);
+  // Outside `scheduled` (it sees the max-age it lowered), inside the cache (it keeps the headers).
+  koa.use(
+    cdnHeaders({
+      ...deps.config.cdn,
+      defaultMaxAge: deps.config.cache.maxAge,
+      staticPrefixes: staticPaths.map((path) => path.toLowerCase()),
+    }),
+  );
   koa.use(scheduled);
 
   // The authorization server under /oauth2, before any body parser; its bearer check is the default one.

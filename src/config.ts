@@ -40,6 +40,10 @@ const schema = z.object({
   CACHE_MAX_AGE: z.coerce.number().int().min(0).max(86_400).default(60),
   RESPONSE_CACHE_MB: z.coerce.number().int().min(0).max(16_384).default(64),
   RESPONSE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(604_800).default(600),
+  // A CDN in front (src/http/cdn-headers.ts, src/events/purger.ts).
+  CDN_MAX_AGE: z.coerce.number().int().min(0).max(31_536_000).optional(),
+  CDN_STALE_WHILE_REVALIDATE: z.coerce.number().int().min(0).max(86_400).default(30),
+  CDN_PURGE_URL: z.url({ protocol: /^https?$/ }).optional(),
   LIVE_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).max(1_000).default(20),
   LIVE_MAX_MESSAGE_BYTES: z.coerce.number().int().min(1_024).max(16_777_216).default(65_536),
   LIVE_KEEPALIVE_MS: z.coerce.number().int().min(1_000).max(600_000).default(12_000),
@@ -96,6 +100,7 @@ const schema = z.object({
   WEBHOOK_RETRY_FOR_MS: z.coerce.number().int().min(0).max(604_800_000).default(86_400_000),
   WEBHOOK_DISABLE_AFTER_MS: z.coerce.number().int().min(0).max(2_592_000_000).default(432_000_000),
   WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+  WEBHOOK_KEEP_FOR_MS: z.coerce.number().int().min(0).max(31_536_000_000).default(604_800_000),
 });
 
 function isJwks(raw: string): boolean {
@@ -184,6 +189,14 @@ export interface Config {
      */
     responseCacheTtl: number;
   };
+  /** A CDN in front: how long it may keep public answers, and where purges are sent. */
+  cdn: {
+    /** Seconds a CDN keeps an answer sent with the default max-age (purges end it sooner). */
+    maxAge: number;
+    staleWhileRevalidate: number;
+    /** Varnish (or any cache taking `PURGE` with an `xkey-purge` header): purged when something shown changes. */
+    purgeUrl?: string;
+  };
   /** GraphQL subscriptions over WebSocket (src/live). */
   live: {
     maxSubscriptions: number;
@@ -244,6 +257,8 @@ export interface Config {
     disableAfterMs: number;
     /** How often each process looks for due deliveries (new events wake it at once). */
     pollMs: number;
+    /** Delivered and failed deliveries are removed this long after their last change. */
+    keepForMs: number;
   };
 }
 
@@ -298,6 +313,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       responseCacheBytes: c.RESPONSE_CACHE_MB * 1024 * 1024,
       responseCacheTtl: c.RESPONSE_CACHE_TTL_SECONDS,
     },
+    cdn: {
+      maxAge: c.CDN_MAX_AGE ?? c.CACHE_MAX_AGE,
+      staleWhileRevalidate: c.CDN_STALE_WHILE_REVALIDATE,
+      purgeUrl: c.CDN_PURGE_URL,
+    },
     live: {
       maxSubscriptions: c.LIVE_MAX_SUBSCRIPTIONS,
       maxMessageBytes: c.LIVE_MAX_MESSAGE_BYTES,
@@ -351,6 +371,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryForMs: c.WEBHOOK_RETRY_FOR_MS,
       disableAfterMs: c.WEBHOOK_DISABLE_AFTER_MS,
       pollMs: c.WEBHOOK_POLL_MS,
+      keepForMs: c.WEBHOOK_KEEP_FOR_MS,
     },
   };
 }

@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import { processCursorCodec, type CursorCodec } from './cursors/codec.js';
 import type { LiveFeed } from './live/feed.js';
 import type { Logger } from './logger.js';
+import { AnswerKeys } from './cache/answer-keys.js';
 import type { SharedAnswerState } from './cache/shared-viewer.js';
 import type { Mailer } from './mail/mailer.js';
 import { Loaders, type OperationSelection } from './store/loaders.js';
@@ -30,8 +31,9 @@ export interface Context {
    * What the GraphQL layer learns for the HTTP layer (the operation's name, a bounded metrics label). An
    * object, because Apollo shallow-clones the context per operation and a plain field would be lost. `shared`:
    * a signed-in reader's answer that readers with the same entitlements may be given (src/cache/shared-viewer.ts).
+   * `keys`: the surrogate keys of an anonymous reader's answer, collected by the executor (src/cache/answer-keys.ts).
    */
-  http: { operationName?: string; shared?: SharedAnswerState };
+  http: { operationName?: string; shared?: SharedAnswerState; keys?: AnswerKeys };
   /** Signs and checks connection cursors with the service's keys. */
   cursors: CursorCodec;
   /** Signs and checks preview link tokens with keys derived from the same (HTTP requests only). */
@@ -78,7 +80,7 @@ export function createContext(input: {
     loaders: new Loaders(input.store, operation),
     operation,
     authenticated: input.viewer !== null,
-    http: {},
+    http: input.viewer === null ? { keys: new AnswerKeys() } : {},
     now: new Date(),
   };
 }

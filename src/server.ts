@@ -58,7 +58,8 @@ export async function startService(
   let live: LiveServer;
   let webhooks: Webhooks | undefined;
   try {
-    if (deps.config.webhooks.enabled) webhooks = await startWebhooks(deps.store, deps.config.webhooks, deps.log);
+    if (deps.config.webhooks.enabled)
+      webhooks = await startWebhooks(deps.store, deps.config.webhooks, deps.log, deps.config.cdn.purgeUrl);
     live = await startLive({
       server,
       schema,

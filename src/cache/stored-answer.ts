@@ -46,7 +46,18 @@ export interface EntryFacts {
 }
 
 /** Response headers that belong to the answer (not to one delivery of it, nor to the request's origin). */
-export const KEPT_HEADERS = ['content-type', 'cache-control', 'etag', 'link', 'deprecation', 'vary'];
+export const KEPT_HEADERS = [
+  'content-type',
+  'cache-control',
+  'etag',
+  'link',
+  'deprecation',
+  'vary',
+  'surrogate-key',
+  'cache-tag',
+  'surrogate-control',
+  'cdn-cache-control',
+];
 /** Headers of one delivery (or of one representation: its coding and ETag), never replayed by the fast path. */
 const PER_DELIVERY = new Set([
   'etag',

@@ -3,7 +3,8 @@
 // cache purge that names what became stale. Pure: the same change gives the same events in every gateway.
 import type { ChangeStreamDocument, Document } from 'mongodb';
 import type { EventType } from './event-types.js';
-import { entityKey, keysForChange, kindOfCollection, type EntityKind } from './surrogate-keys.js';
+import { SHOWN_COLLECTIONS } from '../cache/shown-by.js';
+import { entityKey, keysForChange, kindOfCollection, type EntityKind } from '../cache/surrogate-keys.js';
 
 export interface DraftEvent {
   type: EventType;
@@ -12,8 +13,8 @@ export interface DraftEvent {
   data: Record<string, unknown>;
 }
 
-/** Collections whose changes can become events. */
-export const EVENT_COLLECTIONS = ['articles', 'issues', 'products', 'productItems', 'newsletterSubscriptions'];
+/** Collections whose changes can become events: those with events of their own, and all a cached answer shows. */
+export const EVENT_COLLECTIONS = [...new Set([...SHOWN_COLLECTIONS, 'newsletterSubscriptions'])];
 
 /** Article fields that change without the article changing for a reader (counters). */
 const COUNTER_FIELDS = new Set(['viewsCount', 'commentsCount', 'averageRatingByCustomers', 'totalRatingsCount']);
@@ -122,7 +123,8 @@ function subscription(img: Images): DraftEvent[] {
 }
 
 function domainEvents(kind: EntityKind | undefined, img: Images): DraftEvent[] {
-  if (kind === 'article' || kind === 'issue') return publication(kind, img);
+  if ((kind === 'article' || kind === 'issue') && (img.coll === 'articles' || img.coll === 'issues'))
+    return publication(kind, img);
   if (kind === 'product') return product(img);
   if (kind === 'productItem') return productItem(img);
   return img.coll === 'newsletterSubscriptions' ? subscription(img) : [];
@@ -134,10 +136,15 @@ export function eventsOfChange(change: ChangeStreamDocument<Document>): DraftEve
   if (!img) return [];
   const kind = kindOfCollection(img.coll);
   const events = domainEvents(kind, img);
-  // Drafts are shown nowhere and counters are not what readers cache: such changes purge nothing. Any change
-  // to the catalogue is shown somewhere.
-  const visible = events.length > 0 || kind === 'product' || kind === 'productItem';
-  if (kind && visible)
-    events.push({ type: 'cache.purge', entity: entityKey(kind, img.id), data: { keys: keysForChange(kind, img.id) } });
+  // Drafts are shown nowhere and counters are not what readers cache: such changes to articles and issues purge
+  // nothing. A change to anything else a cached answer shows does.
+  const quiet = (img.coll === 'articles' || img.coll === 'issues') && events.length === 0;
+  const keys = quiet ? [] : keysForChange(img.coll, img.id);
+  if (keys.length > 0)
+    events.push({
+      type: 'cache.purge',
+      entity: kind ? entityKey(kind, img.id) : `${img.coll}:${img.id}`,
+      data: { keys },
+    });
   return events;
 }

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/store.js';
 import { EventProducer } from './producer.js';
+import { Purger, purgeEndpoint } from './purger.js';
 import { WebhookSender } from './sender.js';
 import { targetGuard } from './target-guard.js';
 import { DeliveryWorker } from './worker.js';
@@ -15,19 +16,28 @@ export interface Webhooks {
 /** Time a claimed attempt stays this process's beyond its own timeout: writing its outcome to the store. */
 const LEASE_MARGIN_MS = 5_000;
 
-export async function startWebhooks(store: Store, config: Config['webhooks'], log: Logger): Promise<Webhooks> {
-  const sender = new WebhookSender(targetGuard(config.allowTargets), {
-    connectTimeoutMs: config.connectTimeoutMs,
-    timeoutMs: config.timeoutMs,
-  });
+/**
+ * `purgeUrl`: CDN_PURGE_URL; each cache-purge event is also queued for it, as a `PURGE` (purger.ts).
+ */
+export async function startWebhooks(
+  store: Store,
+  config: Config['webhooks'],
+  log: Logger,
+  purgeUrl?: string,
+): Promise<Webhooks> {
+  const timeouts = { connectTimeoutMs: config.connectTimeoutMs, timeoutMs: config.timeoutMs };
+  const sender = new WebhookSender(targetGuard(config.allowTargets), timeouts);
+  const purger = purgeUrl === undefined ? undefined : new Purger(purgeUrl, timeouts);
   const producer: EventProducer = new EventProducer(store, log, {
     retryForMs: config.retryForMs,
+    builtIn: purgeUrl === undefined ? [] : [purgeEndpoint(purgeUrl)],
     queued: () => worker.wake(),
   });
   const worker = new DeliveryWorker(store, sender, log, {
     ...config,
     leaseMs: config.timeoutMs + LEASE_MARGIN_MS,
     active: () => producer.anyEndpoint(),
+    purger: purger && { url: purgeUrl!, purger },
   });
   await producer.start();
   worker.start();
@@ -36,6 +46,7 @@ export async function startWebhooks(store: Store, config: Config['webhooks'], lo
       await producer.stop();
       await worker.stop();
       await sender.close();
+      await purger?.close();
     },
   };
 }

@@ -90,3 +90,12 @@ export async function recordAttempt(
   );
   return result.modifiedCount === 1;
 }
+
+/** Removes delivered and failed deliveries last changed before `before` (the log keeps them until then). */
+export async function removeFinished(store: Store, before: Date): Promise<number> {
+  const removed = await deliveries(store).deleteMany({
+    status: { $in: ['delivered', 'failed'] },
+    updatedAt: { $lt: before },
+  });
+  return removed.deletedCount;
+}

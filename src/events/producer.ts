@@ -25,6 +25,8 @@ const DUPLICATE_KEY = 11000;
 
 export interface ProducerOptions {
   retryForMs: number;
+  /** Built-in endpoints beside the stored ones (the CDN purger's). */
+  builtIn: readonly WebhookEndpointDoc[];
   /** Called after deliveries were queued. */
   queued(): void;
 }
@@ -143,7 +145,11 @@ export class EventProducer {
   }
 
   private allEndpoints(): Promise<WebhookEndpointDoc[]> {
-    this.endpoints ??= this.store.collection('webhookEndpoints').find({}).toArray();
+    this.endpoints ??= this.store
+      .collection('webhookEndpoints')
+      .find({})
+      .toArray()
+      .then((stored) => [...this.options.builtIn, ...stored]);
     this.endpoints.catch(() => (this.endpoints = undefined));
     return this.endpoints;
   }

@@ -21,6 +21,27 @@ export interface Message {
 /** Kept from an answer's body in the log: enough to see what the receiver said. */
 const MAX_ERROR_CHARS = 200;
 
+/** A connection pool whose every request has the attempt's timeouts (and, for webhooks, the target guard's lookup). */
+export function attemptAgent(options: SenderOptions, lookup?: TargetGuard['lookup']): Agent {
+  return new Agent({
+    connect: { timeout: options.connectTimeoutMs, ...(lookup && { lookup }) },
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+    keepAliveTimeout: 4_000,
+  });
+}
+
+/** Starts timing an attempt; the function returned records its outcome. */
+export function attemptTimer(now: Date): (responseStatus: number | null, error: string | null) => DeliveryAttemptDoc {
+  const started = performance.now();
+  return (responseStatus, error) => ({
+    at: now,
+    responseStatus,
+    durationMs: Math.round(performance.now() - started),
+    error,
+  });
+}
+
 export class WebhookSender {
   private readonly agent: Agent;
 
@@ -28,22 +49,11 @@ export class WebhookSender {
     private readonly guard: TargetGuard,
     private readonly options: SenderOptions,
   ) {
-    this.agent = new Agent({
-      connect: { timeout: options.connectTimeoutMs, lookup: guard.lookup },
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      keepAliveTimeout: 4_000,
-    });
+    this.agent = attemptAgent(options, guard.lookup);
   }
 
   async send(message: Message, now = new Date()): Promise<DeliveryAttemptDoc> {
-    const started = performance.now();
-    const done = (responseStatus: number | null, error: string | null): DeliveryAttemptDoc => ({
-      at: now,
-      responseStatus,
-      durationMs: Math.round(performance.now() - started),
-      error,
-    });
+    const done = attemptTimer(now);
     try {
       const url = this.guard.checkUrl(message.url);
       const res = await request(url, {
@@ -63,7 +73,7 @@ export class WebhookSender {
         res.statusCode >= 300 && res.statusCode < 400 ? 'redirects are not followed' : text.slice(0, MAX_ERROR_CHARS);
       return done(res.statusCode, `HTTP ${res.statusCode}${why ? `: ${why}` : ''}`);
     } catch (err) {
-      return done(null, describe(err));
+      return done(null, describeFailure(err));
     }
   }
 
@@ -73,7 +83,7 @@ export class WebhookSender {
 }
 
 /** Errors may come from another realm (the abort signal's DOMException): judged by name and code, not class. */
-function describe(err: unknown): string {
+export function describeFailure(err: unknown): string {
   const { name, code, message, cause } = (err ?? {}) as {
     name?: unknown;
     code?: unknown;

@@ -7,7 +7,8 @@ import { hostname } from 'node:os';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/store.js';
 import type { DeliveryAttemptDoc, WebhookDeliveryDoc, WebhookEndpointDoc } from '../store/webhooks/webhook.docs.js';
-import { claim, dueDeliveries, giveUpUnsent, recordAttempt, waitsForEarlier } from './outbox.js';
+import { claim, dueDeliveries, giveUpUnsent, recordAttempt, removeFinished, waitsForEarlier } from './outbox.js';
+import { PURGE_ENDPOINT_ID, purgeEndpoint, type Purger } from './purger.js';
 import type { WebhookSender } from './sender.js';
 import { signingSecrets } from './signing.js';
 
@@ -16,6 +17,8 @@ export interface WorkerOptions {
   retryMaxMs: number;
   disableAfterMs: number;
   pollMs: number;
+  /** Delivered and failed deliveries are removed this long after their last change. */
+  keepForMs: number;
   /** How long a claimed attempt is this process's: longer than an attempt can take. */
   leaseMs: number;
   /**
@@ -23,10 +26,14 @@ export interface WorkerOptions {
    * nobody subscribed to reads nothing from the outbox. Queued events still wake the worker at once.
    */
   active: () => Promise<boolean>;
+  /** Sends the deliveries of the built-in purge endpoint, when CDN_PURGE_URL is set. */
+  purger?: { url: string; purger: Purger };
 }
 
 /** Deliveries sent at once by one process. */
 const CONCURRENCY = 16;
+/** Finished deliveries past their keeping time are looked for at most this often (and never less often). */
+const PRUNE_EVERY_MS = 60_000;
 
 /** Full jitter: a random wait between 0 and the exponential bound, so that retries of many spread out. */
 const retryDelay = (attempt: number, baseMs: number, maxMs: number): number =>
@@ -39,6 +46,8 @@ export class DeliveryWorker {
   private scanning: Promise<void> | undefined;
   private again = false;
   private stopped = false;
+  private prunedAt = 0;
+  private pruning: Promise<void> | undefined;
 
   constructor(
     private readonly store: Store,
@@ -50,7 +59,11 @@ export class DeliveryWorker {
   start(): void {
     this.timer = setInterval(() => {
       this.options.active().then(
-        (active) => active && this.wake(),
+        (active) => {
+          if (!active) return;
+          this.wake();
+          this.prune();
+        },
         (err: unknown) => this.log.warn({ err }, 'webhook endpoints could not be read'),
       );
     }, this.options.pollMs);
@@ -75,10 +88,27 @@ export class DeliveryWorker {
       });
   }
 
+  /**
+   * Removes what the outbox no longer needs, so it does not grow forever: every process does it now and then (the
+   * removal is one conditional delete, the same whoever runs it).
+   */
+  private prune(): void {
+    const now = Date.now();
+    if (this.pruning || now - this.prunedAt < Math.min(PRUNE_EVERY_MS, this.options.keepForMs)) return;
+    this.prunedAt = now;
+    this.pruning = removeFinished(this.store, new Date(now - this.options.keepForMs))
+      .then((removed) => {
+        if (removed > 0) this.log.debug({ removed }, 'finished webhook deliveries removed');
+      })
+      .catch((err: unknown) => this.log.warn({ err }, 'finished webhook deliveries could not be removed'))
+      .finally(() => (this.pruning = undefined));
+  }
+
   /** Stops claiming and waits for the attempts under way. */
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    await this.pruning;
     await this.scanning;
     await Promise.all(this.inFlight.values());
   }
@@ -92,10 +122,7 @@ export class DeliveryWorker {
       if (this.stopped || this.inFlight.size >= CONCURRENCY) return;
       if (this.inFlight.has(delivery._id) || (await waitsForEarlier(this.store, delivery))) continue;
       if (!endpoints.has(delivery.endpointId))
-        endpoints.set(
-          delivery.endpointId,
-          await this.store.collection('webhookEndpoints').findOne({ _id: delivery.endpointId }),
-        );
+        endpoints.set(delivery.endpointId, await this.endpointOf(delivery.endpointId));
       const endpoint = endpoints.get(delivery.endpointId) ?? null;
       const now = new Date();
       if (!endpoint?.enabled) {
@@ -118,12 +145,22 @@ export class DeliveryWorker {
     }
   }
 
+  private endpointOf(id: string): Promise<WebhookEndpointDoc | null> {
+    if (id !== PURGE_ENDPOINT_ID) return this.store.collection('webhookEndpoints').findOne({ _id: id });
+    // Purges queued while CDN_PURGE_URL was set are given up once it is not.
+    const purger = this.options.purger;
+    return Promise.resolve(purger ? purgeEndpoint(purger.url) : null);
+  }
+
   private async attempt(claimed: WebhookDeliveryDoc, endpoint: WebhookEndpointDoc): Promise<void> {
     const now = new Date();
-    const attempt = await this.sender.send(
-      { id: claimed.eventId, url: endpoint.url, body: claimed.body, secrets: signingSecrets(endpoint, now) },
-      now,
-    );
+    const purger = endpoint._id === PURGE_ENDPOINT_ID ? this.options.purger?.purger : undefined;
+    const attempt = purger
+      ? await purger.purge(claimed.body, now)
+      : await this.sender.send(
+          { id: claimed.eventId, url: endpoint.url, body: claimed.body, secrets: signingSecrets(endpoint, now) },
+          now,
+        );
     const { retryBaseMs, retryMaxMs } = this.options;
     const retryAt = new Date(Date.now() + retryDelay(claimed.attempts, retryBaseMs, retryMaxMs));
     const recorded = await recordAttempt(
@@ -134,7 +171,10 @@ export class DeliveryWorker {
       retryAt < claimed.giveUpAt ? retryAt : null,
     );
     if (!recorded) this.log.warn({ delivery: claimed._id }, 'webhook delivery taken over by another process');
-    await this.endpointHealth(endpoint, attempt);
+    // The built-in purge endpoint is never disabled: its failures are logged instead.
+    if (purger) {
+      if (attempt.error) this.log.warn({ error: attempt.error, url: endpoint.url }, 'CDN purge failed');
+    } else await this.endpointHealth(endpoint, attempt);
   }
 
   private async endpointHealth(endpoint: WebhookEndpointDoc, attempt: DeliveryAttemptDoc): Promise<void> {

@@ -20,6 +20,7 @@ import {
 import { defaultTypeResolver } from 'graphql/execution/execute.js';
 import { addPath, pathToArray, type Path } from 'graphql/jsutils/Path.js';
 import { inspect } from 'graphql/jsutils/inspect.js';
+import { mayAppear } from './answer-keys.js';
 import { subfieldsOf, type Fields } from './collected-fields.js';
 import { argumentsOf, infoOf, resolveInfo, type Context, type Field, type FieldAt } from './execution-context.js';
 import { handleFieldError, handleLaterError } from './field-errors.js';
@@ -154,7 +155,11 @@ function completeValue(
       throw new Error(`Cannot return null for non-nullable field ${at.parentType.name}.${at.fieldName}.`);
     return completed;
   }
-  if (result == null) return null;
+  if (result == null) {
+    // Something may take the place of this null later: the answer depends on where it would come from.
+    if (ctx.keys && !isLeafType(returnType)) ctx.keys.depends(mayAppear(ctx.exe.schema, getNamedType(returnType)));
+    return null;
+  }
   if (isListType(returnType)) return completeListValue(ctx, returnType, fieldNodes, at, path, result);
   if (isLeafType(returnType)) return completeLeafValue(returnType, result);
   if (isAbstractType(returnType)) return completeAbstractValue(ctx, returnType, fieldNodes, at, path, result);
@@ -176,6 +181,11 @@ function completeListValue(
     );
   }
   const itemType = returnType.ofType;
+  if (ctx.keys) {
+    // A list may gain or lose members without any member changing.
+    const named = getNamedType(itemType);
+    if (!isLeafType(named)) ctx.keys.depends(mayAppear(ctx.exe.schema, named));
+  }
   const items = Array.isArray(result) ? result : Array.from(result);
   const completedResults: Completed[] = [];
   let containsPromise = false;
@@ -285,6 +295,7 @@ function completeObjectValue(
   result: unknown,
 ): Completed {
   const subFieldNodes = subfieldsOf(ctx.exe, ctx.subfields, returnType, fieldNodes);
+  ctx.keys?.object(returnType.name, result);
   if (returnType.isTypeOf) {
     const isTypeOf = returnType.isTypeOf(result, ctx.exe.contextValue, infoOf(ctx, at, fieldNodes));
     if (isPromise(isTypeOf)) {

@@ -17,6 +17,7 @@
 import { execute as graphqlExecute, GraphQLError, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import { assertValidExecutionArguments, buildExecutionContext } from 'graphql/execution/execute.js';
 import { hasVariableDirectives, rootFieldsOf } from './collected-fields.js';
+import type { Context as AppContext } from '../context.js';
 import type { Context } from './execution-context.js';
 import { executeFields } from './execute-fields.js';
 import { isPromise, type Result } from './result-objects.js';
@@ -30,7 +31,8 @@ export function executeQuery(args: ExecutionArgs): ExecutionResult | Promise<Exe
   const { operation, schema } = exe;
   if (operation.operation !== 'query') return graphqlExecute(args);
   const dynamic = hasVariableDirectives(args.document);
-  const ctx: Context = { exe, subfields: dynamic ? new WeakMap() : undefined, settled: [] };
+  const keys = (exe.contextValue as Partial<AppContext> | undefined)?.http?.keys;
+  const ctx: Context = { exe, subfields: dynamic ? new WeakMap() : undefined, settled: [], keys };
   const buildResponse = (data: Result | null): ExecutionResult => {
     if (data && ctx.settled.length > 0) recordSettled(data, ctx.settled);
     const errors = exe.collectedErrors.errors;

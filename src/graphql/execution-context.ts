@@ -4,6 +4,7 @@ import type { FieldNode, GraphQLField, GraphQLObjectType, GraphQLResolveInfo } f
 import type { ExecutionContext } from 'graphql/execution/execute.js';
 import values from 'graphql/execution/values.js';
 import type { Path } from 'graphql/jsutils/Path.js';
+import type { AnswerKeys } from '../cache/answer-keys.js';
 import type { SubfieldsCache } from './collected-fields.js';
 
 export type Field = GraphQLField<unknown, unknown>;
@@ -16,6 +17,8 @@ export interface Context {
   subfields: SubfieldsCache | undefined;
   /** Result objects and lists that settled a promise (see released-answers.ts). */
   settled: object[];
+  /** Collects the answer's surrogate keys, when it may be cached publicly (anonymous readers). */
+  keys: AnswerKeys | undefined;
 }
 
 export function resolveInfo(

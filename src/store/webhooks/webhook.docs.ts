@@ -88,4 +88,9 @@ export const webhookIndexes: IndexDef[] = [
     key: { endpointId: 1, createdAt: -1 },
     options: { name: 'webhook_deliveries_log' },
   },
+  {
+    collection: 'webhookDeliveries',
+    key: { status: 1, updatedAt: 1 },
+    options: { name: 'webhook_deliveries_finished' },
+  },
 ];
