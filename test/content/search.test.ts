@@ -78,7 +78,9 @@ beforeAll(async () => {
       f.article('s-long', {
         title: 'A long read',
         summary:
-          'It begins slowly. '.repeat(20) + 'Then the lighthouse keeper appears and the story turns. ' + 'More follows. '.repeat(20),
+          'It begins slowly. '.repeat(20) +
+          'Then the lighthouse keeper appears and the story turns. ' +
+          'More follows. '.repeat(20),
       }),
       ...pagingIds.map((id, i) =>
         f.article(id, { title: 'Zeppelin sighting', summary: 'Seen again.', firstPublishedDate: f.day(i) }),
@@ -155,7 +157,12 @@ describe('ranking and visibility', () => {
     expect(ids(await data(SEARCH, { q: '{"$where": "1"} harbour' }))).toEqual([]);
     expect(ids(await data(SEARCH, { q: '.* harbour$' })).length).toBe(4);
     // An unclosed quote makes no phrase: its words are searched as words (MongoDB's parser).
-    expect(ids(await data(SEARCH, { q: '"harbour bridge' }))).toEqual(['s-bridge', 's-storm', 's-premium', 's-elections']);
+    expect(ids(await data(SEARCH, { q: '"harbour bridge' }))).toEqual([
+      's-bridge',
+      's-storm',
+      's-premium',
+      's-elections',
+    ]);
     expect(ids(await data(SEARCH, { q: 'the' }))).toEqual([]);
   });
 });
@@ -293,7 +300,13 @@ describe('facets', () => {
     } }`);
     expect(d.searchArticles).toEqual({
       totalCount: 2,
-      facets: { authors: [{ author: { id: 'au-2' }, count: 2 }], years: [{ year: 2025, count: 1 }, { year: 2024, count: 1 }] },
+      facets: {
+        authors: [{ author: { id: 'au-2' }, count: 2 }],
+        years: [
+          { year: 2025, count: 1 },
+          { year: 2024, count: 1 },
+        ],
+      },
     });
   });
 });

@@ -7,8 +7,8 @@ import { checkId } from './input.js';
 import { wordCount } from './search-terms.js';
 
 /** A query's limits: its characters after trimming, and its words (each is one read of the text index). */
-export const MAX_QUERY_LENGTH = 200;
-export const MAX_QUERY_WORDS = 32;
+const MAX_QUERY_LENGTH = 200;
+const MAX_QUERY_WORDS = 32;
 /** Ids per list of the filter. */
 const MAX_IDS = 20;
 
@@ -19,7 +19,9 @@ export function checkQuery(query: string): string {
   const words = wordCount(text);
   if (words === 0) throw badRequest('query must hold at least one word', [{ field: 'query', message: 'Empty' }]);
   if (words > MAX_QUERY_WORDS)
-    throw badRequest(`query must hold at most ${MAX_QUERY_WORDS} words`, [{ field: 'query', message: 'Too many words' }]);
+    throw badRequest(`query must hold at most ${MAX_QUERY_WORDS} words`, [
+      { field: 'query', message: 'Too many words' },
+    ]);
   return text;
 }
 

@@ -108,7 +108,11 @@ export async function searchArticles(
   const text = checkQuery(args.query);
   const { filter, binding } = checkSearchFilter(args.filter);
   const first = checkFirst(args.first);
-  const search: ArticleSearch = { text, filter: { ...filter, ...visibleArticle } as Document, maxTimeMS: TIME_LIMIT_MS };
+  const search: ArticleSearch = {
+    text,
+    filter: { ...filter, ...visibleArticle } as Document,
+    maxTimeMS: TIME_LIMIT_MS,
+  };
   // A cursor stands for a place in one search: the query and the filter are part of what it is bound to.
   const cursors = cursorsOf(ctx, connections.searchArticles, undefined, [text, ...binding]);
   const after = cursors.decode(args.after);
@@ -119,9 +123,7 @@ export async function searchArticles(
     after,
   });
   const terms = queryTerms(text);
-  const edges = page.docs.map(
-    (doc, i) => new SearchEdge(toArticle(doc), doc, page.startOffset + i, cursors, terms),
-  );
+  const edges = page.docs.map((doc, i) => new SearchEdge(toArticle(doc), doc, page.startOffset + i, cursors, terms));
   const pageInfo = new PageInfoOf(page.hasNextPage, page.startOffset > 0, edges);
   return new SearchConnection(edges, pageInfo, ctx, search, withFacets);
 }

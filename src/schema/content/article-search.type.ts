@@ -22,7 +22,8 @@ export class ArticleSearchHighlights {
   title!: TextSegment[];
 
   @Field(() => [TextSegment], {
-    description: 'The summary, as segments: whole up to 200 characters, else about 200 around the first match, `…` where cut',
+    description:
+      'The summary, as segments: whole up to 200 characters, else about 200 around the first match, `…` where cut',
   })
   summary!: TextSegment[];
 }

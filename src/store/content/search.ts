@@ -31,7 +31,9 @@ export interface ArticleSearch {
 
 export type ScoredArticle = ArticleDoc & { [SCORE]: number };
 
-const matchOf = (search: ArticleSearch): Document => ({ $match: { $text: { $search: search.text }, ...search.filter } });
+const matchOf = (search: ArticleSearch): Document => ({
+  $match: { $text: { $search: search.text }, ...search.filter },
+});
 
 export async function searchPage(
   store: Store,
