@@ -329,3 +329,39 @@ describe('bad input', () => {
     expect(await errorOf(SEARCH, { q: 'harbour', after: 'not-a-cursor' })).toEqual(bad);
   });
 });
+
+describe('response cache', () => {
+  let cached: TestService;
+  beforeAll(async () => {
+    cached = await startTestService({
+      env: { RESPONSE_CACHE_MB: '16', CACHE_MAX_AGE: '60', RESPONSE_CACHE_TTL_SECONDS: '600' },
+      beforeStart: (store) => f.insert(store.db, { articles: [f.article('c-1', { title: 'Comet seen' })] }),
+    });
+  });
+  afterAll(() => cached?.close());
+
+  const ask = async (): Promise<{ count: number; res: Response }> => {
+    const query = '{ searchArticles(query: "comet") { totalCount } }';
+    const res = await fetch(`${cached.url}/graphql?${new URLSearchParams({ query })}`, {
+      headers: { 'apollo-require-preflight': 'true' },
+    });
+    const body = (await res.clone().json()) as { data: { searchArticles: { totalCount: number } } };
+    return { count: body.data.searchArticles.totalCount, res };
+  };
+
+  test('a search answer is public and cached, and a newly published article evicts it', async () => {
+    expect((await ask()).count).toBe(1);
+    const again = await ask();
+    expect(again.res.headers.get('x-cache')).toBe('HIT');
+    expect(again.res.headers.get('cache-control')).toBe('max-age=60, public');
+    // Only the connection's own type is selected: a write to articles must still evict the answer.
+    await f.insert(cached.db, { articles: [f.article('c-2', { title: 'Another comet' })] });
+    const end = Date.now() + 5_000;
+    let count = (await ask()).count;
+    while (count !== 2 && Date.now() < end) {
+      await new Promise((r) => setTimeout(r, 50));
+      count = (await ask()).count;
+    }
+    expect(count).toBe(2);
+  });
+});
