@@ -31,9 +31,15 @@ export interface ArticleSearch {
 
 export type ScoredArticle = ArticleDoc & { [SCORE]: number };
 
-const matchOf = (search: ArticleSearch): Document => ({
-  $match: { $text: { $search: search.text }, ...search.filter },
-});
+/**
+ * The result's stages: the `$text` match first and alone, the rest of the filter after it. MongoDB merges the two;
+ * the embedded engine would otherwise also plan an index lookup for the other fields (every published article)
+ * that the text index's answer makes useless.
+ */
+const matchOf = (search: ArticleSearch): Document[] => [
+  { $match: { $text: { $search: search.text } } },
+  { $match: search.filter },
+];
 
 export async function searchPage(
   store: Store,
@@ -42,7 +48,7 @@ export async function searchPage(
 ): Promise<PageSlice<ScoredArticle>> {
   const after = keysetFilter(searchOrder, page.after?.keys);
   const pipeline: Document[] = [
-    matchOf(search),
+    ...matchOf(search),
     { $addFields: { [SCORE]: { $meta: 'textScore' } } },
     ...(Object.keys(after).length ? [{ $match: after }] : []),
     { $sort: Object.fromEntries(searchOrder) },
@@ -57,10 +63,12 @@ export async function searchPage(
   return slice(docs, page.first, page.after);
 }
 
-export function searchCount(store: Store, search: ArticleSearch): Promise<number> {
-  return store
+export async function searchCount(store: Store, search: ArticleSearch): Promise<number> {
+  const [row] = await store
     .collection('articles')
-    .countDocuments({ $text: { $search: search.text }, ...search.filter }, { maxTimeMS: search.maxTimeMS });
+    .aggregate<{ n: number }>([...matchOf(search), { $count: 'n' }], { maxTimeMS: search.maxTimeMS })
+    .toArray();
+  return row?.n ?? 0;
 }
 
 export interface Bucket<V> {
@@ -95,7 +103,7 @@ export async function searchFacets(store: Store, search: ArticleSearch): Promise
       years: { _id: number; count: number }[];
     }>(
       [
-        matchOf(search),
+        ...matchOf(search),
         { $project: { _id: 0, categoryIds: 1, authorIds: 1, keywordIds: 1, firstPublishedDate: 1 } },
         {
           $facet: {
