@@ -5,6 +5,7 @@ import type { Binding, ConnectionKind } from '../cursors/codec.js';
 import { productOrder } from '../store/catalogue/catalogue.loaders.js';
 import { articleOrder, issueOrder } from '../store/content/connections.js';
 import type { Position, SortSpec } from '../store/content/paging.js';
+import { searchOrder } from '../store/content/search.js';
 
 /** Enabled pages by name. */
 const pageOrder: SortSpec = [
@@ -17,6 +18,7 @@ const articles = (name: string): ConnectionKind => ({ name, sort: articleOrder, 
 export const connections = {
   pages: { name: 'Query.pages', sort: pageOrder, types: ['string', 'string'] },
   articles: articles('Query.articles'),
+  searchArticles: { name: 'Query.searchArticles', sort: searchOrder, types: ['number', 'date?', 'string'] },
   pageIssues: { name: 'Page.issues', sort: issueOrder, types: ['date', 'int', 'string'] },
   categoryArticles: articles('ContentCategory.articles'),
   authorArticles: articles('Author.articles'),

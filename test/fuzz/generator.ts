@@ -83,6 +83,7 @@ export class Fuzzer extends Draws {
     if (argName === 'first' || argName === 'limit') return 1 + this.int(this.chance(0.9) ? 10 : 150);
     if (argName === 'after') return this.cursors.length && this.chance(0.6) ? this.pick(this.cursors) : null;
     if (argName === 'lang' || argName === 'language') return this.pick(['en', 'de', 'xx', 'EN', '']);
+    if (argName === 'query') return this.searchText();
     if (argName === 'slug')
       return this.chance(0.8) ? this.pick(this.slugs) : this.pick(['', 'no spaces!', '$ne', 'x'.repeat(70)]);
     // Long values too: past the embedded engine's index key limit (about 1 KB), and past MongoDB's names.
@@ -115,6 +116,20 @@ export class Fuzzer extends Draws {
     if (isNonNullType(type)) candidates.push(null);
     if (isScalarType(named) && (named.name === 'String' || named.name === 'ID')) candidates.push(12, { $regex: '(' });
     return this.pick(candidates);
+  }
+
+  /** Search text: words, phrases and negations, operator- and regex-looking text, blank, too long, too many words. */
+  private searchText(): string {
+    const words = ['harbour', 'bridge', 'Article', 'the', 'ünïcödé', '\u{1F600}', 'g-a1', 'running'];
+    return this.pick([
+      () => Array.from({ length: 1 + this.int(4) }, () => this.pick(words)).join(' '),
+      () => `"${this.pick(words)} ${this.pick(words)}" -${this.pick(words)}`,
+      () =>
+        this.pick(['{"$gt":""}', '{"$where":"sleep(1000)"}', '$text', '.*', '^(a+)+$', '[', '"unclosed', '---', '"']),
+      () => this.pick(['', '   ', '!!!', '\u0000', 'a\u0000b']),
+      () => 'x'.repeat(190 + this.int(30)),
+      () => Array.from({ length: 25 + this.int(20) }, (_, i) => `w${i}`).join(' '),
+    ])();
   }
 
   private selection(type: GraphQLNamedType, depth: number, maxDepth: number): string {
@@ -206,7 +221,8 @@ export class Fuzzer extends Draws {
       }
       case 1: {
         const forged = this.cursors.length ? this.forge(this.pick(this.cursors)) : 'eyJ4IjoxfQ';
-        const query = `query($a: String) { ${this.pick(['pages', 'articles'])}(first: 3, after: $a) { edges { cursor node { id } } } }`;
+        const head = this.pick(['pages(', 'articles(', 'searchArticles(query: "article", ']);
+        const query = `query($a: String) { ${head}first: 3, after: $a) { edges { cursor node { id } } } }`;
         return this.post('forged cursor', { query, variables: { a: forged } }, accept);
       }
       case 2: {

@@ -7,12 +7,12 @@ import type { ConnectionCursors } from '../connections.js';
  * An edge whose cursor is signed when a query selects it (an HMAC per edge otherwise spent on every connection:
  * the nested page query reads edges without cursors).
  */
-class Edge<D extends object, T> {
+export class Edge<D extends object, T> {
   private signed: string | undefined;
 
   constructor(
     readonly node: T,
-    private readonly doc: D,
+    protected readonly doc: D,
     private readonly offset: number,
     private readonly cursors: ConnectionCursors,
   ) {}
@@ -26,7 +26,7 @@ class Edge<D extends object, T> {
 }
 
 /** Where the page sits: its cursors are signed only when selected (see `Edge`). */
-class PageInfoOf {
+export class PageInfoOf {
   constructor(
     readonly hasNextPage: boolean,
     readonly hasPreviousPage: boolean,

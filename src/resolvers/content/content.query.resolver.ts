@@ -5,10 +5,13 @@ import { selectedWithArguments, selectionOf } from '../../graphql/selection.js';
 import type { Context } from '../../context.js';
 import { getArticle, listArticles } from '../../operations/content/articles.js';
 import { getIssue } from '../../operations/content/issues.js';
+import { searchArticles } from '../../operations/content/search.js';
 import { getPage, listPages, type IssuesArgs } from '../../operations/content/pages.js';
 import { getAuthor, getCategory, getChannel, getKeyword } from '../../operations/content/taxonomy.js';
 import { Article, ArticleConnection } from '../../schema/content/article.type.js';
 import { ArticlesFilter } from '../../schema/content/articles-filter.input.js';
+import { ArticleSearchArgs } from '../../schema/content/article-search.input.js';
+import { ArticleSearchConnection, type ArticleSearchShape } from '../../schema/content/article-search.type.js';
 import { Author } from '../../schema/content/author.type.js';
 import { ContentCategory } from '../../schema/content/category.type.js';
 import { Channel } from '../../schema/content/channel.type.js';
@@ -72,6 +75,19 @@ export class ContentQueryResolver {
     filter?: ArticlesFilter | null,
   ): Promise<ConnectionShape<Article>> {
     return listArticles(ctx, filter, args);
+  }
+
+  @Query(() => ArticleSearchConnection, {
+    description:
+      'Published articles matching a text query in their title or summary, most relevant first, with highlights ' +
+      'and facet counts; BAD_USER_INPUT for an empty or oversized query',
+  })
+  searchArticles(
+    @Ctx() ctx: Context,
+    @Args() args: ArticleSearchArgs,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<ArticleSearchShape> {
+    return searchArticles(ctx, args, selectedWithArguments(info, 'facets').length > 0);
   }
 
   @Query(() => ContentCategory, {

@@ -20,6 +20,13 @@ export const contentIndexes: IndexDef[] = [
   { collection: 'articles', key: { categoryIds: 1, ...published }, options: { name: 'articles_category' } },
   { collection: 'articles', key: { authorIds: 1, ...published }, options: { name: 'articles_author' } },
   { collection: 'articles', key: { keywordIds: 1, ...published }, options: { name: 'articles_keyword' } },
+  // searchArticles (src/store/content/search.ts): the headline weighs most, the summary less. Only what every
+  // reader sees is indexed (the body is HTML and withheld without access), so each hit shows why it matched.
+  {
+    collection: 'articles',
+    key: { title: 'text', summary: 'text' },
+    options: { name: 'articles_text', weights: { title: 10, summary: 4 }, default_language: 'english' },
+  },
   // The publication clock (src/operations/content/publication-clock.ts): what is due, and the next change to come
   ...(['articles', 'issues'] as const).flatMap((collection): IndexDef[] => [
     { collection, key: { status: 1, publishAt: 1 }, options: { name: `${collection}_publish_at` } },

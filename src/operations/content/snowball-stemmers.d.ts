@@ -1,0 +1,11 @@
+// The package ships no types: its factory of Snowball stemmers, by algorithm name.
+declare module 'snowball-stemmers' {
+  interface Stemmer {
+    stem(word: string): string;
+  }
+  const snowball: {
+    newStemmer(algorithm: string): Stemmer;
+    algorithms(): string[];
+  };
+  export default snowball;
+}
