@@ -30,9 +30,10 @@ function findIn<N extends CollectionName>(
 ) {
   const query: Filter<Document> = { [field]: { $in: [...values] } };
   // Raw, decoded once (store/read.ts): a page's items are most of a category page's bytes.
-  return findAll(store.collection(name) as unknown as Collection<Document>, query, { projection, batchSize }) as Promise<
-    DocOf<N>[]
-  >;
+  return findAll(store.collection(name) as unknown as Collection<Document>, query, {
+    projection,
+    batchSize,
+  }) as Promise<DocOf<N>[]>;
 }
 
 /** By id, no other condition: the reads of concurrent requests go out as one command (store/shared-reads.ts). */
