@@ -12,7 +12,9 @@ export async function record(
 ): Promise<RecordedAnswer & { text: string; raw: Headers }> {
   const res = await fetch(`${base}${path}`, {
     method,
-    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+    // Identity unless the scenario asks for a coding: the ceiling replays these bytes with these headers, and
+    // fetch would otherwise negotiate gzip and hand back the decoded body under a `Content-Encoding: gzip`.
+    headers: { 'accept-encoding': 'identity', ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
     body,
   });
   const bytes = Buffer.from(await res.arrayBuffer());

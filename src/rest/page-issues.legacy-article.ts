@@ -35,11 +35,27 @@ export type Json = Record<string, unknown>;
 
 export const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 
+/**
+ * One answer shows the same article, category or author in many places (an issue's contents, sections, groups and
+ * front page; every article's categories and authors): each is shaped once per request and the same object written
+ * at every place. A shape depends only on the object and the reader, both fixed for the request.
+ */
+const shapedFor = new WeakMap<Context, Map<string, unknown>>();
+function once<T>(ctx: Context, key: string, shape: () => T): T {
+  let shaped = shapedFor.get(ctx);
+  if (!shaped) shapedFor.set(ctx, (shaped = new Map()));
+  if (!shaped.has(key)) shaped.set(key, shape());
+  return shaped.get(key) as T;
+}
+
 const transforms = (list: ReadonlyArray<{ width: number; height: number; url: string }>): Json[] =>
   list.map((t) => ({ width: t.width, height: t.height, url: t.url }));
 
-export async function legacyCategory(ctx: Context, c: ContentCategory | null): Promise<Json | null> {
-  if (!c) return null;
+export function legacyCategory(ctx: Context, c: ContentCategory | null): Promise<Json | null> {
+  return c ? once(ctx, `category\u0000${c.id}`, () => categoryShape(ctx, c)) : Promise.resolve(null);
+}
+
+async function categoryShape(ctx: Context, c: ContentCategory): Promise<Json> {
   const [type, parent] = [await categoryTypeOf(ctx, c), await categoryOf(ctx, c.parentCategoryId)];
   return {
     id: c.id,
@@ -71,7 +87,9 @@ export async function legacyCategory(ctx: Context, c: ContentCategory | null): P
   };
 }
 
-export const legacyAuthor = (a: Author): Json => ({
+export const legacyAuthor = (ctx: Context, a: Author): Json => once(ctx, `author\u0000${a.id}`, () => authorShape(a));
+
+const authorShape = (a: Author): Json => ({
   id: a.id,
   url: a.url,
   name: a.name,
@@ -241,7 +259,11 @@ async function each<T>(list: readonly T[], show: (item: T) => Promise<Json | nul
   return out;
 }
 
-export async function legacyArticle(ctx: Context, a: Article): Promise<Json> {
+export function legacyArticle(ctx: Context, a: Article): Promise<Json> {
+  return once(ctx, `article\u0000${a.id}`, () => articleShape(ctx, a));
+}
+
+async function articleShape(ctx: Context, a: Article): Promise<Json> {
   const contentType = await contentTypeOf(ctx, a);
   const sponsor = await sponsorOf(ctx, a);
   const author = await authorOf(ctx, a.authorId);
@@ -273,7 +295,7 @@ export async function legacyArticle(ctx: Context, a: Article): Promise<Json> {
     premium: a.premium,
     free: a.free,
     credits: a.credits,
-    authors: (await authorsOf(ctx, a.authorIds)).map(legacyAuthor),
+    authors: (await authorsOf(ctx, a.authorIds)).map((x) => legacyAuthor(ctx, x)),
     sponsorId: a.sponsorId,
     sponsor: sponsor ? { id: sponsor.id, url: sponsor.url, name: sponsor.name, imageUrl: sponsor.imageUrl } : null,
     attachments: await legacyAttachments(ctx, a.attachments),
@@ -326,7 +348,7 @@ export async function legacyArticle(ctx: Context, a: Article): Promise<Json> {
     categoryId: a.categoryId,
     category: await legacyCategory(ctx, await categoryOf(ctx, a.categoryId)),
     authorId: a.authorId,
-    author: author ? legacyAuthor(author) : null,
+    author: author ? legacyAuthor(ctx, author) : null,
     body: await articleBody(ctx, a),
     preview: await articlePreview(ctx, a),
   };

@@ -127,7 +127,7 @@ export async function legacyIssue(ctx: Context, i: Issue): Promise<Json> {
           articles: await articles(ctx, articlesByIds(ctx, front.articleIds)),
         }
       : null,
-    authors: (await authorsOf(ctx, i.authorIds)).map(legacyAuthor),
+    authors: (await authorsOf(ctx, i.authorIds)).map((x) => legacyAuthor(ctx, x)),
     channelId: i.channelId,
     channel: await legacyChannel(ctx, i),
   };

@@ -1,11 +1,13 @@
 // Use cases: the product categories matching the list's filters (docs/api.md), in tree order, localised, whole
 // or one page of them; and how many match.
-import type { Document } from 'mongodb';
+import type { Collection, Document } from 'mongodb';
 import type { Context } from '../../context.js';
 import type { ProductCategory } from '../../schema/catalogue/product-category.type.js';
+import type { ProductCategoryDoc } from '../../store/catalogue/catalogue.docs.js';
 import { categoryById } from '../../store/catalogue/catalogue.loaders.js';
 import { categoryProjection } from '../../store/catalogue/catalogue.projections.js';
 import { toProductCategory } from '../../store/catalogue/catalogue.mapper.js';
+import { findAll } from '../../store/read.js';
 import { checkCategoryFilter, checkCategoryPage, type CategoryFilter, type CategoryPage } from './catalogue.input.js';
 
 /** A catalogue has tens to hundreds of categories; this bound only stops a runaway answer. */
@@ -27,15 +29,16 @@ export async function listProductCategories(
 ): Promise<ProductCategory[]> {
   const filter = checkCategoryFilter(input);
   const page = paging && checkCategoryPage(paging);
-  const docs = await ctx.store
-    .collection('productCategories')
-    .find(storeFilter(filter), {
+  const docs = await findAll<ProductCategoryDoc>(
+    ctx.store.collection('productCategories') as unknown as Collection<ProductCategoryDoc>,
+    storeFilter(filter),
+    {
       projection: categoryProjection,
       sort: { sortPath: 1 },
       skip: page ? (page.page - 1) * page.limit : 0,
       limit: page?.limit ?? MAX_CATEGORIES,
-    })
-    .toArray();
+    },
+  );
   // Later lookups of the same categories (breadcrumbs) come from the loader's cache.
   const byId = ctx.loaders.get(categoryById);
   for (const doc of docs) byId.prime(doc._id, doc);

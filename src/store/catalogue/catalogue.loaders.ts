@@ -1,11 +1,12 @@
 // Per-request loaders of catalogue documents: by id, the items of a product, the products of a
 // category (a connection page) and its count. One query per batch, nulls for misses.
 import DataLoader from 'dataloader';
-import type { Document, Filter } from 'mongodb';
+import type { Collection, Document, Filter } from 'mongodb';
 import type { CollectionName, DocOf } from '../collections.js';
 import { childrenCountLoader, childrenPageLoader } from '../content/children.loader.js';
 import type { SortSpec } from '../content/paging.js';
 import { byIdLoader, type LoaderFactory } from '../loaders.js';
+import { findAll } from '../read.js';
 import { findByKeys } from '../shared-reads.js';
 import type { Store } from '../store.js';
 import type { ProductCategoryDoc, ProductItemDoc } from './catalogue.docs.js';
@@ -27,8 +28,12 @@ function findIn<N extends CollectionName>(
   projection: Document,
   batchSize = ONE_REPLY,
 ) {
-  const query = { [field]: { $in: [...values] } } as Filter<DocOf<N>>;
-  return store.collection(name).find(query, { projection, batchSize }).toArray() as Promise<DocOf<N>[]>;
+  const query: Filter<Document> = { [field]: { $in: [...values] } };
+  // Raw, decoded once (store/read.ts): a page's items are most of a category page's bytes.
+  return findAll(store.collection(name) as unknown as Collection<Document>, query, {
+    projection,
+    batchSize,
+  }) as Promise<DocOf<N>[]>;
 }
 
 /** By id, no other condition: the reads of concurrent requests go out as one command (store/shared-reads.ts). */
