@@ -20,11 +20,13 @@ const CLIENT_CODES = new Set([
 
 /**
  * Client mistakes that Apollo raises without a code of their own, recognised by the fixed texts Apollo and
- * graphql-js give them: an APQ hash that is not the query's, and graphql-js's token limit (checked while
+ * graphql-js give them: an APQ hash that is not the query's, a `persistedQuery` extension that is not version 1
+ * (any non-object included), and graphql-js's token limit (checked while
  * parsing, so an oversized document is never parsed whole, but a limit like depth and aliases to the client).
  */
 function uncodedClientError(message: string): string | undefined {
   if (message === 'provided sha does not match query') return 'PERSISTED_QUERY_HASH_MISMATCH';
+  if (message === 'Unsupported persisted query version') return 'PERSISTED_QUERY_NOT_SUPPORTED';
   if (/^Syntax Error: Document contains more th(?:an|at) \d+ tokens/.test(message)) return 'GRAPHQL_VALIDATION_FAILED';
   return undefined;
 }

@@ -119,6 +119,29 @@ test('automatic persisted queries: a wrong hash is PERSISTED_QUERY_HASH_MISMATCH
   expect((await post({ extensions: right })).body).toEqual({ data: { __typename: 'Query' } });
 });
 
+test('a persistedQuery extension that is not a version 1 object is refused with a persisted-query code, never a 500', async () => {
+  const refusals = /^PERSISTED_QUERY_(NOT_SUPPORTED|NOT_FOUND|HASH_MISMATCH)$/;
+  for (const persistedQuery of [7, 'x', true, [], { version: 2 }, { version: 1, sha256Hash: 7 }, { version: 1 }]) {
+    const posted = await post({ query: '{ __typename }', extensions: { persistedQuery } });
+    expect([persistedQuery, posted.status, posted.body.errors?.[0]?.extensions.code]).toEqual([
+      persistedQuery,
+      400,
+      expect.stringMatching(refusals),
+    ]);
+    const params = new URLSearchParams({ extensions: JSON.stringify({ persistedQuery }), operationName: 'Nope' });
+    const got = await fetch(`${service.url}/graphql?${params.toString()}`, {
+      headers: { accept: GRAPHQL_RESPONSE, 'apollo-require-preflight': 'true' },
+    });
+    const body = (await got.json()) as Answer['body'];
+    // Apollo answers an unknown hash with 200, as APQ clients expect; everything else here is a 400.
+    expect([persistedQuery, got.status < 500, body.errors?.[0]?.extensions.code]).toEqual([
+      persistedQuery,
+      true,
+      expect.stringMatching(refusals),
+    ]);
+  }
+});
+
 test('depth, alias and token limits are GRAPHQL_VALIDATION_FAILED with the location that crossed them', async () => {
   const deep = await post({
     query: '{\n  pages(first: 1) { edges { node { issues(first: 1) { edges { node { id } } } } } }\n}',
