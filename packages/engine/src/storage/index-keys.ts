@@ -47,8 +47,17 @@ export interface IndexMeta {
   spec: IndexSpec;
   multi: number[];
   unordered: number[];
+  /** Present while the index is being built over the collection's documents (index-build.ts). */
+  build?: BuildProgress;
 }
 
+/** How far the build of an index has come: the documents up to `scanned` (a record id, in the collection's
+ *  order; null before the first) have their entries, `done` of the `total` the collection held when it began. */
+export interface BuildProgress {
+  scanned: Rid | null;
+  done: number;
+  total: number;
+}
 
 /** A record id (the document's key in `docs` after the collection id). */
 export type Rid = string;
