@@ -76,7 +76,10 @@ describe('index builds', () => {
     const during = await Promise.all([
       c.findOne({ _id: 7 }),
       c.listIndexes().toArray(),
-      c.find({ $text: { $search: 'lighthouses' } }).toArray().catch((e: unknown) => e),
+      c
+        .find({ $text: { $search: 'lighthouses' } })
+        .toArray()
+        .catch((e: unknown) => e),
       c.insertOne({ _id: -1, title: 'a zeppelin over the harbour', summary: '' }),
       c.insertOne({ _id: DOCS + 1, title: 'the zeppelin returns', summary: '' }),
       c.updateOne({ _id: 0 }, { $set: { title: 'an airship', summary: 'nothing else' } }),
