@@ -40,16 +40,15 @@ export class IndexTable {
 
   /** The stored key of an entry: with the record id appended, except in a unique index (it is the value). */
   private keyBuffer(key: string, rid: Rid): Buffer {
-    return this.unique ? this.prefixBuffer(key) : this.prefixBuffer(key, rid);
+    return this.unique ? this.prefixBuffer(key) : this.prefixBuffer(key + rid);
   }
 
-  /** The index id, then `key` (and `rid`) in UTF-8, written in one pass into a buffer of the exact size. */
-  private prefixBuffer(key: string, rid = ''): Buffer {
-    const b = Buffer.allocUnsafe(4 + 3 * (key.length + rid.length));
+  private prefixBuffer(key: string): Buffer {
+    const len = Buffer.byteLength(key);
+    const b = Buffer.allocUnsafe(4 + len);
     this.idPrefix.copy(b, 0);
-    let at = 4 + b.write(key, 4, 'utf8');
-    if (rid) at += b.write(rid, at, 'utf8');
-    return b.subarray(0, at);
+    b.write(key, 4, 'utf8');
+    return b;
   }
 
   /** Stores an entry (a unique index's value is the record id). */
