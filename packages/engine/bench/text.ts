@@ -119,7 +119,7 @@ async function main(): Promise<void> {
   const size = arg('size', 50_000);
   const queries = arg('queries', 200);
   const { proc, uri } = await startEngine();
-  // An index build runs in one command, during which the engine answers nothing else (its heartbeats included).
+  // createIndexes answers when its build has ended (minutes at large; other commands are served meanwhile).
   const client = await MongoClient.connect(uri, { connectTimeoutMS: 900_000, socketTimeoutMS: 0 });
   const db = client.db('bench_text');
   try {

@@ -30,6 +30,7 @@ const Code = {
   CommandNotSupported: [115, 'CommandNotSupported'],
   NotAReplicaSet: [123, 'NotAReplicaSet'],
   IllegalOpMsgFlag: [223, 'IllegalOpMsgFlag'],
+  IndexBuildAborted: [276, 'IndexBuildAborted'],
   APIVersionError: [322, 'APIVersionError'],
   APIStrictError: [323, 'APIStrictError'],
   APIDeprecationError: [324, 'APIDeprecationError'],

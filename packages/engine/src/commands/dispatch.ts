@@ -19,6 +19,8 @@ import { failPointCommands } from './failpoints.js';
 import { findAndModifyCommands } from './findAndModify.js';
 import { findByIdLookup } from './findById.js';
 import { indexCommands } from './indexes.js';
+import { awaitBuilds, indexBuildCommands } from './index-builds.js';
+import { catalogPending, holdCommands } from './catalog-pending.js';
 import { chunkedInsertSize, insertInChunks } from './insertChunks.js';
 import { ColdCounts, collectColdCounts } from '../query/count.js';
 import { writeCommands } from './write.js';
@@ -33,6 +35,7 @@ const handlers: Record<string, Handler> = {
   ...aggregateCommands,
   ...collectionCommands,
   ...indexCommands,
+  ...indexBuildCommands,
   ...failPointCommands,
 };
 
@@ -68,14 +71,6 @@ function isWrite(name: string, body: Document): boolean {
 /** Commands that change the catalog (collections, indexes), which the heap mirrors ahead of the commit. */
 const CATALOG_COMMANDS = new Set(['create', 'collMod', 'drop', 'dropDatabase', 'createIndexes', 'dropIndexes']);
 
-/**
- * A catalog change waiting for its commit, per engine. The in-heap catalog changes when the command runs, its storage when
- * the transaction commits (a few milliseconds later, off the event loop): a read planned in between could walk
- * a new index that has no keys yet. Every command that arrives meanwhile waits for that commit (catalog
- * changes are rare; documents written by a pending command are simply not visible yet, as in any engine).
- */
-const catalogPending = new WeakMap<EngineState, Promise<unknown>>();
-
 /** How many times a read command may wait for counts to be walked before it walks the rest on the spot. */
 const COUNT_WALK_ROUNDS = 3;
 
@@ -86,7 +81,7 @@ const COUNT_WALK_ROUNDS = 3;
  * path answers with the error).
  */
 export function answerIdLookup(state: EngineState, lookup: IdLookup): Buffer | undefined {
-  if (catalogPending.has(state)) return undefined;
+  if (catalogPending(state)) return undefined;
   try {
     return findByIdLookup(state, lookup);
   } catch {
@@ -105,7 +100,7 @@ export function dispatch(
   durability?: Durability,
   walks = COUNT_WALK_ROUNDS,
 ): ReplyBody | Promise<ReplyBody> {
-  const pendingChange = catalogPending.get(state);
+  const pendingChange = catalogPending(state);
   if (pendingChange) {
     const after = (): ReplyBody | Promise<ReplyBody> => dispatch(state, inv, durability, walks);
     return pendingChange.then(after, after);
@@ -137,17 +132,13 @@ export function dispatch(
           (part) => run(state, part, name, handler),
         )
       : env.writeAsync(() => run(state, inv, name, handler));
-  const reply = committed.then(
+  let reply = committed.then(
     (r) => afterWrite(state, inv, r, durability),
     (e: unknown) => failed(state, name, e),
   );
-  if (CATALOG_COMMANDS.has(name) || name === 'aggregate') {
-    const pending = reply.finally(() => {
-      if (catalogPending.get(state) === pending) catalogPending.delete(state);
-    });
-    catalogPending.set(state, pending);
-  }
-  return reply;
+  if (CATALOG_COMMANDS.has(name) || name === 'aggregate') reply = holdCommands(state, reply);
+  // Index builds run on after the command's transaction, other commands with them; the command answers at the end.
+  return name === 'createIndexes' ? reply.then(awaitBuilds) : reply;
 }
 
 /** The transaction could not commit (storage failure): nothing of the command was kept. */

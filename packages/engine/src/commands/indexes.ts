@@ -10,6 +10,7 @@ import { optDoc, optInt } from './args.js';
 import { CommandError } from '../errors.js';
 import { findLanguage } from '../text/analysis.js';
 import { firstBatchReply } from './batches.js';
+import { buildsInBackground, startBuild, waitFor } from './index-builds.js';
 
 const ALLOWED = new Set([
   'key',
@@ -186,9 +187,9 @@ const sameKey = (a: IndexSpec, b: IndexSpec): boolean =>
     encodeKey([b.weights, b.default_language, b.language_override]);
 const same = (a: IndexSpec, b: IndexSpec): boolean => encodeKey(a) === encodeKey(b);
 
-/** Returns true if `spec` already exists identically; throws on MongoDB's conflict cases. */
+/** Returns true if `spec` already exists identically (built, or being built); throws on MongoDB's conflict cases. */
 function exists(coll: Collection, spec: IndexSpec): boolean {
-  const byName = coll.indexes.get(spec.name);
+  const byName = coll.indexes.get(spec.name) ?? coll.builds.get(spec.name);
   if (byName) {
     if (same(byName.spec, spec)) return true;
     // Same name and key, differing only in an option that does not identify the index (expireAfterSeconds):
@@ -205,7 +206,7 @@ function exists(coll: Collection, spec: IndexSpec): boolean {
       `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${show(spec)}, existing index: ${show(byName.spec)}`,
     );
   }
-  for (const idx of coll.indexes.values()) {
+  for (const idx of [...coll.indexes.values(), ...coll.builds.all()]) {
     if (!sameKey(idx.spec, spec)) continue;
     if (same({ ...idx.spec, name: spec.name }, spec))
       throw new CommandError('IndexOptionsConflict', `Index already exists with a different name: ${idx.name}`);
@@ -229,7 +230,7 @@ export const indexCommands: Record<string, Handler> = {
     const before = coll.indexes.size;
     const todo = specs.filter((s) => !exists(coll, s));
     // One text index per collection, as MongoDB allows.
-    let text = [...coll.indexes.values()].find((i) => i.text)?.name;
+    let text = [...coll.indexes.values(), ...coll.builds.all()].find((i) => i.text)?.name;
     for (const s of todo) {
       if (s.key._fts !== 'text') continue;
       if (text !== undefined)
@@ -239,21 +240,27 @@ export const indexCommands: Record<string, Handler> = {
         );
       text = s.name;
     }
+    const reply: Document = {
+      numIndexesBefore: before,
+      numIndexesAfter: before + todo.length,
+      createdCollectionAutomatically: created,
+    };
+    // An identical index being built: the command answers when that build ends.
+    for (const s of specs) {
+      const building = coll.builds.get(s.name);
+      if (building && !todo.includes(s)) waitFor(ctx.state, reply, building.id);
+    }
     const done: string[] = [];
     try {
       for (const s of todo) {
-        coll.addIndex(s);
+        if (buildsInBackground(coll, s)) startBuild(ctx.state, coll, s, reply);
+        else coll.addIndex(s);
         done.push(s.name);
       }
     } catch (e) {
       for (const n of done) coll.dropIndex(n); // all-or-nothing, as one createIndexes command
       throw e;
     }
-    const reply: Document = {
-      numIndexesBefore: before,
-      numIndexesAfter: coll.indexes.size,
-      createdCollectionAutomatically: created,
-    };
     if (todo.length === 0) reply.note = 'all indexes already exist';
     reply.ok = 1;
     return reply;
@@ -297,7 +304,8 @@ export const indexCommands: Record<string, Handler> = {
     for (const n of names) {
       if (n === '_id_' || n === (coll.options.clusteredIndex as Document | undefined)?.name)
         throw new CommandError('InvalidOptions', 'cannot drop _id index');
-      if (!coll.indexes.has(n)) throw new CommandError('IndexNotFound', `index not found with name [${n}]`);
+      if (!coll.indexes.has(n) && !coll.builds.get(n))
+        throw new CommandError('IndexNotFound', `index not found with name [${n}]`);
     }
     for (const n of names) coll.dropIndex(n);
     return { nIndexesWas, ok: 1 };

@@ -104,7 +104,7 @@ export const writeCommands: Record<string, Handler> = {
         const raw = seq?.[i];
         // With only the _id index and no validator, only _id is needed: skip decoding the rest of the document.
         const given1 = raw
-          ? (coll.indexes.size === 1 && !coll.options.validator && leadingId(raw)) || decode(raw)
+          ? (coll.onlyIdIndex && !coll.options.validator && leadingId(raw)) || decode(raw)
           : given![i]!;
         const { bytes, doc } = prepareInsert(raw, given1);
         storeNew(ctx, coll, bytes, doc);

@@ -8,7 +8,7 @@ import { decode, encode } from './bsonio.js';
 import { Collection, ID_INDEX, type CollMeta } from './collection.js';
 import { assertWriting, type StorageEnv } from './env.js';
 import type { Index } from './indexes.js';
-import type { IndexMeta } from './index-keys.js';
+import type { BuildProgress, IndexMeta } from './index-keys.js';
 import { Oplog } from './oplog.js';
 
 const COLL_PREFIX = 'catalog:';
@@ -111,6 +111,7 @@ export class Catalog {
           spec: i.spec as IndexMeta['spec'],
           multi: (i.multi as number[]).map(Number),
           unordered: (i.unordered as number[]).map(Number),
+          ...(i.build ? { build: buildProgress(i.build as Document) } : {}),
         })),
       };
       const coll = new Collection(this, meta);
@@ -205,6 +206,11 @@ export class Catalog {
   *all(): Iterable<Collection> {
     for (const colls of this.dbs.values()) yield* colls.values();
   }
+}
+
+/** A build's progress as stored (index-keys.ts BuildProgress). */
+function buildProgress(d: Document): BuildProgress {
+  return { scanned: (d.scanned as string | null) ?? null, done: Number(d.done), total: Number(d.total) };
 }
 
 /**

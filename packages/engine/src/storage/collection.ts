@@ -16,6 +16,7 @@ import { assertWriting, readStats, type StorageEnv } from './env.js';
 import { keyRange, prefixEnd, u32 } from './key-ranges.js';
 import type { Oplog } from './oplog.js';
 import { Index } from './indexes.js';
+import { IndexBuilds } from './index-build.js';
 import { LMDB_MAX_KEY, prefixKey, type DocKeys, type IndexMeta, type IndexSpec, type Rid } from './index-keys.js';
 import { slotSuffix } from './order.js';
 
@@ -76,16 +77,30 @@ export interface CollectionOwner {
 
 export class Collection {
   readonly indexes = new Map<string, Index>();
+  /** Indexes being built over the documents (index-build.ts): kept by writes, used by no read. */
+  readonly builds: IndexBuilds;
 
   constructor(
     private readonly catalog: CollectionOwner,
     readonly meta: CollMeta,
   ) {
-    for (const im of meta.indexes)
-      this.indexes.set(
-        im.spec.name,
-        new Index(this.env, im, meta.clustered && im.spec.name === '_id_' ? meta.id : undefined),
-      );
+    this.builds = new IndexBuilds({
+      env: this.env,
+      ns: this.ns,
+      get size() {
+        return meta.count;
+      },
+      indexMetas: meta.indexes,
+      newIndexId: () => catalog.newId(),
+      touched: () => catalog.touched(this),
+      docsAfter: (after, limit) => this.docsAfter(after, limit),
+      attach: (idx) => this.attachBuilt(idx),
+    });
+    for (const im of meta.indexes) {
+      const idx = new Index(this.env, im, meta.clustered && im.spec.name === '_id_' ? meta.id : undefined);
+      if (im.build) this.builds.load(idx);
+      else this.indexes.set(im.spec.name, idx);
+    }
   }
 
   private get env(): StorageEnv {
@@ -126,6 +141,11 @@ export class Collection {
     return this.meta.bytes;
   }
 
+  /** Whether `_id` is all an index reads of a document (no other index, none being built). */
+  get onlyIdIndex(): boolean {
+    return this.indexes.size === 1 && !this.builds.active;
+  }
+
   get idIndex(): Index {
     return this.indexes.get('_id_')!;
   }
@@ -162,16 +182,30 @@ export class Collection {
   /** Documents in natural order (`_id` order, or insertion order in a capped collection), lazily, read in
    *  chunks (a consumer may pause between chunks while writes happen). */
   *scan(): Generator<[Rid, Buffer]> {
-    let from = u32(this.id);
-    const end = prefixEnd(from);
+    let after: Rid | null = null;
     for (;;) {
-      // Materialised per chunk: no LMDB cursor stays open while the consumer runs (it may write).
-      const chunk = [...this.env.docs.getRange({ start: from, end, limit: SCAN_CHUNK })];
-      readStats.documents += chunk.length;
-      for (const { key, value } of chunk) yield [(key as Buffer).toString('utf8', 4), value as Buffer];
+      const chunk = this.docsAfter(after, SCAN_CHUNK);
+      yield* chunk;
       if (chunk.length < SCAN_CHUNK) return;
-      from = Buffer.concat([chunk[chunk.length - 1]!.key as Buffer, ZERO]);
+      after = chunk[chunk.length - 1]![0];
     }
+  }
+
+  /** Up to `limit` documents after the record id `after` (from the first when null), in natural order: read
+   *  at once, so no LMDB cursor stays open while the caller runs (it may write). */
+  docsAfter(after: Rid | null, limit: number): Array<[Rid, Buffer]> {
+    const from = after === null ? u32(this.id) : Buffer.concat([docKey(this.id, after), ZERO]);
+    const out: Array<[Rid, Buffer]> = [];
+    for (const { key, value } of this.env.docs.getRange({ start: from, end: prefixEnd(u32(this.id)), limit }))
+      out.push([(key as Buffer).toString('utf8', 4), value as Buffer]);
+    readStats.documents += out.length;
+    return out;
+  }
+
+  /** The indexes a write to `rid` keeps: the collection's, and those being built that have passed it. */
+  private *kept(rid: Rid): Generator<Index> {
+    yield* this.indexes.values();
+    yield* this.builds.covering(rid);
   }
 
   /** The record id of the document whose `_id` is `id`, if there is one. */
@@ -188,7 +222,7 @@ export class Collection {
    *  constraints (`stored`: the document as it is stored as `rid`, for an update). */
   private check(doc: Document, rid: Rid, stored: Document | undefined, trusted = false): Map<Index, DocKeys> {
     const all = new Map<Index, DocKeys>();
-    for (const idx of this.indexes.values()) {
+    for (const idx of this.kept(rid)) {
       const keys = idx.keys(doc);
       idx.checkSize(keys, this.ns, rid);
       const old = stored && idx.spec.prepareUnique ? idx.keys(stored) : undefined;
@@ -253,7 +287,7 @@ export class Collection {
     const bytes = this.env.docs.getBinary(key);
     if (!bytes) return;
     const doc = oldDoc ?? this.indexedFields(bytes);
-    for (const idx of this.indexes.values()) idx.remove(rid, idx.keys(doc));
+    for (const idx of this.kept(rid)) idx.remove(rid, idx.keys(doc));
     this.env.docs.removeSync(key);
     this.meta.count--;
     this.meta.bytes -= bytes.length;
@@ -271,7 +305,7 @@ export class Collection {
 
   /** Enough of a stored document to compute its index keys (just _id when that is the only index). */
   private indexedFields(bytes: Uint8Array): Document {
-    return (this.indexes.size === 1 && leadingId(bytes)) || decode(bytes);
+    return (this.onlyIdIndex && leadingId(bytes)) || decode(bytes);
   }
 
   /** Builds a new index over existing documents; a unique violation or an oversized key aborts without attaching it. */
@@ -297,10 +331,15 @@ export class Collection {
       idx.clear();
       throw e;
     }
-    this.indexes.set(spec.name, idx);
     this.meta.indexes.push(meta);
+    this.attachBuilt(idx);
+  }
+
+  /** A built index joins the collection's indexes (its meta is among the collection's already). */
+  private attachBuilt(idx: Index): void {
+    this.indexes.set(idx.name, idx);
     this.catalog.touched(this);
-    this.catalog.oplog.record({ op: 'c', ns: `${this.dbName}.$cmd`, o: { createIndexes: this.name, spec } });
+    this.catalog.oplog.record({ op: 'c', ns: `${this.dbName}.$cmd`, o: { createIndexes: this.name, spec: idx.spec } });
   }
 
   /** The `_id`s of the documents sharing a key of a non-unique index, one list per key held by several. */
@@ -327,6 +366,7 @@ export class Collection {
 
   dropIndex(name: string): void {
     assertWriting(this.env);
+    if (this.builds.get(name)) return this.builds.abort(name);
     const idx = this.indexes.get(name);
     if (!idx) return;
     idx.clear();
@@ -340,6 +380,7 @@ export class Collection {
   clear(): void {
     assertWriting(this.env);
     for (const idx of this.indexes.values()) idx.clear();
+    this.builds.clear();
     const start = u32(this.id);
     for (const k of keyRange(this.env.docs, start, prefixEnd(start))) this.env.docs.removeSync(k);
   }

@@ -30,8 +30,8 @@ export interface IndexSpec {
 
 /** One concrete key a document contributes: the components (each followed by SEP) and raw field values. */
 export interface KeyEntry {
-  key: string;
-  values: unknown[];
+  readonly key: string;
+  readonly values: unknown[];
 }
 
 /** A document's entries in one index, with per field whether it is multikey / holds unordered values. */
@@ -47,6 +47,16 @@ export interface IndexMeta {
   spec: IndexSpec;
   multi: number[];
   unordered: number[];
+  /** Present while the index is being built over the collection's documents (index-build.ts). */
+  build?: BuildProgress;
+}
+
+/** How far the build of an index has come: the documents up to `scanned` (a record id, in the collection's
+ *  order; null before the first) have their entries, `done` of the `total` the collection held when it began. */
+export interface BuildProgress {
+  scanned: Rid | null;
+  done: number;
+  total: number;
 }
 
 /** A record id (the document's key in `docs` after the collection id). */
@@ -127,6 +137,21 @@ export function termComponent(term: string): string {
   return keyComponent(term.length > MAX_TERM_CHARS ? term.slice(0, MAX_TERM_CHARS) : term).c + SEP;
 }
 
+/** A text index entry: its values (asked for only to report a duplicate key) are made when read. */
+class TextEntry implements KeyEntry {
+  constructor(
+    readonly key: string,
+    private readonly pre: unknown[],
+    private readonly term: string,
+    private readonly score: number,
+    private readonly suf: unknown[],
+  ) {}
+
+  get values(): unknown[] {
+    return [...this.pre, this.term, this.score, ...this.suf];
+  }
+}
+
 /**
  * A text index's entries: the fields before `_fts` (one value each), the term, its score in the document (a
  * decimal string: read back, never ordered by), the fields after `_ftsx`. A document without terms has none.
@@ -163,10 +188,9 @@ function textKeys(doc: Document, spec: IndexSpec, text: TextSpec, paths: string[
   }
   const entries: KeyEntry[] = [];
   for (const [term, score] of scoreDocument(doc, text)) {
-    entries.push({
-      key: pre + termComponent(term) + String(score) + SEP + suf,
-      values: [...preValues, term, score, ...sufValues],
-    });
+    entries.push(
+      new TextEntry(pre + termComponent(term) + String(score) + SEP + suf, preValues, term, score, sufValues),
+    );
   }
   multi[at] = entries.length > 1;
   return { entries, multi, unordered };
@@ -179,12 +203,12 @@ export function documentKeys(
   paths: string[][],
   partial?: Query,
   collation?: Collation,
+  text = textSpecOf(spec),
 ): DocKeys {
   const n = paths.length;
   const multi = new Array<boolean>(n).fill(false);
   const unordered = new Array<boolean>(n).fill(false);
   if (partial && !partial.test(doc)) return { entries: [], multi, unordered };
-  const text = textSpecOf(spec);
   if (text) return textKeys(doc, spec, text, paths);
   const per = paths.map((p) => fieldValues(doc, p));
   if (spec.sparse && per.every((f) => !f.present)) return { entries: [], multi, unordered };

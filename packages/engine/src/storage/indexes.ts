@@ -1,31 +1,19 @@
-// One index of a collection: its entries in LMDB's `keys`
-// database: index id (u32) | one component per field, each followed by '\0' (order.ts) | the document's record
-// id -> empty. A record id (collection.ts) is the key of the document in `docs` after the collection id: in a
-// clustered collection (every one but capped ones) the document's `_id` component followed by '\0', in a
-// capped one its insertion slot (12 hex digits). A unique index holds at most one document per key, so its
-// entries are index id | components -> record id instead: looking up a whole key is one `get`, not a cursor
-// probe (a range scan costs ~5 µs in lmdb-js, a get ~1 µs). The `_id_` index of a clustered collection has no
-// entries of its own: the documents, keyed by their `_id` component, are its entries, so an `_id` lookup is the
-// document's own get. `range` yields components then record id for every kind, so walks see one format.
-// Equality on leading fields, ranges, ordered walks and counts are all key range scans; nothing per document
-// lives in the heap. Per field the index keeps two counters (persisted with the catalog):
-// documents holding several distinct values there (multikey: a sort then uses the min/max element, which no
-// key order gives) and documents holding a value without an order component there; the planner walks a
-// field only while they are zero. Which keys a document gives is index-keys.ts; the counts kept per key
-// prefix are kept-counts.ts.
+// One index of a collection: what it is (its spec, its kind), the keys a document gives it (index-keys.ts),
+// their upkeep as documents are written (entries in LMDB, index-table.ts; counts per key prefix, kept-counts.ts)
+// and the reads the planner and executors make of it. Equality on leading fields, ranges, ordered walks and
+// counts are all key range scans; nothing per document lives in the heap. Per field the index keeps two
+// counters (persisted with the catalog): documents holding several distinct values there (multikey: a sort then
+// uses the min/max element, which no key order gives) and documents holding a value without an order component
+// there; the planner walks a field only while they are zero.
 import { Query } from 'mingo';
 import type { Document } from 'bson';
 import { collationOf, type Collation } from '../collation/index.js';
 import type { StorageEnv } from './env.js';
-import { keyRange, keyValueRange, prefixEnd, u32 } from './key-ranges.js';
-import type { Database } from 'lmdb';
 import { orderComponent, ridOf, typeRange } from './order.js';
 import { KeyTooLongError } from '../errors.js';
 import {
-  countComponents,
   documentKeys,
   textSpecOf,
-  LMDB_MAX_KEY,
   MAX_ID_BYTES,
   MAX_KEY_BYTES,
   type DocKeys,
@@ -34,10 +22,9 @@ import {
   type KeyEntry,
   type Rid,
 } from './index-keys.js';
+import { IndexTable } from './index-table.js';
 import { KeptCounts } from './kept-counts.js';
 import type { TextSpec } from '../text/analysis.js';
-
-const NONE = Buffer.alloc(0);
 
 export class Index {
   readonly paths: string[][];
@@ -45,29 +32,23 @@ export class Index {
   private readonly partial?: Query;
   /** With a collation, strings are indexed by their collation key: equal under the collation = equal keys. */
   private readonly collation?: Collation;
-  /** The table holding the entries and their common prefix: `keys` under the index id, or for the `_id_`
-   *  index of a clustered collection `docs` under the collection id (the documents are the entries). */
-  private readonly table: Database<Buffer, Buffer>;
-  private readonly idPrefix: Buffer;
-  /** The `_id_` index of a clustered collection: no entries of its own. */
-  readonly clustered: boolean;
+  /** The entries in LMDB. */
+  private readonly entries: IndexTable;
   /** Entry counts per key prefix, kept exact by the writes (kept-counts.ts). */
   private readonly counted: KeptCounts;
 
   /** `clusteredIn`: the collection id, when this is the `_id_` index of a clustered collection. */
   constructor(
-    private readonly env: StorageEnv,
+    env: StorageEnv,
     readonly meta: IndexMeta,
     clusteredIn?: number,
   ) {
     this.fields = Object.keys(meta.spec.key);
     this.paths = this.fields.map((f) => f.split('.'));
-    this.clustered = clusteredIn !== undefined;
-    this.table = this.clustered ? env.docs : env.keys;
-    this.idPrefix = u32(clusteredIn ?? meta.id);
+    this.entries = new IndexTable(env, meta, clusteredIn);
     if (meta.spec.partialFilterExpression) this.partial = new Query(meta.spec.partialFilterExpression, {});
     this.collation = collationOf(meta.spec.collation);
-    this.counted = new KeptCounts(env, this.table, this.fields.length, (prefix) => this.bounds(prefix));
+    this.counted = new KeptCounts(env, this.entries.table, this.fields.length, (prefix) => this.entries.bounds(prefix));
   }
 
   get spec(): IndexSpec {
@@ -82,9 +63,14 @@ export class Index {
     return this.meta.id;
   }
 
+  /** The `_id_` index of a clustered collection: no entries of its own. */
+  get clustered(): boolean {
+    return this.entries.clustered;
+  }
+
   /** _id_ is always unique, though listIndexes (like MongoDB) does not say so. */
   get unique(): boolean {
-    return this.spec.unique === true || this.spec.name === '_id_';
+    return this.entries.unique;
   }
 
   /** A single-field index with expireAfterSeconds. */
@@ -104,30 +90,22 @@ export class Index {
 
   private textSpec?: TextSpec | null;
 
-  /**
-   * A text index's documents holding a term: (record id, the term's score there) for each entry under
-   * `prefix` (the fields before the term, then the term's component: index-keys.ts termComponent).
-   */
-  *termEntries(prefix: string): Generator<[Rid, number]> {
-    const [start, end] = this.bounds(prefix);
-    const n = this.fields.length;
-    const from = Buffer.byteLength(prefix) + 4;
-    for (const k of keyRange(this.env.keys, start, end)) {
-      const key = k.toString('utf8', 4);
-      const score = k.toString('latin1', from, k.indexOf(0, from));
-      yield [ridOf(key, n), Number(score)];
-    }
+  /** A text index's documents holding a term, with the term's score there (index-table.ts termEntries). */
+  termEntries(prefix: string): Generator<[Rid, number]> {
+    return this.entries.termEntries(prefix);
   }
 
   /** Keys a document contributes; none when sparse/partial rules exclude it. */
   keys(doc: Document): DocKeys {
-    return documentKeys(doc, this.spec, this.paths, this.partial, this.collation);
+    return documentKeys(doc, this.spec, this.paths, this.partial, this.collation, this.text);
   }
 
   /** Throws KeyTooLongError when an entry cannot be stored (`rid`: the record id a non-unique entry ends with). */
   checkSize(keys: DocKeys, ns: string, rid: Rid): void {
     const max = this.clustered ? MAX_ID_BYTES : this.unique ? MAX_KEY_BYTES : MAX_KEY_BYTES - Buffer.byteLength(rid);
     for (const e of keys.entries) {
+      // Most keys are ASCII and short: their length in UTF-8 is at most 3 per UTF-16 unit.
+      if (e.key.length * 3 <= max) continue;
       const bytes = Buffer.byteLength(e.key);
       if (bytes > max) throw new KeyTooLongError(ns, this.name, bytes, max);
     }
@@ -155,25 +133,9 @@ export class Index {
     return undefined;
   }
 
-  /** The record ids sharing a key, one group per key held by several (a non-unique index turned unique must
-   *  have none), in key order. */
-  *duplicates(): Generator<Rid[]> {
-    if (this.unique) return;
-    let comps: string | undefined;
-    let group: Rid[] = [];
-    for (const k of keyRange(this.env.keys, this.idPrefix, prefixEnd(this.idPrefix))) {
-      const key = k.toString('utf8', 4);
-      const rid = ridOf(key, this.fields.length);
-      const c = key.slice(0, key.length - rid.length);
-      if (c === comps) {
-        group.push(rid);
-        continue;
-      }
-      if (group.length > 1) yield group;
-      comps = c;
-      group = [rid];
-    }
-    if (group.length > 1) yield group;
+  /** The record ids sharing a key, one group per key held by several, in key order. */
+  duplicates(): Generator<Rid[]> {
+    return this.entries.duplicates();
   }
 
   /**
@@ -184,32 +146,8 @@ export class Index {
   makeUnique(spec: IndexSpec): void {
     if (this.unique || spec.unique !== true)
       throw new Error(`index ${this.name} is unique already, or the new spec is not`);
-    const n = this.fields.length;
-    // Forward: each entry's new key is a prefix of its old one, so it sorts before the keys still to be read.
-    for (const k of keyRange(this.env.keys, this.idPrefix, prefixEnd(this.idPrefix))) {
-      const key = k.toString('utf8', 4);
-      const rid = ridOf(key, n);
-      this.env.keys.removeSync(k);
-      this.env.keys.putSync(this.prefixBuffer(key.slice(0, key.length - rid.length)), Buffer.from(rid, 'utf8'));
-    }
+    this.entries.moveToUnique();
     this.meta.spec = spec;
-  }
-
-  /** The stored key of an entry: with the record id appended, except in a unique index (it is the value). */
-  private keyBuffer(key: string, rid: Rid): Buffer {
-    return this.unique ? this.prefixBuffer(key) : this.prefixBuffer(key + rid);
-  }
-
-  private prefixBuffer(key: string): Buffer {
-    const len = Buffer.byteLength(key);
-    const b = Buffer.allocUnsafe(4 + len);
-    this.idPrefix.copy(b, 0);
-    b.write(key, 4, 'utf8');
-    return b;
-  }
-
-  private put(key: string, rid: Rid): void {
-    this.env.keys.putSync(this.keyBuffer(key, rid), this.unique ? Buffer.from(rid, 'utf8') : NONE);
   }
 
   /** Whether counts are kept of the entries: not for a text index, whose entries no count is asked of (query/
@@ -219,13 +157,13 @@ export class Index {
   }
 
   add(rid: Rid, keys: DocKeys): void {
-    if (!this.clustered) for (const e of keys.entries) this.put(e.key, rid);
+    if (!this.clustered) for (const e of keys.entries) this.entries.put(e.key, rid);
     if (this.counting) for (const e of keys.entries) this.counted.record(e.key, 1);
     this.track(keys, 1);
   }
 
   remove(rid: Rid, keys: DocKeys): void {
-    if (!this.clustered) for (const e of keys.entries) this.env.keys.removeSync(this.keyBuffer(e.key, rid));
+    if (!this.clustered) for (const e of keys.entries) this.entries.delete(e.key, rid);
     if (this.counting) for (const e of keys.entries) this.counted.record(e.key, -1);
     this.track(keys, -1);
   }
@@ -238,12 +176,12 @@ export class Index {
     const after = new Set(next.entries.map((e) => e.key));
     for (const k of before) {
       if (after.has(k)) continue;
-      if (!this.clustered) this.env.keys.removeSync(this.keyBuffer(k, rid));
+      this.entries.delete(k, rid);
       if (this.counting) this.counted.record(k, -1);
     }
     for (const k of after) {
       if (before.has(k)) continue;
-      if (!this.clustered) this.put(k, rid);
+      this.entries.put(k, rid);
       if (this.counting) this.counted.record(k, 1);
     }
     this.retrack(old, next);
@@ -264,16 +202,7 @@ export class Index {
   /** Deletes every entry (dropping the index or its collection; a clustered `_id_` index's are the documents). */
   clear(): void {
     this.counted.clear();
-    if (this.clustered) return;
-    const end = prefixEnd(this.idPrefix);
-    for (const k of keyRange(this.env.keys, this.idPrefix, end)) this.env.keys.removeSync(k);
-  }
-
-  private bounds(prefix: string): [Buffer, Buffer] {
-    const start = Buffer.concat([this.idPrefix, Buffer.from(prefix, 'utf8')]);
-    // A prefix longer than any stored key (a query value of kilobytes) starts no entry: an empty range.
-    if (start.length > LMDB_MAX_KEY) return [this.idPrefix, this.idPrefix];
-    return [start, prefixEnd(start)];
+    this.entries.clear();
   }
 
   /** The kept counts, as committed; undefined while a change of the index waits for its commit. */
@@ -316,88 +245,33 @@ export class Index {
   /** Like count, but stops counting past `cap` (the planner's estimate: it only needs to tell small sets
    *  apart, and a count of a million keys costs tens of milliseconds). */
   countUpTo(prefix: string, cap: number): number {
-    const [start, end] = this.bounds(prefix);
-    let n = 0;
-    for (const _ of this.table.getKeys({ start, end, limit: cap + 1 })) n++;
-    return n;
+    return this.entries.countUpTo(prefix, cap);
   }
 
   /** The record id of a whole key (every field's component) in a unique index: one LMDB get. */
   get(key: string): Rid | undefined {
     if (!this.unique) throw new Error(`index ${this.name} is not unique`);
-    const k = this.prefixBuffer(key);
-    if (k.length > LMDB_MAX_KEY) return undefined;
-    if (this.clustered) return this.env.docs.doesExist(k) ? key : undefined;
-    const v = this.env.keys.getBinaryFast(k);
-    return v ? v.toString('utf8', 0, v.length) : undefined;
+    return this.entries.get(key);
   }
 
-  /** Whether every field is part of a lookup of `fields` leading fields: a unique index then holds one
-   *  entry at most per key, found with `get`. */
+  /** Whether a lookup of `fields` leading fields finds one entry at most, with a `get`. */
   whole(fields: number): boolean {
-    return this.unique && fields === this.fields.length;
+    return this.entries.whole(fields);
   }
 
-  /**
-   * Record ids of the entries under a key prefix (whole components), in key order. `unchecked`: a whole key
-   * of the clustered `_id_` index is its record id, yielded without reading whether the document exists
-   * (the caller reads the document anyway and skips a missing one).
-   */
-  *lookup(prefix: string, limit = Infinity, unchecked = false): Generator<Rid> {
-    if (limit <= 0) return;
-    if (this.whole(countComponents(prefix))) {
-      const r = unchecked && this.clustered ? prefix : this.get(prefix);
-      if (r !== undefined) yield r;
-      return;
-    }
-    const [start, end] = this.bounds(prefix);
-    let n = 0;
-    if (this.clustered) {
-      for (const k of keyRange(this.env.docs, start, end)) {
-        if (n++ >= limit) return;
-        yield k.toString('utf8', 4);
-      }
-      return;
-    }
-    if (this.unique) {
-      for (const [, v] of keyValueRange(this.env.keys, start, end, false)) {
-        if (n++ >= limit) return;
-        yield v.toString('utf8');
-      }
-      return;
-    }
-    for (const k of keyRange(this.env.keys, start, end)) {
-      if (n++ >= limit) return;
-      yield ridOf(k.toString('utf8', 4), this.fields.length);
-    }
+  /** Record ids of the entries under a key prefix (whole components), in key order (index-table.ts lookup). */
+  lookup(prefix: string, limit = Infinity, unchecked = false): Generator<Rid> {
+    return this.entries.lookup(prefix, limit, unchecked);
   }
 
   /** Key strings (components, then the record id) k with lo <= k < hi, ascending or descending. */
-  *range(lo: string, hi: string, backward: boolean): Generator<string> {
-    if (lo >= hi) return;
-    const start = Buffer.concat([this.idPrefix, Buffer.from(lo, 'utf8')]);
-    const end = Buffer.concat([this.idPrefix, Buffer.from(hi, 'utf8')]);
-    if (this.clustered) {
-      for (const k of keyRange(this.env.docs, start, end, backward)) {
-        const rid = k.toString('utf8', 4);
-        yield rid + rid;
-      }
-      return;
-    }
-    if (this.unique) {
-      for (const [k, v] of keyValueRange(this.env.keys, start, end, backward))
-        yield k.toString('utf8', 4) + v.toString('utf8');
-      return;
-    }
-    for (const k of keyRange(this.env.keys, start, end, backward)) yield k.toString('utf8', 4);
+  range(lo: string, hi: string, backward: boolean): Generator<string> {
+    return this.entries.range(lo, hi, backward);
   }
 
   /** Number of entries k with lo <= k < hi. */
   rangeCount(lo: string, hi: string): number {
-    if (lo >= hi) return 0;
-    const start = Buffer.concat([this.idPrefix, Buffer.from(lo, 'utf8')]);
-    const end = Buffer.concat([this.idPrefix, Buffer.from(hi, 'utf8')]);
-    return this.table.getKeysCount({ start, end });
+    return this.entries.rangeCount(lo, hi);
   }
 
   /** TTL: record ids whose earliest date in the field plus expireAfterSeconds is at or before `now`
