@@ -7,4 +7,9 @@ export interface IndexDef {
   collection: CollectionName;
   key: IndexSpecification;
   options?: CreateIndexesOptions & { name: string };
+  /**
+   * Built without holding the start when its collection already has documents: a text index over a large
+   * archive takes minutes to build, and only the reads that need it wait (they are refused until it is ready).
+   */
+  deferred?: boolean;
 }

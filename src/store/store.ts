@@ -90,6 +90,7 @@ export class Store {
     }
     const store = new Store(client, client.db(config.dbName), engine, config.timeoutMs, uri);
     await store.ensureIndexes(opts.indexes ?? allIndexes);
+    store.logIndexBuilds(log);
     return store;
   }
 
@@ -126,14 +127,57 @@ export class Store {
 
   async ensureIndexes(defs: IndexDef[]): Promise<void> {
     const byCollection = new Map<string, IndexDef[]>();
-    for (const def of defs) byCollection.set(def.collection, [...(byCollection.get(def.collection) ?? []), def]);
+    for (const def of defs.filter((d) => !d.deferred))
+      byCollection.set(def.collection, [...(byCollection.get(def.collection) ?? []), def]);
     // One command per collection, all on their way at once: at start-up these are a round trip each, and on a
     // store that has them already each is only a check.
-    await Promise.all(
-      [...byCollection].map(([name, list]) =>
-        this.db
-          .collection(name)
-          .createIndexes(list.map((d) => ({ key: d.key as Record<string, 1 | -1>, ...d.options }))),
+    await Promise.all([...byCollection].map(([name, list]) => this.createIndexes(name, list)));
+    await Promise.all(defs.filter((d) => d.deferred).map((def) => this.ensureDeferred(def)));
+  }
+
+  /**
+   * Index builds left running after the store opened (deferred indexes on collections that had documents), each
+   * settled with its index's name and the error it ended with, if any.
+   */
+  get indexBuilds(): Promise<Array<{ name: string; error?: unknown }>> {
+    return Promise.all(this.building);
+  }
+
+  private readonly building: Array<Promise<{ name: string; error?: unknown }>> = [];
+
+  private logIndexBuilds(log: Logger): void {
+    if (this.building.length === 0) return;
+    const started = Date.now();
+    log.info(
+      { indexes: this.building.length },
+      'building indexes over existing documents; reads needing them are refused until built',
+    );
+    void this.indexBuilds.then((builds) => {
+      for (const { name, error } of builds)
+        if (error) log.error({ err: error, index: name }, 'index build failed');
+        else log.info({ index: name, ms: Date.now() - started }, 'index built');
+    });
+  }
+
+  private createIndexes(name: string, list: IndexDef[]): Promise<unknown> {
+    return this.db
+      .collection(name)
+      .createIndexes(list.map((d) => ({ key: d.key as Record<string, 1 | -1>, ...d.options })));
+  }
+
+  /** Built at once when its collection is empty or it exists already, otherwise left building. */
+  private async ensureDeferred(def: IndexDef): Promise<void> {
+    const collection = this.db.collection(def.collection);
+    const name = def.options?.name ?? JSON.stringify(def.key);
+    if ((await collection.estimatedDocumentCount()) === 0) {
+      await this.createIndexes(def.collection, [def]);
+      return;
+    }
+    if ((await collection.listIndexes().toArray()).some((index) => index.name === name)) return;
+    this.building.push(
+      this.createIndexes(def.collection, [def]).then(
+        () => ({ name }),
+        (error: unknown) => ({ name, error }),
       ),
     );
   }

@@ -26,6 +26,7 @@ const PROBLEM_TITLES = {
   QUIZ_CHANGED: 'Conflict',
   ALREADY_VOTED: 'Conflict',
   LIVE_UNAVAILABLE: 'Service Unavailable',
+  SEARCH_UNAVAILABLE: 'Service Unavailable',
   PREVIEW_TOKEN_INVALID: 'Unauthorized',
   PREVIEW_LINK_EXPIRED: 'Unauthorized',
   PREVIEW_LINK_REVOKED: 'Forbidden',

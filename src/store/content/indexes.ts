@@ -26,6 +26,7 @@ export const contentIndexes: IndexDef[] = [
     collection: 'articles',
     key: { title: 'text', summary: 'text' },
     options: { name: 'articles_text', weights: { title: 10, summary: 4 }, default_language: 'english' },
+    deferred: true,
   },
   // The publication clock (src/operations/content/publication-clock.ts): what is due, and the next change to come
   ...(['articles', 'issues'] as const).flatMap((collection): IndexDef[] => [

@@ -1,7 +1,8 @@
 // Full-text search of articles over their text index (`articles_text`, ./indexes.ts): a ranked page, the count
 // and the facets of one search. Every pipeline opens with the `$match` holding `$text`, as MongoDB requires, so
 // the same reads run on the embedded engine and on MongoDB.
-import type { Document } from 'mongodb';
+import { MongoServerError, type Document } from 'mongodb';
+import { AppError } from '../../errors.js';
 import type { Store } from '../store.js';
 import type { ArticleDoc } from './article.doc.js';
 import { keysetFilter, slice, type PageSlice, type Position, type SortSpec } from './paging.js';
@@ -32,14 +33,32 @@ export interface ArticleSearch {
 export type ScoredArticle = ArticleDoc & { [SCORE]: number };
 
 /**
- * The result's stages: the `$text` match first and alone, the rest of the filter after it. MongoDB merges the two;
- * the embedded engine would otherwise also plan an index lookup for the other fields (every published article)
- * that the text index's answer makes useless.
+ * The result's stages: the `$text` match first and alone, the rest of the filter after it (MongoDB merges the
+ * two; both stores test the other fields on the text index's matches).
  */
 const matchOf = (search: ArticleSearch): Document[] => [
   { $match: { $text: { $search: search.text } } },
   { $match: search.filter },
 ];
+
+/** MongoDB's (and the engine's) code for `$text` without a text index: ours is still being built. */
+const INDEX_NOT_FOUND = 27;
+
+/** Runs a read of the text index, refusing with a 503 while the index is still being built over the archive. */
+async function overTextIndex<T>(read: Promise<T>): Promise<T> {
+  try {
+    return await read;
+  } catch (err) {
+    if (err instanceof MongoServerError && err.code === INDEX_NOT_FOUND)
+      throw new AppError({
+        status: 503,
+        code: 'SEARCH_UNAVAILABLE',
+        title: 'Service Unavailable',
+        detail: 'The search index is still being built over the existing articles; try again in a few minutes',
+      });
+    throw err;
+  }
+}
 
 export async function searchPage(
   store: Store,
@@ -56,18 +75,22 @@ export async function searchPage(
     { $limit: page.first + 1 },
     { $project: { ...page.projection, [SCORE]: 1 } },
   ];
-  const docs = await store
-    .collection('articles')
-    .aggregate<ScoredArticle>(pipeline, { maxTimeMS: search.maxTimeMS, batchSize: page.first + 1 })
-    .toArray();
+  const docs = await overTextIndex(
+    store
+      .collection('articles')
+      .aggregate<ScoredArticle>(pipeline, { maxTimeMS: search.maxTimeMS, batchSize: page.first + 1 })
+      .toArray(),
+  );
   return slice(docs, page.first, page.after);
 }
 
 export async function searchCount(store: Store, search: ArticleSearch): Promise<number> {
-  const [row] = await store
-    .collection('articles')
-    .aggregate<{ n: number }>([...matchOf(search), { $count: 'n' }], { maxTimeMS: search.maxTimeMS })
-    .toArray();
+  const [row] = await overTextIndex(
+    store
+      .collection('articles')
+      .aggregate<{ n: number }>([...matchOf(search), { $count: 'n' }], { maxTimeMS: search.maxTimeMS })
+      .toArray(),
+  );
   return row?.n ?? 0;
 }
 
@@ -93,35 +116,37 @@ const byList = (field: keyof ArticleDoc): Document[] => [
 
 /** Counts over the whole result, in one pass: the total, and the largest buckets by category, author, keyword, year. */
 export async function searchFacets(store: Store, search: ArticleSearch): Promise<SearchFacets> {
-  const [row] = await store
-    .collection('articles')
-    .aggregate<{
-      total: { n: number }[];
-      categories: { _id: string; count: number }[];
-      authors: { _id: string; count: number }[];
-      keywords: { _id: string; count: number }[];
-      years: { _id: number; count: number }[];
-    }>(
-      [
-        ...matchOf(search),
-        { $project: { _id: 0, categoryIds: 1, authorIds: 1, keywordIds: 1, firstPublishedDate: 1 } },
-        {
-          $facet: {
-            total: [{ $count: 'n' }],
-            categories: byList('categoryIds'),
-            authors: byList('authorIds'),
-            keywords: byList('keywordIds'),
-            years: [
-              { $match: { firstPublishedDate: { $type: 'date' } } },
-              { $group: { _id: { $year: '$firstPublishedDate' }, count: { $sum: 1 } } },
-              { $sort: { _id: -1 } },
-            ],
+  const [row] = await overTextIndex(
+    store
+      .collection('articles')
+      .aggregate<{
+        total: { n: number }[];
+        categories: { _id: string; count: number }[];
+        authors: { _id: string; count: number }[];
+        keywords: { _id: string; count: number }[];
+        years: { _id: number; count: number }[];
+      }>(
+        [
+          ...matchOf(search),
+          { $project: { _id: 0, categoryIds: 1, authorIds: 1, keywordIds: 1, firstPublishedDate: 1 } },
+          {
+            $facet: {
+              total: [{ $count: 'n' }],
+              categories: byList('categoryIds'),
+              authors: byList('authorIds'),
+              keywords: byList('keywordIds'),
+              years: [
+                { $match: { firstPublishedDate: { $type: 'date' } } },
+                { $group: { _id: { $year: '$firstPublishedDate' }, count: { $sum: 1 } } },
+                { $sort: { _id: -1 } },
+              ],
+            },
           },
-        },
-      ],
-      { maxTimeMS: search.maxTimeMS },
-    )
-    .toArray();
+        ],
+        { maxTimeMS: search.maxTimeMS },
+      )
+      .toArray(),
+  );
   const buckets = <V>(rows: { _id: V; count: number }[] = []): Bucket<V>[] =>
     rows.map((r) => ({ value: r._id, count: r.count }));
   return {

@@ -69,13 +69,16 @@ export function* matches(
   coll: Collection,
   filter: Document = {},
   extras: QueryExtras = {},
-  plan: Plan = planQuery(coll, filter, extras.collation),
+  planned?: Plan,
 ): Generator<StoredMatch> {
   const text = splitText(filter);
   if (text) {
     for (const m of textSearch(coll, text, extras)) yield new StoredMatch(m.rid, m.bytes, m.doc, m.score);
     return;
   }
+  // Planned only here: a `$text` filter's other fields are tested on the text index's matches, so a plan for
+  // them (say every id under `status: 'published'`) would be built for nothing.
+  const plan = planned ?? planQuery(coll, filter, extras.collation);
   const whole = plan.exact ? {} : (plan.residual ?? filter);
   // Numeric $type tests read the stored bytes (query/types.ts); mingo runs the rest.
   const { rest: given, checks } = isEmpty(whole) ? { rest: whole, checks: [] } : splitNumericTypes(whole);

@@ -1,0 +1,42 @@
+// The articles' text index over an archive that predates it: the store opens without waiting for its build,
+// searchArticles is refused with SEARCH_UNAVAILABLE until it is ready, then answers.
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { contentIndexes } from '../../src/store/content/indexes.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+import * as f from './fixtures.js';
+
+let svc: TestService;
+
+beforeAll(async () => {
+  svc = await startTestService();
+  await f.insert(svc.db, {
+    articles: Array.from({ length: 200 }, (_, i) =>
+      f.article(`old-${i}`, { title: `Harbour report number ${i}`, summary: 'Ferries and tides.' }),
+    ),
+  });
+});
+afterAll(() => svc.close());
+
+const SEARCH = '{ searchArticles(query: "harbour", first: 2) { totalCount edges { node { id } } } }';
+
+test('without its text index, searchArticles is SEARCH_UNAVAILABLE, and other reads answer', async () => {
+  await svc.db.collection('articles').dropIndex('articles_text');
+  const refused = await svc.gql(SEARCH);
+  expect(refused.body.errors?.map((e) => e.extensions?.code)).toEqual(['SEARCH_UNAVAILABLE']);
+  expect(refused.body.errors?.[0]?.message).toBe('Service Unavailable');
+  // An execution error, as every resolver's refusal: the answer is 200 and the field carries the error.
+  expect(refused.status).toBe(200);
+  const other = await svc.gql<{ article: { id: string } }>('{ article(id: "old-1") { id } }');
+  expect(other.body).toEqual({ data: { article: { id: 'old-1' } } });
+});
+
+test('over existing articles the index is built after the store opened, and search answers once it is', async () => {
+  const indexNames = async () => (await svc.db.collection('articles').listIndexes().toArray()).map((i) => i.name);
+  if ((await indexNames()).includes('articles_text')) await svc.db.collection('articles').dropIndex('articles_text');
+  await svc.store.ensureIndexes(contentIndexes);
+  expect(await svc.store.indexBuilds).toEqual([{ name: 'articles_text' }]);
+  expect(await indexNames()).toContain('articles_text');
+  const found = await svc.gql<{ searchArticles: { totalCount: number } }>(SEARCH);
+  expect(found.body.errors).toBeUndefined();
+  expect(found.body.data?.searchArticles.totalCount).toBe(200);
+});
