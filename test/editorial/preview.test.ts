@@ -4,9 +4,9 @@
 // its one document, nothing else, and stops at once when revoked (on another gateway process too), when expired or
 // when tampered with. Every preview answer is `private, no-store`, never stored, never served from the cache, and
 // an anonymous reader asking the same URL afterwards never sees the draft.
-import { distPath, ensureBuilt } from '../helpers/built.js';
-import { spawnNode, type Child } from '../helpers/child.js';
-import { testMongoUri } from '../helpers/db.js';
+import { ensureBuilt } from '../helpers/built.js';
+import type { Child } from '../helpers/child.js';
+import { spawnGateway } from '../helpers/gateway.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { bearer, tokenFor, type IssuedTokens } from '../helpers/tokens.js';
 import { editorToken } from '../live/fixtures.js';
@@ -57,18 +57,7 @@ beforeAll(async () => {
         ],
       } as never),
   });
-  child = spawnNode(distPath('bundle/main.js'), [], {
-    NODE_ENV: 'test',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    SEED: 'none',
-    LOG_LEVEL: 'info',
-    MONGODB_URI: testMongoUri(),
-    MONGODB_DB: svc.db.databaseName,
-    ...env,
-  });
-  const listening = await child.waitFor((l) => typeof l.url === 'string' && String(l.msg).includes('listening'));
-  childUrl = String(listening.url);
+  ({ child, url: childUrl } = await spawnGateway(svc.db.databaseName, env));
   editor = await editorToken(svc);
   customer = await tokenFor(svc, { scopes: ['openid'] });
 }, 120_000);

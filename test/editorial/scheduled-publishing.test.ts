@@ -2,9 +2,9 @@
 // anonymous, cached REST issues list and GraphQL lists of both within 1 s of its time, and the change is made and
 // recorded once. Also: a cached answer's max-age never reaches past the next scheduled change, a change due while
 // no process ran is made at start, and an unpublish time archives a published issue.
-import { distPath, ensureBuilt } from '../helpers/built.js';
-import { spawnNode, type Child } from '../helpers/child.js';
-import { testMongoUri } from '../helpers/db.js';
+import { ensureBuilt } from '../helpers/built.js';
+import type { Child } from '../helpers/child.js';
+import { spawnGateway } from '../helpers/gateway.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { article, insert, issue, page } from '../content/fixtures.js';
 
@@ -38,18 +38,7 @@ beforeAll(async () => {
       });
     },
   });
-  child = spawnNode(distPath('bundle/main.js'), [], {
-    NODE_ENV: 'test',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    SEED: 'none',
-    LOG_LEVEL: 'info',
-    MONGODB_URI: testMongoUri(),
-    MONGODB_DB: svc.db.databaseName,
-    ...env,
-  });
-  const listening = await child.waitFor((l) => typeof l.url === 'string' && String(l.msg).includes('listening'));
-  childUrl = String(listening.url);
+  ({ child, url: childUrl } = await spawnGateway(svc.db.databaseName, env));
 }, 120_000);
 afterAll(async () => {
   child?.proc.kill('SIGTERM');

@@ -5,9 +5,9 @@
 import { buildGatewaySchema } from '../../src/graphql/build-schema.js';
 import { SHOWN_BY, SHOWN_COLLECTIONS, EVERYTHING } from '../../src/cache/shown-by.js';
 import { isObjectType, isInterfaceType } from 'graphql';
-import { distPath, ensureBuilt } from '../helpers/built.js';
-import { spawnNode, type Child } from '../helpers/child.js';
-import { testMongoUri } from '../helpers/db.js';
+import { ensureBuilt } from '../helpers/built.js';
+import type { Child } from '../helpers/child.js';
+import { spawnGateway } from '../helpers/gateway.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { insertCatalogue } from '../catalogue/fixtures.js';
 import { article } from '../content/fixtures.js';
@@ -30,18 +30,7 @@ beforeAll(async () => {
       await insertCatalogue(store);
     },
   });
-  child = spawnNode(distPath('bundle/main.js'), [], {
-    NODE_ENV: 'test',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    SEED: 'none',
-    LOG_LEVEL: 'info',
-    MONGODB_URI: testMongoUri(),
-    MONGODB_DB: svc.db.databaseName,
-    ...env,
-  });
-  const listening = await child.waitFor((l) => typeof l.url === 'string' && String(l.msg).includes('listening'));
-  childUrl = String(listening.url);
+  ({ child, url: childUrl } = await spawnGateway(svc.db.databaseName, env));
 }, 120_000);
 afterAll(async () => {
   child?.proc.kill('SIGTERM');

@@ -9,9 +9,9 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startService } from '../../src/server.js';
 import { Store } from '../../src/store/store.js';
-import { distPath, engineCli, ensureBuilt } from '../helpers/built.js';
+import { engineCli, ensureBuilt } from '../helpers/built.js';
 import { spawnNode, type Child } from '../helpers/child.js';
-import { testMongoUri } from '../helpers/db.js';
+import { spawnGateway } from '../helpers/gateway.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { bearer, type IssuedTokens } from '../helpers/tokens.js';
 import { editorToken, insertLiveFixtures, liveBlog } from './fixtures.js';
@@ -47,17 +47,7 @@ describe('two gateway processes on one engine', () => {
   beforeAll(async () => {
     svc = await startTestService({ beforeStart: (store) => insertLiveFixtures(store.db) });
     editor = await editorToken(svc);
-    child = spawnNode(distPath('bundle/main.js'), [], {
-      NODE_ENV: 'test',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      SEED: 'none',
-      LOG_LEVEL: 'info',
-      MONGODB_URI: testMongoUri(),
-      MONGODB_DB: svc.db.databaseName,
-    });
-    const listening = await child.waitFor((l) => typeof l.url === 'string' && String(l.msg).includes('listening'));
-    childUrl = String(listening.url);
+    ({ child, url: childUrl } = await spawnGateway(svc.db.databaseName));
   }, 60_000);
   afterAll(async () => {
     child?.proc.kill('SIGTERM');

@@ -1,9 +1,9 @@
 // Webhooks across gateway processes on one store (the built service, spawned): a gateway killed with SIGKILL
 // in the middle of deliveries loses nothing (another one sends them again, with the same webhook-id, and also
 // what was written while no gateway ran), and two gateways never both send the same attempt.
-import { distPath, ensureBuilt } from '../helpers/built.js';
-import { spawnNode, type Child } from '../helpers/child.js';
-import { testMongoUri } from '../helpers/db.js';
+import { ensureBuilt } from '../helpers/built.js';
+import type { Child } from '../helpers/child.js';
+import { spawnGateway } from '../helpers/gateway.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { startReceiver, verifies, type Receiver } from './receiver.js';
 import { adminHeaders, article, articles, createEndpoint, deliveriesOf, eventually } from './fixtures.js';
@@ -30,23 +30,19 @@ afterAll(async () => {
 });
 
 async function gateway(): Promise<Child> {
-  const child = spawnNode(distPath('bundle/main.js'), [], {
-    NODE_ENV: 'test',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    SEED: 'none',
-    LOG_LEVEL: 'info',
-    MONGODB_URI: testMongoUri(),
-    MONGODB_DB: svc.db.databaseName,
-    WEBHOOK_ALLOW_TARGETS: '127.0.0.1',
-    WEBHOOK_POLL_MS: '100',
-    WEBHOOK_RETRY_BASE_MS: '50',
-    WEBHOOK_RETRY_MAX_MS: '200',
-    // A claimed attempt is the claimer's for this plus a margin: the time another gateway waits after a crash.
-    WEBHOOK_TIMEOUT_MS: '1000',
-  });
+  const { child } = await spawnGateway(
+    svc.db.databaseName,
+    {
+      WEBHOOK_ALLOW_TARGETS: '127.0.0.1',
+      WEBHOOK_POLL_MS: '100',
+      WEBHOOK_RETRY_BASE_MS: '50',
+      WEBHOOK_RETRY_MAX_MS: '200',
+      // A claimed attempt is the claimer's for this plus a margin: the time another gateway waits after a crash.
+      WEBHOOK_TIMEOUT_MS: '1000',
+    },
+    60_000,
+  );
   children.push(child);
-  await child.waitFor((l) => String(l.msg).includes('listening'), 60_000);
   return child;
 }
 
