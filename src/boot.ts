@@ -27,7 +27,10 @@ async function main(): Promise<void> {
     : startEmbeddedEngine(config.store, (msg, fields) => void logging.then((log) => log.info(fields ?? {}, msg)));
   const loading = import('reflect-metadata').then(() => import('./server.js'));
   loading.catch(() => undefined); // a failure surfaces where it is awaited, below
-  const [{ Store }, log] = await Promise.all([import('./store/store.js'), logging]);
+  // The driver connects once the service's modules are evaluated: evaluating them holds this thread for a second
+  // or more, and a connect begun before would spend that of its STORE_TIMEOUT_MS waiting (on a loaded machine,
+  // all of it). The engine's thread is starting meanwhile either way.
+  const [{ Store }, log] = await Promise.all([import('./store/store.js'), logging, loading]);
   const store = await Store.open(config.store, log, { engine });
   // The embedded engine's thread died: nothing can be answered any more, so stop and let the supervisor restart.
   void store.engineFailure?.then((err) => {
