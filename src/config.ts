@@ -49,6 +49,7 @@ const schema = z.object({
   LIVE_KEEPALIVE_MS: z.coerce.number().int().min(1_000).max(600_000).default(12_000),
   LIVE_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(300_000),
   LIVE_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1_024).max(1_073_741_824).default(1_048_576),
+  LIVE_CLOSE_GRACE_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
   NEWSLETTER_ACTIVATION_URL: z.url().optional(),
   // OAuth 2.0 (src/oauth). Keys: a private JWKS as JSON and comma-separated cookie keys; unset, they are
   // generated on first start and kept in the store.
@@ -206,6 +207,8 @@ export interface Config {
     idleTimeoutMs: number;
     /** A subscriber whose socket holds more unsent bytes than this is dropped. */
     maxBufferedBytes: number;
+    /** How long a socket the server closes (too slow, token ended) has to read its close frame before it is cut. */
+    closeGraceMs: number;
   };
   newsletter: {
     /** The page an activation mail links to (`{channelId}` is replaced); it gets channel, email and key. */
@@ -324,6 +327,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       keepAliveMs: c.LIVE_KEEPALIVE_MS,
       idleTimeoutMs: c.LIVE_IDLE_TIMEOUT_MS,
       maxBufferedBytes: c.LIVE_MAX_BUFFERED_BYTES,
+      closeGraceMs: c.LIVE_CLOSE_GRACE_MS,
     },
     newsletter: { activationUrl: c.NEWSLETTER_ACTIVATION_URL ?? `${publicUrl}/newsletter/activate` },
     corsOrigins: c.CORS_ORIGINS.split(',')

@@ -143,14 +143,14 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
     drop: (reason) => {
       log.info({ reason }, 'dropping a live subscriber');
       socket.close(TOO_SLOW, reason);
-      setTimeout(() => socket.terminate(), 2_000).unref();
+      setTimeout(() => socket.terminate(), config.live.closeGraceMs).unref();
     },
   });
   // A token's connection ends with the token (expiry, revocation): 4403, after which graphql-ws clients reconnect.
   const lifetimes = new TokenLifetimes(deps.revocations, (socket, reason) => {
     log.info({ reason }, 'closing a live connection: its access token is no longer valid');
     socket.close(FORBIDDEN, `Forbidden: ${reason}`);
-    setTimeout(() => socket.terminate(), 2_000).unref();
+    setTimeout(() => socket.terminate(), config.live.closeGraceMs).unref();
   });
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {

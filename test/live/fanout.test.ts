@@ -8,7 +8,12 @@ import { collect, settled, wsClient } from './ws.js';
 let svc: TestService;
 
 beforeAll(async () => {
-  svc = await startTestService({ beforeStart: (store) => insertLiveFixtures(store.db) });
+  // The stalled subscriber reads its close frame only once the fast one has every message, which takes longer
+  // than the default grace on a loaded machine: it would be cut (1006) before it could see the 1013.
+  svc = await startTestService({
+    env: { LIVE_CLOSE_GRACE_MS: '60000' },
+    beforeStart: (store) => insertLiveFixtures(store.db),
+  });
 });
 afterAll(() => svc.close());
 
