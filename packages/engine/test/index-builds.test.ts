@@ -109,6 +109,26 @@ describe('index builds', () => {
     expect(lighthouses).not.toContain(DOCS - 2);
   });
 
+  it('indexes the documents written up to the moment the build ends, the last step and its finish included', async () => {
+    const c = db.collection<Article>('tail');
+    await fill(c);
+    let built = false;
+    const creating = c.createIndex(TEXT, { name: 'text' }).then(() => (built = true));
+    // Insert without pause until the build has ended: some inserts land between its last step and its end.
+    const inserted: number[] = [];
+    for (let i = DOCS; !built; i++) {
+      await c.insertOne({ _id: i, title: `zeppelin number ${i}` });
+      inserted.push(i);
+    }
+    await creating;
+    for (let i = 0; i < 20; i++) {
+      const id = DOCS * 2 + i;
+      await c.insertOne({ _id: id, title: `zeppelin number ${id}` });
+      inserted.push(id);
+    }
+    expect(await searchIds(c, 'zeppelin')).toEqual(inserted.sort());
+  });
+
   it('lets a second createIndexes of the same index wait for the build', async () => {
     const c = db.collection<Article>('twice');
     await fill(c);

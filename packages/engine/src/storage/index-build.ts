@@ -101,8 +101,13 @@ export class IndexBuilds {
     return false;
   }
 
-  /** Ends the build of `name`: the index becomes one of the collection's. */
+  /**
+   * Ends the build of `name`: the index becomes one of the collection's. Documents written since the build's last
+   * step lie past the last record id it passed, so no write kept their entries: they are indexed here, in the
+   * same transaction.
+   */
   finish(name: string): Index {
+    this.step(name, Infinity);
     const idx = this.building.get(name)!;
     this.building.delete(name);
     delete idx.meta.build;
