@@ -100,8 +100,9 @@ async function main(): Promise<void> {
   // On a terminal the bars own the screen: only warnings interrupt them.
   const log = createLogger(process.stderr.isTTY ? 'warn' : config.logLevel);
   // A batch job, not a request path: one large insert batch holds the engine's write transaction for seconds
-  // at the large scale, which the service's 2 s store timeout would treat as an outage.
-  const store = await Store.open({ ...config.store, timeoutMs: 60_000 }, log);
+  // at the large scale, which the service's 2 s store timeout would treat as an outage, and on a busy machine
+  // for longer than the 30 s a request's command may wait: no socket timeout here.
+  const store = await Store.open({ ...config.store, timeoutMs: 60_000 }, log, { socketTimeoutMs: 0 });
   try {
     const marker = await store.collection('settings').findOne({ _id: 'seed' });
     if (marker && !args.drop)

@@ -30,8 +30,9 @@ export class Store {
   ) {}
 
   /**
-   * A client of its own for long-lived change streams (src/live): their waiting getMores stay out of the
-   * request pool, the command metrics and the per-request command counts. The caller closes it.
+   * A client of its own, with no socket timeout, for long-lived commands: change streams (src/live), whose
+   * waiting getMores stay out of the request pool, the command metrics and the per-request command counts, and
+   * index builds over existing documents. The caller closes it.
    */
   watchClient(): MongoClient {
     return new MongoClient(this.uri, {
@@ -52,7 +53,12 @@ export class Store {
   static async open(
     config: Config['store'],
     log: Logger,
-    opts: { indexes?: IndexDef[]; engine?: StartingEngine } = {},
+    opts: {
+      indexes?: IndexDef[];
+      engine?: StartingEngine;
+      /** How long a command may wait for its answer; 0 for no limit (the seed's bulk writes under load). */
+      socketTimeoutMs?: number;
+    } = {},
   ): Promise<Store> {
     let engine: RunningEngine | EngineThread | undefined;
     let uri = config.uri;
@@ -74,7 +80,7 @@ export class Store {
     const client = new MongoClient(uri, {
       serverSelectionTimeoutMS: config.timeoutMs,
       connectTimeoutMS: config.timeoutMs,
-      socketTimeoutMS: 30_000,
+      socketTimeoutMS: opts.socketTimeoutMs ?? 30_000,
       maxPoolSize: 50,
       appName: 'gateway',
       monitorCommands: true,
@@ -153,16 +159,16 @@ export class Store {
       'building indexes over existing documents; reads needing them are refused until built',
     );
     void this.indexBuilds.then((builds) => {
+      // A stop cuts the build's connection, not the build: it goes on (MongoDB) or resumes at the next start.
+      if (this.closing) return;
       for (const { name, error } of builds)
         if (error) log.error({ err: error, index: name }, 'index build failed');
         else log.info({ index: name, ms: Date.now() - started }, 'index built');
     });
   }
 
-  private createIndexes(name: string, list: IndexDef[]): Promise<unknown> {
-    return this.db
-      .collection(name)
-      .createIndexes(list.map((d) => ({ key: d.key as Record<string, 1 | -1>, ...d.options })));
+  private createIndexes(name: string, list: IndexDef[], db = this.db): Promise<unknown> {
+    return db.collection(name).createIndexes(list.map((d) => ({ key: d.key as Record<string, 1 | -1>, ...d.options })));
   }
 
   /** Built at once when its collection is empty or it exists already, otherwise left building. */
@@ -174,13 +180,24 @@ export class Store {
       return;
     }
     if ((await collection.listIndexes().toArray()).some((index) => index.name === name)) return;
+    // createIndexes answers when the build ends, minutes later over a large archive: on a client with no socket
+    // timeout (the request pool's 30 s would report a build that goes on as failed).
+    const client = this.watchClient();
+    this.builders.add(client);
     this.building.push(
-      this.createIndexes(def.collection, [def]).then(
-        () => ({ name }),
-        (error: unknown) => ({ name, error }),
-      ),
+      this.createIndexes(def.collection, [def], client.db(this.db.databaseName))
+        .then(
+          () => ({ name }),
+          (error: unknown) => ({ name, error }),
+        )
+        .finally(() => {
+          this.builders.delete(client);
+          void client.close();
+        }),
     );
   }
+
+  private readonly builders = new Set<MongoClient>();
 
   async status(): Promise<StoreStatus> {
     const started = performance.now();
@@ -196,7 +213,11 @@ export class Store {
     }
   }
 
+  private closing = false;
+
   async close(): Promise<void> {
+    this.closing = true;
+    await Promise.all([...this.builders].map((client) => client.close()));
     await this.client.close();
     await this.engine?.close();
   }
