@@ -25,7 +25,7 @@ export function requestContext(log: Logger): Koa.Middleware<RequestState> {
       const appError = toAppError(err);
       if (appError) {
         sendProblem(ctx as unknown as Koa.Context, appError, requestId);
-        if (appError.status >= 500) ctx.state.log.warn({ err }, 'request failed: store unavailable');
+        if (appError.status >= 500) ctx.state.log.warn({ err, code: appError.code }, 'request failed');
       } else {
         ctx.state.log.error({ err }, 'unhandled error');
         sendInternalError(ctx as unknown as Koa.Context, requestId);
