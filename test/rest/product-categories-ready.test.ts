@@ -5,6 +5,7 @@
 import { ensureBuilt } from '../helpers/built.js';
 import type { Child } from '../helpers/child.js';
 import { spawnGateway } from '../helpers/gateway.js';
+import { startMonitoredService } from '../helpers/monitored.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { insertCatalogue } from '../catalogue/fixtures.js';
 
@@ -144,6 +145,28 @@ test('a product deleted from the store leaves its category and its count', async
     return [weekly?.totalProductsCount, weekly?.products?.map((p) => p.id)];
   };
   await expectEverywhere(bounded, [1, ['prod-weekly']]);
+});
+
+test('a page whose categories are all kept reads only the categories and their count', async () => {
+  const monitored = await startMonitoredService({ prefix: 'rready', beforeStart: insertCatalogue });
+  try {
+    const sent = async (query: string) => {
+      monitored.commands.length = 0;
+      const res = await fetch(`${monitored.url}/cms/product/categories${query}`);
+      expect(res.status).toBe(200);
+      const body = await res.text();
+      return { body, commands: monitored.commands.map((c) => `${c.commandName}:${String(c.command[c.commandName])}`) };
+    };
+    const first = await sent('?lang=de');
+    expect(first.commands).toEqual(expect.arrayContaining(['aggregate:products', 'find:productItems']));
+    const again = await sent('?lang=de');
+    expect(again.body).toBe(first.body);
+    expect(again.commands.sort()).toEqual(['aggregate:productCategories', 'find:productCategories']);
+    // Another language is another representation: read and shaped again.
+    expect((await sent('?lang=fr')).commands).toEqual(expect.arrayContaining(['aggregate:products']));
+  } finally {
+    await monitored.close();
+  }
 });
 
 test('after the changes, kept parts and fresh answers are still the same bytes', async () => {
