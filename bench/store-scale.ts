@@ -1,12 +1,15 @@
-// `npm run build && node dist/bench/store-scale.js --data <seeded DATA_DIR> [--runs 15]`: what a user of a
-// seeded data directory sees. Starts the service (as `npm start` runs it, embedded engine in-process, response
+// `npm run build && node dist/bench/store-scale.js --data <seeded DATA_DIR> [--runs 15] [--only rest]
+// [--ready-parts-mb N]`: what a user of a seeded data directory sees. Starts the service (as `npm start` runs it, embedded engine in-process, response
 // cache off, no seeding) on the directory and measures: time from spawn to the first 200 of /readyz (and of
 // a first GraphQL answer), the latency of the API's entry points and both REST lists (sequential, one
 // client; p50 / p90 / max), the process's anonymous memory (RssAnon, not the file cache) while serving,
 // then, against the engine alone (`cli.js`), the engine CPU per count through `count`, `countDocuments`
-// and the gateway's per-parent `$group` pipeline. Prints a Markdown table.
+// and the gateway's per-parent `$group` pipeline. Prints a Markdown table. The REST rows ask with
+// `Accept-Encoding: identity` (one `br` row beside it) and give the service's CPU per answer (engine included: it
+// runs in the process); `--only rest` measures them alone, `--ready-parts-mb` sets READY_PARTS_MB (0: none kept).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { startEntry, startFlags } from './procs.js';
@@ -17,6 +20,8 @@ const { values } = parseArgs({
     data: { type: 'string' },
     runs: { type: 'string', default: '15' },
     port: { type: 'string', default: '4123' },
+    only: { type: 'string' },
+    'ready-parts-mb': { type: 'string' },
   },
 });
 if (!values.data) throw new Error('--data <seeded DATA_DIR> is required');
@@ -58,11 +63,28 @@ async function gql(query: string): Promise<unknown> {
   return body.data;
 }
 
-async function rest(path: string): Promise<void> {
-  const res = await fetch(`${base}${path}`);
-  await res.arrayBuffer();
-  if (!res.ok) throw new Error(`${path}: ${res.status}`);
+/** GETs `path` with `Accept-Encoding: coding`; returns the bytes as sent (not decoded). */
+function rest(path: string, coding = 'identity'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}${path}`, { headers: { 'accept-encoding': coding } }, (res) => {
+      let size = 0;
+      res.on('data', (chunk: Buffer) => (size += chunk.length));
+      res.on('end', () => (res.statusCode === 200 ? resolve(size) : reject(new Error(`${path}: ${res.statusCode}`))));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
+
+/** The REST lists: name, path, Accept-Encoding. */
+const REST_CASES: Array<[string, string, string]> = [
+  ['GET /cms/page/page-1/issues?limit=20', '/cms/page/page-1/issues?page=1&limit=20', 'identity'],
+  ['GET /cms/page/page-1/issues?limit=20 (br)', '/cms/page/page-1/issues?page=1&limit=20', 'br'],
+  ['GET /cms/page/page-1/issues?limit=2', '/cms/page/page-1/issues?page=1&limit=2', 'identity'],
+  ['GET /cms/product/categories (default page)', '/cms/product/categories', 'identity'],
+  ['GET /cms/product/categories?page=2&limit=100', '/cms/product/categories?page=2&limit=100', 'identity'],
+];
 
 const NESTED = `{ page(id: "page-1") { name issues(first: 3) { totalCount edges { node { title date
   contents { category { name } articles { title accessAllowed preview authors { name } keywords { name } } } } } } } }`;
@@ -101,8 +123,7 @@ const cases: Array<[string, () => Promise<unknown>, number?]> = [
     'product(id) / productItem(id)',
     () => gql('{ product(id: "prod-000001") { name } productItem(id: "item-000001-1") { name } }'),
   ],
-  ['GET /cms/page/page-1/issues?limit=20', () => rest('/cms/page/page-1/issues?page=1&limit=20')],
-  ['GET /cms/product/categories (every product embedded)', () => rest('/cms/product/categories'), 3],
+  ...REST_CASES.map(([name, path, coding]): [string, () => Promise<unknown>] => [name, () => rest(path, coding)]),
 ];
 
 function pct(xs: number[], p: number): number {
@@ -121,6 +142,7 @@ async function service(): Promise<void> {
     RESPONSE_CACHE_MB: '0',
     LOG_LEVEL: 'warn',
     STORE: 'disk',
+    ...(values['ready-parts-mb'] === undefined ? {} : { READY_PARTS_MB: values['ready-parts-mb'] }),
   };
   // As `npm start` runs it: with package.json's start flags.
   const proc = spawn(process.execPath, [...startFlags(), startEntry()], {
@@ -135,19 +157,24 @@ async function service(): Promise<void> {
     console.log(`| ready (/readyz 200) after spawn | ${(ready / 1000).toFixed(2)} s |`);
     console.log(`| first GraphQL answer after spawn | ${(firstAnswer / 1000).toFixed(2)} s |`);
     console.log(`| RssAnon after start | ${mb(status(proc.pid!, 'RssAnon'))} |`);
-    console.log('\n| entry point | p50 ms | p90 ms | max ms |\n|---|---|---|---|');
+    console.log(
+      '\n| entry point | p50 ms | p90 ms | max ms | service CPU ms/answer | bytes |\n|---|---|---|---|---|---|',
+    );
     let peakAnon = 0;
-    for (const [name, run, n = runs] of cases) {
+    const chosen = values.only === 'rest' ? cases.filter(([name]) => name.startsWith('GET ')) : cases;
+    for (const [name, run, n = runs] of chosen) {
       const times: number[] = [];
-      await run(); // warm-up (first use of the code path), not counted
+      const size = await run(); // warm-up (first use of the code path), not counted
+      const c0 = cpuMs(proc.pid!);
       for (let i = 0; i < n; i++) {
         const s = performance.now();
         await run();
         times.push(performance.now() - s);
         peakAnon = Math.max(peakAnon, status(proc.pid!, 'RssAnon'));
       }
+      const cpu = (cpuMs(proc.pid!) - c0) / n;
       console.log(
-        `| ${name} | ${pct(times, 50).toFixed(1)} | ${pct(times, 90).toFixed(1)} | ${Math.max(...times).toFixed(1)} |`,
+        `| ${name} | ${pct(times, 50).toFixed(1)} | ${pct(times, 90).toFixed(1)} | ${Math.max(...times).toFixed(1)} | ${cpu.toFixed(1)} | ${typeof size === 'number' ? size : ''} |`,
       );
     }
     console.log(`\n| RssAnon while serving (peak) | ${mb(peakAnon)} |`);
@@ -210,4 +237,4 @@ async function engineCounts(): Promise<void> {
 }
 
 await service();
-await engineCounts();
+if (values.only !== 'rest') await engineCounts();

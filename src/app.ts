@@ -10,6 +10,7 @@ import {
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Koa from 'koa';
 import { CacheInvalidation, showsPublishedContent } from './cache/invalidation.js';
+import { ReadyParts } from './cache/ready-parts.js';
 import { ResponseCache } from './cache/response-cache.js';
 import type { Context } from './context.js';
 import type { Authenticator } from './http/authenticate.js';
@@ -39,7 +40,7 @@ import { createOAuthServer, OAUTH_MOUNT } from './oauth/index.js';
 import type { RevocationList } from './oauth/revocations.js';
 import { ASSETS_PREFIX } from './openapi/docs/assets.js';
 import { DOCS_PATH, OPENAPI_PATH, openApiRoutes } from './openapi/routes.js';
-import { restRouter } from './rest/routes.js';
+import { READY_COLLECTIONS, restRouter } from './rest/routes.js';
 import { PublicationClock } from './operations/content/publication-clock.js';
 import { cdnHeaders } from './http/cdn-headers.js';
 import { scheduledMaxAge } from './http/scheduled-max-age.js';
@@ -222,7 +223,12 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   // The REST API's OpenAPI document and its viewer (static, public: on in every environment).
   koa.use(openApiRoutes(deps.config));
 
-  const rest = restRouter(deps);
+  // Ready representations of the REST lists' objects, kept while this process's change stream evicts them.
+  const ready =
+    deps.config.cache.readyPartsBytes > 0
+      ? await ReadyParts.start(deps.store, deps.log, deps.config.cache.readyPartsBytes, READY_COLLECTIONS)
+      : ReadyParts.off();
+  const rest = restRouter(deps, ready);
   koa.use(rest.routes()).use(rest.allowedMethods({ throw: true }));
 
   koa.use(async (ctx) => {
@@ -255,6 +261,7 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
       () => oauth.stop(),
       () => clock.stop(),
       () => invalidation?.stop(),
+      () => ready.stop(),
     ]) {
       try {
         await part();

@@ -40,6 +40,7 @@ const schema = z.object({
   CACHE_MAX_AGE: z.coerce.number().int().min(0).max(86_400).default(60),
   RESPONSE_CACHE_MB: z.coerce.number().int().min(0).max(16_384).default(64),
   RESPONSE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(604_800).default(600),
+  READY_PARTS_MB: z.coerce.number().int().min(0).max(16_384).default(64),
   // A CDN in front (src/http/cdn-headers.ts, src/events/purger.ts).
   CDN_MAX_AGE: z.coerce.number().int().min(0).max(31_536_000).optional(),
   CDN_STALE_WHILE_REVALIDATE: z.coerce.number().int().min(0).max(86_400).default(30),
@@ -189,6 +190,8 @@ export interface Config {
      * change (a store that can watch); otherwise entries expire at their max-age.
      */
     responseCacheTtl: number;
+    /** Memory for ready representations the REST lists are assembled from (src/cache/ready-parts.ts); 0: none. */
+    readyPartsBytes: number;
   };
   /** A CDN in front: how long it may keep public answers, and where purges are sent. */
   cdn: {
@@ -315,6 +318,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAge: c.CACHE_MAX_AGE,
       responseCacheBytes: c.RESPONSE_CACHE_MB * 1024 * 1024,
       responseCacheTtl: c.RESPONSE_CACHE_TTL_SECONDS,
+      readyPartsBytes: c.READY_PARTS_MB * 1024 * 1024,
     },
     cdn: {
       maxAge: c.CDN_MAX_AGE ?? c.CACHE_MAX_AGE,

@@ -3,7 +3,7 @@
 import type { Context } from '../context.js';
 import { cartItemsOf } from '../operations/cart/cart.relations.js';
 import { productNameOf } from '../operations/catalogue/catalogue.relations.js';
-import type { ProductCategoryPage } from '../operations/catalogue/list-product-category-page.js';
+import type { ListedCategory } from '../operations/catalogue/list-product-category-page.js';
 import type { Cart } from '../schema/catalogue/cart.type.js';
 import type { Breadcrumb, ProductCategory } from '../schema/catalogue/product-category.type.js';
 import type { ProductItem } from '../schema/catalogue/product-item.type.js';
@@ -51,16 +51,29 @@ export function restCategory(
   });
 }
 
-/** The category list's body: the page's categories as a JSON array. */
-export function restCategoryPage(page: ProductCategoryPage): Buffer {
-  const body = page.categories.map(({ category, breadcrumbs, totalProductsCount, products }) =>
-    restCategory(category, {
-      breadcrumbs,
-      totalProductsCount,
-      products: products?.map(({ product, items }) => restProduct(product, items)),
-    }),
+/** One listed category's REST representation as JSON bytes: an element of the category list's array. */
+export function restCategoryBytes({ category, breadcrumbs, totalProductsCount, products }: ListedCategory): Buffer {
+  return Buffer.from(
+    JSON.stringify(
+      restCategory(category, {
+        breadcrumbs,
+        totalProductsCount,
+        products: products?.map(({ product, items }) => restProduct(product, items)),
+      }),
+    ),
   );
-  return Buffer.from(JSON.stringify(body));
+}
+
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
+
+/** A JSON array of elements already written as JSON: the bytes `JSON.stringify` gives for the array itself. */
+export function jsonArray(elements: readonly Buffer[]): Buffer {
+  const parts: Buffer[] = [OPEN];
+  elements.forEach((element, i) => parts.push(...(i > 0 ? [COMMA] : []), element));
+  parts.push(CLOSE);
+  return Buffer.concat(parts);
 }
 
 /** The legacy cart: items and coupons keep the ids they had (the product item's, the coupon's), not GraphQL's. */

@@ -142,6 +142,9 @@ let svc: MonitoredService;
 beforeAll(async () => {
   svc = await startMonitoredService({
     prefix: 'rbytes',
+    // Every answer made afresh, so every request reads what a page reads: answers assembled from kept parts are
+    // compared with fresh ones in product-categories-ready.test.ts.
+    env: { READY_PARTS_MB: '0' },
     beforeStart: async (_store, db) => {
       await db
         .collection<ProductCategoryDoc>('productCategories')

@@ -1,7 +1,8 @@
-// Use case: one page of the product category list (docs/api.md, GET /cms/product/categories), each category
-// with its breadcrumbs, the count of its products and, when asked, its first products with their items, and
-// the number of categories matching over all pages. Every read goes through the loaders GraphQL's category
-// fields use, so the store is asked once per level for the whole page, whatever its size.
+// Use case: one page of the product category list (docs/api.md, GET /cms/product/categories) and the number of
+// categories matching over all pages; then, for the categories its caller holds no ready representation of, each
+// one's breadcrumbs, the count of its products and, when asked, its first products with their items. Every read
+// goes through the loaders GraphQL's category fields use, so the store is asked once per level for the whole page,
+// whatever its size.
 import type { Context } from '../../context.js';
 import type { Breadcrumb, ProductCategory } from '../../schema/catalogue/product-category.type.js';
 import type { ProductItem } from '../../schema/catalogue/product-item.type.js';
@@ -10,17 +11,12 @@ import { checkProductsLimit, type CategoryFilter, type CategoryPage } from './ca
 import { breadcrumbsOf, firstProductsOf, itemsOf, totalProductsCountOf } from './catalogue.relations.js';
 import { countProductCategories, listProductCategories } from './list-product-categories.js';
 
-export interface CategoryPageInput extends CategoryFilter, CategoryPage {
-  /** Products embedded per category; none when null. */
-  productsLimit: number | null;
-}
-
 interface ListedProduct {
   product: Product;
   items: ProductItem[];
 }
 
-interface ListedCategory {
+export interface ListedCategory {
   category: ProductCategory;
   breadcrumbs: Breadcrumb[];
   /** Every available product of the category, however many are embedded. */
@@ -28,29 +24,39 @@ interface ListedCategory {
   products?: ListedProduct[];
 }
 
-export interface ProductCategoryPage {
-  /** Categories matching the filters, over all pages. */
-  total: number;
-  categories: ListedCategory[];
-}
-
-export async function listProductCategoryPage(ctx: Context, input: CategoryPageInput): Promise<ProductCategoryPage> {
-  const productsLimit = input.productsLimit === null ? null : checkProductsLimit(input.productsLimit);
+/** The page's categories in listing order and how many match over all pages; nothing they point at. */
+export async function productCategoryPage(
+  ctx: Context,
+  input: CategoryFilter & CategoryPage,
+): Promise<{ total: number; categories: ProductCategory[] }> {
   const [categories, total] = await Promise.all([
     listProductCategories(ctx, input, { page: input.page, limit: input.limit }),
     countProductCategories(ctx, input),
   ]);
-  const listed = await Promise.all(
+  return { total, categories };
+}
+
+/**
+ * What each of `categories` shows beside its own fields: breadcrumbs, the count of its products and, unless
+ * `productsLimit` is null, its first products with their items. The store is asked once per level for all of
+ * them, however many.
+ */
+export async function listedCategories(
+  ctx: Context,
+  categories: readonly ProductCategory[],
+  productsLimit: number | null,
+): Promise<ListedCategory[]> {
+  const bound = productsLimit === null ? null : checkProductsLimit(productsLimit);
+  return Promise.all(
     categories.map(async (category): Promise<ListedCategory> => {
       const [breadcrumbs, totalProductsCount, products] = await Promise.all([
         breadcrumbsOf(ctx, category),
         totalProductsCountOf(ctx, category),
-        productsLimit === null ? undefined : productsWithItems(ctx, category, productsLimit),
+        bound === null ? undefined : productsWithItems(ctx, category, bound),
       ]);
       return { category, breadcrumbs, totalProductsCount, ...(products ? { products } : {}) };
     }),
   );
-  return { total, categories: listed };
 }
 
 async function productsWithItems(ctx: Context, category: ProductCategory, first: number): Promise<ListedProduct[]> {

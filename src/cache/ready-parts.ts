@@ -1,0 +1,118 @@
+// Ready parts: the JSON bytes of one object's legacy representation (a category with its products and items),
+// kept between requests so that a REST page is assembled from them instead of read and shaped again. Each part
+// names what it shows: documents by id (`{ collection, ids }`) or a whole collection (`{ collection }`, for what a
+// query decided: which products a category lists, how many). One change stream per process on the watched
+// collections evicts exactly the parts that name the changed document or its collection; writes from any process
+// or system reach every process this way. A part computed while a change that touches it was reported is not
+// kept (it may show the document as it was). A stream that fails evicts everything, and so does one reopened
+// without a resume token; a store that cannot watch keeps nothing (nothing would tell a part is stale).
+import type { ChangeStreamDocument, Document } from 'mongodb';
+import { MongoServerError } from 'mongodb';
+import { LRUCache } from 'lru-cache';
+import type { Logger } from '../logger.js';
+import { ResumableWatch } from '../store/resumable-watch.js';
+import type { Store } from '../store/store.js';
+
+/** What a part shows: these documents of `collection`, or (no `ids`) anything in it. */
+export interface Shows {
+  collection: string;
+  ids?: readonly string[];
+}
+
+interface Part {
+  bytes: Buffer;
+  /** Collection -> ids shown, or null for the whole collection. */
+  shows: Map<string, Set<string> | null>;
+}
+
+/** Change stream events that only name a collection or database (drop, rename, invalidate) evict everything. */
+const DATA_EVENTS = new Set(['insert', 'update', 'replace', 'delete']);
+
+export class ReadyParts {
+  private readonly parts: LRUCache<string, Part>;
+  /** Counts evictions: a part computed while one ran is not kept. */
+  private evictions = 0;
+  private watch: ResumableWatch | undefined;
+
+  private constructor(maxBytes: number) {
+    this.parts = new LRUCache<string, Part>({
+      maxSize: Math.max(1, maxBytes),
+      sizeCalculation: (part) => part.bytes.length + 256,
+    });
+  }
+
+  /**
+   * Opens the stream on `collections` and keeps up to `maxBytes` of parts; a store that cannot watch gives a
+   * cache that keeps nothing (logged).
+   */
+  static async start(store: Store, log: Logger, maxBytes: number, collections: readonly string[]): Promise<ReadyParts> {
+    const ready = new ReadyParts(maxBytes);
+    const watch = await ResumableWatch.start(store, log, {
+      name: 'ready parts invalidation stream',
+      pipeline: [
+        { $match: { $or: [{ 'ns.coll': { $in: [...collections] } }, { operationType: { $nin: [...DATA_EVENTS] } }] } },
+        { $project: { ns: 1, operationType: 1, documentKey: 1 } },
+      ],
+      options: { maxAwaitTimeMS: 500 },
+      forgetsToken: (err) => err instanceof MongoServerError && !err.hasErrorLabel('ResumableChangeStreamError'),
+      onChange: (change) => ready.apply(change),
+      onFailure: () => ready.evictAll(),
+      onReopened: ({ gap }) => {
+        if (gap) ready.evictAll();
+      },
+      onUnsupported: (err) => log.warn({ code: err.code }, 'ready parts are off: the store cannot run change streams'),
+    });
+    if (watch.watching) ready.watch = watch;
+    return ready;
+  }
+
+  /** A cache that keeps nothing (ready parts turned off). */
+  static off(): ReadyParts {
+    return new ReadyParts(1);
+  }
+
+  /** Taken before reading what a part shows; hand it to `keep`. */
+  mark(): number {
+    return this.evictions;
+  }
+
+  get(key: string): Buffer | undefined {
+    return this.watch ? this.parts.get(key)?.bytes : undefined;
+  }
+
+  /** Keeps `bytes` under `key` unless a change was reported since `mark` (the part may show what it changed). */
+  keep(key: string, bytes: Buffer, shows: readonly Shows[], mark: number): void {
+    if (!this.watch || mark !== this.evictions) return;
+    const map = new Map<string, Set<string> | null>();
+    for (const { collection, ids } of shows) {
+      const known = map.get(collection);
+      if (known === null) continue;
+      if (!ids) map.set(collection, null);
+      else map.set(collection, new Set([...(known ?? []), ...ids]));
+    }
+    this.parts.set(key, { bytes, shows: map });
+  }
+
+  async stop(): Promise<void> {
+    await this.watch?.close();
+    this.watch = undefined;
+    this.parts.clear();
+  }
+
+  private evictAll(): void {
+    this.evictions++;
+    this.parts.clear();
+  }
+
+  private apply(change: ChangeStreamDocument<Document>): void {
+    const coll = 'ns' in change && change.ns && 'coll' in change.ns ? change.ns.coll : undefined;
+    if (!DATA_EVENTS.has(change.operationType) || !coll) return this.evictAll();
+    this.evictions++;
+    const id = 'documentKey' in change ? (change.documentKey as { _id?: unknown })._id : undefined;
+    for (const [key, part] of this.parts.entries()) {
+      const shown = part.shows.get(coll);
+      if (shown === undefined) continue;
+      if (shown === null || typeof id !== 'string' || shown.has(id)) this.parts.delete(key);
+    }
+  }
+}
