@@ -68,6 +68,27 @@ function openSubscriber(url: string, onMessage: OnMessage, onClose: (code: numbe
   });
 }
 
+/**
+ * Waits until `url` takes WebSocket connections: a service answers /readyz as soon as it listens, while its live
+ * half may still be starting (an upgrade before then is answered as a plain HTTP request).
+ */
+async function liveReady(url: string): Promise<void> {
+  for (const deadline = Date.now() + 120_000; ; await sleep(500)) {
+    const probe = await new Promise<boolean>((resolve) => {
+      const ws = new WebSocket(url, 'graphql-transport-ws', { perMessageDeflate: false });
+      ws.on('open', () => ws.send('{"type":"connection_init"}'));
+      ws.on('message', () => {
+        resolve(true);
+        ws.close();
+      });
+      ws.on('error', () => resolve(false));
+      ws.on('close', () => resolve(false));
+    }).catch(() => false);
+    if (probe) return;
+    if (Date.now() > deadline) throw new Error(`${url} took no WebSocket connection within two minutes`);
+  }
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -111,7 +132,8 @@ async function main(): Promise<void> {
         ),
       );
     const wsUrls = services.map((s) => `${s.url.replace(/^http/, 'ws')}/graphql`);
-    await sleep(1000);
+    for (const url of wsUrls) await liveReady(url);
+    await sleep(2000);
     const pids = services.map((s) => s.proc.pid);
     const rssOf = (): number => pids.reduce((sum, pid) => sum + rssMiB(pid)!, 0);
     const rssBefore = rssOf();

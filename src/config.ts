@@ -44,6 +44,7 @@ const schema = z.object({
   CDN_MAX_AGE: z.coerce.number().int().min(0).max(31_536_000).optional(),
   CDN_STALE_WHILE_REVALIDATE: z.coerce.number().int().min(0).max(86_400).default(30),
   CDN_PURGE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  CDN_PURGE_WINDOW_MS: z.coerce.number().int().min(0).max(60_000).default(250),
   LIVE_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).max(1_000).default(20),
   LIVE_MAX_MESSAGE_BYTES: z.coerce.number().int().min(1_024).max(16_777_216).default(65_536),
   LIVE_KEEPALIVE_MS: z.coerce.number().int().min(1_000).max(600_000).default(12_000),
@@ -197,6 +198,8 @@ export interface Config {
     staleWhileRevalidate: number;
     /** Varnish (or any cache taking `PURGE` with an `xkey-purge` header): purged when something shown changes. */
     purgeUrl?: string;
+    /** Purges wait at most this long after their write: every purge queued by then goes out in one request. */
+    purgeWindowMs: number;
   };
   /** GraphQL subscriptions over WebSocket (src/live). */
   live: {
@@ -320,6 +323,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAge: c.CDN_MAX_AGE ?? c.CACHE_MAX_AGE,
       staleWhileRevalidate: c.CDN_STALE_WHILE_REVALIDATE,
       purgeUrl: c.CDN_PURGE_URL,
+      purgeWindowMs: c.CDN_PURGE_WINDOW_MS,
     },
     live: {
       maxSubscriptions: c.LIVE_MAX_SUBSCRIPTIONS,

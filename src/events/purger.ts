@@ -1,7 +1,7 @@
-// Purges of a cache in front (Varnish with the xkey module, deploy/varnish/default.vcl): each cache-purge event
-// becomes one `PURGE` request to CDN_PURGE_URL naming its keys in `xkey-purge`. The purges travel the webhook
+// Purges of a cache in front (Varnish with the xkey module, deploy/varnish/default.vcl): cache-purge events
+// become `PURGE` requests to CDN_PURGE_URL naming their keys in `xkey-purge`. The purges travel the webhook
 // outbox as deliveries to a built-in endpoint (so they survive restarts, go out once across processes and are
-// retried like any delivery). The URL is the operator's own setting, not an administrator's through the API, and a
+// retried like any delivery); those queued within a window go out together, their keys named once each. The URL is the operator's own setting, not an administrator's through the API, and a
 // cache in front sits on the internal network: it is not held to the public-address rule webhooks are.
 import { request, type Agent, type Dispatcher } from 'undici';
 import type { DeliveryAttemptDoc, WebhookEndpointDoc } from '../store/webhooks/webhook.docs.js';
@@ -28,8 +28,11 @@ export function purgeEndpoint(url: string): WebhookEndpointDoc {
   };
 }
 
+/** Keys named in one request: Varnish's default limit on a header line is 8 KiB. */
+const KEYS_PER_REQUEST = 200;
+
 /** The keys a cache-purge event's body names. */
-function keysOf(body: string): string[] {
+export function keysOf(body: string): string[] {
   const keys = (JSON.parse(body) as { data?: { keys?: unknown } }).data?.keys;
   return Array.isArray(keys) ? keys.filter((k): k is string => typeof k === 'string') : [];
 }
@@ -44,19 +47,23 @@ export class Purger {
     this.agent = attemptAgent(options);
   }
 
-  async purge(body: string, now = new Date()): Promise<DeliveryAttemptDoc> {
+  /** Purges `keys`, a request per KEYS_PER_REQUEST of them; the attempt fails with the first request that does. */
+  async purge(keys: readonly string[], now = new Date()): Promise<DeliveryAttemptDoc> {
     const done = attemptTimer(now);
+    let status: number | null = null;
     try {
-      const res = await request(this.url, {
-        method: 'PURGE' as Dispatcher.HttpMethod,
-        dispatcher: this.agent,
-        signal: AbortSignal.timeout(this.options.timeoutMs),
-        headers: { 'xkey-purge': keysOf(body).join(' '), 'user-agent': 'gateway-purger/1' },
-      });
-      const text = await res.body.text();
-      return res.statusCode >= 200 && res.statusCode < 300
-        ? done(res.statusCode, null)
-        : done(res.statusCode, `HTTP ${res.statusCode}: ${text.slice(0, 200)}`);
+      for (let i = 0; i < keys.length; i += KEYS_PER_REQUEST) {
+        const res = await request(this.url, {
+          method: 'PURGE' as Dispatcher.HttpMethod,
+          dispatcher: this.agent,
+          signal: AbortSignal.timeout(this.options.timeoutMs),
+          headers: { 'xkey-purge': keys.slice(i, i + KEYS_PER_REQUEST).join(' '), 'user-agent': 'gateway-purger/1' },
+        });
+        const text = await res.body.text();
+        status = res.statusCode;
+        if (status < 200 || status >= 300) return done(status, `HTTP ${status}: ${text.slice(0, 200)}`);
+      }
+      return done(status, null);
     } catch (err) {
       return done(null, describeFailure(err));
     }
