@@ -127,7 +127,11 @@ async function main(): Promise<void> {
         await startService(
           engine.uri,
           { LIVE_MAX_SUBSCRIPTIONS: '5' },
-          values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : [],
+          [
+            ...(values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : []),
+            // BENCH_LIVE_SNAPSHOT=1: each writes a heap snapshot (into the project's directory) once subscribers idle.
+            ...(process.env.BENCH_LIVE_SNAPSHOT ? ['--heapsnapshot-signal=SIGUSR2'] : []),
+          ],
           `service${g + 1}`,
         ),
       );
@@ -186,6 +190,10 @@ async function main(): Promise<void> {
     log(`${warm}/${subscribers} subscribers registered`);
     await sleep(5000);
     const rssIdle = rssOf();
+    if (process.env.BENCH_LIVE_SNAPSHOT) {
+      for (const pid of pids) process.kill(pid, 'SIGUSR2');
+      await sleep(120_000);
+    }
 
     const total = rate * seconds;
     const serviceCpuBefore = pids.map(cpuSeconds);
@@ -200,7 +208,12 @@ async function main(): Promise<void> {
       await db.collection('liveBlogMessages').insertOne(doc as never);
     }
     const rssLoaded = rssOf();
-    await sleep(5000); // stragglers
+    // Stragglers: until nothing arrived for five seconds (two minutes at most). What never arrives is lost.
+    for (let last = -1, quiet = 0, t = 0; quiet < 5 && t < 120; t++) {
+      await sleep(1000);
+      quiet = delays.length === last ? quiet + 1 : 0;
+      last = delays.length;
+    }
     const serviceCpu = pids.reduce((sum, pid, g) => sum + cpuSeconds(pid) - serviceCpuBefore[g]!, 0);
     const benchCpu = process.cpuUsage(benchCpuBefore);
     const expected = total * subscribers;
