@@ -157,12 +157,21 @@ async function main(): Promise<void> {
     const onClose = (code: number): void => {
       if (closed++ < 5) log(`a subscriber's connection closed: ${code}`);
     };
-    // Opened a batch at a time, the subscribers split evenly between the gateways.
+    // Opened a batch at a time, the subscribers split evenly between the gateways; the resident memory is read
+    // again once half of them are open. Between the two readings the service's fixed costs (code, the heap's young
+    // generation, which grows to its 64 MiB semi-spaces under the connection storm) are paid already: the
+    // difference per subscriber is what one more idle subscriber costs.
+    const half = Math.floor(subscribers / 2);
+    let rssHalf = 0;
     for (let i = 0; i < subscribers; i += OPEN_BATCH) {
       const batch = [];
       for (let j = i; j < Math.min(subscribers, i + OPEN_BATCH); j++)
         batch.push(openSubscriber(wsUrls[j % gateways]!, onMessage, onClose));
       sockets.push(...(await Promise.all(batch)));
+      if (sockets.length >= half && rssHalf === 0) {
+        await sleep(5000);
+        rssHalf = rssOf();
+      }
     }
     // Every subscriber registered: one message reaches all of them.
     let seq = 0;
@@ -237,7 +246,12 @@ async function main(): Promise<void> {
     log(
       `clients' CPU per message (ms) ${((benchCpu.user + benchCpu.system) / 1000 / total).toFixed(1)} (this process)`,
     );
-    log(`memory per idle subscriber   ${(((rssIdle - rssBefore) * 1024) / subscribers).toFixed(1)} KiB`);
+    log(
+      `memory per idle subscriber   ${(((rssIdle - rssBefore) * 1024) / subscribers).toFixed(1)} KiB (all of the growth)`,
+    );
+    log(
+      `  the second half's          ${(((rssIdle - rssHalf) * 1024) / (subscribers - half)).toFixed(1)} KiB (RSS at ${half}: ${rssHalf} MiB)`,
+    );
     log(`load after: ${currentLoad()}`);
     await mongo.close();
   } catch (err) {

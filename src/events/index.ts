@@ -18,18 +18,21 @@ const LEASE_MARGIN_MS = 5_000;
 
 /**
  * `cdn.purgeUrl`: CDN_PURGE_URL; each cache-purge event is also queued for it, and the purges queued within
- * `cdn.purgeWindowMs` go out as one `PURGE` (purger.ts).
+ * `cdn.purgeWindowMs` go out together, as the cache of `cdn.purgeProvider` takes them (purger.ts).
  */
 export async function startWebhooks(
   store: Store,
   config: Config['webhooks'],
   log: Logger,
-  cdn?: Pick<Config['cdn'], 'purgeUrl' | 'purgeWindowMs'>,
+  cdn?: Pick<Config['cdn'], 'purgeUrl' | 'purgeWindowMs' | 'purgeProvider' | 'purgeToken'>,
 ): Promise<Webhooks> {
   const purgeUrl = cdn?.purgeUrl;
   const timeouts = { connectTimeoutMs: config.connectTimeoutMs, timeoutMs: config.timeoutMs };
   const sender = new WebhookSender(targetGuard(config.allowTargets), timeouts);
-  const purger = purgeUrl === undefined ? undefined : new Purger(purgeUrl, timeouts);
+  const purger =
+    purgeUrl === undefined
+      ? undefined
+      : new Purger({ url: purgeUrl, provider: cdn!.purgeProvider, token: cdn!.purgeToken }, timeouts);
   const producer: EventProducer = new EventProducer(store, log, {
     retryForMs: config.retryForMs,
     builtIn: purgeUrl === undefined ? [] : [purgeEndpoint(purgeUrl)],

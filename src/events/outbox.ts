@@ -40,10 +40,7 @@ export function purgesToSend(
   return deliveries(store)
     .find({
       endpointId,
-      $or: [
-        { status: 'pending' },
-        { status: 'sending', leaseUntil: { $lte: now } },
-      ],
+      $or: [{ status: 'pending' }, { status: 'sending', leaseUntil: { $lte: now } }],
     })
     .sort({ seq: 1 })
     .limit(limit)
