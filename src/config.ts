@@ -45,6 +45,9 @@ const schema = z.object({
   CDN_MAX_AGE: z.coerce.number().int().min(0).max(31_536_000).optional(),
   CDN_STALE_WHILE_REVALIDATE: z.coerce.number().int().min(0).max(86_400).default(30),
   CDN_PURGE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  CDN_PURGE_WINDOW_MS: z.coerce.number().int().min(0).max(60_000).default(250),
+  CDN_PURGE_PROVIDER: z.enum(['varnish', 'fastly', 'cloudflare']).default('varnish'),
+  CDN_PURGE_TOKEN: z.string().min(1).optional(),
   LIVE_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).max(1_000).default(20),
   LIVE_MAX_MESSAGE_BYTES: z.coerce.number().int().min(1_024).max(16_777_216).default(65_536),
   LIVE_KEEPALIVE_MS: z.coerce.number().int().min(1_000).max(600_000).default(12_000),
@@ -200,6 +203,12 @@ export interface Config {
     staleWhileRevalidate: number;
     /** Varnish (or any cache taking `PURGE` with an `xkey-purge` header): purged when something shown changes. */
     purgeUrl?: string;
+    /** Purges wait at most this long after their write: every purge queued by then goes out in one request. */
+    purgeWindowMs: number;
+    /** What `purgeUrl` speaks: Varnish's xkey `PURGE`, Fastly's or Cloudflare's purge API. */
+    purgeProvider: 'varnish' | 'fastly' | 'cloudflare';
+    /** The API token Fastly or Cloudflare purges need (a secret: never logged). */
+    purgeToken?: string;
   };
   /** GraphQL subscriptions over WebSocket (src/live). */
   live: {
@@ -282,6 +291,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   }
   const c = parsed.data;
+  if (c.CDN_PURGE_URL && c.CDN_PURGE_PROVIDER !== 'varnish' && !c.CDN_PURGE_TOKEN)
+    throw new ConfigError([`CDN_PURGE_TOKEN: ${c.CDN_PURGE_PROVIDER} purges need an API token`]);
   const isProduction = c.NODE_ENV === 'production';
   const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '');
   const testing = c.NODE_ENV === 'test';
@@ -324,6 +335,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAge: c.CDN_MAX_AGE ?? c.CACHE_MAX_AGE,
       staleWhileRevalidate: c.CDN_STALE_WHILE_REVALIDATE,
       purgeUrl: c.CDN_PURGE_URL,
+      purgeWindowMs: c.CDN_PURGE_WINDOW_MS,
+      purgeProvider: c.CDN_PURGE_PROVIDER,
+      purgeToken: c.CDN_PURGE_TOKEN,
     },
     live: {
       maxSubscriptions: c.LIVE_MAX_SUBSCRIPTIONS,

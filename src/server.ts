@@ -59,7 +59,7 @@ export async function startService(
   let webhooks: Webhooks | undefined;
   try {
     if (deps.config.webhooks.enabled)
-      webhooks = await startWebhooks(deps.store, deps.config.webhooks, deps.log, deps.config.cdn.purgeUrl);
+      webhooks = await startWebhooks(deps.store, deps.config.webhooks, deps.log, deps.config.cdn);
     live = await startLive({
       server,
       schema,

@@ -17,21 +17,30 @@ export interface Webhooks {
 const LEASE_MARGIN_MS = 5_000;
 
 /**
- * `purgeUrl`: CDN_PURGE_URL; each cache-purge event is also queued for it, as a `PURGE` (purger.ts).
+ * `cdn.purgeUrl`: CDN_PURGE_URL; each cache-purge event is also queued for it, and the purges queued within
+ * `cdn.purgeWindowMs` go out together, as the cache of `cdn.purgeProvider` takes them (purger.ts).
  */
 export async function startWebhooks(
   store: Store,
   config: Config['webhooks'],
   log: Logger,
-  purgeUrl?: string,
+  cdn?: Pick<Config['cdn'], 'purgeUrl' | 'purgeWindowMs' | 'purgeProvider' | 'purgeToken'>,
 ): Promise<Webhooks> {
+  const purgeUrl = cdn?.purgeUrl;
   const timeouts = { connectTimeoutMs: config.connectTimeoutMs, timeoutMs: config.timeoutMs };
   const sender = new WebhookSender(targetGuard(config.allowTargets), timeouts);
-  const purger = purgeUrl === undefined ? undefined : new Purger(purgeUrl, timeouts);
+  const purger =
+    purgeUrl === undefined
+      ? undefined
+      : new Purger({ url: purgeUrl, provider: cdn!.purgeProvider, token: cdn!.purgeToken }, timeouts);
   const producer: EventProducer = new EventProducer(store, log, {
     retryForMs: config.retryForMs,
     builtIn: purgeUrl === undefined ? [] : [purgeEndpoint(purgeUrl)],
-    queued: () => worker.wake(),
+    purgeWindowMs: cdn?.purgeWindowMs ?? 0,
+    queued: (purgesDueInMs) => {
+      worker.wake();
+      if (purgesDueInMs !== undefined) worker.wakeIn(purgesDueInMs);
+    },
   });
   const worker = new DeliveryWorker(store, sender, log, {
     ...config,

@@ -12,14 +12,35 @@ type Deliveries = Collection<WebhookDeliveryDoc>;
 
 const deliveries = (store: Store): Deliveries => store.collection('webhookDeliveries');
 
-/** Due deliveries (pending and due, or with an expired lease), oldest change first. */
-export function dueDeliveries(store: Store, now: Date, limit: number): Promise<WebhookDeliveryDoc[]> {
+/** Due deliveries (pending and due, or with an expired lease), oldest change first; `except` an endpoint's. */
+export function dueDeliveries(store: Store, now: Date, limit: number, except?: string): Promise<WebhookDeliveryDoc[]> {
   return deliveries(store)
     .find({
       $or: [
         { status: 'pending', nextAttemptAt: { $lte: now } },
         { status: 'sending', leaseUntil: { $lte: now } },
       ],
+      ...(except === undefined ? {} : { endpointId: { $ne: except } }),
+    })
+    .sort({ seq: 1 })
+    .limit(limit)
+    .toArray();
+}
+
+/**
+ * What one purge request to `endpointId` takes along once a purge is due: every one queued (due or not: a purge
+ * sent early does no harm), and those whose lease expired.
+ */
+export function purgesToSend(
+  store: Store,
+  endpointId: string,
+  now: Date,
+  limit: number,
+): Promise<WebhookDeliveryDoc[]> {
+  return deliveries(store)
+    .find({
+      endpointId,
+      $or: [{ status: 'pending' }, { status: 'sending', leaseUntil: { $lte: now } }],
     })
     .sort({ seq: 1 })
     .limit(limit)

@@ -16,6 +16,7 @@ import { ResumableWatch } from '../store/resumable-watch.js';
 import type { Store } from '../store/store.js';
 import type { WebhookDeliveryDoc, WebhookEndpointDoc } from '../store/webhooks/webhook.docs.js';
 import { EVENT_COLLECTIONS, eventsOfChange } from './change-events.js';
+import { PURGE_ENDPOINT_ID } from './purger.js';
 
 /** The settings document holding the stream position the outbox is complete up to. */
 const POSITION_SETTING = 'webhooks.streamPosition';
@@ -27,8 +28,10 @@ export interface ProducerOptions {
   retryForMs: number;
   /** Built-in endpoints beside the stored ones (the CDN purger's). */
   builtIn: readonly WebhookEndpointDoc[];
-  /** Called after deliveries were queued. */
-  queued(): void;
+  /** Deliveries to the built-in purge endpoint wait this long, so that those of a burst go out together. */
+  purgeWindowMs: number;
+  /** Called after deliveries were queued; `purgesDueInMs` when purges were among them. */
+  queued(purgesDueInMs?: number): void;
 }
 
 const tokenData = (change: ChangeStreamDocument<Document>): string => String((change._id as { _data?: unknown })._data);
@@ -96,6 +99,7 @@ export class EventProducer {
     const now = new Date();
     const at = change.operationType !== 'invalidate' && 'wallTime' in change && change.wallTime ? change.wallTime : now;
     const docs: WebhookDeliveryDoc[] = [];
+    const purgesDueAt = new Date(now.getTime() + this.options.purgeWindowMs);
     events.forEach((event, index) => {
       const id = eventId(position, index);
       const body = JSON.stringify({ type: event.type, timestamp: at.toISOString(), data: event.data });
@@ -110,7 +114,7 @@ export class EventProducer {
           body,
           status: 'pending',
           attempts: 0,
-          nextAttemptAt: now,
+          nextAttemptAt: endpoint._id === PURGE_ENDPOINT_ID ? purgesDueAt : now,
           leaseOwner: null,
           leaseUntil: null,
           giveUpAt: new Date(now.getTime() + this.options.retryForMs),
@@ -127,7 +131,9 @@ export class EventProducer {
         .catch((err: unknown) => {
           if (!allDuplicates(err)) throw err;
         });
-      this.options.queued();
+      this.options.queued(
+        docs.some((d) => d.endpointId === PURGE_ENDPOINT_ID) ? this.options.purgeWindowMs : undefined,
+      );
     }
     if (docs.length || Date.now() - this.positionSavedAt >= POSITION_EVERY_MS) await this.savePosition(change._id);
   }

@@ -1,14 +1,23 @@
 // The delivery loop of one gateway process: finds due deliveries in the outbox, claims each attempt (outbox.ts),
 // sends it, records the outcome, and schedules a retry with exponential back-off and full jitter until the
 // delivery's retry window closes. An endpoint that has not taken a delivery for `disableAfterMs` is disabled,
-// with the reason on it.
+// with the reason on it. Purges for the cache in front are sent apart: once one is due, every purge queued so
+// far is claimed with it and their keys go out in one request (sendPurges).
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/store.js';
 import type { DeliveryAttemptDoc, WebhookDeliveryDoc, WebhookEndpointDoc } from '../store/webhooks/webhook.docs.js';
-import { claim, dueDeliveries, giveUpUnsent, recordAttempt, removeFinished, waitsForEarlier } from './outbox.js';
-import { PURGE_ENDPOINT_ID, purgeEndpoint, type Purger } from './purger.js';
+import {
+  claim,
+  dueDeliveries,
+  giveUpUnsent,
+  purgesToSend,
+  recordAttempt,
+  removeFinished,
+  waitsForEarlier,
+} from './outbox.js';
+import { keysOf, PURGE_ENDPOINT_ID, purgeEndpoint, type Purger } from './purger.js';
 import type { WebhookSender } from './sender.js';
 import { signingSecrets } from './signing.js';
 
@@ -32,6 +41,8 @@ export interface WorkerOptions {
 
 /** Deliveries sent at once by one process. */
 const CONCURRENCY = 16;
+/** Purge deliveries claimed together at most (their keys may still need several requests). */
+const PURGE_BATCH = 1_000;
 /** Finished deliveries past their keeping time are looked for at most this often (and never less often). */
 const PRUNE_EVERY_MS = 60_000;
 
@@ -48,6 +59,8 @@ export class DeliveryWorker {
   private stopped = false;
   private prunedAt = 0;
   private pruning: Promise<void> | undefined;
+  private purging: Promise<void> | undefined;
+  private purgeTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly store: Store,
@@ -70,9 +83,19 @@ export class DeliveryWorker {
     this.wake();
   }
 
+  /** Looks for due deliveries in `ms` (purges were queued, due then); one such wake-up waits at a time. */
+  wakeIn(ms: number): void {
+    if (this.stopped || this.purgeTimer) return;
+    this.purgeTimer = setTimeout(() => {
+      this.purgeTimer = undefined;
+      this.wake();
+    }, ms);
+  }
+
   /** Looks for due deliveries now (new events were queued). */
   wake(): void {
     if (this.stopped) return;
+    this.sendPurges();
     if (this.scanning) {
       this.again = true;
       return;
@@ -108,7 +131,9 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    clearTimeout(this.purgeTimer);
     await this.pruning;
+    await this.purging;
     await this.scanning;
     await Promise.all(this.inFlight.values());
   }
@@ -116,7 +141,8 @@ export class DeliveryWorker {
   private async scan(): Promise<void> {
     const free = CONCURRENCY - this.inFlight.size;
     if (free <= 0) return;
-    const due = await dueDeliveries(this.store, new Date(), free * 4);
+    // With a purger, its deliveries are sent by sendPurges; without one, they are given up below.
+    const due = await dueDeliveries(this.store, new Date(), free * 4, this.options.purger && PURGE_ENDPOINT_ID);
     const endpoints = new Map<string, WebhookEndpointDoc | null>();
     for (const delivery of due) {
       if (this.stopped || this.inFlight.size >= CONCURRENCY) return;
@@ -145,6 +171,54 @@ export class DeliveryWorker {
     }
   }
 
+  /** Sends the queued purges as one, once one of them is due; one batch at a time per process. */
+  private sendPurges(): void {
+    const purger = this.options.purger?.purger;
+    if (!purger || this.purging) return;
+    let full = false;
+    this.purging = this.purgeBatch(purger)
+      .then((more) => {
+        full = more;
+      })
+      .catch((err: unknown) => this.log.warn({ err }, 'CDN purge batch failed'))
+      .finally(() => {
+        this.purging = undefined;
+        if (full) this.wake();
+      });
+  }
+
+  /** True when the batch was full (more may wait). */
+  private async purgeBatch(purger: Purger): Promise<boolean> {
+    const now = new Date();
+    const queued = await purgesToSend(this.store, PURGE_ENDPOINT_ID, now, PURGE_BATCH);
+    const due = (d: WebhookDeliveryDoc) =>
+      d.status === 'pending' ? d.nextAttemptAt <= now : d.leaseUntil !== null && d.leaseUntil <= now;
+    if (!queued.some(due)) {
+      // The earliest one not yet due wakes this process then (another process may have queued it).
+      const next = Math.min(...queued.map((d) => d.nextAttemptAt.getTime()));
+      if (Number.isFinite(next)) this.wakeIn(Math.max(0, next - now.getTime()));
+      return false;
+    }
+    const claimed = (
+      await Promise.all(queued.map((d) => claim(this.store, d, this.owner, now, this.options.leaseMs)))
+    ).filter((d): d is WebhookDeliveryDoc => d !== null);
+    if (claimed.length === 0) return false;
+    const keys = [...new Set(claimed.flatMap((d) => keysOf(d.body)))];
+    const attempt = await purger.purge(keys, now);
+    if (attempt.error) this.log.warn({ error: attempt.error, keys: keys.length }, 'CDN purge failed');
+    // One retry time for the batch, so that it stays together.
+    const { retryBaseMs, retryMaxMs } = this.options;
+    const attempts = Math.max(...claimed.map((d) => d.attempts));
+    const retryAt = new Date(Date.now() + retryDelay(attempts, retryBaseMs, retryMaxMs));
+    await Promise.all(
+      claimed.map(async (d) => {
+        if (!(await recordAttempt(this.store, d, this.owner, attempt, retryAt < d.giveUpAt ? retryAt : null)))
+          this.log.warn({ delivery: d._id }, 'CDN purge taken over by another process');
+      }),
+    );
+    return queued.length === PURGE_BATCH;
+  }
+
   private endpointOf(id: string): Promise<WebhookEndpointDoc | null> {
     if (id !== PURGE_ENDPOINT_ID) return this.store.collection('webhookEndpoints').findOne({ _id: id });
     // Purges queued while CDN_PURGE_URL was set are given up once it is not.
@@ -154,13 +228,10 @@ export class DeliveryWorker {
 
   private async attempt(claimed: WebhookDeliveryDoc, endpoint: WebhookEndpointDoc): Promise<void> {
     const now = new Date();
-    const purger = endpoint._id === PURGE_ENDPOINT_ID ? this.options.purger?.purger : undefined;
-    const attempt = purger
-      ? await purger.purge(claimed.body, now)
-      : await this.sender.send(
-          { id: claimed.eventId, url: endpoint.url, body: claimed.body, secrets: signingSecrets(endpoint, now) },
-          now,
-        );
+    const attempt = await this.sender.send(
+      { id: claimed.eventId, url: endpoint.url, body: claimed.body, secrets: signingSecrets(endpoint, now) },
+      now,
+    );
     const { retryBaseMs, retryMaxMs } = this.options;
     const retryAt = new Date(Date.now() + retryDelay(claimed.attempts, retryBaseMs, retryMaxMs));
     const recorded = await recordAttempt(
@@ -171,10 +242,7 @@ export class DeliveryWorker {
       retryAt < claimed.giveUpAt ? retryAt : null,
     );
     if (!recorded) this.log.warn({ delivery: claimed._id }, 'webhook delivery taken over by another process');
-    // The built-in purge endpoint is never disabled: its failures are logged instead.
-    if (purger) {
-      if (attempt.error) this.log.warn({ error: attempt.error, url: endpoint.url }, 'CDN purge failed');
-    } else await this.endpointHealth(endpoint, attempt);
+    await this.endpointHealth(endpoint, attempt);
   }
 
   private async endpointHealth(endpoint: WebhookEndpointDoc, attempt: DeliveryAttemptDoc): Promise<void> {

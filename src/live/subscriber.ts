@@ -1,7 +1,11 @@
 // One subscriber's queue: an async iterator the GraphQL subscription reads from, fed by the hub. It is
 // bounded: a subscriber whose queue fills (or whose socket has too much unsent data) is dropped, so a
-// slow client never holds memory or delays the others; the hub's publish never waits for anyone.
+// slow client never holds memory or delays the others; the hub's publish never waits for anyone. A subscriber
+// may instead hand each event straight to a function (`deliverTo`): then nothing is queued, and its iterator
+// only says when the subscription ends.
 export interface Connection {
+  /** Writes one protocol message (serialised already) to the socket. */
+  send(data: string): void;
   /** True when the socket holds more unsent bytes than it may. */
   congested(): boolean;
   /** Ends the connection of a subscriber that cannot keep up. */
@@ -14,6 +18,7 @@ export class Subscriber<T> implements AsyncIterableIterator<T> {
   private readonly queue: T[] = [];
   private waiter: ((r: IteratorResult<T>) => void) | undefined;
   private done = false;
+  private deliver: ((value: T) => void) | undefined;
 
   constructor(
     private readonly connection: Connection,
@@ -25,6 +30,7 @@ export class Subscriber<T> implements AsyncIterableIterator<T> {
   /** Hands an event over without waiting; drops the subscriber instead of queueing without bound. */
   push(value: T): void {
     if (this.done || (this.accepts && !this.accepts(value))) return;
+    if (this.deliver) return this.deliver(value);
     if (this.waiter) {
       const resolve = this.waiter;
       this.waiter = undefined;
@@ -37,6 +43,11 @@ export class Subscriber<T> implements AsyncIterableIterator<T> {
       return;
     }
     this.queue.push(value);
+  }
+
+  /** From now on each event goes to `deliver` as it comes; `next()` then resolves only when the subscription ends. */
+  deliverTo(deliver: (value: T) => void): void {
+    this.deliver = deliver;
   }
 
   next(): Promise<IteratorResult<T>> {

@@ -15,6 +15,8 @@ import {
   validate,
   type DocumentNode,
   type ExecutionArgs,
+  type ExecutionResult,
+  type FormattedExecutionResult,
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
@@ -31,7 +33,7 @@ import type { Logger } from '../logger.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { Store } from '../store/store.js';
 import type { LiveHub } from './hub.js';
-import { subscribeShared } from './shared-execution.js';
+import { sharedSubscribe } from './shared-execution.js';
 import type { Connection } from './subscriber.js';
 import { FORBIDDEN, TokenLifetimes, type RevocationEvents } from './token-lifetime.js';
 import { closeReason, serveGraphqlWs } from './ws-transport.js';
@@ -88,6 +90,9 @@ const format = (e: GraphQLError) =>
   !e.originalError && OWN_CODES.has(String(e.extensions.code))
     ? { message: e.message, locations: e.locations, extensions: { code: e.extensions.code } }
     : formatGraphQLError(e.toJSON(), e);
+/** A result as sent: its errors through the formatter above (the result itself when it has none). */
+const formatResult = (result: ExecutionResult): ExecutionResult | FormattedExecutionResult =>
+  result.errors?.length ? { ...result, errors: result.errors.map(format) } : result;
 
 export function attachLiveServer(deps: LiveServerDeps): LiveServer {
   const { config, log } = deps;
@@ -139,6 +144,11 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
     idle.set(socket, setTimeout(() => socket.close(IDLE, 'Idle: no subscription'), config.live.idleTimeoutMs).unref());
   };
   const connectionOf = (socket: WebSocket): Connection => ({
+    send(data) {
+      if (socket.readyState !== socket.OPEN) return;
+      if (this.congested()) return this.drop('subscriber too slow');
+      socket.send(data);
+    },
     congested: () => socket.bufferedAmount > config.live.maxBufferedBytes,
     drop: (reason) => {
       log.info({ reason }, 'dropping a live subscriber');
@@ -175,7 +185,7 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
   const disposable = serveGraphqlWs<Record<string, unknown> | undefined, Extra>(
     {
       schema: deps.schema,
-      subscribe: subscribeShared,
+      subscribe: sharedSubscribe(formatResult),
       connectionInitWaitTimeout: 10_000,
       // Messages only a server sends are a client's protocol error (4400), not an internal one (4500).
       jsonMessageReviver: (key, value: unknown) => {
@@ -212,7 +222,7 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
         Reflect.deleteProperty(ctx.extra, 'request');
         return true;
       },
-      onSubscribe: async (ctx, _id, payload) => {
+      onSubscribe: async (ctx, id, payload) => {
         const socket = ctx.extra.socket;
         if (ctx.extra.credential !== undefined) {
           try {
@@ -282,7 +292,7 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
           viewer: ctx.extra.viewer ?? null,
           clientIp: ctx.extra.clientIp,
         });
-        context.live = { hub: deps.hub, connection: connectionOf(socket) };
+        context.live = { hub: deps.hub, connection: connectionOf(socket), subscriptionId: id };
         const args: ExecutionArgs = {
           schema: deps.schema,
           document,
@@ -300,10 +310,7 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
         active.set(socket, left);
         if (left === 0) armIdle(socket);
       },
-      onNext: (_ctx, _id, _payload, _args, result) => {
-        if (!result.errors?.length) return;
-        return { ...result, errors: result.errors.map(format) };
-      },
+      onNext: (_ctx, _id, _payload, _args, result) => (result.errors?.length ? formatResult(result) : undefined),
       onError: (_ctx, _id, _payload, errors) => errors.map(format),
     },
     wss,

@@ -30,26 +30,32 @@ export function serveGraphqlWs<P extends ConnectionInitMessage['payload'], E ext
   const server = makeServer(options);
   wss.options.handleProtocols = handleProtocols;
   wss.on('error', (err) => log.error({ err }, 'live: the WebSocket server failed'));
+  // One keep-alive timer for every socket: each tick cuts the sockets that did not answer the previous tick's
+  // ping within the period, and pings the others.
+  const awaitingPong = new Set<WebSocket>();
+  const pings =
+    keepAliveMs > 0
+      ? setInterval(() => {
+          for (const socket of wss.clients) {
+            if (socket.readyState !== socket.OPEN) continue;
+            if (awaitingPong.has(socket)) {
+              socket.terminate();
+              continue;
+            }
+            awaitingPong.add(socket);
+            socket.ping();
+          }
+        }, keepAliveMs).unref()
+      : undefined;
   wss.on('connection', (socket, request: IncomingMessage) => {
+    // Only the peer's address is kept for the connection's life, not the upgrade request.
+    const ip = request.socket.remoteAddress;
     // `ws` closes the connection itself on a peer's protocol error (1009 for an oversized message, 1002 ...) and
     // then reports it here: the client's doing, logged without a stack.
     socket.on('error', (err: Error & { code?: string }) =>
-      log.info(
-        { wsError: err.code, reason: err.message, ip: request.socket.remoteAddress },
-        'live: closed a connection on a protocol error',
-      ),
+      log.info({ wsError: err.code, reason: err.message, ip }, 'live: closed a connection on a protocol error'),
     );
-    let pongWait: NodeJS.Timeout | undefined;
-    // A peer that does not answer a ping within a keep-alive period is gone: its socket is cut.
-    const pings =
-      keepAliveMs > 0
-        ? setInterval(() => {
-            if (socket.readyState !== socket.OPEN) return;
-            pongWait = setTimeout(() => socket.terminate(), keepAliveMs);
-            socket.once('pong', () => clearTimeout(pongWait));
-            socket.ping();
-          }, keepAliveMs)
-        : undefined;
+    socket.on('pong', () => awaitingPong.delete(socket));
     const closed = server.opened(
       {
         protocol: socket.protocol,
@@ -73,13 +79,13 @@ export function serveGraphqlWs<P extends ConnectionInitMessage['payload'], E ext
       { socket, request } as SocketExtra & E,
     );
     socket.once('close', (code, reason) => {
-      clearTimeout(pongWait);
-      clearInterval(pings);
+      awaitingPong.delete(socket);
       void closed(code, String(reason));
     });
   });
   return {
     async dispose() {
+      clearInterval(pings);
       for (const client of wss.clients) client.close(1001, 'Going away');
       wss.removeAllListeners();
       await new Promise<void>((resolve, reject) => wss.close((err) => (err ? reject(err) : resolve())));

@@ -1,0 +1,85 @@
+// The same purges driving Fastly's and Cloudflare's purge APIs (CDN_PURGE_PROVIDER): a local receiver stands in
+// for each API and records the requests the gateway sends, which must be what the API takes: the method, path,
+// the keys where the API reads them and the token as the API expects it.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { article } from '../content/fixtures.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+
+interface Request {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+let api: Server;
+let base: string;
+const requests: Request[] = [];
+
+beforeAll(async () => {
+  api = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += String(chunk)));
+    req.on('end', () => {
+      requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok","success":true}');
+    });
+  });
+  await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise((resolve) => api?.close(resolve)));
+
+/** Starts a gateway purging through `provider` at `path`, writes one article, returns the requests it caused. */
+async function purgesOf(provider: string, path: string, token: string, id: string): Promise<Request[]> {
+  requests.length = 0;
+  let svc: TestService | undefined;
+  try {
+    svc = await startTestService({
+      env: {
+        CDN_PURGE_PROVIDER: provider,
+        CDN_PURGE_URL: `${base}${path}`,
+        CDN_PURGE_TOKEN: token,
+        CDN_PURGE_WINDOW_MS: '0',
+        WEBHOOK_POLL_MS: '100',
+      },
+    });
+    await svc.db.collection('articles').insertOne(article(id) as never);
+    for (const deadline = Date.now() + 30_000; requests.length === 0; await new Promise((r) => setTimeout(r, 50)))
+      if (Date.now() > deadline) throw new Error(`no purge reached the ${provider} API`);
+    return [...requests];
+  } finally {
+    await svc?.close();
+  }
+}
+
+test('Fastly: POST /service/{id}/purge with the keys in Surrogate-Key and the token in Fastly-Key', async () => {
+  const [purge, ...more] = await purgesOf('fastly', '/service/svc-1/purge', 'fastly-secret', 'fastly-1');
+  expect(more).toEqual([]);
+  expect(purge!.method).toBe('POST');
+  expect(purge!.path).toBe('/service/svc-1/purge');
+  expect(purge!.headers['fastly-key']).toBe('fastly-secret');
+  expect(String(purge!.headers['surrogate-key']).split(' ').sort()).toEqual(['article:fastly-1', 'articles']);
+  expect(purge!.headers.authorization).toBeUndefined();
+}, 60_000);
+
+test('Cloudflare: POST /zones/{id}/purge_cache with {"tags": [...]} and a bearer token', async () => {
+  const [purge, ...more] = await purgesOf('cloudflare', '/client/v4/zones/zone-1/purge_cache', 'cf-secret', 'cf-1');
+  expect(more).toEqual([]);
+  expect(purge!.method).toBe('POST');
+  expect(purge!.path).toBe('/client/v4/zones/zone-1/purge_cache');
+  expect(purge!.headers.authorization).toBe('Bearer cf-secret');
+  expect(purge!.headers['content-type']).toBe('application/json');
+  const body = JSON.parse(purge!.body) as { tags: string[] };
+  expect(Object.keys(body)).toEqual(['tags']);
+  expect([...body.tags].sort()).toEqual(['article:cf-1', 'articles']);
+  expect(purge!.headers['fastly-key']).toBeUndefined();
+}, 60_000);
+
+test('a Fastly or Cloudflare purge URL without a token is refused at start', () => {
+  for (const provider of ['fastly', 'cloudflare'])
+    expect(() => loadConfig({ CDN_PURGE_PROVIDER: provider, CDN_PURGE_URL: `${base}/purge` })).toThrow(ConfigError);
+  expect(() => loadConfig({ CDN_PURGE_PROVIDER: 'akamai' })).toThrow(ConfigError);
+});
