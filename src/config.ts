@@ -293,6 +293,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const c = parsed.data;
   if (c.CDN_PURGE_URL && c.CDN_PURGE_PROVIDER !== 'varnish' && !c.CDN_PURGE_TOKEN)
     throw new ConfigError([`CDN_PURGE_TOKEN: ${c.CDN_PURGE_PROVIDER} purges need an API token`]);
+  // Purges are sent by the webhook outbox's worker: without it the CDN would keep changed answers for CDN_MAX_AGE.
+  if (c.CDN_PURGE_URL && c.WEBHOOKS === false)
+    throw new ConfigError(['CDN_PURGE_URL: purges are sent by the webhook worker, which WEBHOOKS=false turns off']);
   const isProduction = c.NODE_ENV === 'production';
   const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '');
   const testing = c.NODE_ENV === 'test';

@@ -261,6 +261,10 @@ export class DeliveryWorker {
       { $set: { enabled: false, disabledReason, updatedAt: attempt.at } },
     );
     if (disabled.modifiedCount === 1)
-      this.log.warn({ endpoint: endpoint._id, url: endpoint.url }, 'webhook endpoint disabled: failing for too long');
+      // The origin only: a URL's user info or query may hold a credential.
+      this.log.warn(
+        { endpoint: endpoint._id, origin: new URL(endpoint.url).origin },
+        'webhook endpoint disabled: failing for too long',
+      );
   }
 }

@@ -33,6 +33,11 @@ test('every bad value is reported by name', () => {
   for (const name of ['PORT', 'MONGODB_URI', 'STORE', 'LOG_LEVEL']) expect(message).toContain(name);
 });
 
+test('CDN purges with the webhook worker turned off are refused: nothing would send them', () => {
+  expect(() => loadConfig({ CDN_PURGE_URL: 'http://varnish.internal/', WEBHOOKS: 'false' })).toThrow(/CDN_PURGE_URL/);
+  expect(loadConfig({ CDN_PURGE_URL: 'http://varnish.internal/' }).cdn.purgeUrl).toBe('http://varnish.internal/');
+});
+
 test('empty variables count as unset', () => {
   expect(loadConfig({ PORT: '', MONGODB_URI: '' }).port).toBe(4000);
 });
