@@ -51,7 +51,7 @@ interface CachedRequest {
  * writes evict it by) and obey the same rules.
  */
 const GRAPHQL_PATH = /^\/graphql\/?$/i;
-const isGraphqlPath = (path: string): boolean => GRAPHQL_PATH.test(path);
+export const isGraphqlPath = (path: string): boolean => GRAPHQL_PATH.test(path);
 
 export class ResponseCache {
   private readonly cache: LRUCache<string, Stored>;

@@ -72,9 +72,12 @@ const PER_DELIVERY = new Set([
   'transfer-encoding',
 ]);
 
+/** The max-age directive of a Cache-Control value: the whole match and the seconds. */
+export const MAX_AGE = /max-age=(\d+)/;
+
 export function maxAgeIf(scope: 'public' | 'private', cacheControl: string): number {
   if (!cacheControl.includes(scope) || /no-store|no-cache|public.*private|private.*public/.test(cacheControl)) return 0;
-  const match = /max-age=(\d+)/.exec(cacheControl);
+  const match = MAX_AGE.exec(cacheControl);
   return match ? Number(match[1]) : 0;
 }
 

@@ -6,6 +6,8 @@
 import type Koa from 'koa';
 import { collectionsOfType, type AnswerKeys } from '../cache/answer-keys.js';
 import { REST_SHOWS } from '../cache/shown-by.js';
+import { isGraphqlPath } from '../cache/response-cache.js';
+import { MAX_AGE } from '../cache/stored-answer.js';
 import { ALL_KEY } from '../cache/surrogate-keys.js';
 
 interface WithAnswer {
@@ -26,8 +28,6 @@ export interface CdnOptions {
 }
 
 const PUBLIC = /(?:^|,)\s*public\s*(?:,|$)/;
-const MAX_AGE = /max-age=(\d+)/;
-const GRAPHQL_PATH = /^\/graphql\/?$/i;
 
 /** The keys of a REST answer: the collections its route shows (shown-by.ts), or `all` alone for static files. */
 function restKeys(path: string, staticPrefixes: readonly string[]): string[] {
@@ -46,7 +46,7 @@ export function cdnHeaders(options: CdnOptions): Koa.Middleware<WithAnswer> {
     const maxAge = MAX_AGE.exec(cacheControl);
     if (!maxAge || !PUBLIC.test(cacheControl) || Number(maxAge[1]) <= 0 || ctx.response.get('set-cookie')) return;
     const context = ctx.state.context;
-    const keys = GRAPHQL_PATH.test(ctx.path)
+    const keys = isGraphqlPath(ctx.path)
       ? context?.http.keys?.keys(context.operation.fields)
       : restKeys(ctx.path, options.staticPrefixes);
     // A GraphQL answer whose keys were not collected cannot be purged: no CDN may keep it past its max-age.
