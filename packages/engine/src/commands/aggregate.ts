@@ -22,6 +22,7 @@ import { runMerge, runOut, WRITE_STAGES } from './aggregateOut.js';
 import { viewOf } from './views.js';
 import { holdsText, SCORE_FIELD, scoreStages, splitText, textSearch } from '../query/text.js';
 import { NameSet } from '../storage/rawdoc.js';
+import { countUnwound, readingFacet, unwindCount, type UnwindCount } from './aggregate-counts.js';
 import { cappedMaxSize, isCapped } from './capped.js';
 
 const UNSUPPORTED = new Set(['$changeStream', '$currentOp', '$listSessions', '$indexStats', '$search', '$geoNear']);
@@ -260,6 +261,29 @@ function* mingoStream(stages: Document[], input: Iterable<Document>, extras: Que
   }
 }
 
+/** An UnwindCount's groups, or (at a value it does not key) what mingo makes of its two stages. */
+function* unwoundCounts(
+  input: Iterable<Document>,
+  counts: UnwindCount,
+  stages: Document[],
+  extras: QueryExtras,
+): Generator<Document> {
+  const docs = [...input];
+  yield* countUnwound(docs, counts) ?? mingoStream(stages, docs, extras);
+}
+
+/** A `$facet` whose branches only read: each branch runs here over the same input documents. */
+function* facetOf(
+  input: Iterable<Document>,
+  branches: Array<[string, Document[]]>,
+  extras: QueryExtras,
+): Generator<Document> {
+  const docs = [...input];
+  const out: Document = {};
+  for (const [name, branch] of branches) out[name] = [...runStages(branch, docs, extras)];
+  yield out;
+}
+
 function* taken<T>(input: Iterable<T>, n: number): Generator<T> {
   if (n <= 0) return;
   let left = n;
@@ -284,17 +308,24 @@ function* runStages(stages: Document[], input: Iterable<Document>, extras: Query
   const collated = effectiveCollation(extras.collation) !== undefined;
   let src: Iterable<Document> = input;
   let segment: Document[] = [];
-  for (const st of stages) {
+  for (let i = 0; i < stages.length; i++) {
+    const st = stages[i]!;
     const fields = collated ? undefined : plainSort(st);
     // mingo's $limit reads its whole input: here it stops reading at the limit.
     const limit = windowOf([st]);
-    if (!fields && !(limit.used === 1 && '$limit' in st)) {
+    const counts = collated ? undefined : unwindCount(st, stages[i + 1]);
+    const facet = collated ? undefined : readingFacet(st);
+    if (!fields && !(limit.used === 1 && '$limit' in st) && !counts && !facet) {
       segment.push(st);
       continue;
     }
     if (segment.length) src = mingoStream(segment, src, extras);
     segment = [];
-    src = fields ? bsonSorted(src, fields) : taken(src, limit.limit);
+    if (counts) {
+      src = unwoundCounts(src, counts, stages.slice(i, i + 2), extras);
+      i++;
+    } else if (facet) src = facetOf(src, facet, extras);
+    else src = fields ? bsonSorted(src, fields) : taken(src, limit.limit);
   }
   if (segment.length) src = mingoStream(segment, src, extras);
   yield* src;
