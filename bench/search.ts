@@ -243,6 +243,10 @@ async function main(): Promise<void> {
   console.log(
     `sample: ${sample.length} published articles; rare words: ${rare.length}; common words: ${common.map((w) => `${w} (${counted.find((c) => c.w === w)!.n})`).join(', ')}`,
   );
+  // What the service spends with no request (its pollers): part of the CPU per query below, shown apart.
+  const idle0 = cpuSeconds(service.pid)!;
+  await new Promise((resolve) => setTimeout(resolve, 10_000));
+  console.log(`service CPU while idle: ${((cpuSeconds(service.pid)! - idle0) * 100).toFixed(0)} ms/s`);
   console.log(`\n${QUERIES} queries each, first 20 with totalCount, one client, response cache off`);
   console.log('| query | matches | p50 ms | p95 ms | service CPU ms/query | load average |');
   console.log('|---|---|---|---|---|---|');
