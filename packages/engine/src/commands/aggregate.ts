@@ -284,6 +284,18 @@ function* facetOf(
   yield out;
 }
 
+const isCount = (st: Document | undefined): boolean =>
+  !!st && Object.keys(st).length === 1 && typeof st.$count === 'string';
+
+/** The fields of a top-level inclusion projection, as they are (none is copied: later stages only read). */
+function* picked(input: Iterable<Document>, keep: NameSet): Generator<Document> {
+  for (const d of input) {
+    const out: Document = {};
+    for (const k of keep.list) if (Object.hasOwn(d, k)) out[k] = d[k];
+    yield out;
+  }
+}
+
 function* taken<T>(input: Iterable<T>, n: number): Generator<T> {
   if (n <= 0) return;
   let left = n;
@@ -315,7 +327,14 @@ function* runStages(stages: Document[], input: Iterable<Document>, extras: Query
     const limit = windowOf([st]);
     const counts = collated ? undefined : unwindCount(st, stages[i + 1]);
     const facet = collated ? undefined : readingFacet(st);
-    if (!fields && !(limit.used === 1 && '$limit' in st) && !counts && !facet) {
+    // An inclusion $project before stages that read fields but not their order: picked here (mingo's is slow).
+    const pick =
+      isPlainStage(st.$project) &&
+      Object.keys(st).length === 1 &&
+      (readingFacet(stages[i + 1]) || isCount(stages[i + 1]))
+        ? inclusionFields(st.$project)
+        : undefined;
+    if (!fields && !(limit.used === 1 && '$limit' in st) && !counts && !facet && !pick) {
       segment.push(st);
       continue;
     }
@@ -325,6 +344,7 @@ function* runStages(stages: Document[], input: Iterable<Document>, extras: Query
       src = unwoundCounts(src, counts, stages.slice(i, i + 2), extras);
       i++;
     } else if (facet) src = facetOf(src, facet, extras);
+    else if (pick) src = picked(src, pick);
     else src = fields ? bsonSorted(src, fields) : taken(src, limit.limit);
   }
   if (segment.length) src = mingoStream(segment, src, extras);
