@@ -375,3 +375,87 @@ describe('sensitivity, languages and compound indexes', () => {
     expect(await c.countDocuments({})).toBe(1);
   });
 });
+
+describe('aggregations by score', () => {
+  let c: Collection<Doc>;
+  beforeAll(async () => {
+    c = db.collection<Doc>('byscore');
+    await c.createIndex({ title: 'text' });
+    // Six articles of one title (equal scores), two with the word twice (higher), one draft among them.
+    await c.insertMany([
+      ...[1, 2, 3, 4, 5, 6].map((i) => ({ _id: i, title: 'harbour news', day: i % 3, status: 'published' })),
+      { _id: 7, title: 'harbour harbour', day: 0, status: 'published' },
+      { _id: 8, title: 'harbour harbour', day: 0, status: 'draft' },
+      { _id: 9, title: 'other things', day: 5, status: 'published' },
+    ]);
+  });
+
+  const page = (extra: Document[], limit: number): Promise<Document[]> =>
+    c
+      .aggregate([
+        { $match: { $text: { $search: 'harbour' } } },
+        { $match: { status: 'published' } },
+        { $addFields: { s: { $meta: 'textScore' } } },
+        ...extra,
+        { $sort: { s: -1, day: -1, _id: -1 } },
+        { $limit: limit },
+        { $project: { _id: 1 } },
+      ])
+      .toArray();
+
+  test('a $sort by score then other keys, limited, orders equal scores by those keys', async () => {
+    expect((await page([], 4)).map((d) => d._id)).toEqual([7, 5, 2, 4]);
+    expect((await page([], 100)).map((d) => d._id)).toEqual([7, 5, 2, 4, 1, 6, 3]);
+  });
+
+  test('a keyset $match between the score and the $sort pages on', async () => {
+    const after = [{ $match: { $or: [{ s: { $lt: 0.75 } }, { s: 0.75, day: { $lt: 1 } }] } }];
+    const all = await c
+      .aggregate([{ $match: { $text: { $search: 'harbour' } } }, { $project: { s: { $meta: 'textScore' } } }])
+      .toArray();
+    expect(all.find((d) => d._id === 1)?.s).toBe(0.75);
+    expect((await page(after, 2)).map((d) => d._id)).toEqual([6, 3]);
+  });
+
+  test('$unwind and $group counts, also of values mingo keys, and a $facet of readers', async () => {
+    const t = db.collection<Doc>('unwindcounts');
+    await t.createIndex({ title: 'text' });
+    await t.insertMany([
+      { _id: 1, title: 'tide', tags: ['a', 'b', 1], n: { x: 1 } },
+      { _id: 2, title: 'tide', tags: ['a', 1.5, 1] },
+      { _id: 3, title: 'tide', tags: 'a' },
+      { _id: 4, title: 'tide', tags: [] },
+      { _id: 5, title: 'tide' },
+      { _id: 6, title: 'tide', tags: [{ o: 1 }, { o: 1 }] },
+    ]);
+    const counts = (match: Document): Promise<Document[]> =>
+      t
+        .aggregate([
+          { $match: { $text: { $search: 'tide' }, ...match } },
+          {
+            $facet: {
+              tags: [
+                { $unwind: '$tags' },
+                { $group: { _id: '$tags', count: { $sum: 1 } } },
+                { $sort: { count: -1, _id: 1 } },
+              ],
+              total: [{ $count: 'n' }],
+            },
+          },
+        ])
+        .toArray();
+    expect(await counts({ _id: { $lte: 5 } })).toEqual([
+      {
+        tags: [
+          { _id: 'a', count: 3 },
+          { _id: 1, count: 2 },
+          { _id: 1.5, count: 1 },
+          { _id: 'b', count: 1 },
+        ],
+        total: [{ n: 5 }],
+      },
+    ]);
+    // Documents as values: grouped by mingo, with the same result MongoDB gives.
+    expect((await counts({ _id: 6 }))[0]!.tags).toEqual([{ _id: { o: 1 }, count: 2 }]);
+  });
+});

@@ -15,11 +15,21 @@ const stopWords: ReadonlySet<string> = new Set(stopwords);
 
 const stripDiacritics = (s: string): string => s.normalize('NFD').replace(/\p{M}/gu, '').normalize('NFC');
 
+/** Terms of words seen (null: a stop word): the stemmer costs microseconds a word, and highlights of titles and
+ *  summaries meet the same words again and again. Forgotten all at once past a bound. */
+const remembered = new Map<string, string | null>();
+const REMEMBERED = 100_000;
+
 /** A word as an index term; undefined for a stop word, which the index leaves out. */
 export function termOf(word: string): string | undefined {
-  const low = word.toLowerCase();
-  if (stopWords.has(low)) return undefined;
-  return stripDiacritics(stemmer.stem(low));
+  let term = remembered.get(word);
+  if (term === undefined) {
+    const low = word.toLowerCase();
+    term = stopWords.has(low) ? null : stripDiacritics(stemmer.stem(low));
+    if (remembered.size >= REMEMBERED) remembered.clear();
+    remembered.set(word, term);
+  }
+  return term ?? undefined;
 }
 
 /**

@@ -20,7 +20,9 @@ import { CommandError } from '../errors.js';
 import { encoded, firstBatchReply } from './batches.js';
 import { runMerge, runOut, WRITE_STAGES } from './aggregateOut.js';
 import { viewOf } from './views.js';
-import { holdsText, SCORE_FIELD, scoreStages } from '../query/text.js';
+import { holdsText, SCORE_FIELD, scoreStages, splitText, textSearch } from '../query/text.js';
+import { NameSet } from '../storage/rawdoc.js';
+import { countUnwound, readingFacet, unwindCount, type UnwindCount } from './aggregate-counts.js';
 import { cappedMaxSize, isCapped } from './capped.js';
 
 const UNSUPPORTED = new Set(['$changeStream', '$currentOp', '$listSessions', '$indexStats', '$search', '$geoNear']);
@@ -124,27 +126,47 @@ function* documents(
   const scored = !!stages[0] && '$match' in stages[0] && holdsText(stages[0].$match);
   if (stages[0] && '$match' in stages[0] && !JSON.stringify(stages[0].$match ?? {}).includes('"$expr"')) {
     filter = stages[0].$match as Document;
-    checkFilter(filter, extras);
     stages = stages.slice(1);
+    // The $match stages right after a $text one test the same documents: one filter, tested on the text
+    // index's matches as they are read (MongoDB merges them too).
+    while (scored && isMatchStage(stages[0])) {
+      const and: unknown = filter.$and;
+      filter = Array.isArray(and)
+        ? { ...filter, $and: [...(and as unknown[]), stages[0].$match] }
+        : { $and: [filter, stages[0].$match] };
+      stages = stages.slice(1);
+    }
+    checkFilter(filter, extras);
   }
   stages = scoreStages(stages, scored);
   // A $sort right after (and the $skip/$limit that follow it) runs here: the planner may walk an index
   // in sort order and stop at the limit. Collations change order, so those stay with mingo.
   const collated = !!extras.collation && Object.keys(extras.collation).length > 0;
   const sort = scored ? undefined : plainSort(stages[0]);
+  // mingo still applies the $project (its output order is kept); it just never sees the other fields.
+  let next = stages[0];
+  const counting = !!next && Object.keys(next).length === 1 && typeof next.$count === 'string';
+  let keep =
+    next && Object.keys(next).length === 1 && isPlainStage(next.$project) ? inclusionFields(next.$project) : undefined;
   let source: Iterable<StoredMatch> = [];
-  if (coll && sort && !collated) {
+  const text = scored ? splitText(filter) : undefined;
+  if (coll && text) {
+    const byScore = collated ? undefined : scoreSort(stages);
+    if (byScore) {
+      stages = [...stages.slice(0, byScore.at), ...stages.slice(byScore.at + 1)];
+      next = stages[0];
+      keep = undefined;
+      source = tiesSorted(textSearch(coll, text, extras, { byScore: true }), byScore.ties);
+    } else source = textSearch(coll, text, extras, { need: counting ? new NameSet([]) : (keep ?? 'whole') });
+  } else if (coll && sort && !collated) {
     const w = windowOf(stages.slice(1));
     stages = stages.slice(1 + w.used);
     if (w.limit > 0) source = sortedMatches(coll, filter, extras, sort, w.skip, Number.isFinite(w.limit) ? w.limit : 0);
   } else if (coll) source = matches(coll, filter, extras);
-  // mingo still applies the $project (its output order is kept); it just never sees the other fields.
-  const next = stages[0];
-  const keep =
-    next && Object.keys(next).length === 1 && isPlainStage(next.$project) ? inclusionFields(next.$project) : undefined;
   function* docs(): Generator<Document> {
     for (const m of source) {
-      const d = keep ? m.fields(keep) : m.doc;
+      // A $count reads nothing of the documents.
+      const d = counting ? {} : keep ? m.fields(keep) : m.doc;
       if (scored) d[SCORE_FIELD] = m.score;
       yield d;
     }
@@ -156,6 +178,67 @@ function* documents(
   stages = hoistSubpipelines(ctx, stages, extras, subs);
   const out = runStages(stages, docs(), extras);
   yield* scored ? unscored(out) : out;
+}
+
+const isMatchStage = (st: Document | undefined): st is { $match: Document } =>
+  !!st &&
+  Object.keys(st).length === 1 &&
+  isPlainStage(st.$match) &&
+  !holdsText(st.$match) &&
+  !JSON.stringify(st.$match).includes('"$expr"');
+
+/** Whether a stage only copies the text score into fields (`{ $addFields: { s: { $meta: 'textScore' } } }`). */
+function scoreAliases(st: Document): string[] | undefined {
+  const spec: unknown = Object.keys(st).length === 1 ? (st.$addFields ?? st.$set) : undefined;
+  if (!isPlainStage(spec)) return undefined;
+  const fields = Object.entries(spec);
+  return fields.length > 0 && fields.every(([k, v]) => v === '$' + SCORE_FIELD && !k.includes('.'))
+    ? fields.map(([k]) => k)
+    : undefined;
+}
+
+/**
+ * A $sort by descending text score first (through SCORE_FIELD or a field copying it), reached over stages that
+ * keep the order of documents and change none of their stored fields (score copies, $match): where it is, and
+ * the keys that order equal scores. Matches read by descending score and sorted by those keys within each run of
+ * equal scores are then in the $sort's order, and a $limit after it stops reading at its last run of equal scores.
+ */
+function scoreSort(stages: Document[]): { at: number; ties: SortFields } | undefined {
+  const aliases = new Set([SCORE_FIELD]);
+  for (const [at, st] of stages.entries()) {
+    const copies = isPlainStage(st) ? scoreAliases(st) : undefined;
+    if (copies) {
+      for (const f of copies) aliases.add(f);
+      continue;
+    }
+    if (isPlainStage(st) && Object.keys(st).length === 1 && isPlainStage(st.$match)) continue;
+    const fields = plainSort(st);
+    if (!fields || !aliases.has(fields[0]![0]) || fields[0]![1] !== -1) return undefined;
+    return { at, ties: fields.slice(1).filter(([f]) => !aliases.has(f)) };
+  }
+  return undefined;
+}
+
+/** Matches in descending score order, each run of equal scores sorted by `ties` (stable: natural order kept). */
+function* tiesSorted(matches: Iterable<StoredMatch>, ties: SortFields): Generator<StoredMatch> {
+  let run: StoredMatch[] = [];
+  const names = new NameSet(ties.flatMap(([f]) => [f, f.split('.')[0]!]));
+  function* flush(): Generator<StoredMatch> {
+    if (run.length > 1 && ties.length) yield* bsonSortedBy(run, (m) => sortKey(m.fields(names), ties), ties);
+    else yield* run;
+    run = [];
+  }
+  for (const m of matches) {
+    if (run.length && m.score !== run[0]!.score) yield* flush();
+    run.push(m);
+  }
+  yield* flush();
+}
+
+function* bsonSortedBy<T>(input: Iterable<T>, key: (x: T) => unknown[], fields: SortFields): Generator<T> {
+  const sorter = new KeySorter<T>(fields);
+  for (const x of input) sorter.add(key(x), x);
+  yield* sorter.sorted();
 }
 
 /** Documents without the score field an aggregation with `$text` carried them. */
@@ -178,6 +261,50 @@ function* mingoStream(stages: Document[], input: Iterable<Document>, extras: Que
   }
 }
 
+/** An UnwindCount's groups, or (at a value it does not key) what mingo makes of its two stages. */
+function* unwoundCounts(
+  input: Iterable<Document>,
+  counts: UnwindCount,
+  stages: Document[],
+  extras: QueryExtras,
+): Generator<Document> {
+  const docs = [...input];
+  yield* countUnwound(docs, counts) ?? mingoStream(stages, docs, extras);
+}
+
+/** A `$facet` whose branches only read: each branch runs here over the same input documents. */
+function* facetOf(
+  input: Iterable<Document>,
+  branches: Array<[string, Document[]]>,
+  extras: QueryExtras,
+): Generator<Document> {
+  const docs = [...input];
+  const out: Document = {};
+  for (const [name, branch] of branches) out[name] = [...runStages(branch, docs, extras)];
+  yield out;
+}
+
+const isCount = (st: Document | undefined): boolean =>
+  !!st && Object.keys(st).length === 1 && typeof st.$count === 'string';
+
+/** The fields of a top-level inclusion projection, as they are (none is copied: later stages only read). */
+function* picked(input: Iterable<Document>, keep: NameSet): Generator<Document> {
+  for (const d of input) {
+    const out: Document = {};
+    for (const k of keep.list) if (Object.hasOwn(d, k)) out[k] = d[k];
+    yield out;
+  }
+}
+
+function* taken<T>(input: Iterable<T>, n: number): Generator<T> {
+  if (n <= 0) return;
+  let left = n;
+  for (const x of input) {
+    yield x;
+    if (--left === 0) return;
+  }
+}
+
 function* bsonSorted(input: Iterable<Document>, fields: SortFields): Generator<Document> {
   const sorter = new KeySorter<Document>(fields);
   for (const d of input) sorter.add(sortKey(d, fields), d);
@@ -193,15 +320,32 @@ function* runStages(stages: Document[], input: Iterable<Document>, extras: Query
   const collated = effectiveCollation(extras.collation) !== undefined;
   let src: Iterable<Document> = input;
   let segment: Document[] = [];
-  for (const st of stages) {
+  for (let i = 0; i < stages.length; i++) {
+    const st = stages[i]!;
     const fields = collated ? undefined : plainSort(st);
-    if (!fields) {
+    // mingo's $limit reads its whole input: here it stops reading at the limit.
+    const limit = windowOf([st]);
+    const counts = collated ? undefined : unwindCount(st, stages[i + 1]);
+    const facet = collated ? undefined : readingFacet(st);
+    // An inclusion $project before stages that read fields but not their order: picked here (mingo's is slow).
+    const pick =
+      isPlainStage(st.$project) &&
+      Object.keys(st).length === 1 &&
+      (readingFacet(stages[i + 1]) || isCount(stages[i + 1]))
+        ? inclusionFields(st.$project)
+        : undefined;
+    if (!fields && !(limit.used === 1 && '$limit' in st) && !counts && !facet && !pick) {
       segment.push(st);
       continue;
     }
     if (segment.length) src = mingoStream(segment, src, extras);
     segment = [];
-    src = bsonSorted(src, fields);
+    if (counts) {
+      src = unwoundCounts(src, counts, stages.slice(i, i + 2), extras);
+      i++;
+    } else if (facet) src = facetOf(src, facet, extras);
+    else if (pick) src = picked(src, pick);
+    else src = fields ? bsonSorted(src, fields) : taken(src, limit.limit);
   }
   if (segment.length) src = mingoStream(segment, src, extras);
   yield* src;

@@ -19,32 +19,9 @@ import type { Rid } from '../storage/index-keys.js';
 import { planQuery, type Plan, type Walk } from './plan.js';
 import { compareKeys, KeySorter, parseSort, sortKey, type SortFields } from './sort.js';
 import { isTextScore, noTextScore, splitText, textSearch, type TextFilter } from './text.js';
+import { StoredMatch, type Match } from './match.js';
 
-export interface Match {
-  rid: Rid;
-  doc: Document;
-  bytes: Buffer;
-}
-
-/** A matching stored document, decoded whole the first time `doc` is read. */
-export class StoredMatch implements Match {
-  constructor(
-    readonly rid: Rid,
-    readonly bytes: Buffer,
-    private decoded?: Document,
-    /** Its text score, for a filter with a `$text` (query/text.ts). */
-    readonly score?: number,
-  ) {}
-
-  get doc(): Document {
-    return (this.decoded ??= decode(this.bytes));
-  }
-
-  /** A document holding at least the top-level fields in `names` (the whole one if already decoded). */
-  fields(names: NameSet | undefined): Document {
-    return this.decoded ?? (names && decodeFields(this.bytes, names)) ?? this.doc;
-  }
-}
+export { StoredMatch, type Match } from './match.js';
 
 export interface FindSpec {
   filter?: Document;
@@ -73,7 +50,7 @@ export function* matches(
 ): Generator<StoredMatch> {
   const text = splitText(filter);
   if (text) {
-    for (const m of textSearch(coll, text, extras)) yield new StoredMatch(m.rid, m.bytes, m.doc, m.score);
+    yield* textSearch(coll, text, extras);
     return;
   }
   // Planned only here: a `$text` filter's other fields are tested on the text index's matches, so a plan for

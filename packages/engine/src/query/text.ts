@@ -8,10 +8,15 @@ import type { Document } from 'bson';
 import { CommandError } from '../errors.js';
 import type { Collection } from '../storage/collection.js';
 import { decode } from '../storage/bsonio.js';
+import { copyOut } from '../storage/copy-out.js';
 import { prefixKey, termComponent, type Rid } from '../storage/index-keys.js';
+import { decodeFields, NameSet } from '../storage/rawdoc.js';
+import type { TextSpec } from '../text/analysis.js';
 import type { Index } from '../storage/indexes.js';
 import { naturalOrder } from '../storage/order.js';
-import { parseTextQuery, textMatches } from '../text/query.js';
+import { parseTextQuery, textMatches, type TextQuery } from '../text/query.js';
+import { filterFields } from './fields.js';
+import { StoredMatch } from './match.js';
 import { Query } from './mingo.js';
 import { mingoOptions, type QueryExtras } from './options.js';
 
@@ -109,16 +114,72 @@ function equalityOf(filter: Document, field: string): { value: unknown } | undef
   return undefined;
 }
 
-/** A matching document of a `$text` query and its score. */
-export interface Scored {
-  rid: Rid;
-  bytes: Buffer;
-  doc: Document;
-  score: number;
+/**
+ * What the reader of a `$text` search's matches reads of each document: all of it, or just the top-level fields
+ * named (none when the set is empty), decoded as the match is made so its stored bytes need not be kept.
+ */
+export type TextNeed = 'whole' | NameSet;
+
+export interface TextSearchOptions {
+  need?: TextNeed;
+  /** Matches by descending score (equal scores in natural order), rather than in natural order. */
+  byScore?: boolean;
 }
 
-/** Documents matching a filter with a `$text`, in natural order, with their scores. */
-export function* textSearch(coll: Collection | undefined, tf: TextFilter, extras: QueryExtras): Generator<Scored> {
+/** Each candidate's score: the sum of its entries' scores over the query's terms, in the query's term order. */
+function termScores(idx: Index, prefix: string, terms: Iterable<string>): Map<Rid, number> {
+  const scores = new Map<Rid, number>();
+  for (const t of terms)
+    for (const [rid, s] of idx.termEntries(prefix + termComponent(t))) scores.set(rid, (scores.get(rid) ?? 0) + s);
+  return scores;
+}
+
+/** Whether a candidate found by the index's terms can still fail the query (text/query.ts textMatches). */
+const checksText = (q: TextQuery): boolean =>
+  q.caseSensitive || q.diacriticSensitive || q.negated.size > 0 || q.phrases.length > 0 || q.negatedPhrases.length > 0;
+
+/** The top-level fields textMatches reads, or undefined when it may read any (a wildcard index). */
+function textFields(spec: TextSpec): string[] | undefined {
+  if ('$**' in spec.weights) return undefined;
+  return [...Object.keys(spec.weights).map((p) => p.split('.')[0]!), spec.languageOverride];
+}
+
+/** Record ids by descending score, equal scores in natural order: a heap, so a reader stopping early sorts little. */
+function* byDescendingScore(scores: Map<Rid, number>): Generator<Rid> {
+  const rids = [...scores.keys()];
+  const score = rids.map((r) => scores.get(r)!);
+  const heap = rids.map((_, i) => i);
+  const before = (a: number, b: number): boolean =>
+    score[a]! > score[b]! || (score[a] === score[b] && naturalOrder(rids[a]!, rids[b]!) < 0);
+  const down = (at: number, n: number): void => {
+    for (;;) {
+      const l = 2 * at + 1;
+      if (l >= n) return;
+      const c = l + 1 < n && before(heap[l + 1]!, heap[l]!) ? l + 1 : l;
+      if (!before(heap[c]!, heap[at]!)) return;
+      [heap[c], heap[at]] = [heap[at]!, heap[c]!];
+      at = c;
+    }
+  };
+  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i, heap.length);
+  for (let n = heap.length; n > 0; n--) {
+    yield rids[heap[0]!]!;
+    heap[0] = heap[n - 1]!;
+    down(0, n - 1);
+  }
+}
+
+/**
+ * Documents matching a filter with a `$text`, with their scores, in natural order or by score. Only the fields
+ * the rest of the filter and the text checks read are decoded to test a candidate (the whole document when they
+ * may read anything); a candidate's document is not read at all when nothing is tested and nothing needed.
+ */
+export function* textSearch(
+  coll: Collection | undefined,
+  tf: TextFilter,
+  extras: QueryExtras,
+  opts: TextSearchOptions = {},
+): Generator<StoredMatch> {
   const idx = textIndex(coll);
   const spec = idx.text!;
   const q = parseTextQuery(tf.text, spec.defaultLanguage);
@@ -132,17 +193,35 @@ export function* textSearch(coll: Collection | undefined, tf: TextFilter, extras
       );
     return eq.value;
   });
-  const prefix = prefixKey(values);
-  const scores = new Map<Rid, number>();
-  for (const t of q.bounds)
-    for (const [rid, s] of idx.termEntries(prefix + termComponent(t))) scores.set(rid, (scores.get(rid) ?? 0) + s);
+  const scores = termScores(idx, prefixKey(values), q.bounds);
   const rest = Object.keys(tf.rest).length ? new Query(tf.rest, mingoOptions(extras)) : undefined;
-  for (const rid of [...scores.keys()].sort(naturalOrder)) {
-    const bytes = coll!.get(rid);
+  const check = checksText(q);
+  const need = opts.need ?? 'whole';
+  // The fields decoded per candidate: those tested, and those its reader needs; undefined = the whole document.
+  let names: NameSet | undefined;
+  const tested = rest ? filterFields(tf.rest) : new NameSet([]);
+  const text = check ? textFields(spec) : [];
+  if (tested && text) names = new NameSet([...tested.list, ...text, ...(need === 'whole' ? [] : need.list)]);
+  const order = opts.byScore ? byDescendingScore(scores) : [...scores.keys()].sort(naturalOrder);
+  for (const rid of order) {
+    const score = scores.get(rid)!;
+    if (!check && !rest && need !== 'whole' && need.size === 0) {
+      if (coll!.has(rid)) yield new StoredMatch(rid, undefined, undefined, score, {});
+      continue;
+    }
+    const bytes = coll!.peek(rid);
     if (!bytes) continue;
-    const doc = decode(bytes);
-    if (!textMatches(doc, spec, q) || (rest && !rest.test(doc))) continue;
-    yield { rid, bytes, doc, score: scores.get(rid)! };
+    if (!check && !rest) {
+      if (need === 'whole') yield new StoredMatch(rid, copyOut(bytes), undefined, score);
+      else yield new StoredMatch(rid, undefined, undefined, score, decodeFields(bytes, need) ?? decode(bytes));
+      continue;
+    }
+    const part = names && decodeFields(bytes, names);
+    const doc = part ?? decode(bytes);
+    if ((check && !textMatches(doc, spec, q)) || (rest && !rest.test(doc))) continue;
+    if (need === 'whole') yield new StoredMatch(rid, copyOut(bytes), part ? undefined : doc, score);
+    else if (part) yield new StoredMatch(rid, undefined, undefined, score, part);
+    else yield new StoredMatch(rid, undefined, doc, score);
   }
 }
 

@@ -169,6 +169,12 @@ export class Collection {
     return rid === undefined ? undefined : this.peek(rid);
   }
 
+  /** Whether a document is stored under `rid` (its bytes are not read). */
+  has(rid: Rid): boolean {
+    const key = docReadKey(this.id, rid);
+    return !!key && this.env.docs.doesExist(key);
+  }
+
   /** The stored bytes of a document as a view into lmdb's reused read buffer (valid until the next storage
    *  read; see peekById). */
   peek(rid: Rid): Buffer | undefined {

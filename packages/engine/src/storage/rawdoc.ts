@@ -7,9 +7,12 @@ import { decode, docLength, indexOfZero, valueSize } from './bsonio.js';
 /** Field names as UTF-8 bytes, matched against stored element names without building strings. */
 export class NameSet {
   private readonly names: Buffer[];
+  /** The names, as given (each once). */
+  readonly list: string[];
 
   constructor(names: Iterable<string>) {
-    this.names = [...new Set(names)].map((n) => Buffer.from(n, 'utf8'));
+    this.list = [...new Set(names)];
+    this.names = this.list.map((n) => Buffer.from(n, 'utf8'));
   }
 
   get size(): number {

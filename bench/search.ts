@@ -1,0 +1,291 @@
+// `npm run bench:search -- --data DIR [--scale medium|large] [--queries 40] [--relevance 200] [--build-index]`:
+// article search over a seeded data directory, through the service as `npm start` runs it (response cache off,
+// one client). The data directory is written to (the service opens it): bench a copy of data you care about.
+// - With --build-index first: the engine alone on DIR, the articles' text index dropped and built again, timed.
+// - Query terms from the data: a sample of articles read by id; words of their titles and summaries whose share
+//   of the articles is confirmed by `totalCount`: rare ones (each in under 1%) and common ones (near 10%).
+// - p50/p95 wall time and the service's CPU per query (every thread, from /proc) of: a rare two-word query and a
+//   common one-word query, each first 20 with `totalCount`, without and with facets.
+// - Relevance: for random published articles, a query of three distinctive words of the title (those rarest in
+//   the sample): how often that article comes first, and how often an article of the same title does (the seed
+//   reuses headlines, so several articles share a title and tie on it).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { MongoClient } from 'mongodb';
+import { scales, type ScaleName } from '../src/seed/seeder.js';
+import {
+  cpuSeconds,
+  freePort,
+  nodeProc,
+  outputTails,
+  projectRoot,
+  startEntry,
+  startFlags,
+  stopAll,
+  waitForHttp,
+  waitForOutput,
+} from './procs.js';
+
+const { values } = parseArgs({
+  options: {
+    data: { type: 'string' },
+    scale: { type: 'string', default: 'medium' },
+    queries: { type: 'string', default: '40' },
+    relevance: { type: 'string', default: '200' },
+    sample: { type: 'string', default: '3000' },
+    'build-index': { type: 'boolean', default: false },
+  },
+});
+if (!values.data || !(values.scale! in scales)) {
+  process.stderr.write('usage: npm run bench:search -- --data DIR [--scale medium|large] [--build-index]\n');
+  process.exit(2);
+}
+const dataDir = values.data;
+const articles = scales[values.scale as ScaleName].articles;
+const QUERIES = Number(values.queries);
+
+const loadAverage = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+
+/** A deterministic pseudo-random generator (mulberry32). */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+}
+
+/** The engine alone on the data directory: the articles' text index dropped and built again. */
+async function buildIndex(): Promise<void> {
+  const engine = nodeProc(
+    'engine',
+    join(projectRoot, 'packages/engine/dist/src/cli.js'),
+    ['--port', '0', '--dbpath', dataDir],
+    {},
+  );
+  const uri = (await waitForOutput(engine, (out) => out.includes('\n'), 300_000)).split('\n')[0]!.trim();
+  const client = await MongoClient.connect(uri, { socketTimeoutMS: 0 });
+  try {
+    const coll = client.db('gateway').collection('articles');
+    const spec = (await coll.listIndexes().toArray()).find((i) => i.name === 'articles_text');
+    if (!spec) throw new Error('no articles_text index to rebuild');
+    await coll.dropIndex('articles_text');
+    const { v: _v, key: _key, ns: _ns, ...options } = spec;
+    const key = Object.fromEntries(Object.keys(spec.weights as object).map((f) => [f, 'text' as const]));
+    const cpu0 = cpuSeconds(engine.pid)!;
+    const t0 = performance.now();
+    await coll.createIndex(key, options);
+    console.log(
+      `text index build over ${await coll.estimatedDocumentCount()} articles: ${((performance.now() - t0) / 1000).toFixed(1)} s, ` +
+        `engine CPU ${(cpuSeconds(engine.pid)! - cpu0).toFixed(1)} s (load average ${loadAverage()})`,
+    );
+  } finally {
+    await client.close();
+    await engine.stop(60_000);
+  }
+}
+
+let url = '';
+
+async function graphql<T>(query: string, variables: Record<string, unknown>): Promise<T> {
+  const res = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await res.json()) as { data?: T; errors?: unknown[] };
+  if (!body.data || body.errors) throw new Error(`GraphQL ${res.status}: ${JSON.stringify(body.errors)}`);
+  return body.data;
+}
+
+interface Sampled {
+  id: string;
+  title: string;
+  summary: string | null;
+}
+
+/** Published articles among `n` picked at random by id (30 per request, as aliases). */
+async function sampleArticles(n: number, r: () => number): Promise<Sampled[]> {
+  const out: Sampled[] = [];
+  for (let i = 0; i < n; i += 30) {
+    const ids = Array.from({ length: Math.min(30, n - i) }, () => `article-${1 + Math.floor(r() * articles)}`);
+    const q = `{ ${ids.map((id, j) => `a${j}: article(id: "${id}") { id title summary }`).join(' ')} }`;
+    const data = await graphql<Record<string, Sampled | null>>(q, {});
+    for (const a of Object.values(data)) if (a) out.push(a);
+  }
+  return out;
+}
+
+/** Words of a text as the bench counts them (the engine stems them too; shares are confirmed by totalCount). */
+const wordsOf = (text: string): string[] => [
+  ...new Set(
+    text
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w.length >= 4 && !/^\p{N}+$/u.test(w)),
+  ),
+];
+
+const COUNT = 'query C($q: String!) { searchArticles(query: $q, first: 1) { totalCount } }';
+const count = async (q: string): Promise<number> =>
+  (await graphql<{ searchArticles: { totalCount: number } }>(COUNT, { q })).searchArticles.totalCount;
+
+const PAGE = `query S($q: String!) { searchArticles(query: $q, first: 20) { totalCount
+  edges { score node { id title } highlights { title { text match } summary { text match } } }
+  pageInfo { hasNextPage endCursor } } }`;
+const FACETS = `query F($q: String!) { searchArticles(query: $q, first: 20) { totalCount
+  edges { score node { id title } highlights { title { text match } summary { text match } } }
+  pageInfo { hasNextPage endCursor }
+  facets { categories { category { id name } count } authors { author { id } count }
+    keywords { keyword { id name } count } years { year count } } } }`;
+
+async function timed(label: string, query: string, texts: string[], pid: number): Promise<void> {
+  for (const q of texts.slice(0, 3)) await graphql(query, { q }); // warm-up
+  const times: number[] = [];
+  let total = 0;
+  const load = loadAverage();
+  const cpu0 = cpuSeconds(pid)!;
+  for (let i = 0; i < QUERIES; i++) {
+    const q = texts[i % texts.length]!;
+    const t = performance.now();
+    const data = await graphql<{ searchArticles: { totalCount: number } }>(query, { q });
+    times.push(performance.now() - t);
+    total += data.searchArticles.totalCount;
+  }
+  const cpu = ((cpuSeconds(pid)! - cpu0) * 1000) / QUERIES;
+  console.log(
+    `| ${label} | ${Math.round(total / QUERIES)} | ${percentile(times, 50).toFixed(1)} | ${percentile(times, 95).toFixed(1)} | ` +
+      `${cpu.toFixed(1)} | ${load} |`,
+  );
+}
+
+/** Words with a confirmed share of the articles in [lo, hi), tried in the given order, up to `want`. */
+async function confirmed(candidates: string[], lo: number, hi: number, want: number): Promise<string[]> {
+  const out: string[] = [];
+  for (const w of candidates) {
+    if (out.length >= want) break;
+    const share = (await count(w)) / articles;
+    if (share >= lo && share < hi) out.push(w);
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  console.log(`article search over ${dataDir} (${values.scale}, ${articles} articles); load average ${loadAverage()}`);
+  if (values['build-index']) await buildIndex();
+  const port = await freePort();
+  const service = nodeProc(
+    'service',
+    startEntry(),
+    [],
+    {
+      STORE: 'disk',
+      DATA_DIR: dataDir,
+      SEED: 'none',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      RESPONSE_CACHE_MB: '0',
+      STORE_TIMEOUT_MS: '60000',
+    },
+    startFlags(),
+  );
+  url = `http://127.0.0.1:${port}`;
+  await waitForHttp(service, `${url}/readyz`, 600_000);
+  // Over an archive whose index is still being built, search answers SEARCH_UNAVAILABLE: wait for it.
+  for (;;) {
+    try {
+      await count('bench');
+      break;
+    } catch (e) {
+      if (!String(e).includes('SEARCH_UNAVAILABLE')) throw e;
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+    }
+  }
+  const r = random(34);
+  const sample = await sampleArticles(Number(values.sample), r);
+  const df = new Map<string, number>();
+  for (const a of sample) for (const w of wordsOf(`${a.title} ${a.summary ?? ''}`)) df.set(w, (df.get(w) ?? 0) + 1);
+  const share = (w: string): number => (df.get(w) ?? 0) / sample.length;
+  const shuffled = [...df.keys()].sort(() => r() - 0.5);
+  const rare = await confirmed(
+    shuffled.filter((w) => share(w) >= 0.001 && share(w) < 0.01),
+    0.001,
+    0.01,
+    24,
+  );
+  // The seed's vocabulary may have no word in exactly 10%: the three nearest of its most frequent words.
+  const frequent = [...df.keys()].sort((a, b) => share(b) - share(a)).slice(0, 12);
+  const counted = await Promise.all(frequent.map(async (w) => ({ w, n: await count(w) })));
+  const common = counted
+    .sort((a, b) => Math.abs(a.n / articles - 0.1) - Math.abs(b.n / articles - 0.1))
+    .slice(0, 3)
+    .map((c) => c.w);
+  if (!rare.length || !common.length) {
+    const top = [...df.entries()].sort((a, b) => b[1] - a[1]).slice(0, 15);
+    throw new Error(
+      `no rare or no common words; the sample's most frequent: ${top.map(([w, n]) => `${w} ${((n * 100) / sample.length).toFixed(1)}%`).join(', ')}`,
+    );
+  }
+  const pairs = Array.from(
+    { length: QUERIES },
+    () => `${rare[Math.floor(r() * rare.length)]} ${rare[Math.floor(r() * rare.length)]}`,
+  );
+  console.log(
+    `sample: ${sample.length} published articles; rare words: ${rare.length}; common words: ${common.map((w) => `${w} (${counted.find((c) => c.w === w)!.n})`).join(', ')}`,
+  );
+  // What the service spends with no request (its pollers): part of the CPU per query below, shown apart.
+  const idle0 = cpuSeconds(service.pid)!;
+  await new Promise((resolve) => setTimeout(resolve, 10_000));
+  console.log(`service CPU while idle: ${((cpuSeconds(service.pid)! - idle0) * 100).toFixed(0)} ms/s`);
+  console.log(`\n${QUERIES} queries each, first 20 with totalCount, one client, response cache off`);
+  console.log('| query | matches | p50 ms | p95 ms | service CPU ms/query | load average |');
+  console.log('|---|---|---|---|---|---|');
+  await timed('two rare words', PAGE, pairs, service.pid);
+  await timed('two rare words, facets', FACETS, pairs, service.pid);
+  await timed('one word in ~10%', PAGE, common, service.pid);
+  await timed('one word in ~10%, facets', FACETS, common, service.pid);
+
+  // Relevance: three distinctive title words of random published articles.
+  const picked = sample.sort(() => r() - 0.5).slice(0, Number(values.relevance));
+  let first = 0;
+  let sameTitle = 0;
+  let asked = 0;
+  for (const a of picked) {
+    const words = wordsOf(a.title).sort((x, y) => share(x) - share(y) || y.length - x.length);
+    if (words.length < 2) continue;
+    asked++;
+    const data = await graphql<{ searchArticles: { edges: Array<{ node: { id: string; title: string } }> } }>(
+      'query R($q: String!) { searchArticles(query: $q, first: 1) { edges { node { id title } } } }',
+      { q: words.slice(0, 3).join(' ') },
+    );
+    const top = data.searchArticles.edges[0]?.node;
+    if (top?.id === a.id) first++;
+    if (top && top.title.toLowerCase() === a.title.toLowerCase()) sameTitle++;
+  }
+  const pct = (n: number): string => `${((n * 100) / Math.max(1, asked)).toFixed(1)}%`;
+  console.log(
+    `\nrelevance: ${asked} articles, three distinctive title words each: that article first ${pct(first)}, ` +
+      `an article of the same title first ${pct(sameTitle)}`,
+  );
+  console.log(`load average at the end: ${loadAverage()}`);
+}
+
+try {
+  await main();
+} catch (e) {
+  console.error(e);
+  console.error(outputTails());
+  process.exitCode = 1;
+} finally {
+  await stopAll();
+}

@@ -1,0 +1,76 @@
+// Counting stages that mingo runs slowly, run here with MongoDB's results: an `$unwind` of a top-level field
+// followed by a `$group` counting its values (mingo copies each document deeply for every element it unwinds),
+// and a `$facet` whose branches only read their input (mingo copies the input for each branch). Anything else,
+// and values these counts do not key (anything but strings and numbers), go to mingo as before.
+import type { Document } from 'bson';
+
+const isPlain = (v: unknown): v is Document =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
+
+const only = (st: unknown, op: string): unknown =>
+  isPlain(st) && Object.keys(st).length === 1 && op in st ? st[op] : undefined;
+
+export interface UnwindCount {
+  field: string;
+  as: string;
+}
+
+/** `{ $unwind: '$f' }` then `{ $group: { _id: '$f', <as>: { $sum: 1 } } }`, f a top-level field. */
+export function unwindCount(unwind: unknown, group: unknown): UnwindCount | undefined {
+  const path = only(unwind, '$unwind');
+  const spec = only(group, '$group');
+  if (typeof path !== 'string' || !/^\$[^.$]+$/.test(path) || !isPlain(spec)) return undefined;
+  const keys = Object.keys(spec);
+  if (keys.length !== 2 || spec._id !== path) return undefined;
+  const as = keys.find((k) => k !== '_id')!;
+  const acc: unknown = spec[as];
+  if (as.startsWith('$') || as.includes('.') || !isPlain(acc) || Object.keys(acc).length !== 1 || acc.$sum !== 1)
+    return undefined;
+  return { field: path.slice(1), as };
+}
+
+/** The groups of an UnwindCount over `docs` in first-seen order, or undefined at a value this does not key. */
+export function countUnwound(docs: readonly Document[], { field, as }: UnwindCount): Document[] | undefined {
+  const groups = new Map<string, { value: unknown; n: number }>();
+  const add = (v: unknown): boolean => {
+    // Numbers group by value whatever their type, as MongoDB's do; strings by their characters.
+    let key: string;
+    if (typeof v === 'string') key = `s${v}`;
+    else if (typeof v === 'number' && !Number.isNaN(v)) key = `n${v}`;
+    else return false;
+    const g = groups.get(key);
+    if (g) g.n++;
+    else groups.set(key, { value: v, n: 1 });
+    return true;
+  };
+  for (const d of docs) {
+    const v: unknown = d[field];
+    if (v === undefined || v === null) continue;
+    if (Array.isArray(v)) {
+      for (const e of v) if (!add(e)) return undefined;
+    } else if (!add(v)) return undefined;
+  }
+  return [...groups.values()].map((g) => ({ _id: g.value, [as]: g.n }));
+}
+
+/** Stages a `$facet` branch may hold to be run here on input shared with the other branches: readers only. */
+const READERS = new Set(['$match', '$group', '$sort', '$limit', '$skip', '$count']);
+
+/** The branches of a `$facet` stage whose every stage only reads its input, or undefined. */
+export function readingFacet(st: unknown): Array<[string, Document[]]> | undefined {
+  const spec = only(st, '$facet');
+  if (!isPlain(spec) || Object.keys(spec).length === 0) return undefined;
+  const branches = Object.entries(spec);
+  for (const [name, branch] of branches) {
+    if (name.startsWith('$') || name.includes('.') || !Array.isArray(branch) || branch.length === 0) return undefined;
+    for (let i = 0; i < branch.length; i++) {
+      if (unwindCount(branch[i], branch[i + 1])) {
+        i++;
+        continue;
+      }
+      const op = isPlain(branch[i]) ? Object.keys(branch[i] as Document) : [];
+      if (op.length !== 1 || !READERS.has(op[0]!)) return undefined;
+    }
+  }
+  return branches as Array<[string, Document[]]>;
+}
