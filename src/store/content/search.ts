@@ -43,19 +43,24 @@ const matchOf = (search: ArticleSearch): Document[] => [
 
 /** MongoDB's (and the engine's) code for `$text` without a text index: ours is still being built. */
 const INDEX_NOT_FOUND = 27;
+/** MongoDB's code for a read stopped at its `maxTimeMS`. */
+const MAX_TIME_EXPIRED = 50;
 
-/** Runs a read of the text index, refusing with a 503 while the index is still being built over the archive. */
+const REFUSALS: Record<number, string> = {
+  [INDEX_NOT_FOUND]: 'The search index is still being built over the existing articles; try again in a few minutes',
+  [MAX_TIME_EXPIRED]: 'The search ran past its time limit; try fewer or rarer words, or a filter',
+};
+
+/**
+ * Runs a read of the text index, refusing with a 503 while the index is still being built over the archive or
+ * when the store stopped the read at its time limit.
+ */
 async function overTextIndex<T>(read: Promise<T>): Promise<T> {
   try {
     return await read;
   } catch (err) {
-    if (err instanceof MongoServerError && err.code === INDEX_NOT_FOUND)
-      throw new AppError({
-        status: 503,
-        code: 'SEARCH_UNAVAILABLE',
-        title: 'Service Unavailable',
-        detail: 'The search index is still being built over the existing articles; try again in a few minutes',
-      });
+    const detail = err instanceof MongoServerError && typeof err.code === 'number' ? REFUSALS[err.code] : undefined;
+    if (detail) throw new AppError({ status: 503, code: 'SEARCH_UNAVAILABLE', title: 'Service Unavailable', detail });
     throw err;
   }
 }
