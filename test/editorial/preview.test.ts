@@ -151,6 +151,17 @@ describe('editor preview', () => {
     expect(plain.body.data).toMatchObject({ article: null, issue: null });
   });
 
+  test('search: an editor in preview finds every status; without preview, the published articles only', async () => {
+    const search = '{ searchArticles(query: "article", first: 10) { totalCount edges { node { id } } } }';
+    const seen = await post(search, {}, { ...bearer(editor.accessToken), preview: 'true' });
+    expect(seen.headers.get('cache-control')).toBe('private, no-store');
+    expect(ids(seen.body.data!.searchArticles)).toEqual(['pa-archived', 'pa-draft', 'pa-live', 'pa-other']);
+    expect(total(seen.body.data!.searchArticles)).toBe(4);
+    const plain = await post(search, {}, bearer(editor.accessToken));
+    expect(ids(plain.body.data!.searchArticles)).toEqual(['pa-live']);
+    expect(total(plain.body.data!.searchArticles)).toBe(1);
+  });
+
   test('REST issues list: drafts and scheduled issues in place, private and without ETag, no 304', async () => {
     const anonymous = await get(restList(svc.url));
     expect(restIds(anonymous.body)).toEqual(['pi-live']);

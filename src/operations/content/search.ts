@@ -110,7 +110,7 @@ export async function searchArticles(
   const first = checkFirst(args.first);
   const search: ArticleSearch = {
     text,
-    filter: { ...filter, ...visibleArticle } as Document,
+    filter: { ...filter, ...ctx.loaders.visible('articles', visibleArticle) } as Document,
     maxTimeMS: TIME_LIMIT_MS,
   };
   // A cursor stands for a place in one search: the query and the filter are part of what it is bound to.
