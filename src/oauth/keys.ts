@@ -7,17 +7,14 @@
 // the keys it replaces a `retireAt` one longest token lifetime after that; until then they stay published
 // so tokens they signed still verify. Every process re-reads the keys on a poll (KeyWatcher) and rebuilds
 // its provider when what it publishes or signs with changes.
-import { createHash, createPublicKey, generateKeyPair, randomBytes, type JsonWebKey } from 'node:crypto';
-import { promisify } from 'node:util';
+import { createHash, createPublicKey, randomBytes, type JsonWebKey } from 'node:crypto';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { isDuplicateKey } from '../store/errors.js';
 import type { Store } from '../store/store.js';
+import { SIGNING_ALGS as ALGS, takePrivateKey, type SigningAlg } from './key-pairs.js';
 import { startPoll, type Poll } from './poll.js';
-
-type SigningAlg = 'ES256' | 'RS256';
-const ALGS: SigningAlg[] = ['ES256', 'RS256'];
 
 export interface OAuthKeys {
   /** Private JWKs of the published keys, the one each algorithm signs with first. */
@@ -52,11 +49,8 @@ interface StoredKeys {
 export const KEYS_SETTING = 'oauth.keys';
 /** ID tokens live an hour: with ACCESS_TOKEN_TTL, what a replaced signing key must stay published for. */
 export const ID_TOKEN_TTL_SECONDS = 3_600;
-const generate = promisify(generateKeyPair);
-
 async function signingKey(alg: SigningAlg): Promise<JWK> {
-  const { privateKey } =
-    alg === 'ES256' ? await generate('ec', { namedCurve: 'P-256' }) : await generate('rsa', { modulusLength: 2048 });
+  const privateKey = await takePrivateKey(alg);
   const jwk = privateKey.export({ format: 'jwk' }) as JWK;
   return { ...jwk, alg, use: 'sig', kid: await calculateJwkThumbprint(jwk) };
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import {
   buildClientSchema,
   buildSchema,
@@ -149,6 +149,35 @@ function freePort(): Promise<number> {
     });
   });
 }
+
+// A new data directory gets its OAuth keys made while the service loads; a store that has keys keeps them.
+test('a new data directory publishes the keys it generated, and the next start on it the same ones', async () => {
+  const dir = join(mkdtempSync(join(tmpdir(), 'gateway-keys-')), 'data');
+  const publishedKids = async (): Promise<string[]> => {
+    const child = spawnNode(distPath('bundle/main.js'), [], {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      STORE: 'disk',
+      DATA_DIR: dir,
+      SEED: 'none',
+      LOG_LEVEL: 'info',
+    });
+    const listening = await child.waitFor((l) => typeof l.url === 'string' && String(l.msg).includes('listening'));
+    const jwks = await fetch(`${new URL(String(listening.url)).origin}/oauth2/jwks`);
+    expect(jwks.status).toBe(200);
+    const { keys } = (await jwks.json()) as { keys: Array<{ alg: string; kid: string }> };
+    expect(keys.map((k) => k.alg).sort()).toEqual(['ES256', 'RS256']);
+    child.proc.kill('SIGTERM');
+    expect(await child.exited).toBe(0);
+    return keys.map((k) => k.kid).sort();
+  };
+  try {
+    const first = await publishedKids();
+    expect(await publishedKids()).toEqual(first);
+  } finally {
+    rmSync(dirname(dir), { recursive: true, force: true });
+  }
+}, 90_000);
 
 test('the embedded engine runs on a thread of its own, and shuts down with the service', async () => {
   const child = spawnNode(distPath('bundle/main.js'), [], {
