@@ -118,7 +118,7 @@ function equalityOf(filter: Document, field: string): { value: unknown } | undef
  * What the reader of a `$text` search's matches reads of each document: all of it, or just the top-level fields
  * named (none when the set is empty), decoded as the match is made so its stored bytes need not be kept.
  */
-export type TextNeed = 'whole' | NameSet;
+type TextNeed = 'whole' | NameSet;
 
 export interface TextSearchOptions {
   need?: TextNeed;
