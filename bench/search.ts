@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { scales, type ScaleName } from '../src/seed/seeder.js';
+import { Rand } from '../src/seed/content-random.js';
 import {
   cpuSeconds,
   freePort,
@@ -46,18 +47,6 @@ const articles = scales[values.scale as ScaleName].articles;
 const QUERIES = Number(values.queries);
 
 const loadAverage = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-
-/** A deterministic pseudo-random generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function percentile(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -211,7 +200,8 @@ async function main(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 2_000));
     }
   }
-  const r = random(34);
+  const rand = new Rand(34);
+  const r = (): number => rand.next();
   const sample = await sampleArticles(Number(values.sample), r);
   const df = new Map<string, number>();
   for (const a of sample) for (const w of wordsOf(`${a.title} ${a.summary ?? ''}`)) df.set(w, (df.get(w) ?? 0) + 1);
