@@ -17,7 +17,9 @@ beforeAll(async () => {
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
     MONGODB_URI: engine.uri,
-    STORE_TIMEOUT_MS: '500',
+    // The default (2 s) bounds how long /readyz waits to say 503; a shorter one failed the first connection
+    // to this in-process engine on a busy CI machine (the handshake took over 500 ms).
+    STORE_TIMEOUT_MS: '2000',
   });
   const log = createLogger('silent');
   store = await Store.open(config.store, log);
