@@ -41,27 +41,25 @@ export class AttemptLimiter<Name extends string> {
    * the attempt is given back under every key and the seconds to wait are returned; else null.
    */
   async take(keys: AttemptKeys<Name>): Promise<number | null> {
-    const entries = this.entries(keys);
-    const results = await Promise.allSettled(
-      entries.map(([name, key]) => this.limiters[name].consume(this.stored(key), 1)),
-    );
-    let waitMs = 0;
-    let failure: unknown;
-    for (const result of results) {
-      if (result.status === 'fulfilled') continue;
-      const wait = refusalWait(result.reason);
-      if (wait !== undefined) waitMs = Math.max(waitMs, wait, 1);
-      else failure ??= result.reason;
+    // One key after the other, the tightest limit first, stopping at the first refusal: counted in parallel,
+    // attempts refused by one key still held points of the others until given back, so parallel attempts
+    // within every limit could be refused (ten parallel guesses let two through where the limit was three).
+    const entries = this.entries(keys).sort(([a], [b]) => this.limits.points[a] - this.limits.points[b]);
+    const counted: Array<[Name, string]> = [];
+    for (const [name, key] of entries) {
+      try {
+        await this.limiters[name].consume(this.stored(key), 1);
+        counted.push([name, key]);
+      } catch (err) {
+        const wait = refusalWait(err);
+        // A refused consume has counted too: give back every point this attempt took.
+        if (wait !== undefined) counted.push([name, key]);
+        await this.giveBack(Object.fromEntries(counted) as AttemptKeys<Name>);
+        if (wait === undefined) throw err;
+        return Math.max(1, Math.ceil(wait / 1000));
+      }
     }
-    if (!waitMs && failure === undefined) return null;
-    // A refused consume has counted too: give back every point this attempt took.
-    const counted = entries.filter(
-      (_, i) =>
-        results[i]!.status === 'fulfilled' || refusalWait((results[i] as PromiseRejectedResult).reason) !== undefined,
-    );
-    await this.giveBack(Object.fromEntries(counted) as AttemptKeys<Name>);
-    if (failure !== undefined) throw failure;
-    return Math.max(1, Math.ceil(waitMs / 1000));
+    return null;
   }
 
   /** Gives back the attempt `take` counted (it succeeded and should not count against these keys). */
