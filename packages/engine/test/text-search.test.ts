@@ -2,7 +2,7 @@
 // fts_phrase, fts_score_sort, fts_proj, fts_casesensitive, fts_diacriticsensitive, fts_index): index specs as
 // listIndexes shows them, weights, '$**', stemming, stop words, phrases, negation, textScore in find and in
 // aggregations, compound text indexes, and MongoDB's errors.
-import { MongoServerError, type Collection, type Db, type Document } from 'mongodb';
+import { Binary, MongoServerError, type Collection, type Db, type Document } from 'mongodb';
 import { openTestDb } from './helpers/db.js';
 
 let ctx: Awaited<ReturnType<typeof openTestDb>>;
@@ -373,6 +373,24 @@ describe('sensitivity, languages and compound indexes', () => {
     await c.deleteMany({ $text: { $search: 'green' } });
     expect(await ids(c, 'apple')).toEqual([]);
     expect(await c.countDocuments({})).toBe(1);
+  });
+});
+
+describe('documents read whole for a phrase', () => {
+  it('each keeps its own binary values', async () => {
+    // A phrase on a '$**' index tests every candidate decoded whole: each from its own bytes, not from the
+    // store's reused read buffer, or every Binary would show the last document's bytes.
+    const c = db.collection<Document>('binaries');
+    await c.insertMany(
+      Array.from({ length: 5 }, (_, i) => ({ _id: i, title: 'apple pie', b: new Binary(Buffer.alloc(16, i + 1)) })),
+    );
+    await c.createIndex({ '$**': 'text' });
+    const out = await c
+      .aggregate([{ $match: { $text: { $search: '"apple pie"' } } }, { $sort: { _id: -1 } }])
+      .toArray();
+    expect(out.map((d) => [d._id, Buffer.from((d.b as Binary).buffer).toString('hex')])).toEqual(
+      [4, 3, 2, 1, 0].map((i) => [i, Buffer.alloc(16, i + 1).toString('hex')]),
+    );
   });
 });
 

@@ -213,11 +213,13 @@ export function* textSearch(
     if (!bytes) continue;
     if (!check && !rest) {
       if (need === 'whole') yield new StoredMatch(rid, copyOut(bytes), undefined, score);
-      else yield new StoredMatch(rid, undefined, undefined, score, decodeFields(bytes, need) ?? decode(bytes));
+      else yield new StoredMatch(rid, undefined, undefined, score, decodeFields(bytes, need) ?? decode(copyOut(bytes)));
       continue;
     }
+    // `bytes` is a view of the store's reused read buffer: a document decoded from it whole is decoded from a
+    // copy, or its binary values would show the next document's bytes.
     const part = names && decodeFields(bytes, names);
-    const doc = part ?? decode(bytes);
+    const doc = part ?? decode(copyOut(bytes));
     if ((check && !textMatches(doc, spec, q)) || (rest && !rest.test(doc))) continue;
     if (need === 'whole') yield new StoredMatch(rid, copyOut(bytes), part ? undefined : doc, score);
     else if (part) yield new StoredMatch(rid, undefined, undefined, score, part);
