@@ -111,6 +111,25 @@ it('$facet and $replaceRoot', async () => {
   ]);
 });
 
+it('an inclusion $project puts _id first, then the document order, as MongoDB does', async () => {
+  const orders = db.collection('orders');
+  const [f] = await orders
+    .aggregate([{ $match: { _id: 2 } }, { $project: { total: 1, cust: 1 } }, { $facet: { docs: [] } }])
+    .toArray();
+  expect(f).toEqual({ docs: [{ _id: 2, cust: 'b', total: 50 }] });
+  expect(Object.keys(f!.docs[0])).toEqual(['_id', 'cust', 'total']);
+  for (const pipeline of [
+    [{ $match: { _id: 2 } }, { $project: { total: 1, cust: 1 } }],
+    [{ $match: { _id: 2 } }, { $addFields: { z: 1 } }, { $project: { total: 1, cust: 1 } }],
+    [{ $match: { _id: 2 } }, { $project: { total: 1, cust: 1 } }, { $facet: { docs: [{ $match: {} }] } }],
+  ]) {
+    const [d] = await orders.aggregate(pipeline).toArray();
+    expect(Object.keys('docs' in d! ? d.docs[0] : d!)).toEqual(['_id', 'cust', 'total']);
+  }
+  const [excluded] = await orders.aggregate([{ $match: { _id: 2 } }, { $project: { items: 0 } }]).toArray();
+  expect(Object.keys(excluded!)).toEqual(['_id', 'cust', 'total']);
+});
+
 it('aggregate results span several batches', async () => {
   const c = db.collection('nums');
   await c.insertMany(Array.from({ length: 250 }, (_, i) => ({ i })));

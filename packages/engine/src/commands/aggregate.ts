@@ -287,12 +287,40 @@ function* facetOf(
 const isCount = (st: Document | undefined): boolean =>
   !!st && Object.keys(st).length === 1 && typeof st.$count === 'string';
 
-/** The fields of a top-level inclusion projection, as they are (none is copied: later stages only read). */
+/**
+ * The fields of a top-level inclusion projection, as they are (none is copied: later stages only read), in
+ * MongoDB's order: `_id` first, then the others in the document's order.
+ */
 function* picked(input: Iterable<Document>, keep: NameSet): Generator<Document> {
+  const names = new Set(keep.list);
+  const id = names.delete('_id');
   for (const d of input) {
     const out: Document = {};
-    for (const k of keep.list) if (Object.hasOwn(d, k)) out[k] = d[k];
+    if (id && Object.hasOwn(d, '_id')) out._id = d._id;
+    for (const k of Object.keys(d)) if (names.has(k)) out[k] = d[k];
     yield out;
+  }
+}
+
+/** A `$project` stage that includes or computes fields (not one that only excludes). */
+const includes = (st: Document): boolean =>
+  Object.keys(st).length === 1 &&
+  isPlainStage(st.$project) &&
+  Object.values(st.$project as Document).some((v) => v !== 0 && v !== false);
+
+/** mingo's `$project` adds `_id` last; MongoDB's output of an inclusion projection starts with it. */
+function* idFirst(input: Iterable<Document>): Generator<Document> {
+  for (const d of input) {
+    let first: string | undefined;
+    for (const k in d) {
+      first = k;
+      break;
+    }
+    if (first === undefined || first === '_id' || !Object.hasOwn(d, '_id')) yield d;
+    else {
+      const { _id, ...rest } = d;
+      yield { _id, ...rest };
+    }
   }
 }
 
@@ -334,6 +362,11 @@ function* runStages(stages: Document[], input: Iterable<Document>, extras: Query
       (readingFacet(stages[i + 1]) || isCount(stages[i + 1]))
         ? inclusionFields(st.$project)
         : undefined;
+    if (!pick && includes(st)) {
+      src = idFirst(mingoStream([...segment, st], src, extras));
+      segment = [];
+      continue;
+    }
     if (!fields && !(limit.used === 1 && '$limit' in st) && !counts && !facet && !pick) {
       segment.push(st);
       continue;
