@@ -28,8 +28,9 @@ export function dueDeliveries(store: Store, now: Date, limit: number, except?: s
 }
 
 /**
- * What one purge request to `endpointId` takes along once a purge is due: every one queued (due or not: a purge
- * sent early does no harm), and those whose lease expired.
+ * What a purge batch to `endpointId` may take along: those due (their time has come, or their lease expired)
+ * and those never tried yet, due or not (a purge sent early does no harm); not a failed one before its retry
+ * time, which would otherwise ride along with every new purge and fail it too.
  */
 export function purgesToSend(
   store: Store,
@@ -40,11 +41,25 @@ export function purgesToSend(
   return deliveries(store)
     .find({
       endpointId,
-      $or: [{ status: 'pending' }, { status: 'sending', leaseUntil: { $lte: now } }],
+      $or: [
+        { status: 'pending', attempts: 0 },
+        { status: 'pending', nextAttemptAt: { $lte: now } },
+        { status: 'sending', leaseUntil: { $lte: now } },
+      ],
     })
     .sort({ seq: 1 })
     .limit(limit)
     .toArray();
+}
+
+/** The earliest time a purge to `endpointId` waiting for its retry is due, if any. */
+export async function nextPurgeRetry(store: Store, endpointId: string): Promise<Date | undefined> {
+  const next = await deliveries(store)
+    .find({ endpointId, status: 'pending' }, { projection: { nextAttemptAt: 1 } })
+    .sort({ nextAttemptAt: 1 })
+    .limit(1)
+    .next();
+  return next?.nextAttemptAt;
 }
 
 /** True while an earlier delivery of the same entity to the same endpoint is not delivered or given up. */

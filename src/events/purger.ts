@@ -38,15 +38,23 @@ interface PurgeRequest {
   body?: string;
 }
 
-/** How each cache takes a purge of some keys, and how many keys one request may name. */
-const PROVIDERS: Record<PurgeProvider, { perRequest: number; request(keys: string[], token: string): PurgeRequest }> = {
-  // Varnish's default limit on a header line is 8 KiB.
+/**
+ * How each cache takes a purge of some keys, and how many keys one request may name: at most `perRequest`, and
+ * for a cache that reads them from one header line, at most `maxBytes` of it.
+ */
+const PROVIDERS: Record<
+  PurgeProvider,
+  { perRequest: number; maxBytes?: number; request(keys: string[], token: string): PurgeRequest }
+> = {
+  // Varnish refuses a header line over 8 KiB (its http_req_hdr_len).
   varnish: {
     perRequest: 200,
+    maxBytes: 7_000,
     request: (keys) => ({ method: 'PURGE' as Dispatcher.HttpMethod, headers: { 'xkey-purge': keys.join(' ') } }),
   },
   fastly: {
     perRequest: 256,
+    maxBytes: 7_000,
     request: (keys, token) => ({
       method: 'POST',
       headers: { 'surrogate-key': keys.join(' '), 'fastly-key': token, accept: 'application/json' },
@@ -61,6 +69,18 @@ const PROVIDERS: Record<PurgeProvider, { perRequest: number; request(keys: strin
     }),
   },
 };
+
+/**
+ * Answers that refuse what a request named (a malformed or oversized key list): its keys are sent again in two
+ * halves, so that one key the cache will never take holds back only itself.
+ */
+const REFUSED = new Set([400, 413, 414, 422, 431]);
+
+/** What a purge did: the attempt as the log keeps it (its first failure, if any), and the keys not purged. */
+export interface PurgeOutcome {
+  attempt: DeliveryAttemptDoc;
+  failed: ReadonlySet<string>;
+}
 
 /** The keys a cache-purge event's body names. */
 export function keysOf(body: string): string[] {
@@ -78,31 +98,74 @@ export class Purger {
     this.agent = attemptAgent(options);
   }
 
-  /** Purges `keys`, as many requests as the cache's limit takes; the attempt fails with the first request that does. */
-  async purge(keys: readonly string[], now = new Date()): Promise<DeliveryAttemptDoc> {
-    const done = attemptTimer(now);
-    const provider = PROVIDERS[this.target.provider];
-    let status: number | null = null;
-    try {
-      for (let i = 0; i < keys.length; i += provider.perRequest) {
-        const { method, headers, body } = provider.request(
-          keys.slice(i, i + provider.perRequest),
-          this.target.token ?? '',
-        );
-        const res = await request(this.target.url, {
-          method,
-          body,
-          dispatcher: this.agent,
-          signal: AbortSignal.timeout(this.options.timeoutMs),
-          headers: { ...headers, 'user-agent': 'gateway-purger/1' },
-        });
-        const text = await res.body.text();
-        status = res.statusCode;
-        if (status < 200 || status >= 300) return done(status, `HTTP ${status}: ${text.slice(0, 200)}`);
+  /** The requests `keys` take: each within the cache's limits (a key longer than them alone in its own). */
+  chunks(keys: readonly string[]): string[][] {
+    const { perRequest, maxBytes = Infinity } = PROVIDERS[this.target.provider];
+    const out: string[][] = [];
+    let chunk: string[] = [];
+    let bytes = 0;
+    for (const key of keys) {
+      const size = Buffer.byteLength(key) + 1;
+      if (chunk.length && (chunk.length >= perRequest || bytes + size > maxBytes)) {
+        out.push(chunk);
+        chunk = [];
+        bytes = 0;
       }
-      return done(status, null);
+      chunk.push(key);
+      bytes += size;
+    }
+    if (chunk.length) out.push(chunk);
+    return out;
+  }
+
+  /**
+   * Purges `keys` in as many requests as the cache's limits take. A request the cache refuses for what it names
+   * is split in halves down to single keys; any other failure (no answer, a 5xx, a refused token) ends the
+   * attempt there, and the keys not sent yet count as not purged.
+   */
+  async purge(keys: readonly string[], now = new Date()): Promise<PurgeOutcome> {
+    const done = attemptTimer(now);
+    const failed = new Set<string>();
+    const queue = this.chunks(keys);
+    let status: number | null = null;
+    let error: string | null = null;
+    let ended = false;
+    for (let chunk = queue.shift(); chunk; chunk = queue.shift()) {
+      if (ended) {
+        for (const key of chunk) failed.add(key);
+        continue;
+      }
+      const answer = await this.send(chunk);
+      status = answer.status;
+      if (answer.error === null) continue;
+      error ??= answer.error;
+      const refused = answer.status !== null && REFUSED.has(answer.status);
+      if (refused && chunk.length > 1) {
+        const half = Math.ceil(chunk.length / 2);
+        queue.unshift(chunk.slice(0, half), chunk.slice(half));
+        continue;
+      }
+      for (const key of chunk) failed.add(key);
+      if (!refused) ended = true;
+    }
+    return { attempt: done(status, failed.size ? error : null), failed };
+  }
+
+  private async send(keys: string[]): Promise<{ status: number | null; error: string | null }> {
+    const { method, headers, body } = PROVIDERS[this.target.provider].request(keys, this.target.token ?? '');
+    try {
+      const res = await request(this.target.url, {
+        method,
+        body,
+        dispatcher: this.agent,
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+        headers: { ...headers, 'user-agent': 'gateway-purger/1' },
+      });
+      const text = await res.body.text();
+      const status = res.statusCode;
+      return { status, error: status >= 200 && status < 300 ? null : `HTTP ${status}: ${text.slice(0, 200)}` };
     } catch (err) {
-      return done(null, describeFailure(err));
+      return { status: null, error: describeFailure(err) };
     }
   }
 

@@ -12,6 +12,7 @@ import {
   claim,
   dueDeliveries,
   giveUpUnsent,
+  nextPurgeRetry,
   purgesToSend,
   recordAttempt,
   removeFinished,
@@ -61,6 +62,7 @@ export class DeliveryWorker {
   private pruning: Promise<void> | undefined;
   private purging: Promise<void> | undefined;
   private purgeTimer: NodeJS.Timeout | undefined;
+  private purgeWakeAt = 0;
 
   constructor(
     private readonly store: Store,
@@ -83,9 +85,16 @@ export class DeliveryWorker {
     this.wake();
   }
 
-  /** Looks for due deliveries in `ms` (purges were queued, due then); one such wake-up waits at a time. */
+  /**
+   * Looks for due deliveries in `ms` (purges were queued, due then); one such wake-up waits at a time, the
+   * earliest asked for.
+   */
   wakeIn(ms: number): void {
-    if (this.stopped || this.purgeTimer) return;
+    if (this.stopped) return;
+    const at = Date.now() + ms;
+    if (this.purgeTimer && this.purgeWakeAt <= at) return;
+    clearTimeout(this.purgeTimer);
+    this.purgeWakeAt = at;
     this.purgeTimer = setTimeout(() => {
       this.purgeTimer = undefined;
       this.wake();
@@ -194,28 +203,40 @@ export class DeliveryWorker {
     const due = (d: WebhookDeliveryDoc) =>
       d.status === 'pending' ? d.nextAttemptAt <= now : d.leaseUntil !== null && d.leaseUntil <= now;
     if (!queued.some(due)) {
-      // The earliest one not yet due wakes this process then (another process may have queued it).
-      const next = Math.min(...queued.map((d) => d.nextAttemptAt.getTime()));
-      if (Number.isFinite(next)) this.wakeIn(Math.max(0, next - now.getTime()));
+      // The earliest one not yet due wakes this process then (another process may have queued it), or the
+      // earliest retry when nothing new waits.
+      const next = queued.length
+        ? Math.min(...queued.map((d) => d.nextAttemptAt.getTime()))
+        : (await nextPurgeRetry(this.store, PURGE_ENDPOINT_ID))?.getTime();
+      if (next !== undefined && Number.isFinite(next)) this.wakeIn(Math.max(0, next - now.getTime()));
       return false;
     }
-    const claimed = (
-      await Promise.all(queued.map((d) => claim(this.store, d, this.owner, now, this.options.leaseMs)))
-    ).filter((d): d is WebhookDeliveryDoc => d !== null);
+    // The lease covers every request the batch may take, one after the other.
+    const requests = purger.chunks([...new Set(queued.flatMap((d) => keysOf(d.body)))]).length;
+    const leaseMs = this.options.leaseMs * Math.max(1, requests);
+    const claimed = (await Promise.all(queued.map((d) => claim(this.store, d, this.owner, now, leaseMs)))).filter(
+      (d): d is WebhookDeliveryDoc => d !== null,
+    );
     if (claimed.length === 0) return false;
     const keys = [...new Set(claimed.flatMap((d) => keysOf(d.body)))];
-    const attempt = await purger.purge(keys, now);
-    if (attempt.error) this.log.warn({ error: attempt.error, keys: keys.length }, 'CDN purge failed');
-    // One retry time for the batch, so that it stays together.
+    const { attempt, failed } = await purger.purge(keys, now);
+    if (attempt.error)
+      this.log.warn({ error: attempt.error, keys: keys.length, failed: failed.size }, 'CDN purge failed');
+    // A queued purge is delivered when each of its keys was purged; the others share one retry time, so that
+    // they stay together.
     const { retryBaseMs, retryMaxMs } = this.options;
-    const attempts = Math.max(...claimed.map((d) => d.attempts));
+    const missed = (d: WebhookDeliveryDoc): boolean => keysOf(d.body).some((k) => failed.has(k));
+    const attempts = Math.max(...claimed.filter(missed).map((d) => d.attempts), 1);
     const retryAt = new Date(Date.now() + retryDelay(attempts, retryBaseMs, retryMaxMs));
+    const took = { ...attempt, error: null };
     await Promise.all(
       claimed.map(async (d) => {
-        if (!(await recordAttempt(this.store, d, this.owner, attempt, retryAt < d.giveUpAt ? retryAt : null)))
+        const result = missed(d) ? attempt : took;
+        if (!(await recordAttempt(this.store, d, this.owner, result, retryAt < d.giveUpAt ? retryAt : null)))
           this.log.warn({ delivery: d._id }, 'CDN purge taken over by another process');
       }),
     );
+    if (failed.size) this.wakeIn(Math.max(0, retryAt.getTime() - Date.now()));
     return queued.length === PURGE_BATCH;
   }
 

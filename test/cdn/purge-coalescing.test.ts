@@ -17,11 +17,14 @@ let cache: Server;
 const purges: Purge[] = [];
 /** Answered with this status (the cache in front failing, then recovering). */
 let answer = 200;
+/** A key the cache refuses (400) in any request that names it, as Varnish refuses an oversized header. */
+let refused: string | undefined;
 
 beforeAll(async () => {
   cache = createServer((req, res) => {
-    purges.push({ method: req.method ?? '', keys: String(req.headers['xkey-purge'] ?? '').split(' ') });
-    res.writeHead(answer).end();
+    const keys = String(req.headers['xkey-purge'] ?? '').split(' ');
+    purges.push({ method: req.method ?? '', keys });
+    res.writeHead(refused !== undefined && keys.includes(refused) ? 400 : answer).end();
   });
   await new Promise<void>((resolve) => cache.listen(0, '127.0.0.1', resolve));
   svc = await startTestService({
@@ -79,4 +82,34 @@ test('purges a failing cache did not take are sent again, still together', async
   const expected = [...ids.map((id) => `article:${id}`), 'articles'].sort();
   // Every request, failed or not, named the whole batch.
   for (const p of purges) expect([...p.keys].sort()).toEqual(expected);
+}, 60_000);
+
+test('a purge the cache refuses holds back only itself, not the purges queued after it', async () => {
+  purges.length = 0;
+  refused = 'article:refused-1';
+  await svc.db.collection('articles').insertOne(article('refused-1') as never);
+  await until(() => purges.some((p) => p.keys.includes('article:refused-1')), 'the refused purge to be tried');
+  const ids = ['after-1', 'after-2', 'after-3'];
+  await svc.db.collection('articles').insertMany(ids.map((id) => article(id)) as never[]);
+  const deliveries = svc.db.collection<{ body: string; status: string; attempts: number }>('webhookDeliveries');
+  const statusOf = async (id: string): Promise<string[]> =>
+    (await deliveries.find({ endpointId: 'cdn-purge', body: { $regex: `"article:${id}"` } }).toArray()).map(
+      (d) => d.status,
+    );
+  // Each later write's purge is delivered while the refused one keeps being retried on its own.
+  await until(async () => {
+    const statuses = (await Promise.all(ids.map(statusOf))).flat();
+    return statuses.length === ids.length && statuses.every((s) => s === 'delivered');
+  }, 'the later purges to be delivered');
+  for (const id of ids) expect(purgedKeys()).toContain(`article:${id}`);
+  await until(
+    async () =>
+      ((await deliveries.findOne({ endpointId: 'cdn-purge', body: { $regex: '"article:refused-1"' } }))?.attempts ??
+        0) >= 2,
+    'the refused purge to be retried',
+  );
+  expect(await statusOf('refused-1')).toEqual([expect.stringMatching(/^(pending|sending)$/)]);
+  // Once the cache takes it, it is delivered too.
+  refused = undefined;
+  await until(allDelivered, 'the refused purge to be delivered once the cache takes it');
 }, 60_000);

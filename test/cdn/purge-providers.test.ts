@@ -4,6 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { Purger } from '../../src/events/purger.js';
 import { article } from '../content/fixtures.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
@@ -82,4 +83,21 @@ test('a Fastly or Cloudflare purge URL without a token is refused at start', () 
   for (const provider of ['fastly', 'cloudflare'])
     expect(() => loadConfig({ CDN_PURGE_PROVIDER: provider, CDN_PURGE_URL: `${base}/purge` })).toThrow(ConfigError);
   expect(() => loadConfig({ CDN_PURGE_PROVIDER: 'akamai' })).toThrow(ConfigError);
+});
+
+test('long key lists are split so that no request names more than a header line holds', async () => {
+  requests.length = 0;
+  const purger = new Purger({ url: `${base}/`, provider: 'varnish' }, { connectTimeoutMs: 2_000, timeoutMs: 5_000 });
+  try {
+    // 200 keys of about 60 bytes: 12 KB in one xkey-purge line, over Varnish's 8 KiB.
+    const keys = Array.from({ length: 200 }, (_, i) => `productItem:${String(i).padStart(4, '0')}-${'x'.repeat(44)}`);
+    const { attempt, failed } = await purger.purge(keys);
+    expect(attempt.error).toBeNull();
+    expect(failed.size).toBe(0);
+    expect(requests.length).toBeGreaterThan(1);
+    for (const r of requests) expect(Buffer.byteLength(String(r.headers['xkey-purge']))).toBeLessThanOrEqual(7_000);
+    expect(requests.flatMap((r) => String(r.headers['xkey-purge']).split(' '))).toEqual(keys);
+  } finally {
+    await purger.close();
+  }
 });

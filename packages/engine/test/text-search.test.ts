@@ -380,7 +380,7 @@ describe('documents read whole for a phrase', () => {
   it('each keeps its own binary values', async () => {
     // A phrase on a '$**' index tests every candidate decoded whole: each from its own bytes, not from the
     // store's reused read buffer, or every Binary would show the last document's bytes.
-    const c = db.collection<Document>('binaries');
+    const c = db.collection<{ _id: number; title: string; b: Binary }>('binaries');
     await c.insertMany(
       Array.from({ length: 5 }, (_, i) => ({ _id: i, title: 'apple pie', b: new Binary(Buffer.alloc(16, i + 1)) })),
     );
