@@ -158,13 +158,14 @@ export class Store {
       { indexes: this.building.length },
       'building indexes over existing documents; reads needing them are refused until built',
     );
-    void this.indexBuilds.then((builds) => {
-      // A stop cuts the build's connection, not the build: it goes on (MongoDB) or resumes at the next start.
-      if (this.closing) return;
-      for (const { name, error } of builds)
-        if (error) log.error({ err: error, index: name }, 'index build failed');
+    // Each as it ends: a failed one is known at once, not after the longest build.
+    for (const build of this.building)
+      void build.then(({ name, error }) => {
+        // A stop cuts the build's connection, not the build: it goes on (MongoDB) or resumes at the next start.
+        if (this.closing) return;
+        if (error) log.error({ err: error, index: name }, 'index build failed; it is tried again at the next start');
         else log.info({ index: name, ms: Date.now() - started }, 'index built');
-    });
+      });
   }
 
   private createIndexes(name: string, list: IndexDef[], db = this.db): Promise<unknown> {
