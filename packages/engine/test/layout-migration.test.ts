@@ -226,5 +226,6 @@ function defineTests(): void {
     const again = await runEngineCli(['--migrate', former.dir]);
     expect(again.code).toBe(1);
     expect(again.err).toContain('already holds LMDB data');
-  });
+    // A process started, a migration and a few hundred queries: a minute and more on a loaded two-core machine.
+  }, 120_000);
 }
