@@ -1,14 +1,16 @@
 // Strict-Transport-Security only on answers to https requests (RFC 6797 §7.2): never over plain http.
 import { startTestService, type TestService } from '../helpers/service.js';
 
-const running: TestService[] = [];
+/** One service per configuration, started when first asked for. */
+const running = new Map<string, Promise<TestService>>();
 afterAll(async () => {
-  await Promise.all(running.map((s) => s.close()));
+  await Promise.all([...running.values()].map(async (s) => (await s).close()));
 });
 
 async function hstsOf(env: Record<string, string>, headers: Record<string, string> = {}): Promise<string | null> {
-  const svc = await startTestService({ env });
-  running.push(svc);
+  const key = JSON.stringify(env);
+  if (!running.has(key)) running.set(key, startTestService({ env }));
+  const svc = await running.get(key)!;
   const res = await fetch(`${svc.url}/healthz`, { headers });
   await res.arrayBuffer();
   return res.headers.get('strict-transport-security');
@@ -29,4 +31,4 @@ test('behind TRUST_PROXY, the trusted X-Forwarded-Proto decides', async () => {
   expect(
     await hstsOf({ TRUST_PROXY: '1', PUBLIC_URL: 'https://api.example.com' }, { 'x-forwarded-proto': 'http' }),
   ).toBeNull();
-});
+}, 60_000);
