@@ -8,6 +8,7 @@
 // steps, waits for them and reports them in currentOp.
 import type { Document } from 'bson';
 import { decode } from './bsonio.js';
+import { decodeFields } from './rawdoc.js';
 import { Index } from './indexes.js';
 import type { IndexMeta, IndexSpec, Rid } from './index-keys.js';
 import { naturalOrder } from './order.js';
@@ -87,10 +88,12 @@ export class IndexBuilds {
     const idx = this.building.get(name)!;
     const progress = idx.meta.build!;
     this.host.touched();
+    const names = idx.readFields;
     do {
       const docs = this.host.docsAfter(progress.scanned, READ_CHUNK);
       for (const [rid, bytes] of docs) {
-        const keys = idx.keys(decode(bytes) as Document);
+        const doc = (names && decodeFields(bytes, names)) ?? decode(bytes);
+        const keys = idx.keys(doc as Document);
         idx.checkSize(keys, this.host.ns, rid);
         idx.add(rid, keys);
         progress.scanned = rid;

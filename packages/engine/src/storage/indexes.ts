@@ -24,6 +24,7 @@ import {
 } from './index-keys.js';
 import { IndexTable } from './index-table.js';
 import { KeptCounts } from './kept-counts.js';
+import { NameSet } from './rawdoc.js';
 import type { TextSpec } from '../text/analysis.js';
 
 export class Index {
@@ -89,6 +90,34 @@ export class Index {
   }
 
   private textSpec?: TextSpec | null;
+
+  /**
+   * The top-level fields a document's keys are read from, so that a build decodes only those of each stored
+   * document (an article's text index reads its title and summary, not its body); undefined when any field may
+   * count: a wildcard, or a partial filter.
+   */
+  get readFields(): NameSet | undefined {
+    if (this.readNames === undefined) this.readNames = this.fieldsRead() ?? null;
+    return this.readNames ?? undefined;
+  }
+
+  private readNames?: NameSet | null;
+
+  private fieldsRead(): NameSet | undefined {
+    if (this.partial) return undefined;
+    const text = this.text;
+    const names: string[] = [];
+    for (const field of this.fields) {
+      if (field.includes('$**')) return undefined;
+      if (text && (field === '_fts' || field === '_ftsx')) continue;
+      names.push(field.split('.')[0]!);
+    }
+    if (text) {
+      if ('$**' in text.weights) return undefined;
+      names.push(...Object.keys(text.weights).map((path) => path.split('.')[0]!), text.languageOverride);
+    }
+    return new NameSet(names);
+  }
 
   /** A text index's documents holding a term, with the term's score there (index-table.ts termEntries). */
   termEntries(prefix: string): Generator<[Rid, number]> {
