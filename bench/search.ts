@@ -2,6 +2,8 @@
 // article search over a seeded data directory, through the service as `npm start` runs it (response cache off,
 // one client). The data directory is written to (the service opens it): bench a copy of data you care about.
 // - With --build-index first: the engine alone on DIR, the articles' text index dropped and built again, timed.
+// - With --insert-cost: 10,000 of DIR's articles inserted (batches of 100) into new collections of a new engine
+//   with the articles' indexes, with and without the text index, alternated four times: engine CPU per article.
 // - Query terms from the data: a sample of articles read by id; words of their titles and summaries whose share
 //   of the articles is confirmed by `totalCount`: rare ones (each in under 1%) and common ones (near 10%).
 // - p50/p95 wall time and the service's CPU per query (every thread, from /proc) of: a rare two-word query and a
@@ -12,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { MongoClient } from 'mongodb';
+import { MongoClient, type Document } from 'mongodb';
 import { scales, type ScaleName } from '../src/seed/seeder.js';
 import { Rand } from '../src/seed/content-random.js';
 import {
@@ -36,6 +38,7 @@ const { values } = parseArgs({
     relevance: { type: 'string', default: '200' },
     sample: { type: 'string', default: '3000' },
     'build-index': { type: 'boolean', default: false },
+    'insert-cost': { type: 'boolean', default: false },
   },
 });
 if (!values.data || !(values.scale! in scales)) {
@@ -76,6 +79,55 @@ async function buildIndex(): Promise<void> {
     console.log(
       `text index build over ${await coll.estimatedDocumentCount()} articles: ${((performance.now() - t0) / 1000).toFixed(1)} s, ` +
         `engine CPU ${(cpuSeconds(engine.pid)! - cpu0).toFixed(1)} s (load average ${loadAverage()})`,
+    );
+  } finally {
+    await client.close();
+    await engine.stop(60_000);
+  }
+}
+
+/** Engine CPU per article inserted, with the articles' indexes, without and with their text index. */
+async function insertCost(): Promise<void> {
+  const cli = join(projectRoot, 'packages/engine/dist/src/cli.js');
+  const uriOf = async (proc: ReturnType<typeof nodeProc>): Promise<string> =>
+    (await waitForOutput(proc, (out) => out.includes('\n'), 300_000)).split('\n')[0]!.trim();
+  const source = nodeProc('engine', cli, ['--port', '0', '--dbpath', dataDir], {});
+  let docs: Document[];
+  let specs: Document[];
+  try {
+    const client = await MongoClient.connect(await uriOf(source));
+    const coll = client.db('gateway').collection('articles');
+    docs = await coll.find({}).limit(10_000).toArray();
+    specs = (await coll.listIndexes().toArray()).filter((i) => i.name !== '_id_');
+    await client.close();
+  } finally {
+    await source.stop(60_000);
+  }
+  const engine = nodeProc('engine', cli, ['--port', '0'], {});
+  const client = await MongoClient.connect(await uriOf(engine), { socketTimeoutMS: 0 });
+  try {
+    const rows: Record<'without' | 'with', number[]> = { without: [], with: [] };
+    for (let round = 0; round < 4; round++)
+      for (const kind of ['without', 'with'] as const) {
+        const coll = client.db('inserts').collection(`${kind}${round}`);
+        for (const { v: _v, ns: _ns, key, ...options } of specs) {
+          const text = (key as Document)._fts === 'text';
+          if (text && kind === 'without') continue;
+          const fields = text
+            ? Object.fromEntries(Object.keys(options.weights as object).map((f) => [f, 'text']))
+            : key;
+          await coll.createIndex(fields as Document, options);
+        }
+        const cpu0 = cpuSeconds(engine.pid)!;
+        for (let i = 0; i < docs.length; i += 100) await coll.insertMany(docs.slice(i, i + 100));
+        rows[kind].push(((cpuSeconds(engine.pid)! - cpu0) * 1e6) / docs.length);
+      }
+    const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    console.log(
+      `insert of ${docs.length} articles with their ${specs.length - 1} other indexes, engine CPU per article: ` +
+        `without the text index ${rows.without.map((x) => x.toFixed(0)).join(', ')} µs, with it ` +
+        `${rows.with.map((x) => x.toFixed(0)).join(', ')} µs; medians' ratio ` +
+        `${(median(rows.with) / median(rows.without)).toFixed(2)} (load average ${loadAverage()})`,
     );
   } finally {
     await client.close();
@@ -171,6 +223,7 @@ async function confirmed(candidates: string[], lo: number, hi: number, want: num
 async function main(): Promise<void> {
   console.log(`article search over ${dataDir} (${values.scale}, ${articles} articles); load average ${loadAverage()}`);
   if (values['build-index']) await buildIndex();
+  if (values['insert-cost']) await insertCost();
   const port = await freePort();
   const service = nodeProc(
     'service',
