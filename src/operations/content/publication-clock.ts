@@ -78,7 +78,8 @@ export class PublicationClock {
         const now = new Date();
         const [made, next] = await Promise.all([applyDueChanges(this.store, now), nextTimedChange(this.store, now)]);
         if (made > 0) this.log.info({ made }, 'publication clock: scheduled status changes made');
-        // What one change made due (an issue published late past its unpublish time) is made by the next round.
+        // What one change made due (an issue published late past its unpublish time), and what was due past a
+        // round's batch, is made by the next round.
         if (made > 0) this.again = true;
         this.arm(next);
       } while (this.again && !this.stopped);
