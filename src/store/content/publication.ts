@@ -108,16 +108,19 @@ export async function applyDueChanges(store: Store, now: Date): Promise<number> 
             { projection: { _id: 1, publishAt: 1, unpublishAt: 1 }, sort: { [field]: 1 }, limit: DUE_BATCH },
           )
           .toArray()) as unknown as Array<Pick<ArticleDoc, '_id' | 'publishAt' | 'unpublishAt'>>;
-        let count = 0;
-        for (const doc of due) {
-          const at = doc[field]!;
-          const change: StatusChange =
-            to === 'published'
-              ? { to, publishAt: null, unpublishAt: doc.unpublishAt ?? null }
-              : { to, publishAt: null, unpublishAt: null };
-          if (await changeStatus(store, collection, doc._id, [from], change, null, at, { [field]: at })) count++;
-        }
-        return count;
+        // Each change is a conditional update of its own document: all are under way at once (a start that finds
+        // a backlog waits for one round of writes, not one per change).
+        const made = await Promise.all(
+          due.map((doc) => {
+            const at = doc[field]!;
+            const change: StatusChange =
+              to === 'published'
+                ? { to, publishAt: null, unpublishAt: doc.unpublishAt ?? null }
+                : { to, publishAt: null, unpublishAt: null };
+            return changeStatus(store, collection, doc._id, [from], change, null, at, { [field]: at });
+          }),
+        );
+        return made.filter((before) => before !== null).length;
       }),
     ),
   );
