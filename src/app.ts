@@ -119,11 +119,27 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
       ? new ResponseCache(deps.config.cache.responseCacheBytes, deps.log)
       : undefined;
   if (cache) koa.use(cache.middleware());
-  // Scheduled publication changes: made by every process's clock (exactly one makes each), and no cached answer
-  // that can show articles or issues outlives the next one.
-  const clock = await PublicationClock.start(deps.store, deps.log);
   // No write changes the OpenAPI document, its viewer or the playground's files.
   const staticPaths = [OPENAPI_PATH, DOCS_PATH, ASSETS_PREFIX, ASSET_PREFIX];
+  // The parts that follow a change stream start together. Scheduled publication changes: made by every process's
+  // clock (exactly one makes each), and no cached answer that can show articles or issues outlives the next one.
+  // Ready parts: the REST lists' objects, kept while this process's stream evicts them. Invalidation: writes from
+  // any process or system evict what they change, so entries may live longer.
+  const [clock, ready, invalidation] = await startTogether(
+    PublicationClock.start(deps.store, deps.log),
+    deps.config.cache.readyPartsBytes > 0
+      ? ReadyParts.start(deps.store, deps.log, deps.config.cache.readyPartsBytes, READY_COLLECTIONS)
+      : ReadyParts.off(),
+    cache
+      ? CacheInvalidation.start(
+          deps.store,
+          cache,
+          deps.log,
+          { seconds: deps.config.cache.responseCacheTtl, defaultMaxAge: deps.config.cache.maxAge },
+          staticPaths,
+        )
+      : undefined,
+  );
   const showsContent = showsPublishedContent(staticPaths);
   const nextChangeAt = () => clock.nextChangeAt();
   cache?.useHorizon((entry) => (showsContent(entry) ? nextChangeAt() : undefined));
@@ -223,11 +239,6 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   // The REST API's OpenAPI document and its viewer (static, public: on in every environment).
   koa.use(openApiRoutes(deps.config));
 
-  // Ready representations of the REST lists' objects, kept while this process's change stream evicts them.
-  const ready =
-    deps.config.cache.readyPartsBytes > 0
-      ? await ReadyParts.start(deps.store, deps.log, deps.config.cache.readyPartsBytes, READY_COLLECTIONS)
-      : ReadyParts.off();
   const rest = restRouter(deps, ready);
   koa.use(rest.routes()).use(rest.allowedMethods({ throw: true }));
 
@@ -240,17 +251,6 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
       );
     }
   });
-
-  // Writes from any process or system evict what they change (one change stream per process), so entries may live longer.
-  const invalidation = cache
-    ? await CacheInvalidation.start(
-        deps.store,
-        cache,
-        deps.log,
-        { seconds: deps.config.cache.responseCacheTtl, defaultMaxAge: deps.config.cache.maxAge },
-        staticPaths,
-      )
-    : undefined;
 
   // Every part is stopped even when one fails (a poll or stream left running would hold the store open).
   const stop = async (): Promise<void> => {
@@ -280,4 +280,20 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
     mailer: deps.mailer,
     revocations: oauth.revocations,
   };
+}
+
+/**
+ * Waits for parts started together; when one fails, stops those that started (a stream left running would hold the
+ * store open) and throws its error.
+ */
+async function startTogether<T extends Array<{ stop(): Promise<void> } | undefined>>(
+  ...starting: { [K in keyof T]: Promise<T[K]> | T[K] }
+): Promise<T> {
+  const settled = await Promise.allSettled(starting);
+  const failed = settled.find((s) => s.status === 'rejected');
+  if (!failed) return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as T;
+  await Promise.all(
+    settled.map((s) => (s.status === 'fulfilled' ? s.value?.stop().catch(() => undefined) : undefined)),
+  );
+  throw failed.reason;
 }

@@ -3,15 +3,8 @@
 // resume token while the history still has it, without one otherwise (events in between are then lost: a
 // "gap" its owner has to make good) — with the client replaced when server selection fails (after an engine
 // restart the old client's monitor was seen never to find the store again, while a new client did at once).
-import type {
-  ChangeStream,
-  ChangeStreamDocument,
-  ChangeStreamOptions,
-  Document,
-  MongoClient,
-  ResumeToken,
-} from 'mongodb';
-import { MongoServerError, MongoServerSelectionError } from 'mongodb';
+import type { ChangeStreamDocument, ChangeStreamOptions, Document, MongoClient, ResumeToken } from 'mongodb';
+import { ChangeStream, MongoServerError, MongoServerSelectionError } from 'mongodb';
 import type { Logger } from '../logger.js';
 import type { Store } from './store.js';
 
@@ -56,8 +49,9 @@ export class ResumableWatch {
   ) {}
 
   /**
-   * Connects, opens the stream and waits until the server has accepted it (its first change, if any, is
-   * handed over). Throws what connecting or opening throws, except the store's not supporting change streams.
+   * Connects, opens the stream and waits until the server has accepted it: every change made from then on reaches
+   * `onChange`. Its first wait for changes (up to maxAwaitTimeMS) goes on after this resolves. Throws what connecting
+   * or opening throws, except the store's not supporting change streams.
    */
   static async start(store: Store, log: Logger, spec: WatchSpec): Promise<ResumableWatch> {
     const client = store.watchClient();
@@ -69,19 +63,18 @@ export class ResumableWatch {
     }
     const watch = new ResumableWatch(store, log, spec, client);
     let stream = watch.open(spec.resumeAfter);
+    let first: FirstRead;
     try {
-      let first: ChangeStreamDocument<Document> | null;
       try {
-        first = await stream.tryNext();
+        first = await accepted(stream);
       } catch (err) {
         if (!spec.resumeAfter || !spec.forgetsToken(err)) throw err;
         log.warn({ err }, `${spec.name}: the kept resume token is no longer usable; starting at the present`);
         await stream.close().catch(() => undefined);
         stream = watch.open(undefined);
-        first = await stream.tryNext();
+        first = await accepted(stream);
         await spec.onReopened?.({ gap: true });
       }
-      if (first) spec.onChange(first);
     } catch (err) {
       watch.closed = true;
       await stream.close().catch(() => undefined);
@@ -92,7 +85,7 @@ export class ResumableWatch {
       }
       throw err;
     }
-    watch.running = watch.run(stream);
+    watch.running = watch.run(stream, first.read);
     return watch;
   }
 
@@ -117,13 +110,23 @@ export class ResumableWatch {
     return this.stream;
   }
 
-  private async run(first: ChangeStream<Document>): Promise<void> {
+  /** `pending`: the first stream's first read, under way since the start. */
+  private async run(
+    first: ChangeStream<Document>,
+    pending: Promise<ChangeStreamDocument<Document> | null> | undefined,
+  ): Promise<void> {
     const { spec } = this;
     let stream = first;
     let token: ResumeToken | undefined;
     let reopened = false;
     while (!this.closed) {
       try {
+        if (pending) {
+          const read = pending;
+          pending = undefined;
+          const change = await read;
+          if (change) spec.onChange(change);
+        }
         if (reopened) {
           const change = await stream.tryNext(); // throws while the store is still away
           await spec.onReopened?.({ gap: token === undefined });
@@ -151,4 +154,34 @@ export class ResumableWatch {
       stream = this.open(token);
     }
   }
+}
+
+/** A stream's first read, left running once the server has accepted the stream. */
+interface FirstRead {
+  read: Promise<ChangeStreamDocument<Document> | null>;
+}
+
+/**
+ * Resolves once the server has accepted `stream` (the aggregate that opens it has answered: the stream's start is
+ * fixed, and every change after it is in the stream), or rejects with what opening it failed with. The stream's
+ * first read is begun here and handed back still running: with no change to report, the server only answers it
+ * after maxAwaitTimeMS. The driver stores the answer's postBatchResumeToken as the stream's resume token, and says
+ * so; a server that sends none (or a first batch with changes in it) is known to have accepted the stream when the
+ * read itself answers.
+ */
+function accepted(stream: ChangeStream<Document>): Promise<FirstRead> {
+  const read = stream.tryNext();
+  // Its failure after the start is the running loop's to handle (it awaits it first); none goes unhandled meanwhile.
+  read.catch(() => undefined);
+  return new Promise((resolve, reject) => {
+    const done = (): void => {
+      stream.off(ChangeStream.RESUME_TOKEN_CHANGED, done);
+      resolve({ read });
+    };
+    stream.on(ChangeStream.RESUME_TOKEN_CHANGED, done);
+    read.then(done, (err: unknown) => {
+      stream.off(ChangeStream.RESUME_TOKEN_CHANGED, done);
+      reject(err as Error);
+    });
+  });
 }

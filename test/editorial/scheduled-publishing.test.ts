@@ -1,7 +1,7 @@
 // Scheduled publishing on two gateway processes sharing one store: a story scheduled 2 s ahead appears in the
 // anonymous, cached REST issues list and GraphQL lists of both within 1 s of its time, and the change is made and
-// recorded once. Also: a cached answer's max-age never reaches past the next scheduled change, a change due while
-// no process ran is made at start, and an unpublish time archives a published issue.
+// recorded once. Also: a cached answer's max-age never reaches past the next scheduled change, changes due while
+// no process ran are all made at start (however many), and an unpublish time archives a published issue.
 import { ensureBuilt } from '../helpers/built.js';
 import type { Child } from '../helpers/child.js';
 import { spawnGateway } from '../helpers/gateway.js';
@@ -12,6 +12,7 @@ const csrf = { 'apollo-require-preflight': 'true' };
 const LISTS =
   'query Lists { page(id: "sp") { issues(first: 10) { totalCount edges { node { id } } } } articles(first: 10) { totalCount edges { node { id } } } }';
 const SCHEDULED_IN_MS = 2_000;
+const MANY_DUE = 250;
 const LATE_MS = 1_000;
 
 let svc: TestService;
@@ -27,12 +28,16 @@ beforeAll(async () => {
     beforeStart: async (store) => {
       const past = new Date(Date.now() - 60_000);
       await insert(store.db, {
-        pages: [page('sp')],
+        pages: [page('sp'), page('sp-many')],
         issues: [
           issue('sp-live', 'sp'),
           // due while no process ran: made at start
           issue('sp-overdue', 'sp', { status: 'scheduled', publishAt: past }),
           issue('sp-draft', 'sp', { status: 'draft' }),
+          // more due than the clock reads in one round, a second apart
+          ...Array.from({ length: MANY_DUE }, (_, i) =>
+            issue(`sp-many-${i}`, 'sp-many', { status: 'scheduled', publishAt: new Date(past.getTime() - i * 1000) }),
+          ),
         ],
         articles: [article('sa-live', { slug: 'sa-live' })],
       });
@@ -81,6 +86,12 @@ test('a change due while no process ran is made at start and recorded once', asy
   expect(made.map((t) => ({ from: t.from, to: t.to, by: t.by }))).toEqual([
     { from: 'scheduled', to: 'published', by: null },
   ]);
+});
+
+test('every change due at start is made, however many there are', async () => {
+  const res = await fetch(`${svc.url}/cms/page/sp-many/issues?limit=1`);
+  expect(res.status).toBe(200);
+  expect(((await res.json()) as { pagination: { total: number } }).pagination.total).toBe(MANY_DUE);
 });
 
 test('a story scheduled 2 s ahead reaches the cached lists of both processes within 1 s, made once', async () => {

@@ -33,7 +33,7 @@ export class PublicationClock {
   /** Makes what is due now, arms the timer, and follows schedule changes made anywhere. */
   static async start(store: Store, log: Logger): Promise<PublicationClock> {
     const clock = new PublicationClock(store, log);
-    await clock.tick();
+    // The stream first: a schedule changed after the first read below then reaches the clock too.
     clock.watch = await ResumableWatch.start(store, log, {
       name: 'publication clock stream',
       pipeline: [{ $match: { 'ns.coll': { $in: ['articles', 'issues'] } } }, { $project: { ns: 1 } }],
@@ -43,6 +43,8 @@ export class PublicationClock {
       onReopened: () => clock.refresh(),
       onUnsupported: () => log.info('publication clock: no change stream; polling for schedule changes'),
     });
+    clock.refresh();
+    await clock.running;
     clock.poll = setInterval(() => clock.refresh(), POLL_MS).unref();
     return clock;
   }
@@ -78,7 +80,8 @@ export class PublicationClock {
         const now = new Date();
         const [made, next] = await Promise.all([applyDueChanges(this.store, now), nextTimedChange(this.store, now)]);
         if (made > 0) this.log.info({ made }, 'publication clock: scheduled status changes made');
-        // What one change made due (an issue published late past its unpublish time) is made by the next round.
+        // What one change made due (an issue published late past its unpublish time), and what was due past a
+        // round's batch, is made by the next round.
         if (made > 0) this.again = true;
         this.arm(next);
       } while (this.again && !this.stopped);

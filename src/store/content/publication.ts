@@ -89,27 +89,38 @@ const timed = [
   { field: 'unpublishAt', from: 'published', to: 'archived' },
 ] as const;
 
+/** How many due changes of one kind a round reads at most; the next round reads on while this one made some. */
+const DUE_BATCH = 100;
+
 /**
- * Makes every timed change due at `now`, each at the time it was due (`at`): the conditional update lets one
- * process make it when several try. Returns how many this call made.
+ * Makes the timed changes due at `now` (up to DUE_BATCH of each kind, the earliest first), each at the time it was
+ * due (`at`): the conditional update lets one process make it when several try. Returns how many this call made.
  */
 export async function applyDueChanges(store: Store, now: Date): Promise<number> {
   const made = await Promise.all(
     PUBLISHED_COLLECTIONS.flatMap((collection) =>
       timed.map(async ({ field, from, to }) => {
+        // In the order of the schedule's index ({ status, field }): a range of it is read, not every document of
+        // the status (nearly every article is published, and few have an unpublish time).
         const due = (await published(store, collection)
-          .find({ status: from, [field]: { $lte: now } }, { projection: { _id: 1, publishAt: 1, unpublishAt: 1 } })
+          .find(
+            { status: from, [field]: { $lte: now } },
+            { projection: { _id: 1, publishAt: 1, unpublishAt: 1 }, sort: { [field]: 1 }, limit: DUE_BATCH },
+          )
           .toArray()) as unknown as Array<Pick<ArticleDoc, '_id' | 'publishAt' | 'unpublishAt'>>;
-        let count = 0;
-        for (const doc of due) {
-          const at = doc[field]!;
-          const change: StatusChange =
-            to === 'published'
-              ? { to, publishAt: null, unpublishAt: doc.unpublishAt ?? null }
-              : { to, publishAt: null, unpublishAt: null };
-          if (await changeStatus(store, collection, doc._id, [from], change, null, at, { [field]: at })) count++;
-        }
-        return count;
+        // Each change is a conditional update of its own document: all are under way at once (a start that finds
+        // a backlog waits for one round of writes, not one per change).
+        const made = await Promise.all(
+          due.map((doc) => {
+            const at = doc[field]!;
+            const change: StatusChange =
+              to === 'published'
+                ? { to, publishAt: null, unpublishAt: doc.unpublishAt ?? null }
+                : { to, publishAt: null, unpublishAt: null };
+            return changeStatus(store, collection, doc._id, [from], change, null, at, { [field]: at });
+          }),
+        );
+        return made.filter((before) => before !== null).length;
       }),
     ),
   );
