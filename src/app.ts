@@ -123,13 +123,15 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   const staticPaths = [OPENAPI_PATH, DOCS_PATH, ASSETS_PREFIX, ASSET_PREFIX];
   // The parts that follow a change stream start together. Scheduled publication changes: made by every process's
   // clock (exactly one makes each), and no cached answer that can show articles or issues outlives the next one.
-  // Ready parts: the REST lists' objects, kept while this process's stream evicts them. Invalidation: writes from
-  // any process or system evict what they change, so entries may live longer.
+  // Ready parts: the REST lists' objects, kept while a stream of this process evicts them (the response cache's when
+  // there is one, before the answers made of them). Invalidation: writes from any process or system evict what they
+  // change, so entries may live longer.
+  const readyBytes = deps.config.cache.readyPartsBytes;
+  const following = cache && readyBytes > 0 ? ReadyParts.following(readyBytes, READY_COLLECTIONS) : undefined;
   const [clock, ready, invalidation] = await startTogether(
     PublicationClock.start(deps.store, deps.log),
-    deps.config.cache.readyPartsBytes > 0
-      ? ReadyParts.start(deps.store, deps.log, deps.config.cache.readyPartsBytes, READY_COLLECTIONS)
-      : ReadyParts.off(),
+    following ??
+      (readyBytes > 0 ? ReadyParts.start(deps.store, deps.log, readyBytes, READY_COLLECTIONS) : ReadyParts.off()),
     cache
       ? CacheInvalidation.start(
           deps.store,
@@ -137,6 +139,7 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
           deps.log,
           { seconds: deps.config.cache.responseCacheTtl, defaultMaxAge: deps.config.cache.maxAge },
           staticPaths,
+          following,
         )
       : undefined,
   );

@@ -12,6 +12,7 @@ import { MongoServerError } from 'mongodb';
 import type { Logger } from '../logger.js';
 import { ResumableWatch } from '../store/resumable-watch.js';
 import type { Store } from '../store/store.js';
+import type { ReadyParts } from './ready-parts.js';
 import type { ResponseCache } from './response-cache.js';
 import type { EntryFacts } from './stored-answer.js';
 import { EVERYTHING, REST_SHOWS, SHARED_ONLY, SHOWN_BY, SHOWN_COLLECTIONS } from './shown-by.js';
@@ -63,22 +64,33 @@ export class CacheInvalidation {
     log: Logger,
     ttl: { seconds: number; defaultMaxAge: number },
     staticPaths: readonly string[],
+    ready?: ReadyParts,
   ): Promise<CacheInvalidation> {
     const staticPrefixes = staticPaths.map((path) => path.toLowerCase());
+    const collections = [...new Set([...SHOWN_COLLECTIONS, ...(ready?.collections ?? [])])];
+    // Ready parts (REST objects the answers are assembled from) are evicted first, in the same turn: an answer
+    // assembled after the cache's eviction never comes from a part the change made wrong.
+    const evictAll = (): void => {
+      ready?.evictAll();
+      cache.evict(() => true);
+    };
     const watch = await ResumableWatch.start(store, log, {
       name: 'response cache invalidation stream',
       pipeline: [
-        { $match: { $or: [{ 'ns.coll': { $in: SHOWN_COLLECTIONS } }, { operationType: { $nin: [...DATA_EVENTS] } }] } },
-        { $project: { ns: 1, operationType: 1 } },
+        { $match: { $or: [{ 'ns.coll': { $in: collections } }, { operationType: { $nin: [...DATA_EVENTS] } }] } },
+        { $project: { ns: 1, operationType: 1, ...(ready ? { documentKey: 1 } : {}) } },
       ],
       options: { maxAwaitTimeMS: 500 },
       forgetsToken: (err) => err instanceof MongoServerError && !err.hasErrorLabel('ResumableChangeStreamError'),
-      onChange: (change) => apply(cache, log, change, staticPrefixes),
+      onChange: (change) => {
+        ready?.changed(change);
+        apply(cache, log, change, staticPrefixes);
+      },
       // What the stream missed is unknown: nothing stored can be trusted past its max-age.
-      onFailure: () => cache.evict(() => true),
+      onFailure: evictAll,
       // Answers cached between the failure's eviction and now may show writes nobody reported.
       onReopened: ({ gap }) => {
-        if (gap) cache.evict(() => true);
+        if (gap) evictAll();
       },
       onUnsupported: (err) =>
         log.warn(
@@ -86,7 +98,10 @@ export class CacheInvalidation {
           'response cache invalidation is unavailable: the store cannot run change streams; cached answers expire at their max-age',
         ),
     });
-    if (watch.watching) cache.keepLonger(ttl);
+    if (watch.watching) {
+      cache.keepLonger(ttl);
+      ready?.follow();
+    }
     return new CacheInvalidation(cache, watch);
   }
 

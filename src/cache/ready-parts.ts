@@ -1,9 +1,11 @@
 // Ready parts: the JSON bytes of one object's legacy representation (a category with its products and items),
 // kept between requests so that a REST page is assembled from them instead of read and shaped again. Each part
 // names what it shows: documents by id (`{ collection, ids }`) or a whole collection (`{ collection }`, for what a
-// query decided: which products a category lists, how many). One change stream per process on the watched
-// collections evicts exactly the parts that name the changed document or its collection; writes from any process
-// or system reach every process this way. A part computed while a change that touches it was reported is not
+// query decided: which products a category lists, how many). A change stream evicts exactly the parts that name
+// the changed document or its collection; writes from any process or system reach every process this way. With a
+// response cache, that is the cache's own stream (cache/invalidation.ts), which evicts parts before answers: an
+// answer assembled from a part the stream has not evicted yet would otherwise be kept by a cache that has. Without
+// one, the parts have a stream of their own. A part computed while a change that touches it was reported is not
 // kept (it may show the document as it was). A stream that fails evicts everything, and so does one reopened
 // without a resume token; a store that cannot watch keeps nothing (nothing would tell a part is stale).
 import type { ChangeStreamDocument, Document } from 'mongodb';
@@ -32,9 +34,15 @@ export class ReadyParts {
   private readonly parts: LRUCache<string, Part>;
   /** Counts evictions: a part computed while one ran is not kept. */
   private evictions = 0;
+  /** Whether a stream evicts the parts (nothing is kept otherwise). */
+  private followed = false;
   private watch: ResumableWatch | undefined;
 
-  private constructor(maxBytes: number) {
+  private constructor(
+    maxBytes: number,
+    /** The collections whose changes evict parts. */
+    readonly collections: readonly string[] = [],
+  ) {
     this.parts = new LRUCache<string, Part>({
       maxSize: Math.max(1, maxBytes),
       sizeCalculation: (part) => part.bytes.length + 256,
@@ -46,7 +54,7 @@ export class ReadyParts {
    * cache that keeps nothing (logged).
    */
   static async start(store: Store, log: Logger, maxBytes: number, collections: readonly string[]): Promise<ReadyParts> {
-    const ready = new ReadyParts(maxBytes);
+    const ready = new ReadyParts(maxBytes, collections);
     const watch = await ResumableWatch.start(store, log, {
       name: 'ready parts invalidation stream',
       pipeline: [
@@ -55,15 +63,31 @@ export class ReadyParts {
       ],
       options: { maxAwaitTimeMS: 500 },
       forgetsToken: (err) => err instanceof MongoServerError && !err.hasErrorLabel('ResumableChangeStreamError'),
-      onChange: (change) => ready.apply(change),
+      onChange: (change) => ready.changed(change),
       onFailure: () => ready.evictAll(),
       onReopened: ({ gap }) => {
         if (gap) ready.evictAll();
       },
       onUnsupported: (err) => log.warn({ code: err.code }, 'ready parts are off: the store cannot run change streams'),
     });
-    if (watch.watching) ready.watch = watch;
+    if (watch.watching) {
+      ready.watch = watch;
+      ready.followed = true;
+    }
     return ready;
+  }
+
+  /**
+   * Parts evicted by another stream (the response cache's): they are kept once `follow` says that stream runs,
+   * and evicted through `changed` and `evictAll`.
+   */
+  static following(maxBytes: number, collections: readonly string[]): ReadyParts {
+    return new ReadyParts(maxBytes, collections);
+  }
+
+  /** The stream that evicts these parts runs. */
+  follow(): void {
+    this.followed = true;
   }
 
   /** A cache that keeps nothing (ready parts turned off). */
@@ -77,12 +101,12 @@ export class ReadyParts {
   }
 
   get(key: string): Buffer | undefined {
-    return this.watch ? this.parts.get(key)?.bytes : undefined;
+    return this.followed ? this.parts.get(key)?.bytes : undefined;
   }
 
   /** Keeps `bytes` under `key` unless a change was reported since `mark` (the part may show what it changed). */
   keep(key: string, bytes: Buffer, shows: readonly Shows[], mark: number): void {
-    if (!this.watch || mark !== this.evictions) return;
+    if (!this.followed || mark !== this.evictions) return;
     const map = new Map<string, Set<string> | null>();
     for (const { collection, ids } of shows) {
       const known = map.get(collection);
@@ -94,17 +118,20 @@ export class ReadyParts {
   }
 
   async stop(): Promise<void> {
+    this.followed = false;
     await this.watch?.close();
     this.watch = undefined;
     this.parts.clear();
   }
 
-  private evictAll(): void {
+  /** Evicts every part (what the stream missed is unknown). */
+  evictAll(): void {
     this.evictions++;
     this.parts.clear();
   }
 
-  private apply(change: ChangeStreamDocument<Document>): void {
+  /** Evicts the parts a change can make wrong (it must carry `ns`, `operationType` and `documentKey`). */
+  changed(change: ChangeStreamDocument<Document>): void {
     const coll = 'ns' in change && change.ns && 'coll' in change.ns ? change.ns.coll : undefined;
     if (!DATA_EVENTS.has(change.operationType) || !coll) return this.evictAll();
     this.evictions++;
