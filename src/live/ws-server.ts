@@ -310,6 +310,8 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
           viewer: ctx.extra.viewer ?? null,
           clientIp: ctx.extra.clientIp,
         });
+        // Surrogate keys belong to cacheable HTTP answers: a subscription would keep an unused collector for its life.
+        context.http = {};
         context.live = {
           hub: deps.hub,
           connection: new SocketConnection(socket, config.live, log),
