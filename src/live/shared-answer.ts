@@ -44,8 +44,10 @@ export class SharedAnswer {
 export class Outbox {
   /** `{"id":<subscription id>,"type":"next","payload":` as bytes: what precedes every answer. */
   private readonly prefix: Buffer;
-  /** Answers held back behind one still being computed (none most of the time). */
-  private held: SharedAnswer[] | undefined;
+  /** The first answer not written yet because it is still being computed (most of the time, none). */
+  private head: SharedAnswer | undefined;
+  /** Answers after `head`, held back so that they go out after it (rarely any: no array for the usual case). */
+  private rest: SharedAnswer[] | undefined;
 
   constructor(
     subscriptionId: string,
@@ -56,17 +58,21 @@ export class Outbox {
   }
 
   offer(answer: SharedAnswer): void {
-    if (this.held === undefined && answer.bytes !== undefined) return this.write(answer.bytes);
-    (this.held ??= []).push(answer);
+    if (this.head === undefined) {
+      if (answer.bytes !== undefined) return this.write(answer.bytes);
+      this.head = answer;
+    } else (this.rest ??= []).push(answer);
     if (answer.bytes === undefined) answer.wait(this);
   }
 
   /** Writes the answers that are ready, up to the first that is not. */
   flush(): void {
-    const held = this.held;
-    if (held === undefined) return;
-    while (held.length > 0 && held[0]!.bytes !== undefined) this.write(held.shift()!.bytes!);
-    if (held.length === 0) this.held = undefined;
+    while (this.head?.bytes !== undefined) {
+      const bytes = this.head.bytes;
+      this.head = this.rest?.shift();
+      if (this.rest?.length === 0) this.rest = undefined;
+      this.write(bytes);
+    }
   }
 
   private write(payload: Buffer | null): void {
