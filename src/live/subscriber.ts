@@ -1,11 +1,11 @@
 // One subscriber's queue: an async iterator the GraphQL subscription reads from, fed by the hub. It is
 // bounded: a subscriber whose queue fills (or whose socket has too much unsent data) is dropped, so a
 // slow client never holds memory or delays the others; the hub's publish never waits for anyone. A subscriber
-// may instead hand each event straight to a function (`deliverTo`): then nothing is queued, and its iterator
+// may instead hand each event straight to a target (`deliverTo`): then nothing is queued, and its iterator
 // only says when the subscription ends.
 export interface Connection {
-  /** Writes one protocol message (serialised already) to the socket. */
-  send(data: string): void;
+  /** Writes one protocol message (serialised and UTF-8 encoded already) to the socket as a text frame. */
+  send(data: Buffer): void;
   /** True when the socket holds more unsent bytes than it may. */
   congested(): boolean;
   /** Ends the connection of a subscriber that cannot keep up. */
@@ -18,7 +18,7 @@ export class Subscriber<T> implements AsyncIterableIterator<T> {
   private readonly queue: T[] = [];
   private waiter: ((r: IteratorResult<T>) => void) | undefined;
   private done = false;
-  private deliver: ((value: T) => void) | undefined;
+  private target: { deliver(value: T): void } | undefined;
 
   constructor(
     private readonly connection: Connection,
@@ -30,7 +30,7 @@ export class Subscriber<T> implements AsyncIterableIterator<T> {
   /** Hands an event over without waiting; drops the subscriber instead of queueing without bound. */
   push(value: T): void {
     if (this.done || (this.accepts && !this.accepts(value))) return;
-    if (this.deliver) return this.deliver(value);
+    if (this.target) return this.target.deliver(value);
     if (this.waiter) {
       const resolve = this.waiter;
       this.waiter = undefined;
@@ -45,9 +45,15 @@ export class Subscriber<T> implements AsyncIterableIterator<T> {
     this.queue.push(value);
   }
 
-  /** From now on each event goes to `deliver` as it comes; `next()` then resolves only when the subscription ends. */
-  deliverTo(deliver: (value: T) => void): void {
-    this.deliver = deliver;
+  /** True once the subscription ended (completed, dropped, or its connection closed). */
+  get ended(): boolean {
+    return this.done;
+  }
+
+  /** From now on each event goes to `target` as it comes; `next()` then resolves only when the subscription ends. */
+  deliverTo(target: { deliver(value: T): void }): void {
+    this.target = target;
+    for (const value of this.queue.splice(0)) target.deliver(value);
   }
 
   next(): Promise<IteratorResult<T>> {

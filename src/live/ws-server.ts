@@ -75,6 +75,7 @@ function refuse(socket: WebSocket, why: string): false {
 const PREPARED_DOCUMENTS = 200;
 
 const TOO_SLOW = 1013;
+const TEXT_FRAME = { binary: false };
 const SERVER_ONLY = new Set(['connection_ack', 'next', 'error']);
 const IDLE = 4408;
 
@@ -93,6 +94,33 @@ const format = (e: GraphQLError) =>
 /** A result as sent: its errors through the formatter above (the result itself when it has none). */
 const formatResult = (result: ExecutionResult): ExecutionResult | FormattedExecutionResult =>
   result.errors?.length ? { ...result, errors: result.errors.map(format) } : result;
+
+/** A subscriber's socket as the hub and the shared answers see it (a class: one object, no closures, each). */
+class SocketConnection implements Connection {
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly config: Config['live'],
+    private readonly log: Logger,
+  ) {}
+
+  send(data: Buffer): void {
+    if (this.socket.readyState !== this.socket.OPEN) return;
+    if (this.congested()) return this.drop('subscriber too slow');
+    // A Buffer would go out as a binary frame by default; graphql-ws clients read text frames only.
+    this.socket.send(data, TEXT_FRAME);
+  }
+
+  congested(): boolean {
+    return this.socket.bufferedAmount > this.config.maxBufferedBytes;
+  }
+
+  drop(reason: string): void {
+    this.log.info({ reason }, 'dropping a live subscriber');
+    this.socket.close(TOO_SLOW, reason);
+    const socket = this.socket;
+    setTimeout(() => socket.terminate(), this.config.closeGraceMs).unref();
+  }
+}
 
 export function attachLiveServer(deps: LiveServerDeps): LiveServer {
   const { config, log } = deps;
@@ -143,19 +171,6 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
     if (socket.readyState !== socket.OPEN) return;
     idle.set(socket, setTimeout(() => socket.close(IDLE, 'Idle: no subscription'), config.live.idleTimeoutMs).unref());
   };
-  const connectionOf = (socket: WebSocket): Connection => ({
-    send(data) {
-      if (socket.readyState !== socket.OPEN) return;
-      if (this.congested()) return this.drop('subscriber too slow');
-      socket.send(data);
-    },
-    congested: () => socket.bufferedAmount > config.live.maxBufferedBytes,
-    drop: (reason) => {
-      log.info({ reason }, 'dropping a live subscriber');
-      socket.close(TOO_SLOW, reason);
-      setTimeout(() => socket.terminate(), config.live.closeGraceMs).unref();
-    },
-  });
   // A token's connection ends with the token (expiry, revocation): 4403, after which graphql-ws clients reconnect.
   const lifetimes = new TokenLifetimes(deps.revocations, (socket, reason) => {
     log.info({ reason }, 'closing a live connection: its access token is no longer valid');
@@ -174,7 +189,8 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
   deps.server.on('upgrade', onUpgrade);
   wss.on('connection', (socket) => {
     armIdle(socket);
-    socket.once('close', () => {
+    // `on` rather than `once` (a socket closes once): `once` wraps each listener in one more function and object.
+    socket.on('close', () => {
       clearTimeout(idle.get(socket));
       idle.delete(socket);
       active.delete(socket);
@@ -218,8 +234,9 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
           throw new Error('Internal server error');
         }
         ctx.extra.clientIp = ctx.extra.request.socket.remoteAddress;
-        // Nothing else of the upgrade request is needed: it is not kept for the life of the connection.
-        Reflect.deleteProperty(ctx.extra, 'request');
+        // Nothing else of the upgrade request is needed: it is not kept for the life of the connection. (Set
+        // rather than deleted: an object that loses a property is kept as a slower, larger dictionary.)
+        (ctx.extra as { request?: unknown }).request = undefined;
         return true;
       },
       onSubscribe: async (ctx, id, payload) => {
@@ -282,6 +299,7 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
           );
         active.set(socket, (active.get(socket) ?? 0) + 1);
         clearTimeout(idle.get(socket));
+        idle.delete(socket);
         const requestId = randomUUID();
         const context = createContext({
           requestId,
@@ -292,7 +310,13 @@ export function attachLiveServer(deps: LiveServerDeps): LiveServer {
           viewer: ctx.extra.viewer ?? null,
           clientIp: ctx.extra.clientIp,
         });
-        context.live = { hub: deps.hub, connection: connectionOf(socket), subscriptionId: id };
+        // Surrogate keys belong to cacheable HTTP answers: a subscription would keep an unused collector for its life.
+        context.http = {};
+        context.live = {
+          hub: deps.hub,
+          connection: new SocketConnection(socket, config.live, log),
+          subscriptionId: id,
+        };
         const args: ExecutionArgs = {
           schema: deps.schema,
           document,
