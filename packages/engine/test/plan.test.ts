@@ -2,9 +2,10 @@
 // most equality fields first, then the index that serves the sort, then the smallest candidate set, with
 // tiny candidate sets (e.g. a unique key) ahead of any walk; walks fall back when a walked field is multikey.
 import type { Document } from 'bson';
-import { encode } from '../src/storage/bsonio.js';
+import { decode, encode } from '../src/storage/bsonio.js';
 import type { Collection } from '../src/storage/collection.js';
-import { planQuery } from '../src/query/plan.js';
+import { planQuery, type Plan } from '../src/query/plan.js';
+import { matches } from '../src/query/exec.js';
 import { parseSort } from '../src/query/sort.js';
 import { scratchStore } from './scratch-store.js';
 
@@ -31,6 +32,10 @@ const article = (i: number): Document => ({
   slug: `s${i}`,
   date: new Date(1_700_000_000_000 + (i % 977) * 1000),
 });
+
+/** The `_id`s of a plan's candidate record ids, ascending. */
+const idsOf = (c: Collection, rids: readonly string[] | undefined): number[] | undefined =>
+  rids?.map((rid) => decode(c.get(rid)!)._id as number).sort((a, b) => a - b);
 
 const plan = (c: Collection, filter: Document, sort?: Document) =>
   planQuery(c, filter, undefined, sort && parseSort(sort));
@@ -123,4 +128,55 @@ it('an equality lookup settles its fields: only the rest of the filter is left t
   // Not settled: more than an equality on the field, or a value whose key equality is not MongoDB's.
   expect(plan(c, { kind: { $in: ['rare'], $ne: 'x' } }).exact).toBe(false);
   expect(plan(c, { kind: { $in: ['rare'], $ne: 'x' } }).residual).toBeUndefined();
+});
+
+it('a lookup is narrowed by a range on the field after its equality prefix', () => {
+  const c = collection(3000, { cat_date: { cat: 1, date: -1 } }, article);
+  const since = new Date(1_700_000_900_000);
+  const p = plan(c, { cat: 'c1', date: { $gt: since } });
+  expect(p.index).toBe('cat_date');
+  // Bounds are inclusive (the filter then drops a document equal to a `$gt` bound).
+  const expected = [...Array(3000).keys()].filter((i) => i % 3 === 1 && i % 977 >= 900);
+  expect(idsOf(c, p.rids)).toEqual(expected);
+  // No narrowing where the bound is not in the index's key order (type-bracketed: a string bounds strings only).
+  expect(plan(c, { cat: 'c1', date: { $gt: 'x' } }).rids).toHaveLength(0);
+  expect(plan(c, { cat: 'c1', date: { $ne: since } }).rids).toHaveLength(1000);
+});
+
+it('an $or whose every branch has a lookup is planned as the union of the branches', () => {
+  const c = collection(3000, { cat_date: { cat: 1, date: -1 }, slug: { slug: 1 } }, article);
+  const since = new Date(1_700_000_970_000);
+  const p = plan(c, { $or: [{ cat: 'c1', date: { $gte: since } }, { slug: 's4' }] });
+  expect(p).toMatchObject({ exact: false });
+  expect(p.index).toBeUndefined(); // two indexes
+  const expected = [4, ...[...Array(3000).keys()].filter((i) => i % 3 === 1 && i % 977 >= 970)];
+  expect(idsOf(c, p.rids)).toEqual([...new Set(expected)].sort((a, b) => a - b));
+  // An index serving the conditions beside the $or is used as before; conditions no index serves are checked after.
+  expect(plan(c, { cat: 'c1', $or: [{ slug: 's4' }, { slug: 's7' }] }).index).toBe('cat_date');
+  expect(idsOf(c, plan(c, { kind: 'rare', $or: [{ slug: 's4' }, { slug: 's7' }] }).rids)).toEqual([4, 7]);
+  expect(idsOf(c, plan(c, { $and: [{ $or: [{ slug: 's4' }, { slug: 's7' }] }, { kind: 'x' }] }).rids)).toEqual([4, 7]);
+  // A branch without a lookup leaves a collection scan.
+  expect(plan(c, { $or: [{ slug: 's4' }, { kind: 'rare' }] }).rids).toBeUndefined();
+});
+
+it('every plan finds what a collection scan finds', () => {
+  const c = collection(
+    2000,
+    { cat_date: { cat: 1, date: -1 }, slug: { slug: 1 }, kind_tags: { kind: 1, tags: 1 } },
+    (i) => ({ ...article(i), tags: i % 7 === 0 ? [i % 5, 10 + (i % 11)] : i % 13 }),
+  );
+  const at = new Date(1_700_000_500_000);
+  const filters: Document[] = [
+    { cat: 'c2', date: { $lt: at } },
+    { cat: { $in: ['c0', 'c2'] }, date: { $gte: at, $lt: new Date(1_700_000_600_000) } },
+    { kind: 'common', tags: { $gt: 12 } },
+    { kind: 'common', tags: { $lte: 3 } },
+    { $or: [{ cat: 'c0', date: at }, { slug: { $in: ['s1', 's2', 's3'] } }, { kind: 'rare', tags: { $gte: 0 } }] },
+    { status: 'published', $or: [{ slug: 's10' }, { slug: 's20' }, { cat: 'c1', date: { $lte: at } }] },
+    { $and: [{ $or: [{ slug: 's5' }, { kind: 'rare' }] }, { $or: [{ slug: 's5' }, { cat: 'c2' }] }] },
+  ];
+  const ids = (p: Plan | undefined, filter: Document) =>
+    [...matches(c, filter, {}, p)].map((m) => String(m.doc._id)).sort();
+  for (const filter of filters)
+    expect([filter, ids(plan(c, filter), filter)]).toEqual([filter, ids({ exact: false }, filter)]);
 });

@@ -4,6 +4,9 @@
 // - an ordered walk: the leading fields are fixed by single-value equality and the next fields are the
 //   requested sort (in either direction), so a key range scan of the index (storage/indexes.ts) yields candidates
 //   already in sort order, narrowed by range predicates on the first walked field, and a limit stops early.
+// A lookup is narrowed by range predicates on the field after its equality prefix. A filter that no index
+// serves but whose top-level `$or` branches each have a lookup is planned as the union of the branches' record
+// ids (MongoDB's OR plan), the whole filter applied afterwards.
 // The filter is still applied to candidates afterwards, less the fields an equality lookup settled (plain
 // scalars, where key equality is MongoDB equality): only the rest is left to apply (a `residual` filter),
 // and nothing when the lookup settled every condition (the plan is "exact").
@@ -11,7 +14,7 @@ import type { Document } from 'bson';
 import type { Collection } from '../storage/collection.js';
 import { exactKey, prefixKey, type Rid } from '../storage/index-keys.js';
 import { type Index } from '../storage/indexes.js';
-import { naturalOrder, orderComponent, SEP, TOP, typeRange } from '../storage/order.js';
+import { naturalOrder, orderComponent, ridOf, SEP, TOP, typeRange } from '../storage/order.js';
 import type { SortFields } from './sort.js';
 import { collationFree, collationId, collationOf, foldValues } from '../collation/index.js';
 
@@ -230,7 +233,7 @@ function lookupCount(idx: Index, cons: Map<string, Constraint>, len: number, key
  */
 export function planQuery(coll: Collection, filter: Document, collation?: Document, sort?: SortFields): Plan {
   const cons = constraints(filter);
-  if (cons.size === 0 && !sort?.length) return { exact: false };
+  if (cons.size === 0 && !sort?.length) return orPlan(coll, filter, collation) ?? { exact: false };
   const queryCollation = collationId(collation);
   const cands: Candidate[] = [];
   for (const idx of coll.indexes.values()) {
@@ -263,7 +266,7 @@ export function planQuery(coll: Collection, filter: Document, collation?: Docume
   for (;;) {
     let best: Candidate | undefined;
     for (const c of cands) if (!best || better(c, best)) best = c;
-    if (!best) return { exact: false };
+    if (!best) return orPlan(coll, filter, collation) ?? { exact: false };
     const { idx, len, fit } = best;
     if (fit) {
       if (idx.usable(fit.eq + fit.walked, fit.single)) {
@@ -289,7 +292,12 @@ export function planQuery(coll: Collection, filter: Document, collation?: Docume
       continue;
     }
     const found = new Set<Rid>();
-    for (const key of combos(idx, cons, len)) for (const r of idx.lookup(key, Infinity, true)) found.add(r);
+    const narrowed = queryCollation === undefined ? rangeAfter(idx, filter, len) : undefined;
+    for (const key of combos(idx, cons, len)) {
+      if (!narrowed) for (const r of idx.lookup(key, Infinity, true)) found.add(r);
+      else
+        for (const k of idx.range(key + narrowed[0], key + narrowed[1], false)) found.add(ridOf(k, idx.fields.length));
+    }
     const rids = [...found].sort(naturalOrder);
     // A top-level field whose whole condition is an equality/$in of plain scalars is settled by the lookup
     // (key equality is MongoDB equality for them, storage/indexes.ts exactKey): only the rest is left to test.
@@ -303,4 +311,58 @@ export function planQuery(coll: Collection, filter: Document, collation?: Docume
     const exact = Object.keys(residual).length === 0;
     return { rids, exact, index: idx.name, ...(exact ? {} : { residual }) };
   }
+}
+
+/**
+ * The range the filter bounds the field after a lookup's `len` equality fields to, when scanning it is sound: the
+ * index has no collation (keys in binary order, as the bounds are) and holds only values with an order component
+ * there. A multikey field is fine: a document matches a range through an element, whose key lies in it.
+ */
+function rangeAfter(idx: Index, filter: Document, len: number): Range | undefined {
+  if (len >= idx.fields.length || idx.spec.collation || !idx.orderable || !idx.usable(len + 1, [])) return undefined;
+  const r = filterRange(filter, idx.fields[len]!);
+  return r[0] === ALL[0] && r[1] === ALL[1] ? undefined : r;
+}
+
+/** Most record ids an OR plan gathers before a collection scan is cheaper (it reads each candidate by id). */
+const OR_MAX_RIDS = 100_000;
+
+/**
+ * A top-level `$or` (or one inside a top-level `$and`) whose every branch, with the rest of the filter, has a
+ * lookup: the union of their record ids in natural order. The whole filter is applied to them afterwards.
+ */
+function orPlan(coll: Collection, filter: Document, collation: Document | undefined): Plan | undefined {
+  const found = orIn(filter);
+  if (!found) return undefined;
+  const { branches, rest } = found;
+  const rids = new Set<Rid>();
+  const names = new Set<string | undefined>();
+  for (const branch of branches) {
+    if (!branch || typeof branch !== 'object' || Array.isArray(branch)) return undefined;
+    const plan = planQuery(coll, rest.length ? { $and: [...rest, branch] } : (branch as Document), collation);
+    if (!plan.rids) return undefined;
+    for (const rid of plan.rids) rids.add(rid);
+    if (rids.size > OR_MAX_RIDS) return undefined;
+    names.add(plan.index);
+  }
+  const index = names.size === 1 ? [...names][0] : undefined;
+  return { rids: [...rids].sort(naturalOrder), exact: false, ...(index === undefined ? {} : { index }) };
+}
+
+/** The first `$or` at the top level or in a top-level `$and`, and the conditions beside it. */
+function orIn(filter: Document): { branches: unknown[]; rest: Document[] } | undefined {
+  if ('$text' in filter) return undefined; // searched through the text index, not planned
+  const rest: Document[] = [];
+  let branches: unknown[] | undefined;
+  for (const [field, cond] of Object.entries(filter)) {
+    if (field === '$or' && !branches && Array.isArray(cond) && cond.length > 0) branches = cond;
+    else if (field === '$and' && !branches && Array.isArray(cond)) {
+      const inner = cond.find((sub) => sub && typeof sub === 'object' && Array.isArray((sub as Document).$or));
+      if (inner && (inner as Document).$or.length > 0 && Object.keys(inner as Document).length === 1) {
+        branches = (inner as Document).$or as unknown[];
+        for (const sub of cond) if (sub !== inner) rest.push(sub as Document);
+      } else rest.push({ $and: cond });
+    } else rest.push({ [field]: cond });
+  }
+  return branches ? { branches, rest } : undefined;
 }
