@@ -14,6 +14,7 @@ import { runSeeders } from '../../src/seed/index.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { CHROMIUM, WAIT, chromiumPresent, openPage } from '../helpers/browser.js';
 import { ensurePlaygroundBundle } from './bundle.js';
+import { liveMessage, liveMessages } from '../live/fixtures.js';
 
 const ARTIFACTS = join(projectRoot, 'test-artifacts');
 const present = chromiumPresent;
@@ -123,22 +124,9 @@ const resultArrives = (page: Page): Promise<unknown> =>
         { timeout: 1_000 },
       );
     for (let i = 0; ; i++) {
-      await svc.db.collection('liveBlogMessages').insertOne({
-        _id: `browser-${i}`,
-        liveBlogId: blog!._id,
-        seq: 1_000_000 + i,
-        timestamp: new Date(),
-        text: `posted while watching ${i}`,
-        title: null,
-        minute: null,
-        additionalMinute: null,
-        typeId: null,
-        imageLetter: null,
-        highlight: false,
-        htmlContent: null,
-        userDisplayName: null,
-        userThumbnailUrl: null,
-      } as never);
+      await liveMessages(svc.db).insertOne(
+        liveMessage(`browser-${i}`, blog!._id, 1_000_000 + i, `posted while watching ${i}`),
+      );
       try {
         await shown();
         break;

@@ -2,7 +2,7 @@
 // in order; shutdown closes connections with 1001; an idle connection is closed.
 import WebSocket from 'ws';
 import { startTestService, type TestService } from '../helpers/service.js';
-import { insertLiveFixtures } from './fixtures.js';
+import { insertLiveFixtures, liveMessage } from './fixtures.js';
 import { collect, settled, wsClient } from './ws.js';
 
 let svc: TestService;
@@ -30,22 +30,8 @@ async function stalledSubscriber(url: string): Promise<{ socket: WebSocket; clos
   return { socket, closed };
 }
 
-const message = (seq: number, html: string) => ({
-  _id: `bulk-${seq}`,
-  liveBlogId: 'blog-1',
-  seq,
-  timestamp: new Date(),
-  text: String(seq),
-  title: null,
-  minute: null,
-  additionalMinute: null,
-  typeId: null,
-  imageLetter: null,
-  highlight: false,
-  htmlContent: html,
-  userDisplayName: null,
-  userThumbnailUrl: null,
-});
+const message = (seq: number, html: string) =>
+  liveMessage(`bulk-${seq}`, 'blog-1', seq, String(seq), { htmlContent: html });
 
 test('a subscriber that stops reading is dropped; the others receive every message in order', async () => {
   const fast = wsClient(svc.url);

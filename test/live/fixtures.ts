@@ -1,6 +1,6 @@
 // Polls, quizzes and live blogs for the live tests, inserted straight into the test database.
 import type { Db } from 'mongodb';
-import type { LiveBlogDoc, PollDoc, QuizDoc } from '../../src/store/content/elements.doc.js';
+import type { LiveBlogDoc, LiveBlogMessageDoc, PollDoc, QuizDoc } from '../../src/store/content/elements.doc.js';
 import type { TestService } from '../helpers/service.js';
 import { tokenFor, type IssuedTokens } from '../helpers/tokens.js';
 
@@ -86,6 +86,34 @@ export const liveBlog = (id: string, extra: Partial<LiveBlogDoc> = {}): LiveBlog
   endDate: null,
   websocketRoomName: `room-${id}`,
   lastSeq: 0,
+  ...extra,
+});
+
+/** The live blog messages collection, typed, for messages written straight into the store. */
+export const liveMessages = (db: Db) => db.collection<LiveBlogMessageDoc>('liveBlogMessages');
+
+/** A live blog message as another system (or a test) writes it straight into the store. */
+export const liveMessage = (
+  id: string,
+  liveBlogId: string,
+  seq: number,
+  text: string,
+  extra: Partial<LiveBlogMessageDoc> = {},
+): LiveBlogMessageDoc => ({
+  _id: id,
+  liveBlogId,
+  seq,
+  timestamp: new Date(),
+  text,
+  title: null,
+  minute: null,
+  additionalMinute: null,
+  typeId: null,
+  imageLetter: null,
+  highlight: false,
+  htmlContent: null,
+  userDisplayName: null,
+  userThumbnailUrl: null,
   ...extra,
 });
 

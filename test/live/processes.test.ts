@@ -14,7 +14,7 @@ import { spawnNode, type Child } from '../helpers/child.js';
 import { spawnGateway } from '../helpers/gateway.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { bearer, type IssuedTokens } from '../helpers/tokens.js';
-import { editorToken, insertLiveFixtures, liveBlog } from './fixtures.js';
+import { editorToken, insertLiveFixtures, liveBlog, liveMessage } from './fixtures.js';
 import { collect, wsClient } from './ws.js';
 
 beforeAll(async () => {
@@ -119,22 +119,7 @@ describe('engine restart', () => {
     rmSync(dbPath, { recursive: true, force: true });
   });
 
-  const message = (seq: number) => ({
-    _id: `blog-r-message-${seq}`,
-    liveBlogId: 'blog-r',
-    seq,
-    timestamp: new Date(),
-    text: `m${seq}`,
-    title: null,
-    minute: null,
-    additionalMinute: null,
-    typeId: null,
-    imageLetter: null,
-    highlight: false,
-    htmlContent: null,
-    userDisplayName: null,
-    userThumbnailUrl: null,
-  });
+  const message = (seq: number) => liveMessage(`blog-r-message-${seq}`, 'blog-r', seq, `m${seq}`);
 
   test('a subscription keeps receiving after the engine restarts', async () => {
     const client = wsClient(service.url);

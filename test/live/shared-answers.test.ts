@@ -5,7 +5,7 @@
 // Keep-alive: a client that does not answer pings is cut, one that does is kept.
 import WebSocket from 'ws';
 import { startTestService, type TestService } from '../helpers/service.js';
-import { insertLiveFixtures } from './fixtures.js';
+import { insertLiveFixtures, liveMessage, liveMessages } from './fixtures.js';
 import { settled } from './ws.js';
 
 let svc: TestService;
@@ -61,22 +61,7 @@ async function rawClient(options: { autoPong?: boolean } = {}) {
 let seq = 1000;
 const post = (liveBlogId: string, text: string) => {
   const n = ++seq;
-  return svc.db.collection('liveBlogMessages').insertOne({
-    _id: `shared-${n}`,
-    liveBlogId,
-    seq: n,
-    timestamp: new Date(),
-    text,
-    title: null,
-    minute: null,
-    additionalMinute: null,
-    typeId: null,
-    imageLetter: null,
-    highlight: false,
-    htmlContent: '',
-    userDisplayName: null,
-    userThumbnailUrl: null,
-  } as never);
+  return liveMessages(svc.db).insertOne(liveMessage(`shared-${n}`, liveBlogId, n, text, { htmlContent: '' }));
 };
 
 /** Posts messages until every subscription has one, then a mark: what follows the mark is what a test counts. */

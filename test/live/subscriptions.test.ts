@@ -3,7 +3,7 @@
 import type { ArticleDoc } from '../../src/store/content/article.doc.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { bearer, tokenFor, type IssuedTokens } from '../helpers/tokens.js';
-import { editorToken, insertLiveFixtures, liveBlog, openPoll } from './fixtures.js';
+import { editorToken, insertLiveFixtures, liveBlog, liveMessage, liveMessages, openPoll } from './fixtures.js';
 import { collect, settled, wsClient } from './ws.js';
 
 let svc: TestService;
@@ -66,7 +66,7 @@ test('liveBlogUpdates by websocketRoomName: added, edited and deleted, also for 
     { room: 'room-blog-2' },
   );
   await waitRegistered(sub, () => post('blog-2', 'warm-up'));
-  const messages = svc.db.collection('liveBlogMessages');
+  const messages = liveMessages(svc.db);
   // The events about ext-1 (a warm-up posted before registration was seen may still arrive in between).
   const about = () => sub.results.filter((r) => r.data?.liveBlogUpdates.messageId === 'ext-1');
   const untilAbout = async (n: number) => {
@@ -74,22 +74,7 @@ test('liveBlogUpdates by websocketRoomName: added, edited and deleted, also for 
   };
   // Each write waits for its event: an edit's event carries the message as it is when the stream reads it
   // (fullDocument: updateLookup, as on MongoDB), so a delete committed before that read leaves no edit to report.
-  await messages.insertOne({
-    _id: 'ext-1',
-    liveBlogId: 'blog-2',
-    seq: 1000,
-    timestamp: new Date(),
-    text: 'from another system',
-    title: null,
-    minute: null,
-    additionalMinute: null,
-    typeId: null,
-    imageLetter: null,
-    highlight: false,
-    htmlContent: null,
-    userDisplayName: null,
-    userThumbnailUrl: null,
-  } as never);
+  await messages.insertOne(liveMessage('ext-1', 'blog-2', 1000, 'from another system'));
   await untilAbout(1);
   await messages.updateOne({ _id: 'ext-1' as never }, { $set: { text: 'corrected' } });
   await untilAbout(2);

@@ -9,7 +9,7 @@ import { recordRevocations } from '../../src/store/oauth/revocations.store.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { bearer, tokenFor, TEST_CLIENT_ID, TEST_CLIENT_SECRET } from '../helpers/tokens.js';
 import { basic } from '../oauth/support.js';
-import { insertLiveFixtures } from './fixtures.js';
+import { insertLiveFixtures, liveMessage, liveMessages } from './fixtures.js';
 import { collect, settled, wsClient, type Collected } from './ws.js';
 
 let svc: TestService;
@@ -28,22 +28,7 @@ let posted = 0;
 /** A message written straight into the store (as another system would), on blog-1. */
 async function post(text: string): Promise<void> {
   posted++;
-  await svc.db.collection('liveBlogMessages').insertOne({
-    _id: `lifetime-${posted}`,
-    liveBlogId: 'blog-1',
-    seq: 5000 + posted,
-    timestamp: new Date(),
-    text,
-    title: null,
-    minute: null,
-    additionalMinute: null,
-    typeId: null,
-    imageLetter: null,
-    highlight: false,
-    htmlContent: null,
-    userDisplayName: null,
-    userThumbnailUrl: null,
-  } as never);
+  await liveMessages(svc.db).insertOne(liveMessage(`lifetime-${posted}`, 'blog-1', 5000 + posted, text));
 }
 
 /** A token signed with the provider's own key, as the token endpoint would, expiring `seconds` from now. */

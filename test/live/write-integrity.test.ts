@@ -8,7 +8,7 @@ import type { LiveBlogDoc, LiveBlogMessageDoc, PollDoc, QuizDoc } from '../../sr
 import { startMonitoredService, type MonitoredService } from '../helpers/monitored.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { bearer, tokenFor, type IssuedTokens } from '../helpers/tokens.js';
-import { editorToken, liveBlog, openPoll, quiz } from './fixtures.js';
+import { editorToken, liveBlog, liveMessage, openPoll, quiz } from './fixtures.js';
 
 type Body = { data?: any; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
 const code = (body: Body) => body.errors?.[0]?.extensions?.code;
@@ -252,22 +252,12 @@ describe('voteInPoll and postLiveBlogMessage', () => {
   test('a post whose number another system already used takes the next number', async () => {
     const POST = `mutation($id: ID!, $input: LiveBlogMessageInput!) { postLiveBlogMessage(liveBlogId: $id, input: $input) { id text } }`;
     // A message written straight into the store with the next number, without bumping the blog's counter.
-    const foreign: LiveBlogMessageDoc = {
-      _id: 'blog-foreign-message-1',
-      liveBlogId: 'blog-foreign',
-      seq: 1,
-      timestamp: new Date(),
-      text: 'From the wire service',
-      title: null,
-      minute: null,
-      additionalMinute: null,
-      typeId: null,
-      imageLetter: null,
-      highlight: false,
-      htmlContent: null,
-      userDisplayName: null,
-      userThumbnailUrl: null,
-    };
+    const foreign: LiveBlogMessageDoc = liveMessage(
+      'blog-foreign-message-1',
+      'blog-foreign',
+      1,
+      'From the wire service',
+    );
     await svc.db.collection<LiveBlogMessageDoc>('liveBlogMessages').insertOne(foreign);
 
     const res = await svc.gql(POST, { id: 'blog-foreign', input: { text: 'Kick-off' } }, bearer(editor.accessToken));
