@@ -180,3 +180,41 @@ it('every plan finds what a collection scan finds', () => {
   for (const filter of filters)
     expect([filter, ids(plan(c, filter), filter)]).toEqual([filter, ids({ exact: false }, filter)]);
 });
+
+it('does not narrow by a range a field holding arrays: each bound may be met by another element', () => {
+  const c = collection(0, { x_a: { x: 1, a: 1 } }, article);
+  store.write(() => {
+    for (const doc of [
+      { _id: 1, x: 1, a: [1, 10] },
+      { _id: 2, x: 1, a: 4 },
+      { _id: 3, x: 1, a: 20 },
+      { _id: 4, x: 1, a: [6, 'a'] },
+    ])
+      c.insert(encode(doc), doc);
+  });
+  const scanned = (filter: Document) => [...matches(c, filter, {}, { exact: false })].map((m) => m.doc._id);
+  for (const filter of [
+    { x: 1, a: { $gt: 3, $lt: 5 } },
+    { $and: [{ x: 1 }, { a: { $gt: 3 } }, { a: { $lt: 5 } }] },
+    { $or: [{ x: 1, a: { $gt: 3, $lt: 5 } }, { x: 99 }] },
+    { x: 1, a: { $gt: 5, $lt: 'z' } },
+  ]) {
+    expect(scanned(filter).length).toBeGreaterThan(0);
+    expect([...matches(c, filter, {}, plan(c, filter))].map((m) => m.doc._id)).toEqual(scanned(filter));
+  }
+});
+
+it('a range after an equality on a value longer than any key finds nothing, without an error', () => {
+  const c = collection(10, { cat_date: { cat: 1, date: -1 } }, article);
+  const filter = { cat: 'x'.repeat(3000), date: { $gt: new Date(0) } };
+  expect([...matches(c, filter, {}, plan(c, filter))]).toEqual([]);
+});
+
+it('nested $or clauses are not planned branch by branch in turn', () => {
+  const c = collection(200, { cat: { cat: 1 } }, article);
+  const ors = [...Array(20).keys()].map((j) => ({ $or: [{ [`u${j}`]: 1 }, { [`v${j}`]: 1 }] }));
+  // 2^20 combinations if each branch were planned with the $or clauses beside it; a collection scan instead.
+  expect(plan(c, { $and: [...ors, { $or: [{ cat: 'c1' }, { cat: 'c2' }] }] }).rids).toBeUndefined();
+  expect(plan(c, { $or: [...Array(65).keys()].map((i) => ({ cat: `c${i}` })) }).rids).toBeUndefined();
+  expect(plan(c, { $or: [...Array(64).keys()].map((i) => ({ cat: `c${i}` })) }).rids).toHaveLength(200);
+});

@@ -231,9 +231,17 @@ function lookupCount(idx: Index, cons: Map<string, Constraint>, len: number, key
  * binary-order queries over indexes without a collation (collated sorts are done after matching).
  * `sort`: the requested order, which an ordered walk may serve.
  */
-export function planQuery(coll: Collection, filter: Document, collation?: Document, sort?: SortFields): Plan {
+export function planQuery(
+  coll: Collection,
+  filter: Document,
+  collation?: Document,
+  sort?: SortFields,
+  branch = false,
+): Plan {
   const cons = constraints(filter);
-  if (cons.size === 0 && !sort?.length) return orPlan(coll, filter, collation) ?? { exact: false };
+  // A branch of an OR plan is not planned as one in turn: nested $or clauses would multiply the branches.
+  const or = () => (branch ? undefined : orPlan(coll, filter, collation));
+  if (cons.size === 0 && !sort?.length) return or() ?? { exact: false };
   const queryCollation = collationId(collation);
   const cands: Candidate[] = [];
   for (const idx of coll.indexes.values()) {
@@ -266,7 +274,7 @@ export function planQuery(coll: Collection, filter: Document, collation?: Docume
   for (;;) {
     let best: Candidate | undefined;
     for (const c of cands) if (!best || better(c, best)) best = c;
-    if (!best) return orPlan(coll, filter, collation) ?? { exact: false };
+    if (!best) return or() ?? { exact: false };
     const { idx, len, fit } = best;
     if (fit) {
       if (idx.usable(fit.eq + fit.walked, fit.single)) {
@@ -316,16 +324,19 @@ export function planQuery(coll: Collection, filter: Document, collation?: Docume
 /**
  * The range the filter bounds the field after a lookup's `len` equality fields to, when scanning it is sound: the
  * index has no collation (keys in binary order, as the bounds are) and holds only values with an order component
- * there. A multikey field is fine: a document matches a range through an element, whose key lies in it.
+ * there, one per document (bounds met by different elements of an array would leave the document out).
  */
 function rangeAfter(idx: Index, filter: Document, len: number): Range | undefined {
-  if (len >= idx.fields.length || idx.spec.collation || !idx.orderable || !idx.usable(len + 1, [])) return undefined;
+  // Single-valued there too: `{ a: { $gt: 3, $lt: 5 } }` matches `a: [1, 10]` through two elements, neither in (3, 5).
+  if (len >= idx.fields.length || idx.spec.collation || !idx.orderable || !idx.usable(len + 1, [len])) return undefined;
   const r = filterRange(filter, idx.fields[len]!);
   return r[0] === ALL[0] && r[1] === ALL[1] ? undefined : r;
 }
 
 /** Most record ids an OR plan gathers before a collection scan is cheaper (it reads each candidate by id). */
 const OR_MAX_RIDS = 100_000;
+/** Most branches an OR plan looks up (MongoDB caps its OR enumeration likewise). */
+const OR_MAX_BRANCHES = 64;
 
 /**
  * A top-level `$or` (or one inside a top-level `$and`) whose every branch, with the rest of the filter, has a
@@ -335,11 +346,12 @@ function orPlan(coll: Collection, filter: Document, collation: Document | undefi
   const found = orIn(filter);
   if (!found) return undefined;
   const { branches, rest } = found;
+  if (branches.length > OR_MAX_BRANCHES) return undefined;
   const rids = new Set<Rid>();
   const names = new Set<string | undefined>();
   for (const branch of branches) {
     if (!branch || typeof branch !== 'object' || Array.isArray(branch)) return undefined;
-    const plan = planQuery(coll, rest.length ? { $and: [...rest, branch] } : (branch as Document), collation);
+    const plan = planQuery(coll, rest.length ? { $and: [...rest, branch] } : (branch as Document), collation, [], true);
     if (!plan.rids) return undefined;
     for (const rid of plan.rids) rids.add(rid);
     if (rids.size > OR_MAX_RIDS) return undefined;

@@ -8,6 +8,7 @@
 // entry or the document is written. Changes are reported to the oplog (oplog.ts). All mutations run inside a
 // write transaction (StorageEnv.write).
 import { Binary } from 'bson';
+import { isDeepStrictEqual } from 'node:util';
 import type { Document } from 'bson';
 import { decode, leadingId } from './bsonio.js';
 import { DuplicateKeyError } from '../errors.js';
@@ -19,6 +20,7 @@ import { Index } from './indexes.js';
 import { IndexBuilds } from './index-build.js';
 import { LMDB_MAX_KEY, prefixKey, type DocKeys, type IndexMeta, type IndexSpec, type Rid } from './index-keys.js';
 import { slotSuffix } from './order.js';
+import type { NameSet } from './rawdoc.js';
 
 export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
 
@@ -226,9 +228,15 @@ export class Collection {
 
   /** Every index's keys for `doc` (to be stored as `rid`), checked for size and, unless `trusted`, unique
    *  constraints (`stored`: the document as it is stored as `rid`, for an update). */
-  private check(doc: Document, rid: Rid, stored: Document | undefined, trusted = false): Map<Index, DocKeys> {
+  private check(
+    doc: Document,
+    rid: Rid,
+    stored: Document | undefined,
+    trusted = false,
+    indexes: Iterable<Index> = this.kept(rid),
+  ): Map<Index, DocKeys> {
     const all = new Map<Index, DocKeys>();
-    for (const idx of this.kept(rid)) {
+    for (const idx of indexes) {
       const keys = idx.keys(doc);
       idx.checkSize(keys, this.ns, rid);
       const old = stored && idx.spec.prepareUnique ? idx.keys(stored) : undefined;
@@ -269,7 +277,10 @@ export class Collection {
     opts: { trusted?: boolean; replacement?: boolean } = {},
   ): void {
     assertWriting(this.env);
-    const next = this.check(doc, rid, oldDoc, opts.trusted);
+    // An index none of whose fields the update changed keeps its keys: they are not computed again (a text
+    // index's are the terms of its fields, stemmed, so a status change would otherwise analyse every text).
+    const touched = [...this.kept(rid)].filter((idx) => !sameFields(idx.readFields, oldDoc, doc));
+    const next = this.check(doc, rid, oldDoc, opts.trusted, touched);
     for (const [idx, k] of next) idx.change(rid, idx.keys(oldDoc), k);
     const key = docKey(this.id, rid);
     // A copy: the oplog record keeps it as the pre-image until the transaction commits.
@@ -396,4 +407,11 @@ function duplicate(ns: string, idx: Index, values: unknown[]): DuplicateKeyError
   const keyValue: Document = {};
   idx.fields.forEach((f, i) => (keyValue[f] = values[i] ?? null));
   return new DuplicateKeyError(ns, idx.name, { ...idx.spec.key }, keyValue);
+}
+
+/** Whether `a` and `b` hold equal values in every field of `names` (false when `names` is unknown: any field). */
+function sameFields(names: NameSet | undefined, a: Document, b: Document): boolean {
+  if (!names) return false;
+  for (const name of names.list) if (!isDeepStrictEqual(a[name], b[name])) return false;
+  return true;
 }

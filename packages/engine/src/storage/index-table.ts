@@ -180,8 +180,7 @@ export class IndexTable {
   /** Key strings (components, then the record id) k with lo <= k < hi, ascending or descending. */
   *range(lo: string, hi: string, backward: boolean): Generator<string> {
     if (lo >= hi) return;
-    const start = Buffer.concat([this.idPrefix, Buffer.from(lo, 'utf8')]);
-    const end = Buffer.concat([this.idPrefix, Buffer.from(hi, 'utf8')]);
+    const [start, end] = this.rangeBounds(lo, hi);
     if (this.clustered) {
       for (const k of keyRange(this.env.docs, start, end, backward)) {
         const rid = k.toString('utf8', 4);
@@ -200,8 +199,20 @@ export class IndexTable {
   /** Number of entries k with lo <= k < hi. */
   rangeCount(lo: string, hi: string): number {
     if (lo >= hi) return 0;
-    const start = Buffer.concat([this.idPrefix, Buffer.from(lo, 'utf8')]);
-    const end = Buffer.concat([this.idPrefix, Buffer.from(hi, 'utf8')]);
+    const [start, end] = this.rangeBounds(lo, hi);
     return this.table.getKeysCount({ start, end });
+  }
+
+  /**
+   * lmdb's bounds of the keys from `lo` to `hi`. A bound longer than any key lmdb stores (a query value of
+   * kilobytes) is cut to that length, `hi` rounded up: the range then holds every stored key of the one asked,
+   * and perhaps a few more, which the reader's filter drops.
+   */
+  private rangeBounds(lo: string, hi: string): [Buffer, Buffer] {
+    let start: Buffer = Buffer.concat([this.idPrefix, Buffer.from(lo, 'utf8')]);
+    let end: Buffer = Buffer.concat([this.idPrefix, Buffer.from(hi, 'utf8')]);
+    if (start.length > LMDB_MAX_KEY) start = start.subarray(0, LMDB_MAX_KEY);
+    if (end.length > LMDB_MAX_KEY) end = prefixEnd(end.subarray(0, LMDB_MAX_KEY));
+    return [start, end];
   }
 }
