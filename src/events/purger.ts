@@ -76,6 +76,12 @@ const PROVIDERS: Record<
  */
 const REFUSED = new Set([400, 413, 414, 422, 431]);
 
+/**
+ * How many refused requests of a purge in `chunks` requests are split in halves: enough to single out a refused
+ * key in each request and a few more (one costs a split per halving: five in a chunk of 30), not one per key.
+ */
+const splits = (chunks: number): number => chunks + 16;
+
 /** What a purge did: the attempt as the log keeps it (its first failure, if any), and the keys not purged. */
 export interface PurgeOutcome {
   attempt: DeliveryAttemptDoc;
@@ -99,7 +105,7 @@ export class Purger {
   }
 
   /** The requests `keys` take: each within the cache's limits (a key longer than them alone in its own). */
-  chunks(keys: readonly string[]): string[][] {
+  private chunks(keys: readonly string[]): string[][] {
     const { perRequest, maxBytes = Infinity } = PROVIDERS[this.target.provider];
     const out: string[][] = [];
     let chunk: string[] = [];
@@ -118,15 +124,23 @@ export class Purger {
     return out;
   }
 
+  /** The most requests purging `keys` takes: its chunks, and the halves of the refused ones (`splits`). */
+  requestsAtMost(keys: readonly string[]): number {
+    const chunks = this.chunks(keys).length;
+    return chunks + 2 * splits(chunks);
+  }
+
   /**
    * Purges `keys` in as many requests as the cache's limits take. A request the cache refuses for what it names
-   * is split in halves down to single keys; any other failure (no answer, a 5xx, a refused token) ends the
-   * attempt there, and the keys not sent yet count as not purged.
+   * is split in halves down to single keys, within a budget of splits (a cache refusing every request, say for
+   * a wrong zone, would otherwise get two requests per key); any other failure (no answer, a 5xx, a refused
+   * token) ends the attempt there, and the keys not sent yet count as not purged.
    */
   async purge(keys: readonly string[], now = new Date()): Promise<PurgeOutcome> {
     const done = attemptTimer(now);
     const failed = new Set<string>();
     const queue = this.chunks(keys);
+    let budget = splits(queue.length);
     let status: number | null = null;
     let error: string | null = null;
     let ended = false;
@@ -140,7 +154,8 @@ export class Purger {
       if (answer.error === null) continue;
       error ??= answer.error;
       const refused = answer.status !== null && REFUSED.has(answer.status);
-      if (refused && chunk.length > 1) {
+      if (refused && chunk.length > 1 && budget > 0) {
+        budget--;
         const half = Math.ceil(chunk.length / 2);
         queue.unshift(chunk.slice(0, half), chunk.slice(half));
         continue;

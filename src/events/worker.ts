@@ -212,7 +212,7 @@ export class DeliveryWorker {
       return false;
     }
     // The lease covers every request the batch may take, one after the other.
-    const requests = purger.chunks([...new Set(queued.flatMap((d) => keysOf(d.body)))]).length;
+    const requests = purger.requestsAtMost([...new Set(queued.flatMap((d) => keysOf(d.body)))]);
     const leaseMs = this.options.leaseMs * Math.max(1, requests);
     const claimed = (await Promise.all(queued.map((d) => claim(this.store, d, this.owner, now, leaseMs)))).filter(
       (d): d is WebhookDeliveryDoc => d !== null,

@@ -101,3 +101,28 @@ test('long key lists are split so that no request names more than a header line 
     await purger.close();
   }
 });
+
+test('a cache refusing every request gets a bounded number of them, not two per key', async () => {
+  let asked = 0;
+  const refusing = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      asked++;
+      res.writeHead(400, { 'content-type': 'application/json' }).end('{"success":false,"errors":["no such zone"]}');
+    });
+  });
+  await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}/client/v4/zones/wrong/purge_cache`;
+  const purger = new Purger({ url, provider: 'cloudflare', token: 't' }, { connectTimeoutMs: 2_000, timeoutMs: 5_000 });
+  try {
+    const keys = Array.from({ length: 300 }, (_, i) => `article:${i}`); // ten requests of 30
+    const { attempt, failed } = await purger.purge(keys);
+    expect(attempt.error).toMatch(/^HTTP 400/);
+    expect(failed.size).toBe(300);
+    expect(asked).toBeLessThanOrEqual(purger.requestsAtMost(keys));
+    expect(purger.requestsAtMost(keys)).toBe(10 + 2 * (10 + 16));
+  } finally {
+    await purger.close();
+    await new Promise((resolve) => refusing.close(resolve));
+  }
+});
