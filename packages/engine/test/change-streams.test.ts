@@ -202,3 +202,29 @@ describe('drops', () => {
     await closeOther();
   });
 });
+
+describe('a long history that a stream filters out', () => {
+  test('is read in parts: other connections are answered meanwhile, and the wanted event still comes', async () => {
+    const { db: other, client: second, close: closeOther } = await openTestDb('changes_backlog');
+    const coll = other.collection<{ _id: number; wanted?: boolean; pad?: string }>('burst');
+    const stream = await opened(coll.watch([{ $match: { 'fullDocument.wanted': true } }]));
+    // A burst of writes the stream's $match drops, then the one it wants.
+    const pad = 'x'.repeat(2048);
+    for (let i = 0; i < 8; i++)
+      await coll.insertMany(Array.from({ length: 1000 }, (_, j) => ({ _id: i * 1000 + j, pad })));
+    await coll.insertOne({ _id: -1, wanted: true });
+    const order: string[] = [];
+    const event = stream.next().then((e) => {
+      order.push('event');
+      return e as Document;
+    });
+    // Sent while the stream reads the burst: answered between two of its reads, not after all of them.
+    await new Promise((r) => setTimeout(r, 5));
+    await second.db('admin').command({ ping: 1 });
+    order.push('ping');
+    expect((await event).documentKey).toEqual({ _id: -1 });
+    expect(order).toEqual(['ping', 'event']);
+    await stream.close();
+    await closeOther();
+  }, 60_000);
+});

@@ -54,6 +54,13 @@ const KNOWN = new Set([
 ]);
 const INTERNAL_DBS = new Set(['admin', 'config', 'local']);
 const SCAN_CHUNK = 1024;
+/**
+ * How long one read of a stream may run on the engine's thread. A stream whose pipeline drops most events (a
+ * `$match` on a few collections or kinds) would otherwise build every event of a long history in one command:
+ * a burst of a thousand article writes took seconds, and every other client, the driver's heartbeats among
+ * them, waited. A read past it answers what it found so far, perhaps nothing, with the position it reached.
+ */
+const READ_BUDGET_MS = 25;
 
 export interface StreamTarget {
   db: string;
@@ -76,6 +83,8 @@ export class ChangeStream {
   /** Everything up to here has been looked at. */
   position: bigint;
   invalidated = false;
+  /** The last read stopped at its time budget: more history waits after `position`. */
+  behind = false;
   lastUsed = Date.now();
   private readonly pipeline: Aggregator | undefined;
 
@@ -95,10 +104,15 @@ export class ChangeStream {
     return tokenOf(this.position, this.modes.epoch);
   }
 
-  /** Events after `position`, at most `max` of them and `maxBytes` in all; advances past what it scanned. */
+  /**
+   * Events after `position`, at most `max` of them and `maxBytes` in all, read for at most READ_BUDGET_MS;
+   * advances past what it scanned.
+   */
   read(source: ChangeSource, max: number, maxBytes: number): Buffer[] {
     const out: Buffer[] = [];
+    const until = performance.now() + READ_BUDGET_MS;
     let bytes = 0;
+    this.behind = false;
     while (out.length < max && !this.invalidated) {
       const records = source.readAfter(this.position, SCAN_CHUNK);
       if (records.length === 0) break;
@@ -111,6 +125,10 @@ export class ChangeStream {
         bytes += size;
         this.position = rec.position;
         if (this.invalidated) break;
+        if (performance.now() > until) {
+          this.behind = true;
+          return out;
+        }
       }
     }
     return out;

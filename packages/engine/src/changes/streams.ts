@@ -148,7 +148,9 @@ export class ChangeStreams implements ChangeStreamCommands {
     stream.lastUsed = Date.now();
     const batchSize = optInt(ctx.body.batchSize, 'batchSize') || Infinity;
     let docs = stream.read(this.source, batchSize, MAX_BATCH_BYTES);
-    if (docs.length === 0 && !stream.invalidated) {
+    // Nothing new: wait for a write. Nothing found in the part of a long history read so far: answer at once, with
+    // the position reached (the driver asks again).
+    if (docs.length === 0 && !stream.invalidated && !stream.behind) {
       await this.waitForAppend(optInt(ctx.body.maxTimeMS, 'maxTimeMS') ?? DEFAULT_AWAIT_MS);
       if (!this.open.has(stream.id)) throw new CommandError('CursorNotFound', `cursor id ${stream.id} not found`);
       docs = stream.read(this.source, batchSize, MAX_BATCH_BYTES);
