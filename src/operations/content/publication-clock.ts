@@ -24,6 +24,9 @@ export class PublicationClock {
   private busy = false;
   private stopped = false;
   private readonly earlier: Array<() => void> = [];
+  private roundMade!: () => void;
+  /** Resolves when the first round of changes due at start has been made (or failed, and is retried). */
+  private readonly firstRound = new Promise<void>((resolve) => (this.roundMade = resolve));
 
   private constructor(
     private readonly store: Store,
@@ -44,7 +47,10 @@ export class PublicationClock {
       onUnsupported: () => log.info('publication clock: no change stream; polling for schedule changes'),
     });
     clock.refresh();
-    await clock.running;
+    // Ready after one round: the rest of what a long stop left due (a thousand changes take seconds) is made in
+    // the background, round after round, while the process serves; until then no answer showing content is
+    // cached (the next change is already due).
+    await clock.firstRound;
     clock.poll = setInterval(() => clock.refresh(), POLL_MS).unref();
     return clock;
   }
@@ -84,8 +90,10 @@ export class PublicationClock {
         // round's batch, is made by the next round.
         if (made > 0) this.again = true;
         this.arm(next);
+        this.roundMade();
       } while (this.again && !this.stopped);
     } catch (err) {
+      this.roundMade();
       if (!this.stopped) this.log.warn({ err }, 'publication clock: reading the schedule failed; retrying');
       if (!this.stopped) this.arm(Date.now() + 1_000);
     } finally {
