@@ -25,6 +25,8 @@ interface Part {
   bytes: Buffer;
   /** Collection -> ids shown, or null for the whole collection. */
   shows: Map<string, Set<string> | null>;
+  /** When the part stops being right without a write (ms since the epoch): not served from then on. */
+  until?: number;
 }
 
 /** Change stream events that only name a collection or database (drop, rename, invalidate) evict everything. */
@@ -101,11 +103,20 @@ export class ReadyParts {
   }
 
   get(key: string): Buffer | undefined {
-    return this.followed ? this.parts.get(key)?.bytes : undefined;
+    if (!this.followed) return undefined;
+    const part = this.parts.get(key);
+    if (part?.until !== undefined && Date.now() >= part.until) {
+      this.parts.delete(key);
+      return undefined;
+    }
+    return part?.bytes;
   }
 
-  /** Keeps `bytes` under `key` unless a change was reported since `mark` (the part may show what it changed). */
-  keep(key: string, bytes: Buffer, shows: readonly Shows[], mark: number): void {
+  /**
+   * Keeps `bytes` under `key` unless a change was reported since `mark` (the part may show what it changed).
+   * `until`: when what the part shows changes with time alone (ms since the epoch), if it does.
+   */
+  keep(key: string, bytes: Buffer, shows: readonly Shows[], mark: number, until?: number): void {
     if (!this.followed || mark !== this.evictions) return;
     const map = new Map<string, Set<string> | null>();
     for (const { collection, ids } of shows) {
@@ -114,7 +125,7 @@ export class ReadyParts {
       if (!ids) map.set(collection, null);
       else map.set(collection, new Set([...(known ?? []), ...ids]));
     }
-    this.parts.set(key, { bytes, shows: map });
+    this.parts.set(key, until === undefined ? { bytes, shows: map } : { bytes, shows: map, until });
   }
 
   async stop(): Promise<void> {
