@@ -188,6 +188,41 @@ test("a category's new name shows in the contents, the articles and as a parent"
   );
 });
 
+test('everything else an issue shows, renamed, shows in the next answer', async () => {
+  const shown = (answer: Body) => {
+    const issue = issueOf(answer, 'g-issue-1');
+    const article = articleOf(issue, 'g-a-1-1');
+    return {
+      authors: issue?.authors[0].name,
+      keywords: article?.keywords[0].name,
+      videos: article?.attachments[0].video.title,
+      quizzes: article?.elements.quizzes[0].name,
+      sponsors: article?.sponsor.name,
+      contentTypes: article?.contentType.name,
+      categoryTypes: article?.category.type.name,
+      channels: issue?.channel.name,
+      liveBlogs: blogOf(article, 'g-lb-1')?.title,
+    };
+  };
+  const renames: Array<[keyof ReturnType<typeof shown>, string, string]> = [
+    ['authors', 'g-au-1', 'name'],
+    ['keywords', 'g-kw-1', 'name'],
+    ['videos', 'g-vid-1', 'title'],
+    ['quizzes', 'g-quiz-1', 'name'],
+    ['sponsors', 'g-sp-1', 'name'],
+    ['contentTypes', 'g-ct-1', 'name'],
+    ['categoryTypes', 'g-type-1', 'name'],
+    ['channels', '7', 'name'],
+    ['liveBlogs', 'g-lb-1', 'title'],
+  ];
+  // One at a time, each after the parts were kept again: a write evicts what shows the document it changed.
+  for (const [collection, id, field] of renames) {
+    await warm();
+    await svc.db.collection(collection).updateOne({ _id: id as never }, { $set: { [field]: `New ${collection}` } });
+    await expectSeen((answer) => shown(answer)[collection], `New ${collection}`);
+  }
+});
+
 test("a vote and a poll's new question show in the next answer", async () => {
   await warm();
   const poll = (answer: Body) => articleOf(issueOf(answer, 'g-issue-1'), 'g-a-1-1')?.elements.polls[0];
