@@ -74,7 +74,6 @@ async function bytes(base: string, query = '', headers: Record<string, string> =
   return res.text();
 }
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- the legacy shape, read as the clients read it */
 type Body = { issues: any[] };
 const body = async (base: string, headers: Record<string, string> = {}): Promise<Body> =>
   JSON.parse(await bytes(base, '', headers)) as Body;
