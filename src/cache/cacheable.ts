@@ -33,12 +33,10 @@ export function ifNoneMatchMatches(header: string, etag: string): boolean {
   });
 }
 
-/** Sends `body` as JSON with validators and caching headers, or a bodiless 304 when the client has it. */
-export function sendCacheable(ctx: Koa.Context, body: unknown, opts: CacheableOptions): void {
-  sendCacheableJson(ctx, Buffer.from(JSON.stringify(body)), opts);
-}
-
-/** The same for an answer already encoded as JSON bytes: hashed and sent as they are, never encoded twice. */
+/**
+ * Sends an answer encoded as JSON bytes with validators and caching headers (hashed and sent as they are, never
+ * encoded twice), or a bodiless 304 when the client has it.
+ */
 export function sendCacheableJson(ctx: Koa.Context, json: Buffer, opts: CacheableOptions): void {
   if (opts.preview) {
     ctx.set('Cache-Control', PREVIEW_CACHE_CONTROL);

@@ -6,7 +6,8 @@
 // response cache, that is the cache's own stream (cache/invalidation.ts), which evicts parts before answers: an
 // answer assembled from a part the stream has not evicted yet would otherwise be kept by a cache that has. Without
 // one, the parts have a stream of their own. A part computed while a change that touches it was reported is not
-// kept (it may show the document as it was). A stream that fails evicts everything, and so does one reopened
+// kept (it may show the document as it was); changes to other documents do not stop it being kept, so parts are
+// still kept while collections they name are written all the time (votes, posts). A stream that fails evicts everything, and so does one reopened
 // without a resume token; a store that cannot watch keeps nothing (nothing would tell a part is stale).
 import type { ChangeStreamDocument, Document } from 'mongodb';
 import { MongoServerError } from 'mongodb';
@@ -25,15 +26,34 @@ interface Part {
   bytes: Buffer;
   /** Collection -> ids shown, or null for the whole collection. */
   shows: Map<string, Set<string> | null>;
+  /** When the part stops being right without a write (ms since the epoch): not served from then on. */
+  until?: number;
 }
 
 /** Change stream events that only name a collection or database (drop, rename, invalidate) evict everything. */
 const DATA_EVENTS = new Set(['insert', 'update', 'replace', 'delete']);
 
+/** A change reported: to one document (`id` a string), to a collection, or (no `collection`) to anything. */
+interface Reported {
+  collection?: string;
+  id?: unknown;
+}
+
+/** How many of the latest changes are remembered; a part computed across more is not kept. */
+const REMEMBERED = 1024;
+
+function touches(shows: Map<string, Set<string> | null>, change: Reported): boolean {
+  if (change.collection === undefined) return true;
+  const shown = shows.get(change.collection);
+  if (shown === undefined) return false;
+  return shown === null || typeof change.id !== 'string' || shown.has(change.id);
+}
+
 export class ReadyParts {
   private readonly parts: LRUCache<string, Part>;
-  /** Counts evictions: a part computed while one ran is not kept. */
-  private evictions = 0;
+  /** Counts the changes reported; the latest REMEMBERED of them, oldest first, in `reported`. */
+  private changes = 0;
+  private reported: Reported[] = [];
   /** Whether a stream evicts the parts (nothing is kept otherwise). */
   private followed = false;
   private watch: ResumableWatch | undefined;
@@ -97,16 +117,27 @@ export class ReadyParts {
 
   /** Taken before reading what a part shows; hand it to `keep`. */
   mark(): number {
-    return this.evictions;
+    return this.changes;
   }
 
   get(key: string): Buffer | undefined {
-    return this.followed ? this.parts.get(key)?.bytes : undefined;
+    if (!this.followed) return undefined;
+    const part = this.parts.get(key);
+    if (part?.until !== undefined && Date.now() >= part.until) {
+      this.parts.delete(key);
+      return undefined;
+    }
+    return part?.bytes;
   }
 
-  /** Keeps `bytes` under `key` unless a change was reported since `mark` (the part may show what it changed). */
-  keep(key: string, bytes: Buffer, shows: readonly Shows[], mark: number): void {
-    if (!this.followed || mark !== this.evictions) return;
+  /**
+   * Keeps `bytes` under `key` unless a change was reported since `mark` (the part may show what it changed).
+   * `until`: when what the part shows changes with time alone (ms since the epoch), if it does.
+   */
+  keep(key: string, bytes: Buffer, shows: readonly Shows[], mark: number, until?: number): void {
+    if (!this.followed) return;
+    const since = this.changes - mark;
+    if (since > this.reported.length) return;
     const map = new Map<string, Set<string> | null>();
     for (const { collection, ids } of shows) {
       const known = map.get(collection);
@@ -114,7 +145,9 @@ export class ReadyParts {
       if (!ids) map.set(collection, null);
       else map.set(collection, new Set([...(known ?? []), ...ids]));
     }
-    this.parts.set(key, { bytes, shows: map });
+    for (let i = this.reported.length - since; i < this.reported.length; i++)
+      if (touches(map, this.reported[i]!)) return;
+    this.parts.set(key, until === undefined ? { bytes, shows: map } : { bytes, shows: map, until });
   }
 
   async stop(): Promise<void> {
@@ -126,7 +159,7 @@ export class ReadyParts {
 
   /** Evicts every part (what the stream missed is unknown). */
   evictAll(): void {
-    this.evictions++;
+    this.report({});
     this.parts.clear();
   }
 
@@ -134,12 +167,17 @@ export class ReadyParts {
   changed(change: ChangeStreamDocument<Document>): void {
     const coll = 'ns' in change && change.ns && 'coll' in change.ns ? change.ns.coll : undefined;
     if (!DATA_EVENTS.has(change.operationType) || !coll) return this.evictAll();
-    this.evictions++;
-    const id = 'documentKey' in change ? (change.documentKey as { _id?: unknown })._id : undefined;
-    for (const [key, part] of this.parts.entries()) {
-      const shown = part.shows.get(coll);
-      if (shown === undefined) continue;
-      if (shown === null || typeof id !== 'string' || shown.has(id)) this.parts.delete(key);
-    }
+    const reported = {
+      collection: coll,
+      id: 'documentKey' in change ? (change.documentKey as { _id?: unknown })._id : undefined,
+    };
+    this.report(reported);
+    for (const [key, part] of this.parts.entries()) if (touches(part.shows, reported)) this.parts.delete(key);
+  }
+
+  private report(change: Reported): void {
+    this.changes++;
+    this.reported.push(change);
+    if (this.reported.length >= 2 * REMEMBERED) this.reported = this.reported.slice(-REMEMBERED);
   }
 }
