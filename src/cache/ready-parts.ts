@@ -7,8 +7,9 @@
 // answer assembled from a part the stream has not evicted yet would otherwise be kept by a cache that has. Without
 // one, the parts have a stream of their own. A part computed while a change that touches it was reported is not
 // kept (it may show the document as it was); changes to other documents do not stop it being kept, so parts are
-// still kept while collections they name are written all the time (votes, posts). A stream that fails evicts everything, and so does one reopened
-// without a resume token; a store that cannot watch keeps nothing (nothing would tell a part is stale).
+// still kept while collections they name are written all the time (votes, posts). A stream that fails evicts
+// everything, and so does one reopened without a resume token; a store that cannot watch keeps nothing (nothing
+// would tell a part is stale).
 import type { ChangeStreamDocument, Document } from 'mongodb';
 import { MongoServerError } from 'mongodb';
 import { LRUCache } from 'lru-cache';
