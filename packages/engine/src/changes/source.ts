@@ -96,7 +96,8 @@ export class OplogChangeSource implements ChangeSource {
     if (after >= this.visible) return out;
     let ts = this.firstTsAfter(after);
     while (out.length < max && ts <= this.visibleTs) {
-      const batch = this.oplog.readChanges(ts, Math.min(SCAN, this.visibleTs - ts + 1));
+      // No more than asked for: each record read is copied and its header decoded.
+      const batch = this.oplog.readChanges(ts, Math.min(SCAN, max - out.length, this.visibleTs - ts + 1));
       if (batch.length === 0) break;
       for (const r of batch) {
         const rec = changeOf(r);

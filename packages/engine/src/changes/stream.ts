@@ -53,7 +53,8 @@ const KNOWN = new Set([
   '$listSessions',
 ]);
 const INTERNAL_DBS = new Set(['admin', 'config', 'local']);
-const SCAN_CHUNK = 1024;
+/** Records read from the history at a time: a read that stops at its time budget leaves few of them unused. */
+const SCAN_CHUNK = 64;
 /**
  * How long one read of a stream may run on the engine's thread. A stream whose pipeline drops most events (a
  * `$match` on a few collections or kinds) would otherwise build every event of a long history in one command:
