@@ -62,7 +62,9 @@ async function openStore(engine: RunningEngine): Promise<Store> {
     LOG_LEVEL: 'silent',
     MONGODB_URI: engine.uri,
     MONGODB_DB: 'resumable_watch',
-    STORE_TIMEOUT_MS: '1000',
+    // The engine runs on this worker's thread: a heartbeat answered late while the machine is loaded would clear
+    // the pool under the test's own writes ("interrupted due to server monitor timeout"). The default is 2 s.
+    STORE_TIMEOUT_MS: '4000',
   });
   return Store.open(config.store, createLogger('silent'));
 }
