@@ -28,6 +28,7 @@ import {
   videoById,
 } from '../../store/content/loaders.js';
 import { knownCarriers, mayReadLiveBlog } from '../live/live-blog-access.js';
+import { addArticleRefs, noRefs } from './article-refs.js';
 import { articlesByIds } from './articles.js';
 import { liveBlogsOf, pollsOf, previewMessages, viewerVote } from './elements.js';
 import { categoryOf, channelOf, issueContents, sectionArticles } from './related.js';
@@ -85,37 +86,14 @@ export async function readIssuesAhead(ctx: Context, issues: readonly Issue[]): P
     const category = await settle(categoryOf(ctx, id));
     if (category) topCategories.push(category);
   }
-  const ids = {
-    contentTypes: new Set<string>(),
-    sponsors: new Set<string>(),
-    categories: new Set<string>(topCategories.flatMap((c) => (c.parentCategoryId ? [c.parentCategoryId] : []))),
-    authors: new Set<string>(),
-    keywords: new Set<string>(),
-    videos: new Set<string>(),
-    liveBlogs: new Set<string>(),
-    polls: new Set<string>(),
-    quizzes: new Set<string>(),
-  };
-  const add = (set: Set<string>, id: string | null): void => void (id && set.add(id));
-  for (const a of shown.values()) {
-    add(ids.contentTypes, a.contentTypeId);
-    add(ids.sponsors, a.sponsorId);
-    for (const id of a.categoryIds) ids.categories.add(id);
-    add(ids.categories, a.categoryId);
-    for (const id of a.authorIds) ids.authors.add(id);
-    add(ids.authors, a.authorId);
-    for (const id of a.keywordIds) ids.keywords.add(id);
-    for (const list of [a.attachments, a.inlineAttachments, a.files, a.videos])
-      for (const attachment of list) add(ids.videos, attachment.videoId);
-    for (const id of a.elements.liveBlogIds) ids.liveBlogs.add(id);
-    for (const id of a.elements.pollIds) ids.polls.add(id);
-    for (const id of a.elements.quizIds) ids.quizzes.add(id);
-  }
+  const ids = noRefs();
+  for (const c of topCategories) if (c.parentCategoryId) ids.contentCategories.add(c.parentCategoryId);
+  for (const a of shown.values()) addArticleRefs(ids, a);
   knownCarriers(ctx, shown.values());
   await Promise.all([
     get(contentTypeById).readNow(ids.contentTypes),
     get(sponsorById).readNow(ids.sponsors),
-    get(categoryById).readNow(ids.categories),
+    get(categoryById).readNow(ids.contentCategories),
     get(authorById).readNow(ids.authors),
     get(keywordById).readNow(ids.keywords),
     get(videoById).readNow(ids.videos),
@@ -127,7 +105,7 @@ export async function readIssuesAhead(ctx: Context, issues: readonly Issue[]): P
 
   // 5
   const categories: ContentCategory[] = [...topCategories];
-  for (const id of ids.categories) {
+  for (const id of ids.contentCategories) {
     const category = await settle(categoryOf(ctx, id));
     if (category) categories.push(category);
   }

@@ -17,6 +17,7 @@ import type { Shows } from '../../cache/ready-parts.js';
 import type { Article } from '../../schema/content/article.type.js';
 import type { Issue } from '../../schema/content/issue.type.js';
 import type { DynamicSection } from '../../schema/content/section.type.js';
+import { addArticleRefs, noRefs } from './article-refs.js';
 import { articlesByIds } from './articles.js';
 import { liveBlogsOf, pollsOf } from './elements.js';
 import { categoryOf, channelOf, issueContents } from './related.js';
@@ -34,20 +35,13 @@ const isOpen = (article: Article): boolean => !(article.accessControlEnabled && 
 
 export async function issueShows(ctx: Context, issue: Issue): Promise<IssueShows> {
   const ids = {
+    ...noRefs(),
     issues: new Set([issue.id]),
     articles: new Set<string>(),
-    contentCategories: new Set<string>(),
     categoryTypes: new Set<string>(),
     channels: new Set<string>(),
-    contentTypes: new Set<string>(),
-    sponsors: new Set<string>(),
-    authors: new Set<string>(issue.authorIds),
-    keywords: new Set<string>(),
-    videos: new Set<string>(),
-    liveBlogs: new Set<string>(),
-    polls: new Set<string>(),
-    quizzes: new Set<string>(),
   };
+  for (const id of issue.authorIds) ids.authors.add(id);
   const add = (set: Set<string>, id: string | null): void => void (id && set.add(id));
   const whole = new Set<string>();
   /** The live blogs shown (a blog not found shows nothing, and one stored later is named by id). */
@@ -72,20 +66,9 @@ export async function issueShows(ctx: Context, issue: Issue): Promise<IssueShows
   // The channel's sections show only the articles' own fields; the issue's lists show them whole.
   const shown = await articlesByIds(ctx, [...new Set(listed)]);
   for (const a of shown) {
-    add(ids.contentTypes, a.contentTypeId);
-    add(ids.sponsors, a.sponsorId);
-    for (const id of a.categoryIds) ids.contentCategories.add(id);
-    add(ids.contentCategories, a.categoryId);
-    for (const id of a.authorIds) ids.authors.add(id);
-    add(ids.authors, a.authorId);
-    for (const id of a.keywordIds) ids.keywords.add(id);
-    for (const list of [a.attachments, a.inlineAttachments, a.files, a.videos])
-      for (const attachment of list) add(ids.videos, attachment.videoId);
-    for (const id of a.elements.quizIds) ids.quizzes.add(id);
-    for (const id of a.elements.pollIds) ids.polls.add(id);
+    addArticleRefs(ids, a);
     for (const poll of await pollsOf(ctx, a.elements))
       if (!poll.closed && poll.endDate) until = Math.min(until ?? Infinity, poll.endDate.getTime());
-    for (const id of a.elements.liveBlogIds) ids.liveBlogs.add(id);
     for (const blog of await liveBlogsOf(ctx, a.elements)) blogs.add(blog.id);
   }
   if (blogs.size > 0) whole.add('liveBlogMessages');
