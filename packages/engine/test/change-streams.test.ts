@@ -113,6 +113,42 @@ describe('collection watch', () => {
   });
 });
 
+describe('pipelines that read part of each event', () => {
+  // The engine makes an event only as far as a stream's stages read it (its head alone, or the head first to test
+  // the leading $match stages): whatever it makes, each stream must get what it would from the whole event.
+  test('each stream gets what its stages make of the whole event', async () => {
+    const mine = { 'ns.coll': 'parts_mine' };
+    const watch = (pipeline: Document[]) => opened(db.watch(pipeline, { fullDocument: 'updateLookup' }));
+    const [all, head, filtered, twoMatches, expr] = await Promise.all([
+      watch([]),
+      watch([{ $match: mine }, { $project: { ns: 1, operationType: 1, documentKey: 1 } }]),
+      watch([{ $match: { $or: [mine, { operationType: { $nin: ['insert', 'update', 'replace', 'delete'] } }] } }]),
+      watch([{ $match: mine }, { $match: { 'fullDocument.n': { $gte: 1 } } }]),
+      watch([{ $match: { $expr: { $eq: ['$ns.coll', 'parts_mine'] } } }]),
+    ]);
+    for (const name of ['parts_other', 'parts_mine']) {
+      const c = db.collection<{ _id: number; n: number; s?: string }>(name);
+      await c.insertOne({ _id: 1, n: 1 });
+      await c.updateOne({ _id: 1 }, { $set: { n: 2, s: 'x' } });
+      await c.replaceOne({ _id: 1 }, { n: 3 });
+      await c.deleteOne({ _id: 1 });
+    }
+    const every = (await take(all, 8)) as Document[];
+    const expected = every.filter((e) => (e.ns as Document).coll === 'parts_mine');
+    expect(expected.map((e) => e.operationType)).toEqual(['insert', 'update', 'replace', 'delete']);
+    expect(await take(head, 4)).toEqual(
+      expected.map(({ _id, ns, operationType, documentKey }) => ({ _id, operationType, ns, documentKey })),
+    );
+    expect(await take(filtered, 4)).toEqual(expected);
+    // The update's lookup finds the document deleted (null): the insert and the replace are left.
+    const withN = expected.filter((e) => typeof (e.fullDocument as Document | null)?.n === 'number');
+    expect(withN.map((e) => e.operationType)).toEqual(['insert', 'replace']);
+    expect(await take(twoMatches, 2)).toEqual(withN);
+    expect(await take(expr, 4)).toEqual(expected);
+    await Promise.all([all, head, filtered, twoMatches, expr].map((s) => s.close()));
+  });
+});
+
 describe('resuming', () => {
   test('resumeAfter, startAfter and startAtOperationTime replay from the given point', async () => {
     const coll = db.collection<{ _id: number }>('resume');

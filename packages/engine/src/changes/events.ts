@@ -63,18 +63,38 @@ export interface EventModes {
   expanded: boolean;
 }
 
-export function eventOf(rec: ChangeRecord, modes: EventModes): Document {
+/**
+ * An event's fields that cost next to nothing to make: everything but the document images and the update's
+ * description, which decode (and compare) whole documents.
+ */
+export const HEAD_FIELDS: ReadonlySet<string> = new Set([
+  '_id',
+  'operationType',
+  'clusterTime',
+  'wallTime',
+  'ns',
+  'operationDescription',
+  'documentKey',
+]);
+
+/** The event's HEAD_FIELDS alone. */
+export function eventHead(rec: ChangeRecord, epoch: number): Document {
   const event: Document = {
-    _id: tokenOf(rec.position, modes.epoch),
+    _id: tokenOf(rec.position, epoch),
     operationType: rec.kind,
     clusterTime: timestampOf(rec.position),
     wallTime: rec.wallTime,
     ns: rec.kind === 'dropDatabase' ? { db: rec.db } : { db: rec.db, coll: rec.coll },
   };
   if (rec.description) event.operationDescription = rec.description;
+  if (rec.key) event.documentKey = decode(rec.key);
+  return event;
+}
+
+export function eventOf(rec: ChangeRecord, modes: EventModes): Document {
+  const event = eventHead(rec, modes.epoch);
   if (!rec.key) return event;
-  const key = decode(rec.key);
-  event.documentKey = key;
+  const key = event.documentKey as Document;
   if (rec.kind === 'insert' || rec.kind === 'replace') event.fullDocument = decode(rec.after!);
   if (rec.kind === 'update') {
     // Records written before pre-images were kept have none: every field then shows as updated.

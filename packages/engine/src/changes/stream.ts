@@ -7,7 +7,7 @@ import type { AnyObject } from 'mingo/types';
 import { CommandError } from '../errors.js';
 import { mingoOptions } from '../query/options.js';
 import { encode } from '../storage/bsonio.js';
-import { eventOf, invalidateOf, type EventModes } from './events.js';
+import { eventHead, eventOf, HEAD_FIELDS, invalidateOf, type EventModes } from './events.js';
 import { EXPANDED_KINDS, type ChangeRecord } from './record.js';
 import type { ChangeSource } from './source.js';
 import { tokenOf } from './token.js';
@@ -80,6 +80,49 @@ export function checkStages(stages: Document[]): void {
   }
 }
 
+/**
+ * The top-level event fields a `$match` filter reads, or undefined when it may read any (`$expr`, `$where` and the
+ * like read the whole event).
+ */
+function matchFields(filter: unknown, into = new Set<string>()): Set<string> | undefined {
+  if (!filter || typeof filter !== 'object' || Array.isArray(filter)) return undefined;
+  for (const [k, v] of Object.entries(filter as Document)) {
+    if (k === '$and' || k === '$or' || k === '$nor') {
+      if (!Array.isArray(v) || !v.every((clause) => matchFields(clause, into))) return undefined;
+    } else if (k === '$comment') continue;
+    else if (k.startsWith('$')) return undefined;
+    else into.add(k.split('.')[0]!);
+  }
+  return into;
+}
+
+const readsHeadOnly = (fields: Set<string> | undefined): boolean =>
+  !!fields && [...fields].every((f) => HEAD_FIELDS.has(f));
+
+/** Whether a stage is a `$match` reading only the event's head. */
+const headMatch = (st: Document): boolean =>
+  Object.keys(st).length === 1 && '$match' in st && readsHeadOnly(matchFields(st.$match));
+
+/** Whether a stage is an inclusion `$project` of the event's head fields only (what follows sees nothing else). */
+function headProject(st: Document): boolean {
+  const spec: unknown = st.$project;
+  if (Object.keys(st).length !== 1 || !spec || typeof spec !== 'object' || Array.isArray(spec)) return false;
+  const fields = Object.entries(spec as Document);
+  return fields.length > 0 && fields.every(([k, v]) => (v === 1 || v === true) && HEAD_FIELDS.has(k.split('.')[0]!));
+}
+
+/**
+ * How much of each event a stream's stages need: `head` when they read only the head fields (leading `$match`
+ * stages on them, then an inclusion `$project` of them); otherwise the whole event, with the leading `$match`
+ * stages that read only the head (`prefilter`) tested first, so that an event they drop is never made whole.
+ */
+function eventNeeds(stages: Document[]): { head: boolean; prefilter: Document[] } {
+  let at = 0;
+  while (at < stages.length && headMatch(stages[at]!)) at++;
+  if (at < stages.length && headProject(stages[at]!)) return { head: true, prefilter: [] };
+  return { head: false, prefilter: stages.slice(0, at) };
+}
+
 export class ChangeStream {
   /** Everything up to here has been looked at. */
   position: bigint;
@@ -88,6 +131,10 @@ export class ChangeStream {
   behind = false;
   lastUsed = Date.now();
   private readonly pipeline: Aggregator | undefined;
+  /** The stages need only the event's head fields. */
+  private readonly headOnly: boolean;
+  /** Leading `$match` stages reading only the head, tested before an event is made whole. */
+  private readonly prefilter: Aggregator | undefined;
 
   constructor(
     readonly id: bigint,
@@ -99,6 +146,11 @@ export class ChangeStream {
   ) {
     this.position = start;
     this.pipeline = stages.length ? new Aggregator(stages as AnyObject[], mingoOptions()) : undefined;
+    const needs = eventNeeds(stages);
+    this.headOnly = needs.head;
+    this.prefilter = needs.prefilter.length
+      ? new Aggregator(needs.prefilter as AnyObject[], mingoOptions())
+      : undefined;
   }
 
   get resumeToken(): Document {
@@ -138,14 +190,25 @@ export class ChangeStream {
   private eventsFor(rec: ChangeRecord): Document[] {
     if (!this.watches(rec) || (!this.modes.expanded && EXPANDED_KINDS.has(rec.kind))) return [];
     const events: Document[] = [];
-    if (rec.kind !== 'dropDatabase' || this.target.coll === undefined)
-      events.push(...this.shaped(eventOf(rec, this.modes)));
+    if (rec.kind !== 'dropDatabase' || this.target.coll === undefined) events.push(...this.shaped(this.eventFor(rec)));
     // A collection stream ends with its collection's drop; a database stream with its database's drop.
     if (!this.target.cluster && (this.target.coll !== undefined ? rec.kind === 'drop' : rec.kind === 'dropDatabase')) {
       this.invalidated = true;
       events.push(...this.shaped(invalidateOf(rec, this.modes.epoch)));
     }
     return events;
+  }
+
+  /**
+   * The event of `rec`, made only as far as the stages read it; undefined when the stages drop it on its head
+   * alone. Building an update's event decodes both images and compares them field by field, for every stream:
+   * most streams keep a few kinds of change, or only where they happened.
+   */
+  private eventFor(rec: ChangeRecord): Document | undefined {
+    if (this.headOnly) return eventHead(rec, this.modes.epoch);
+    if (this.prefilter && this.prefilter.run([eventHead(rec, this.modes.epoch) as AnyObject]).length === 0)
+      return undefined;
+    return eventOf(rec, this.modes);
   }
 
   private watches(rec: ChangeRecord): boolean {
@@ -157,7 +220,8 @@ export class ChangeStream {
   }
 
   /** The user's stages applied to one event; the resume token (`_id`) must survive them. */
-  private shaped(event: Document): Document[] {
+  private shaped(event: Document | undefined): Document[] {
+    if (!event) return [];
     if (!this.pipeline) return [event];
     const out = this.pipeline.run([event as AnyObject]) as Document[];
     for (const doc of out) {
