@@ -135,7 +135,9 @@ test('a page whose issues are all kept reads only the page, its issues and their
       monitored.commands.length = 0;
       const text = await bytes(monitored.url, '?limit=2');
       const commands = monitored.commands.map((c) => `${c.commandName}:${String(c.command[c.commandName])}`);
-      return { text, commands: commands.filter((c) => !c.endsWith(':polls') || !c.startsWith('update')) };
+      // What the request read: the votes, and the webhook producer saving its stream position as they come, are
+      // written meanwhile by others.
+      return { text, commands: commands.filter((c) => /^(find|aggregate|count|distinct|getMore):/.test(c)) };
     };
     const first = await sent();
     expect(first.commands).toEqual(expect.arrayContaining(['find:articles', 'find:liveBlogMessages']));
