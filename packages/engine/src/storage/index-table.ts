@@ -12,6 +12,8 @@ import { ridOf } from './order.js';
 import { countComponents, LMDB_MAX_KEY, type IndexMeta, type Rid } from './index-keys.js';
 
 const NONE = Buffer.alloc(0);
+/** Keys read per cursor when a term's entries are read whole (a common term has tens of thousands). */
+const TERM_CHUNK = 8192;
 
 export class IndexTable {
   /** `keys` under the index id, or `docs` under the collection id for a clustered `_id_` index. */
@@ -81,7 +83,8 @@ export class IndexTable {
   *termEntries(prefix: string): Generator<[Rid, number]> {
     const [start, end] = this.bounds(prefix);
     const from = Buffer.byteLength(prefix) + 4;
-    for (const k of keyRange(this.env.keys, start, end)) {
+    // Read whole (the caller scores every entry): in large chunks, each a cursor opened and closed.
+    for (const k of keyRange(this.env.keys, start, end, false, TERM_CHUNK)) {
       const score = k.toString('latin1', from, k.indexOf(0, from));
       yield [ridOf(k.toString('utf8', 4), this.fields), Number(score)];
     }
