@@ -4,10 +4,10 @@
 // with both images, a live feed of other collections, a clock that keeps the namespace), then updates each
 // document once, one write at a time, and reports the engine's CPU per update until every stream has read its
 // events, and the time that took.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { MongoClient, type ChangeStream, type Document } from 'mongodb';
-import { cpuMs, words } from './common.js';
+import { cpuMs, startEngineProcess, words } from './common.js';
 
 const cli = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 
@@ -17,15 +17,7 @@ function arg(name: string, fallback: number): number {
 }
 
 function startEngine(): Promise<{ proc: ChildProcess; uri: string }> {
-  const proc = spawn(process.execPath, [cli, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout!.on('data', (b: Buffer) => {
-      out += b.toString();
-      if (out.includes('\n')) resolve({ proc, uri: out.split('\n')[0]!.trim() });
-    });
-    proc.once('exit', (code) => reject(new Error(`engine exited (${code})`)));
-  });
+  return startEngineProcess(cli);
 }
 
 const DATA = ['insert', 'update', 'replace', 'delete'];

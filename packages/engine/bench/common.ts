@@ -1,4 +1,6 @@
-// What the engine's benchmarks share: article-like filler text, and a child process's CPU time and memory from /proc.
+// What the engine's benchmarks share: an engine child process, article-like filler text, and a child process's CPU
+// time and memory from /proc.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 export const WORDS =
@@ -30,4 +32,26 @@ export function procStat(pid: number): { userMs: number; sysMs: number; minorFau
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return { userMs: Number(fields[11]) * 10, sysMs: Number(fields[12]) * 10, minorFaults: Number(fields[7]) };
+}
+
+/**
+ * Spawns the engine's command line (`cli`, a build's dist/src/cli.js) with node flags and its arguments before and
+ * after `--port 0`; resolves with the process and the connection string it prints.
+ */
+export function startEngineProcess(
+  cli: string,
+  args: string[] = [],
+  nodeFlags: string[] = [],
+): Promise<{ proc: ChildProcess; uri: string }> {
+  const proc = spawn(process.execPath, [...nodeFlags, cli, '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    proc.stdout!.on('data', (b: Buffer) => {
+      out += b.toString();
+      if (out.includes('\n')) resolve({ proc, uri: out.split('\n')[0]!.trim() });
+    });
+    proc.once('exit', (code) => reject(new Error(`engine exited (${code})`)));
+  });
 }

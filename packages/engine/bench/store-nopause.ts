@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { cpuMs, rssMb, words } from './common.js';
+import { cpuMs, rssMb, startEngineProcess, words } from './common.js';
 import { MongoClient, ObjectId, type Collection } from 'mongodb';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -46,15 +46,7 @@ function article(i: number): Article {
 }
 
 function startEngine(cli: string, dir: string): Promise<{ proc: ChildProcess; uri: string }> {
-  const proc = spawn(process.execPath, [cli, '--port', '0', '--dbpath', dir], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout!.on('data', (b: Buffer) => {
-      out += b.toString();
-      if (out.includes('\n')) resolve({ proc, uri: out.split('\n')[0]!.trim() });
-    });
-    proc.once('exit', (code) => reject(new Error(`engine exited (${code})`)));
-  });
+  return startEngineProcess(cli, ['--dbpath', dir]);
 }
 
 /** Inserts articles from..to-1 in batches, `writers` batches in flight; returns the ids. */

@@ -7,12 +7,12 @@
 // batches of 1000, then measures find-by-_id and find with $in of 100 ids at N requests in flight, and the
 // child's resident memory (VmRSS). Sizes are measured in alternating windows (see main). Prints the sizes
 // side by side with the ratio.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { procStat, rssMb, words, WORDS } from './common.js';
+import { procStat, rssMb, startEngineProcess, words, WORDS } from './common.js';
 import { MongoClient, ObjectId, type Collection } from 'mongodb';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -68,15 +68,7 @@ let profileDir: string | undefined;
 
 function startEngine(cli: string): Promise<{ proc: ChildProcess; uri: string }> {
   const flags = profileDir && cli === ownCli ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-  const proc = spawn(process.execPath, [...flags, cli, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout!.on('data', (b: Buffer) => {
-      out += b.toString();
-      if (out.includes('\n')) resolve({ proc, uri: out.split('\n')[0]!.trim() });
-    });
-    proc.once('exit', (code) => reject(new Error(`engine exited (${code})`)));
-  });
+  return startEngineProcess(cli, [], flags);
 }
 
 /** Runs `op` with `concurrency` requests in flight for `seconds`; returns completed ops per second. */

@@ -7,10 +7,10 @@
 // - the time to build each text index over the documents already loaded (the first collection);
 // - p50/p95 of a two-word query (two words each found in about 1% of the articles), first 20 by score with the
 //   score projected, one client.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { MongoClient, type Collection, type Document } from 'mongodb';
-import { cpuMs } from './common.js';
+import { cpuMs, startEngineProcess } from './common.js';
 
 const cli = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 
@@ -75,15 +75,7 @@ function article(i: number): Document {
 }
 
 function startEngine(): Promise<{ proc: ChildProcess; uri: string }> {
-  const proc = spawn(process.execPath, [cli, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout!.on('data', (b: Buffer) => {
-      out += b.toString();
-      if (out.includes('\n')) resolve({ proc, uri: out.split('\n')[0]!.trim() });
-    });
-    proc.once('exit', (code) => reject(new Error(`engine exited (${code})`)));
-  });
+  return startEngineProcess(cli);
 }
 
 /** Inserts `size` articles in batches of 1000, two in flight; returns seconds taken and engine CPU ms. */
