@@ -144,11 +144,15 @@ test('a story scheduled 2 s ahead reaches the cached lists of both processes wit
     ),
   );
   expect(seen).toEqual([true, true]);
-  // Not before its time.
-  const transitions = await svc.db
-    .collection('publicationTransitions')
-    .find({ documentId: { $in: ['sp-soon', 'sa-soon'] } })
-    .toArray();
+  // Not before its time. Each transition is recorded just after the change it describes: read once both are.
+  const recorded = () =>
+    svc.db
+      .collection('publicationTransitions')
+      .find({ documentId: { $in: ['sp-soon', 'sa-soon'] } })
+      .toArray();
+  let transitions = await recorded();
+  for (const by = Date.now() + 5_000; transitions.length < 2 && Date.now() < by; transitions = await recorded())
+    await new Promise((r) => setTimeout(r, 50));
   expect(transitions.map((t) => `${t.documentId}:${t.from}->${t.to}@${(t.at as Date).toISOString()}`).sort()).toEqual([
     `sa-soon:scheduled->published@${publishAt.toISOString()}`,
     `sp-soon:scheduled->published@${publishAt.toISOString()}`,
