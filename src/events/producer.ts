@@ -19,7 +19,7 @@ import { EVENT_COLLECTIONS, eventsOfChange } from './change-events.js';
 import { PURGE_ENDPOINT_ID } from './purger.js';
 
 /** The settings document holding the stream position the outbox is complete up to. */
-const POSITION_SETTING = 'webhooks.streamPosition';
+export const POSITION_SETTING = 'webhooks.streamPosition';
 /** Changes that make no delivery move the kept position at most this often. */
 const POSITION_EVERY_MS = 1_000;
 const DUPLICATE_KEY = 11000;

@@ -8,7 +8,7 @@ import type { ProductCategoryDoc, ProductDoc, ProductItemDoc } from '../../src/s
 import { Store } from '../../src/store/store.js';
 import { testMongoUri, uniqueDbName } from '../helpers/db.js';
 import { categories as fixtureCategories, items as fixtureItems, products as fixtureProducts } from './fixtures.js';
-import { isBackgroundPoll } from '../helpers/background.js';
+import { isBackgroundCommand } from '../helpers/background.js';
 
 const template = { category: fixtureCategories[1]!, product: fixtureProducts[0]!, item: fixtureItems[2]! };
 
@@ -65,7 +65,7 @@ const dbName = uniqueDbName('crt');
 beforeAll(async () => {
   client = new MongoClient(testMongoUri(), { monitorCommands: true, serverSelectionTimeoutMS: 5000 });
   client.on('commandStarted', (event) => {
-    if (!isBackgroundPoll(event)) commands.push(event);
+    if (!isBackgroundCommand(event)) commands.push(event);
   });
   await client.connect();
   const db = client.db(dbName);

@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startService, type RunningService } from '../../src/server.js';
 import { Store } from '../../src/store/store.js';
-import { isBackgroundPoll } from '../helpers/background.js';
+import { isBackgroundCommand } from '../helpers/background.js';
 import { testMongoUri, uniqueDbName } from '../helpers/db.js';
 import { insert } from './fixtures.js';
 import { contentGraph } from './graph.fixture.js';
@@ -27,7 +27,7 @@ const issueId = (n: number): string => `ra-issue-${n}`;
 beforeAll(async () => {
   client = new MongoClient(testMongoUri(), { monitorCommands: true, serverSelectionTimeoutMS: 5000 });
   client.on('commandStarted', (event: CommandStartedEvent) => {
-    if (isBackgroundPoll(event) || event.databaseName !== dbName) return;
+    if (isBackgroundCommand(event) || event.databaseName !== dbName) return;
     if (event.commandName !== 'find' && event.commandName !== 'aggregate' && event.commandName !== 'getMore') return;
     started.set(
       event.requestId,

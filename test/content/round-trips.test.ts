@@ -9,7 +9,7 @@ import { Store } from '../../src/store/store.js';
 import { testMongoUri, uniqueDbName } from '../helpers/db.js';
 import { insert } from './fixtures.js';
 import { contentGraph } from './graph.fixture.js';
-import { isBackgroundPoll } from '../helpers/background.js';
+import { isBackgroundCommand } from '../helpers/background.js';
 
 const DEEP = `query Deep($id: ID!) { page(id: $id) { id issues(first: 20) { totalCount edges { node {
   id contents { category { id } articles {
@@ -39,7 +39,7 @@ beforeAll(async () => {
   // reply may come back meanwhile): the pool keeps a few open from the start (minPoolSize).
   client = new MongoClient(testMongoUri(), { monitorCommands: true, serverSelectionTimeoutMS: 5000, minPoolSize: 8 });
   client.on('commandStarted', (event) => {
-    if (isBackgroundPoll(event) || event.databaseName !== dbName) return;
+    if (isBackgroundCommand(event) || event.databaseName !== dbName) return;
     commands.push(event);
     if (replied) waits.push([]);
     replied = false;

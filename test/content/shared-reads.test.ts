@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { BSON, MongoClient, type Collection, type CommandStartedEvent, type Db, type Document } from 'mongodb';
 import { findByKeys, MAX_SHARED_KEY_CHARS, MAX_SHARED_KEYS } from '../../src/store/shared-reads.js';
-import { isBackgroundPoll } from '../helpers/background.js';
+import { isBackgroundCommand } from '../helpers/background.js';
 import { testMongoUri, uniqueDbName } from '../helpers/db.js';
 import { startMonitoredService, type MonitoredService } from '../helpers/monitored.js';
 import { pipelinedPosts } from '../helpers/pipelined.js';
@@ -22,7 +22,8 @@ describe('findByKeys', () => {
   beforeAll(async () => {
     client = new MongoClient(testMongoUri(), { monitorCommands: true, serverSelectionTimeoutMS: 5000 });
     client.on('commandStarted', (event) => {
-      if (event.databaseName === dbName && event.commandName === 'find' && !isBackgroundPoll(event)) finds.push(event);
+      if (event.databaseName === dbName && event.commandName === 'find' && !isBackgroundCommand(event))
+        finds.push(event);
     });
     await client.connect();
     db = client.db(dbName);

@@ -6,15 +6,15 @@ import type { Authenticator } from '../../src/http/authenticate.js';
 import { createLogger } from '../../src/logger.js';
 import { startService } from '../../src/server.js';
 import { Store } from '../../src/store/store.js';
-import { isBackgroundPoll } from './background.js';
+import { isBackgroundCommand } from './background.js';
 import { testMongoUri, uniqueDbName } from './db.js';
 
 export interface MonitoredService {
   url: string;
   db: Db;
   /**
-   * Every command the service's driver started on this service's database because of a request, in order (the
-   * OAuth background polls left out: they run on their own timer); clear it with `length = 0`.
+   * Every command the service's driver started on this service's database because of a request, in order (what the
+   * service sends on its own left out: see background.ts); clear it with `length = 0`.
    */
   commands: CommandStartedEvent[];
   close(): Promise<void>;
@@ -31,7 +31,7 @@ export async function startMonitoredService(opts: {
   const commands: CommandStartedEvent[] = [];
   const client = new MongoClient(testMongoUri(), { monitorCommands: true, serverSelectionTimeoutMS: 5000 });
   client.on('commandStarted', (event) => {
-    if (event.databaseName === dbName && !isBackgroundPoll(event)) commands.push(event);
+    if (event.databaseName === dbName && !isBackgroundCommand(event)) commands.push(event);
   });
   await client.connect();
   const db = client.db(dbName);
