@@ -4,15 +4,10 @@
 // The position of the last change handled is kept in the store (only ever moved forward): after a restart,
 // or a crash, the stream resumes there and nothing written meanwhile is missed.
 import { createHash } from 'node:crypto';
-import {
-  MongoBulkWriteError,
-  MongoServerError,
-  type ChangeStreamDocument,
-  type Document,
-  type ResumeToken,
-} from 'mongodb';
+import { MongoServerError, type ChangeStreamDocument, type Document, type ResumeToken } from 'mongodb';
 import type { Logger } from '../logger.js';
 import { ResumableWatch } from '../store/resumable-watch.js';
+import { allDuplicateKeys } from '../store/errors.js';
 import type { Store } from '../store/store.js';
 import type { WebhookDeliveryDoc, WebhookEndpointDoc } from '../store/webhooks/webhook.docs.js';
 import { EVENT_COLLECTIONS, eventsOfChange } from './change-events.js';
@@ -22,7 +17,6 @@ import { PURGE_ENDPOINT_ID } from './purger.js';
 export const POSITION_SETTING = 'webhooks.streamPosition';
 /** Changes that make no delivery move the kept position at most this often. */
 const POSITION_EVERY_MS = 1_000;
-const DUPLICATE_KEY = 11000;
 
 export interface ProducerOptions {
   retryForMs: number;
@@ -39,11 +33,6 @@ const tokenData = (change: ChangeStreamDocument<Document>): string => String((ch
 /** `msg_` and 27 characters: the same for a change's n-th event in every process. */
 const eventId = (position: string, index: number): string =>
   `msg_${createHash('sha256').update(`${position}:${index}`).digest('base64url').slice(0, 27)}`;
-
-const allDuplicates = (err: unknown): boolean =>
-  (err instanceof MongoBulkWriteError &&
-    (Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors]).every((e) => e.code === DUPLICATE_KEY)) ||
-  (err instanceof MongoServerError && err.code === DUPLICATE_KEY);
 
 export class EventProducer {
   private chain: Promise<void> = Promise.resolve();
@@ -129,7 +118,7 @@ export class EventProducer {
         .collection('webhookDeliveries')
         .insertMany(docs, { ordered: false })
         .catch((err: unknown) => {
-          if (!allDuplicates(err)) throw err;
+          if (!allDuplicateKeys(err)) throw err;
         });
       this.options.queued(
         docs.some((d) => d.endpointId === PURGE_ENDPOINT_ID) ? this.options.purgeWindowMs : undefined,
@@ -170,7 +159,7 @@ export class EventProducer {
     );
     if (moved.matchedCount === 0)
       await settings.insertOne({ _id: POSITION_SETTING, value: token, updatedAt: new Date() }).catch((err: unknown) => {
-        if (!allDuplicates(err)) throw err;
+        if (!allDuplicateKeys(err)) throw err;
       });
   }
 }

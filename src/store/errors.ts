@@ -6,6 +6,7 @@ import {
   MongoTopologyClosedError,
   MongoNetworkTimeoutError,
   MongoServerError,
+  MongoBulkWriteError,
 } from 'mongodb';
 import { storeUnavailable, type AppError } from '../errors.js';
 
@@ -21,6 +22,15 @@ export function isStoreOutage(err: unknown): boolean {
 
 export function isDuplicateKey(err: unknown): err is MongoServerError {
   return err instanceof MongoServerError && err.code === 11000;
+}
+
+/** A bulk write (or single write) whose every failure is a duplicate key: what was new was written. */
+export function allDuplicateKeys(err: unknown): boolean {
+  if (err instanceof MongoBulkWriteError) {
+    const errors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
+    return errors.length > 0 && errors.every((e) => e.code === 11000);
+  }
+  return isDuplicateKey(err);
 }
 
 /** An application error for a store failure the caller can act on, or undefined for a real bug. */

@@ -74,6 +74,19 @@ test('an editor publishes, archives, moves back to draft and schedules; readers 
   expect((await readerSees()).article).toEqual({ id: 'ma-draft' });
   const storedArticle = await svc.db.collection('articles').findOne({ _id: 'ma-draft' as never });
   expect(storedArticle!.firstPublishedDate).toBeInstanceOf(Date);
+  expect(storedArticle!.lastModifierUserId).toBe(editor.customerId);
+  // Published again later, the article keeps the date it first went live.
+  expect((await gql(`mutation { unpublish(kind: ARTICLE, id: "ma-draft") { status } }`, {}, auth)).data).toEqual({
+    unpublish: { status: 'DRAFT' },
+  });
+  expect((await gql(`mutation { publishNow(kind: ARTICLE, id: "ma-draft") { status } }`, {}, auth)).data).toEqual({
+    publishNow: { status: 'PUBLISHED' },
+  });
+  const republished = await svc.db.collection('articles').findOne({ _id: 'ma-draft' as never });
+  expect(republished!.firstPublishedDate).toEqual(storedArticle!.firstPublishedDate);
+  expect((republished!.lastUpdateDate as Date).getTime()).toBeGreaterThanOrEqual(
+    (storedArticle!.lastUpdateDate as Date).getTime(),
+  );
 
   expect((await gql(`mutation { archive(kind: ISSUE, id: "mi-draft") { status } }`, {}, auth)).data).toEqual({
     archive: { status: 'ARCHIVED' },

@@ -2,7 +2,7 @@
 // from the states the change is allowed from, so of two processes (or two editors) making the same change at once
 // exactly one succeeds; each change that happened is recorded once in `publicationTransitions`.
 import type { Collection, Document, Filter } from 'mongodb';
-import { isDuplicateKey } from '../errors.js';
+import { allDuplicateKeys } from '../errors.js';
 import type { Store } from '../store.js';
 import type { ArticleDoc } from './article.doc.js';
 import type { PublicationStatusValue } from './page.doc.js';
@@ -51,6 +51,22 @@ export async function changeStatus(
   at: Date,
   also: Filter<Document> = {},
 ): Promise<PublicationStatusValue | null> {
+  const before = await setStatus(store, collection, id, from, change, by, at, also);
+  if (before) await record(store, [{ collection, documentId: id, from: before, to: change.to, at, by }]);
+  return before;
+}
+
+/** changeStatus's one write, without the record: the status it had, or null when nothing matched. */
+async function setStatus(
+  store: Store,
+  collection: PublishedCollection,
+  id: string,
+  from: readonly PublicationStatusValue[],
+  change: StatusChange,
+  by: string | null,
+  at: Date,
+  also: Filter<Document>,
+): Promise<PublicationStatusValue | null> {
   const set: Record<string, unknown> = {
     status: change.to,
     publishAt: change.publishAt,
@@ -59,27 +75,38 @@ export async function changeStatus(
   };
   if (collection === 'issues') set.timestamp = at;
   else set.lastUpdateDate = at;
+  // An article keeps the date it first went live; one going live for the first time gets it now, in the same
+  // write (a pipeline: every value is a literal, whatever it holds).
+  const firstLive = collection === 'articles' && change.to === 'published';
+  const update = firstLive
+    ? [
+        {
+          $set: {
+            ...Object.fromEntries(Object.entries(set).map(([k, v]) => [k, { $literal: v }])),
+            firstPublishedDate: { $ifNull: ['$firstPublishedDate', { $literal: at }] },
+          },
+        },
+      ]
+    : { $set: set };
   const before = (await published(store, collection).findOneAndUpdate(
     { ...also, _id: id, status: { $in: [...from] } } as Document,
-    { $set: set },
-    { returnDocument: 'before', projection: { status: 1, firstPublishedDate: 1 } },
-  )) as Pick<ArticleDoc, 'status' | 'firstPublishedDate'> | null;
-  if (!before) return null;
-  // An article keeps the date it first went live; one going live for the first time gets it now.
-  if (collection === 'articles' && change.to === 'published' && !before.firstPublishedDate)
-    await store
-      .collection('articles')
-      .updateOne({ _id: id, firstPublishedDate: null }, { $set: { firstPublishedDate: at } });
-  await record(store, { collection, documentId: id, from: before.status, to: change.to, at, by });
-  return before.status;
+    update,
+    { returnDocument: 'before', projection: { status: 1 } },
+  )) as Pick<ArticleDoc, 'status'> | null;
+  return before?.status ?? null;
 }
 
-async function record(store: Store, transition: Omit<TransitionDoc, '_id'>): Promise<void> {
-  const _id = `${transition.collection}/${transition.documentId}/${transition.to}/${transition.at.toISOString()}`;
+/** Records transitions that happened, each once (a second process making the same record finds it there). */
+async function record(store: Store, transitions: Array<Omit<TransitionDoc, '_id'>>): Promise<void> {
+  if (transitions.length === 0) return;
+  const docs = transitions.map((t) => ({
+    _id: `${t.collection}/${t.documentId}/${t.to}/${t.at.toISOString()}`,
+    ...t,
+  }));
   try {
-    await store.collection('publicationTransitions').insertOne({ _id, ...transition });
+    await store.collection('publicationTransitions').insertMany(docs, { ordered: false });
   } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
+    if (!allDuplicateKeys(err)) throw err;
   }
 }
 
@@ -91,6 +118,8 @@ const timed = [
 
 /** How many due changes of one kind a round reads at most; the next round reads on while this one made some. */
 const DUE_BATCH = 100;
+/** How many of a round's changes are under way at once. */
+const DUE_CONCURRENCY = 25;
 
 /**
  * Makes the timed changes due at `now` (up to DUE_BATCH of each kind, the earliest first), each at the time it was
@@ -108,19 +137,32 @@ export async function applyDueChanges(store: Store, now: Date): Promise<number> 
             { projection: { _id: 1, publishAt: 1, unpublishAt: 1 }, sort: { [field]: 1 }, limit: DUE_BATCH },
           )
           .toArray()) as unknown as Array<Pick<ArticleDoc, '_id' | 'publishAt' | 'unpublishAt'>>;
-        // Each change is a conditional update of its own document: all are under way at once (a start that finds
-        // a backlog waits for one round of writes, not one per change).
-        const made = await Promise.all(
-          due.map((doc) => {
+        // Each change is a conditional update of its own document, a few under way at once, and the round's
+        // transitions are recorded together: a start that finds a backlog waits for a few commits, not three per
+        // change, and the requests served meanwhile find the store answering between them (a round all at once
+        // holds the embedded engine's thread for seconds on a cold disk).
+        const made: Array<Omit<TransitionDoc, '_id'>> = [];
+        let next = 0;
+        let failure: unknown;
+        const worker = async (): Promise<void> => {
+          for (let doc = due[next++]; doc; doc = due[next++]) {
             const at = doc[field]!;
             const change: StatusChange =
               to === 'published'
                 ? { to, publishAt: null, unpublishAt: doc.unpublishAt ?? null }
                 : { to, publishAt: null, unpublishAt: null };
-            return changeStatus(store, collection, doc._id, [from], change, null, at, { [field]: at });
-          }),
-        );
-        return made.filter((before) => before !== null).length;
+            try {
+              const before = await setStatus(store, collection, doc._id, [from], change, null, at, { [field]: at });
+              if (before) made.push({ collection, documentId: doc._id, from: before, to, at, by: null });
+            } catch (err) {
+              failure ??= err; // the changes made are still recorded
+            }
+          }
+        };
+        await Promise.all(Array.from({ length: Math.min(DUE_CONCURRENCY, due.length) }, worker));
+        await record(store, made);
+        if (failure !== undefined) throw failure;
+        return made.length;
       }),
     ),
   );
