@@ -16,6 +16,9 @@ export interface StoreStatus {
   embedded: boolean;
 }
 
+/** How long a driver waits for the handshake of a store that may be slow to give one (see Store.open). */
+const PATIENT_HANDSHAKE_MS = 10_000;
+
 export class Store {
   /** The driver's collection objects, made once per name (each `db.collection()` resolves options anew). */
   private readonly collections = new Map<string, Collection<never>>();
@@ -38,7 +41,7 @@ export class Store {
     return new MongoClient(this.uri, {
       serverSelectionTimeoutMS: this.timeoutMs,
       // A store that has just restarted may be slow to answer its first handshakes: give it time.
-      connectTimeoutMS: Math.max(this.timeoutMs, 10_000),
+      connectTimeoutMS: Math.max(this.timeoutMs, PATIENT_HANDSHAKE_MS),
       socketTimeoutMS: 0,
       heartbeatFrequencyMS: 2_000,
       maxPoolSize: 4,
@@ -79,7 +82,11 @@ export class Store {
     }
     const client = new MongoClient(uri, {
       serverSelectionTimeoutMS: config.timeoutMs,
-      connectTimeoutMS: config.timeoutMs,
+      // The driver's monitor clears the pool when a handshake takes longer than this. The embedded engine runs in
+      // this process (its thread stopping ends the process, see boot.ts): a late answer means its thread is
+      // reading pages from a cold disk (a start after a reboot holds it for a second or two at a time), not that
+      // it has gone, so it gets the time a restarted store gets.
+      connectTimeoutMS: engine ? Math.max(config.timeoutMs, PATIENT_HANDSHAKE_MS) : config.timeoutMs,
       socketTimeoutMS: opts.socketTimeoutMs ?? 30_000,
       maxPoolSize: 50,
       appName: 'gateway',
