@@ -51,7 +51,7 @@ export async function changeStatus(
   at: Date,
   also: Filter<Document> = {},
 ): Promise<PublicationStatusValue | null> {
-  const before = await setStatus(store, collection, id, from, change, by, at, also);
+  const before = await setStatus(store, { collection, id, from, change, by, at, also });
   if (before) await record(store, [{ collection, documentId: id, from: before, to: change.to, at, by }]);
   return before;
 }
@@ -59,13 +59,23 @@ export async function changeStatus(
 /** changeStatus's one write, without the record: the status it had, or null when nothing matched. */
 async function setStatus(
   store: Store,
-  collection: PublishedCollection,
-  id: string,
-  from: readonly PublicationStatusValue[],
-  change: StatusChange,
-  by: string | null,
-  at: Date,
-  also: Filter<Document>,
+  {
+    collection,
+    id,
+    from,
+    change,
+    by,
+    at,
+    also,
+  }: {
+    collection: PublishedCollection;
+    id: string;
+    from: readonly PublicationStatusValue[];
+    change: StatusChange;
+    by: string | null;
+    at: Date;
+    also: Filter<Document>;
+  },
 ): Promise<PublicationStatusValue | null> {
   const set: Record<string, unknown> = {
     status: change.to,
@@ -152,7 +162,15 @@ export async function applyDueChanges(store: Store, now: Date): Promise<number> 
                 ? { to, publishAt: null, unpublishAt: doc.unpublishAt ?? null }
                 : { to, publishAt: null, unpublishAt: null };
             try {
-              const before = await setStatus(store, collection, doc._id, [from], change, null, at, { [field]: at });
+              const before = await setStatus(store, {
+                collection,
+                id: doc._id,
+                from: [from],
+                change,
+                by: null,
+                at,
+                also: { [field]: at },
+              });
               if (before) made.push({ collection, documentId: doc._id, from: before, to, at, by: null });
             } catch (err) {
               failure ??= err; // the changes made are still recorded
