@@ -79,6 +79,23 @@ it('then the smallest candidate set; a tiny set (unique key) beats any walk', ()
   expect(p.rids).toHaveLength(1);
 });
 
+it('a walk is counted over its range: a near-empty range beats a small lookup', () => {
+  // 3,000 published, a third of them in category `a` (a lookup of 1,000: small enough to beat a whole walk);
+  // the walk's range holds the last ten dates.
+  const c = collection(3000, { status_date: { status: 1, date: 1 }, cat: { cat: 1 } }, (i) => ({
+    status: 'published',
+    cat: i % 3 === 0 ? 'a' : `c${i}`,
+    date: new Date(1_700_000_000_000 + i * 1000),
+  }));
+  const late = { $gte: new Date(1_700_000_000_000 + 2990 * 1000) };
+  expect(plan(c, { status: 'published', cat: 'a', date: late }, { date: 1 }).walk?.index.name).toBe('status_date');
+  // Without the range the lookup is still the smaller set.
+  expect(plan(c, { status: 'published', cat: 'a' }, { date: 1 }).index).toBe('cat');
+  // A range that holds nothing (the schedule's due part, when nothing is due).
+  const none = plan(c, { status: 'published', cat: 'a', date: { $lt: new Date(0) } }, { date: 1 }).walk!;
+  expect([...none.index.range(none.lo, none.hi, none.backward)]).toEqual([]);
+});
+
 it('range predicates on the first walked field narrow the walk; keyset $or branches too', () => {
   const c = collection(3000, { published: { status: 1, date: -1, _id: -1 } }, article);
   const all = plan(c, { status: 'published' }, { date: -1, _id: -1 }).walk!;

@@ -198,6 +198,14 @@ function better(a: Candidate, b: Candidate): boolean {
   return a.idx.unique && !b.idx.unique;
 }
 
+/** The keys an ordered walk visits: its equality prefix, then the filter's range on the walked field. */
+function walkRange(idx: Index, cons: Map<string, Constraint>, fit: SortFit, filter: Document): Range {
+  let prefix = '';
+  for (let i = 0; i < fit.eq; i++) prefix += orderComponent(cons.get(idx.fields[i]!)!.values[0])! + SEP;
+  const [lo, hi] = filterRange(filter, idx.fields[fit.eq]!);
+  return [prefix + lo, prefix + hi];
+}
+
 /** Key prefixes (storage/indexes.ts) of every combination of the constrained leading fields' values. */
 function combos(idx: Index, cons: Map<string, Constraint>, len: number): string[] {
   // A collated index holds strings as collation keys (storage/indexes.ts): look the values up the same way.
@@ -263,13 +271,19 @@ export function planQuery(
   // Candidate set sizes only matter to choose between indexes (a lone candidate is taken anyway). A whole
   // key of a unique index bounds its set without reading it; when that set is small, `better` takes it over
   // any larger one, so the others are counted only far enough to tell whether they are smaller still.
+  // A walk is counted over its range (a range on the walked field often holds nothing, as a schedule's due
+  // part does), first: a small one bounds the others' counts in turn.
   if (cands.length > 1) {
     let cap = COUNT_CAP;
     for (const c of cands) if (!c.fit && c.idx.whole(c.len) && c.keys <= SMALL_SET) cap = Math.min(cap, c.keys);
     for (const c of cands) {
-      if (c.fit && c.fit.eq > 0) c.count = c.idx.countUpTo(combos(c.idx, cons, c.fit.eq)[0]!, cap);
-      else if (c.len > 0) c.count = lookupCount(c.idx, cons, c.len, c.keys, cap);
+      if (!c.fit || c.fit.eq === 0) continue;
+      const [lo, hi] = walkRange(c.idx, cons, c.fit, filter);
+      c.count = c.idx.rangeCountUpTo(lo, hi, cap);
+      if (c.count <= SMALL_SET) cap = Math.min(cap, c.count);
     }
+    for (const c of cands)
+      if ((!c.fit || c.fit.eq === 0) && c.len > 0) c.count = lookupCount(c.idx, cons, c.len, c.keys, cap);
   }
   for (;;) {
     let best: Candidate | undefined;
@@ -278,16 +292,14 @@ export function planQuery(
     const { idx, len, fit } = best;
     if (fit) {
       if (idx.usable(fit.eq + fit.walked, fit.single)) {
-        let prefix = '';
-        for (let i = 0; i < fit.eq; i++) prefix += orderComponent(cons.get(idx.fields[i]!)!.values[0])! + SEP;
-        const [lo, hi] = filterRange(filter, idx.fields[fit.eq]!);
+        const [lo, hi] = walkRange(idx, cons, fit, filter);
         return {
           exact: false,
           index: idx.name,
           walk: {
             index: idx,
-            lo: prefix + lo,
-            hi: prefix + hi,
+            lo,
+            hi,
             backward: fit.backward,
             sortComponents: fit.eq + fit.walked,
           },

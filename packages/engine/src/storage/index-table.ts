@@ -206,6 +206,15 @@ export class IndexTable {
     return this.table.getKeysCount({ start, end });
   }
 
+  /** Like rangeCount, but stops counting past `cap`. */
+  rangeCountUpTo(lo: string, hi: string, cap: number): number {
+    if (lo >= hi) return 0;
+    const [start, end] = this.rangeBounds(lo, hi);
+    let n = 0;
+    for (const _ of this.table.getKeys({ start, end, limit: cap + 1 })) n++;
+    return n;
+  }
+
   /**
    * lmdb's bounds of the keys from `lo` to `hi`. A bound longer than any key lmdb stores (a query value of
    * kilobytes) is cut to that length, `hi` rounded up: the range then holds every stored key of the one asked,

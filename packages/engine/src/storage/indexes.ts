@@ -303,6 +303,11 @@ export class Index {
     return this.entries.rangeCount(lo, hi);
   }
 
+  /** Like rangeCount, but stops counting past `cap` (the planner's estimate, as countUpTo). */
+  rangeCountUpTo(lo: string, hi: string, cap: number): number {
+    return this.entries.rangeCountUpTo(lo, hi, cap);
+  }
+
   /** TTL: record ids whose earliest date in the field plus expireAfterSeconds is at or before `now`
    *  (any date entry at or before the cutoff; non-dates never expire). */
   *expired(now: number): Generator<Rid> {
