@@ -39,8 +39,9 @@ export class Store {
    */
   watchClient(): MongoClient {
     return new MongoClient(this.uri, {
-      serverSelectionTimeoutMS: this.timeoutMs,
-      // A store that has just restarted may be slow to answer its first handshakes: give it time.
+      // A store that has just restarted, or is busy (a start under load), may be slow to answer its first
+      // handshakes: give it time. Nothing a client waits for is behind these; requests keep the store timeout.
+      serverSelectionTimeoutMS: Math.max(this.timeoutMs, PATIENT_HANDSHAKE_MS),
       connectTimeoutMS: Math.max(this.timeoutMs, PATIENT_HANDSHAKE_MS),
       socketTimeoutMS: 0,
       heartbeatFrequencyMS: 2_000,

@@ -49,3 +49,32 @@ test('answers held past the store timeout fail no heartbeat and no read of the e
     await admin.close();
   }
 });
+
+test("the change streams' client connects to a store whose handshakes take longer than the store timeout", async () => {
+  const engine = await startEngine({ port: 0, testCommands: true });
+  const admin = await MongoClient.connect(engine.uri);
+  const config = loadConfig({ NODE_ENV: 'test', MONGODB_URI: engine.uri, STORE_TIMEOUT_MS: '1000' });
+  const store = await Store.open(config.store, createLogger('silent'));
+  const watching = store.watchClient();
+  try {
+    await admin.db('admin').command({
+      configureFailPoint: 'failCommand',
+      mode: 'alwaysOn',
+      // A new connection's handshake is the legacy `ismaster` until the server has said it knows `hello`.
+      data: {
+        failCommands: ['hello', 'isMaster', 'ismaster'],
+        blockConnection: true,
+        blockTimeMS: 2_000,
+        appName: 'gateway-live',
+      },
+    });
+    await expect(watching.connect()).resolves.toBe(watching);
+    await admin.db('admin').command({ configureFailPoint: 'failCommand', mode: 'off' });
+    expect(await watching.db('admin').command({ ping: 1 })).toMatchObject({ ok: 1 });
+  } finally {
+    await watching.close();
+    await store.close();
+    await admin.close();
+    await engine.close();
+  }
+});
