@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { MongoClient, type Collection } from 'mongodb';
 import { startEngine, type RunningEngine } from '../src/index.js';
 
-/** How long the other process keeps the write lock. */
-const HOLD_MS = 1500;
+/** How long the other process keeps the write lock: long enough for a busy machine to answer two commands. */
+const HOLD_MS = 3000;
 
 /** Opens the engine's storage in another process and holds its write lock for HOLD_MS; resolves once it holds it. */
 async function holdWriteLock(dir: string, events: string[]): Promise<ChildProcess> {
@@ -60,6 +60,9 @@ describe('commands that do not wait for a commit', () => {
     coll = client.db('wait').collection('c');
     await coll.insertOne({ _id: 1, a: 1, b: 1 });
     await coll.createIndex({ a: 1 }, { name: 'a_1' });
+    // Two pooled connections, so that the concurrent commands below do not wait for a new one to be set up.
+    const admin = client.db('admin');
+    await Promise.all([admin.command({ ping: 1 }), admin.command({ ping: 1 })]);
   });
   afterAll(async () => {
     await client?.close();
