@@ -1,7 +1,6 @@
 // Koa composition: request context first, then /oauth2 (no body parser in front of it), /graphql, probes,
 // the OpenAPI document and the REST shims.
 import { Router } from '@koa/router';
-import { koaMiddleware } from '@as-integrations/koa';
 import type { ApolloServer } from '@apollo/server';
 import {
   ApolloServerPluginInlineTraceDisabled,
@@ -22,6 +21,7 @@ import { notFound, storeUnavailable } from './errors.js';
 import { createApolloServer } from './graphql/server.js';
 import { trustedDocumentPlugin } from './graphql/documents/plugin.js';
 import { DocumentRegistry } from './graphql/documents/registry.js';
+import { apolloMiddleware } from './http/apollo-koa.js';
 import { jsonBody, withContext, type AppDeps, type AppState } from './http/app-context.js';
 import { compression } from './http/compression.js';
 import { graphqlHttpErrors } from './http/graphql-errors.js';
@@ -201,7 +201,7 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   // probes, the OpenAPI document), which it would otherwise pass through, each matching its routes, on every request.
   if (deps.config.playground) koa.use(playground());
   const graphql = new Router<AppState>();
-  const handler = koaMiddleware<Context, AppState>(apollo, { context: async ({ ctx }) => ctx.state.context! });
+  const handler = apolloMiddleware<Context, AppState>(apollo, async (ctx) => ctx.state.context!);
   const shared = cache ? [cache.sharedAnswers()] : [];
   const documents = trustedDocuments(deps.config, new DocumentRegistry(deps.store));
   graphql.all(
@@ -218,9 +218,7 @@ export async function createApp(appDeps: AppOptions): Promise<GatewayApp> {
   );
   if (subgraph && secret) {
     // POST only, as routers send: the response cache stores GET answers by URL, which would skip the secret.
-    const routerHandler = koaMiddleware<Context, AppState>(subgraph, {
-      context: async ({ ctx }) => ctx.state.context!,
-    });
+    const routerHandler = apolloMiddleware<Context, AppState>(subgraph, async (ctx) => ctx.state.context!);
     const guard = routerOnly(secret);
     graphql.post(
       SUBGRAPH_PATH,

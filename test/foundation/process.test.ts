@@ -240,3 +240,30 @@ test('the start bundle serves the schema the code declares, every type under its
   child.proc.kill('SIGTERM');
   expect(await child.exited).toBe(0);
 }, 60_000);
+
+test('answering GraphQL (POST and GET), OAuth discovery and REST prints nothing on stderr, no warning either', async () => {
+  const child = spawnNode(distPath('bundle/main.js'), [], {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    STORE: 'memory',
+    SEED: 'none',
+    LOG_LEVEL: 'info',
+  });
+  const listening = await child.waitFor((l) => typeof l.url === 'string' && String(l.msg).includes('listening'));
+  const { origin } = new URL(String(listening.url));
+  const posted = await fetch(`${origin}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: '{ __typename }' }),
+  });
+  expect(await posted.json()).toEqual({ data: { __typename: 'Query' } });
+  const got = await fetch(
+    `${origin}/graphql?query=${encodeURIComponent('query Q($n: Int) { pages(first: $n) { totalCount } }')}&variables=${encodeURIComponent('{"n":1}')}`,
+  );
+  expect(await got.json()).toEqual({ data: { pages: { totalCount: 0 } } });
+  expect((await fetch(`${origin}/oauth2/.well-known/openid-configuration`)).status).toBe(200);
+  expect((await fetch(`${origin}/cms/page/nope/issues`)).status).toBe(404);
+  child.proc.kill('SIGTERM');
+  expect(await child.exited).toBe(0);
+  expect(child.stderr.join('')).toBe('');
+}, 60_000);
