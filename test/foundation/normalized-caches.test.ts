@@ -2,11 +2,16 @@
 // service: Apollo Client's InMemoryCache and urql's graphcache key objects by type and id, Relay's store by id
 // alone. Two polls and two quizzes whose choices, questions, answers and results have the same keys (every poll
 // has a `yes`) are read one after the other through one cache; each must then still read as itself.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { jest } from '@jest/globals';
 import { ApolloClient, HttpLink, InMemoryCache, gql } from '@apollo/client/core';
+import { buildSchema, introspectionFromSchema } from 'graphql';
 import { Client, fetchExchange } from '@urql/core';
 import { cacheExchange } from '@urql/exchange-graphcache';
 import { createOperationDescriptor, fetchQuery, type ConcreteRequest, type OperationType } from 'relay-runtime';
 import type { PollDoc, QuizDoc } from '../../src/store/content/elements.doc.js';
+import { projectRoot } from '../../src/version.js';
 import * as f from '../content/fixtures.js';
 import { compileRelay, relayEnvironment, type Compiled } from '../helpers/relay.js';
 import { startTestService, type TestService } from '../helpers/service.js';
@@ -161,14 +166,8 @@ test('Apollo Client InMemoryCache: each poll and quiz keeps its own choices, que
   }
 });
 
-test('urql with graphcache: each poll and quiz keeps its own choices, questions, answers and results', async () => {
-  // urql sends short queries as GET, which Apollo Server's CSRF rule refuses without a preflight header; POST
-  // is what an urql app against Apollo Server configures. The cache itself is graphcache's default.
-  const client = new Client({
-    url: `${svc.url}/graphql`,
-    preferGetMethod: false,
-    exchanges: [cacheExchange(), fetchExchange],
-  });
+/** Reads both polls and quizzes through `client`, from the network and then from its cache alone. */
+async function readThroughUrql(client: Client): Promise<void> {
   for (const vars of [A, B]) {
     const { data, error } = await client.query(POLL_AND_QUIZ, vars, { requestPolicy: 'network-only' }).toPromise();
     expect(error).toBeUndefined();
@@ -178,6 +177,31 @@ test('urql with graphcache: each poll and quiz keeps its own choices, questions,
     const cached = await client.query(POLL_AND_QUIZ, vars, { requestPolicy: 'cache-only' }).toPromise();
     expect(cached.operation.context.meta?.cacheOutcome).toBe('hit');
     expectOwn(cached.data as Answer, vars.poll, vars.quiz);
+  }
+}
+
+test('urql with graphcache: each poll and quiz keeps its own choices, questions, answers and results', async () => {
+  // urql's defaults throughout: queries go as GET, and graphcache has no configuration.
+  await readThroughUrql(new Client({ url: `${svc.url}/graphql`, exchanges: [cacheExchange(), fetchExchange] }));
+});
+
+test('urql with graphcache configured as the README shows: the same answers, and no warning in development', async () => {
+  // The README's recipe: the schema's introspection (what @urql/introspection or codegen's introspection plugin
+  // writes), and every object type without an id kept inside its parent.
+  const schema = introspectionFromSchema(buildSchema(readFileSync(join(projectRoot, 'schema.graphql'), 'utf8')));
+  const keys = Object.fromEntries(
+    schema.__schema.types
+      .filter((t) => t.kind === 'OBJECT' && !t.fields.some((f) => f.name === 'id'))
+      .map((t) => [t.name, () => null]),
+  );
+  const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  try {
+    await readThroughUrql(
+      new Client({ url: `${svc.url}/graphql`, exchanges: [cacheExchange({ schema, keys }), fetchExchange] }),
+    );
+    expect(warn.mock.calls).toEqual([]);
+  } finally {
+    warn.mockRestore();
   }
 });
 
