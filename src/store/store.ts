@@ -1,12 +1,13 @@
 // The one owner of the MongoClient: connects (to MONGODB_URI or an in-process embedded engine),
 // creates indexes, hands out typed collections, and closes everything on shutdown.
-import { MongoClient, type Collection, type Db } from 'mongodb';
+import { MongoClient, MongoServerError, type Collection, type Db } from 'mongodb';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { CollectionName, DocOf } from './collections.js';
 import type { RunningEngine } from '@gateway/engine';
 import type { EngineThread } from '@gateway/engine/thread';
 import { startEmbeddedEngine, type StartingEngine } from './engine.js';
+import { isIndexOf, isTextIndex } from './index-def.js';
 import { allIndexes, type IndexDef } from './indexes.js';
 import { instrumentStore } from '../metrics/store-metrics.js';
 
@@ -18,6 +19,9 @@ export interface StoreStatus {
 
 /** How long a driver waits for the handshake of a store that may be slow to give one (see Store.open). */
 const PATIENT_HANDSHAKE_MS = 10_000;
+
+/** MongoDB's code for a collection that does not exist (listIndexes on one). */
+const NAMESPACE_NOT_FOUND = 26;
 
 export class Store {
   /** The driver's collection objects, made once per name (each `db.collection()` resolves options anew). */
@@ -159,11 +163,14 @@ export class Store {
 
   private readonly building: Array<Promise<{ name: string; error?: unknown }>> = [];
 
+  /** Indexes dropped at start because the service's own list replaced them (logged with the builds). */
+  private readonly replaced: string[] = [];
+
   private logIndexBuilds(log: Logger): void {
     if (this.building.length === 0) return;
     const started = Date.now();
     log.info(
-      { indexes: this.building.length },
+      { indexes: this.building.length, ...(this.replaced.length ? { replaced: this.replaced } : {}) },
       'building indexes over existing documents; reads needing them are refused until built',
     );
     // Each as it ends: a failed one is known at once, not after the longest build.
@@ -180,15 +187,31 @@ export class Store {
     return db.collection(name).createIndexes(list.map((d) => ({ key: d.key as Record<string, 1 | -1>, ...d.options })));
   }
 
-  /** Built at once when its collection is empty or it exists already, otherwise left building. */
+  /**
+   * Built at once when its collection is empty or it exists already, otherwise left building. An index it
+   * replaces (its name with another key, or the collection's one text index) is dropped first: reads needing it
+   * are refused until the new one is built.
+   */
   private async ensureDeferred(def: IndexDef): Promise<void> {
     const collection = this.db.collection(def.collection);
     const name = def.options?.name ?? JSON.stringify(def.key);
+    const existing = await collection
+      .listIndexes()
+      .toArray()
+      .catch((err: unknown) => {
+        if (err instanceof MongoServerError && err.code === NAMESPACE_NOT_FOUND) return [];
+        throw err;
+      });
+    if (existing.some((index) => index.name === name && isIndexOf(index, def))) return;
+    const text = Object.values(def.key as Record<string, unknown>).includes('text');
+    for (const old of existing.filter((index) => index.name === name || (text && isTextIndex(index)))) {
+      await collection.dropIndex(old.name as string);
+      this.replaced.push(old.name as string);
+    }
     if ((await collection.estimatedDocumentCount()) === 0) {
       await this.createIndexes(def.collection, [def]);
       return;
     }
-    if ((await collection.listIndexes().toArray()).some((index) => index.name === name)) return;
     // createIndexes answers when the build ends, minutes later over a large archive: on a client with no socket
     // timeout (the request pool's 30 s would report a build that goes on as failed).
     const client = this.watchClient();

@@ -40,3 +40,26 @@ test('over existing articles the index is built after the store opened, and sear
   expect(found.body.errors).toBeUndefined();
   expect(found.body.data?.searchArticles.totalCount).toBe(200);
 });
+
+test("an articles' text index of an older specification is replaced at start, and search answers over the new one", async () => {
+  const articles = svc.db.collection('articles');
+  await articles.dropIndex('articles_text');
+  // As a store made before the status was part of the index holds it.
+  await articles.createIndex(
+    { title: 'text', summary: 'text' },
+    { name: 'articles_text', weights: { title: 10, summary: 4 }, default_language: 'english' },
+  );
+  await svc.store.ensureIndexes(contentIndexes);
+  await svc.store.indexBuilds;
+  const text = (await articles.listIndexes().toArray()).filter((i) => (i.key as { _fts?: string })._fts === 'text');
+  expect(text.map((i) => ({ name: i.name, key: i.key }))).toEqual([
+    { name: 'articles_text', key: { _fts: 'text', _ftsx: 1, status: 1 } },
+  ]);
+  const found = await svc.gql<{ searchArticles: { totalCount: number } }>(SEARCH);
+  expect(found.body.errors).toBeUndefined();
+  expect(found.body.data?.searchArticles.totalCount).toBe(200);
+  // A start on a store that has it now leaves it as it is.
+  const before = await articles.listIndexes().toArray();
+  await svc.store.ensureIndexes(contentIndexes);
+  expect(await articles.listIndexes().toArray()).toEqual(before);
+});

@@ -358,6 +358,70 @@ describe('sensitivity, languages and compound indexes', () => {
     await expect(c.insertOne({ shop: ['a', 'b'], about: 'x' })).rejects.toMatchObject({ code: 16675 });
   });
 
+  it('equalities on the fields after the text fields: the same matches, counts and scores as without them', async () => {
+    // The same documents under a text index with trailing fields and under a plain one: every query answers the
+    // same through both (the first tests its equalities on the index's entries, the second on the documents).
+    const docs: Doc[] = [
+      { _id: 1, about: 'fresh coffee', status: 'published', n: 1 },
+      { _id: 2, about: 'coffee beans and coffee cups', status: 'draft', n: 2 },
+      { _id: 3, about: 'coffee', status: 'published', n: 1.0 },
+      { _id: 4, about: 'coffee grinder', n: 2 },
+      { _id: 5, about: 'coffee', status: null, n: 1 },
+      { _id: 6, about: 'coffee filter', status: 'Published', n: true },
+      { _id: 7, about: 'green tea', status: 'published', n: 1 },
+      { _id: 8, about: 'coffee', status: 'published', n: '1' },
+    ];
+    const withSuffix = db.collection<Doc>('suffix_keyed');
+    const plain = db.collection<Doc>('suffix_plain');
+    await withSuffix.createIndex({ about: 'text', status: 1, n: 1 });
+    await plain.createIndex({ about: 'text' });
+    await withSuffix.insertMany(docs.map((d) => ({ ...d })));
+    await plain.insertMany(docs.map((d) => ({ ...d })));
+    const filters: Document[] = [
+      { status: 'published' },
+      { status: { $eq: 'published' } },
+      { $and: [{ status: 'published' }, { n: 1 }] },
+      { status: 'published', n: 1 },
+      { n: true },
+      { n: '1' },
+      { status: null },
+      { status: { $exists: false } },
+      { status: 'published', _id: { $gt: 1 } },
+      { $and: [{ status: 'published' }, { $or: [{ n: 1 }, { n: '1' }] }] },
+    ];
+    const scored = (c: Collection<Doc>, filter: Document) =>
+      c
+        .find({ $text: { $search: 'coffee' }, ...filter }, { projection: { score: { $meta: 'textScore' } } })
+        .sort({ score: { $meta: 'textScore' }, _id: 1 })
+        .toArray();
+    const counted = (c: Collection<Doc>, filter: Document) =>
+      c.aggregate([{ $match: { $text: { $search: 'coffee' } } }, { $match: filter }, { $count: 'n' }]).toArray();
+    for (const filter of filters) {
+      const expected = await scored(plain, filter);
+      expect({ filter, docs: await scored(withSuffix, filter) }).toEqual({ filter, docs: expected });
+      expect({ filter, count: await counted(withSuffix, filter) }).toEqual({
+        filter,
+        count: await counted(plain, filter),
+      });
+    }
+    expect(sorted((await scored(withSuffix, { status: 'published' })).map((d) => d._id))).toEqual([1, 3, 8]);
+    // Under a collation, the documents decide, as they do without the trailing fields.
+    const caseless = { locale: 'en', strength: 2 };
+    const read = (c: Collection<Doc>) =>
+      c
+        .find({ $text: { $search: 'coffee' }, status: 'published' }, { collation: caseless })
+        .toArray()
+        .then((d) => sorted(d.map((x) => x._id)));
+    expect(await read(withSuffix)).toEqual(await read(plain));
+    // An update moves a document's entries to its new values.
+    await withSuffix.updateOne({ _id: 2 }, { $set: { status: 'published' } });
+    expect(sorted((await scored(withSuffix, { status: 'published' })).map((d) => d._id))).toEqual([1, 2, 3, 8]);
+    // A count reads the entries alone: a deleted document's went with it.
+    await withSuffix.deleteOne({ _id: 3 });
+    expect(await counted(withSuffix, { status: 'published' })).toEqual([{ n: 3 }]);
+    expect(await counted(withSuffix, {})).toEqual([{ n: 6 }]);
+  });
+
   it('keeps the index in step with updates and deletes; counts and deletes by $text', async () => {
     const c = db.collection<Doc>('upkeep');
     await c.insertMany([

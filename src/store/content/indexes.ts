@@ -22,9 +22,11 @@ export const contentIndexes: IndexDef[] = [
   { collection: 'articles', key: { keywordIds: 1, ...published }, options: { name: 'articles_keyword' } },
   // searchArticles (src/store/content/search.ts): the headline weighs most, the summary less. Only what every
   // reader sees is indexed (the body is HTML and withheld without access), so each hit shows why it matched.
+  // The status after the text fields: a reader's search (published only) is counted from the index's entries,
+  // without reading each match.
   {
     collection: 'articles',
-    key: { title: 'text', summary: 'text' },
+    key: { title: 'text', summary: 'text', status: 1 },
     options: { name: 'articles_text', weights: { title: 10, summary: 4 }, default_language: 'english' },
     deferred: true,
   },

@@ -13,7 +13,7 @@ import { prefixKey, termComponent, type Rid } from '../storage/index-keys.js';
 import { decodeFields, NameSet } from '../storage/rawdoc.js';
 import type { TextSpec } from '../text/analysis.js';
 import type { Index } from '../storage/indexes.js';
-import { naturalOrder } from '../storage/order.js';
+import { keyComponent, naturalOrder } from '../storage/order.js';
 import { parseTextQuery, textMatches, type TextQuery } from '../text/query.js';
 import { filterFields } from './fields.js';
 import { StoredMatch } from './match.js';
@@ -126,12 +126,80 @@ export interface TextSearchOptions {
   byScore?: boolean;
 }
 
-/** Each candidate's score: the sum of its entries' scores over the query's terms, in the query's term order. */
-function termScores(idx: Index, prefix: string, terms: Iterable<string>): Map<Rid, number> {
+/**
+ * Each candidate's score: the sum of its entries' scores over the query's terms, in the query's term order; only
+ * the entries `keep` keeps (index-table.ts termEntries).
+ */
+function termScores(
+  idx: Index,
+  prefix: string,
+  terms: Iterable<string>,
+  keep?: (key: Buffer, suffixAt: number) => boolean,
+): Map<Rid, number> {
   const scores = new Map<Rid, number>();
   for (const t of terms)
-    for (const [rid, s] of idx.termEntries(prefix + termComponent(t))) scores.set(rid, (scores.get(rid) ?? 0) + s);
+    for (const [rid, s] of idx.termEntries(prefix + termComponent(t), keep))
+      scores.set(rid, (scores.get(rid) ?? 0) + s);
   return scores;
+}
+
+/** Values whose equality is the equality of their key components (index lookups rely on the same). */
+const keyedValue = (v: unknown): boolean =>
+  typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+
+/**
+ * The equalities of the filter on the text index's fields after its text fields (its suffix), which the index's
+ * entries answer without the document: each as the field's position there and the component the entry must
+ * hold; and the filter without them. Only a top-level field or one of a top-level `$and`'s clauses, equal to a
+ * string, a finite number or a boolean (`{ f: v }` or `{ f: { $eq: v } }`); the rest stays with the document.
+ */
+function keyedEqualities(
+  filter: Document,
+  suffix: string[],
+): { tests: Array<{ at: number; component: string }>; rest: Document } {
+  const tests: Array<{ at: number; component: string }> = [];
+  const take = (clause: Document): Document => {
+    const left: Document = {};
+    for (const [field, cond] of Object.entries(clause)) {
+      const at = suffix.indexOf(field);
+      const value = isPlain(cond) && Object.keys(cond).length === 1 && '$eq' in cond ? cond.$eq : cond;
+      if (at >= 0 && keyedValue(value)) tests.push({ at, component: keyComponent(value).c });
+      else left[field] = cond;
+    }
+    return left;
+  };
+  const { $and, ...top } = filter;
+  const rest = take(top);
+  if (Array.isArray($and)) {
+    const clauses = ($and as unknown[])
+      .map((c) => (isPlain(c) ? take(c) : c))
+      .filter((c) => !isPlain(c) || Object.keys(c).length > 0);
+    if (clauses.length) rest.$and = clauses;
+  } else if ($and !== undefined) rest.$and = $and;
+  return { tests, rest };
+}
+
+/**
+ * A test of an entry's key: whether its components after the score (each ending in a 0 byte) hold each tested
+ * component at its position, compared as bytes where they lie.
+ */
+function suffixTest(tests: Array<{ at: number; component: string }>): (key: Buffer, suffixAt: number) => boolean {
+  const wanted: Array<Buffer | undefined> = [];
+  for (const t of tests) {
+    const bytes = Buffer.from(t.component, 'utf8');
+    // Two equalities on one field with different values: no entry passes.
+    if (wanted[t.at] && !wanted[t.at]!.equals(bytes)) return () => false;
+    wanted[t.at] = bytes;
+  }
+  return (key, suffixAt) => {
+    let at = suffixAt;
+    for (const bytes of wanted) {
+      const end = key.indexOf(0, at);
+      if (bytes && (end - at !== bytes.length || key.compare(bytes, 0, bytes.length, at, end) !== 0)) return false;
+      at = end + 1;
+    }
+    return true;
+  };
 }
 
 /** Whether a candidate found by the index's terms can still fail the query (text/query.ts textMatches). */
@@ -193,15 +261,27 @@ export function* textSearch(
       );
     return eq.value;
   });
-  const scores = termScores(idx, prefixKey(values), q.bounds);
-  const rest = Object.keys(tf.rest).length ? new Query(tf.rest, mingoOptions(extras)) : undefined;
+  // Equalities on the fields after the text fields are tested on the index's entries, without the document
+  // (not under a collation, which may make other strings equal).
+  const collated = !!extras.collation && Object.keys(extras.collation).length > 0;
+  const keyed = collated
+    ? { tests: [], rest: tf.rest }
+    : keyedEqualities(tf.rest, idx.fields.slice(idx.fields.indexOf('_ftsx') + 1));
+  const scores = termScores(idx, prefixKey(values), q.bounds, keyed.tests.length ? suffixTest(keyed.tests) : undefined);
+  const rest = Object.keys(keyed.rest).length ? new Query(keyed.rest, mingoOptions(extras)) : undefined;
   const check = checksText(q);
   const need = opts.need ?? 'whole';
   // The fields decoded per candidate: those tested, and those its reader needs; undefined = the whole document.
   let names: NameSet | undefined;
-  const tested = rest ? filterFields(tf.rest) : new NameSet([]);
+  const tested = rest ? filterFields(keyed.rest) : new NameSet([]);
   const text = check ? textFields(spec) : [];
   if (tested && text) names = new NameSet([...tested.list, ...text, ...(need === 'whole' ? [] : need.list)]);
+  // Nothing to test and nothing to read (a `$count`): the entries are the matches. Each was written in its
+  // document's transaction, and the reader counts them all in this turn, so no document is looked up.
+  if (!check && !rest && need !== 'whole' && need.size === 0 && !opts.byScore) {
+    for (const [rid, score] of scores) yield new StoredMatch(rid, undefined, undefined, score, {});
+    return;
+  }
   const order = opts.byScore ? byDescendingScore(scores) : [...scores.keys()].sort(naturalOrder);
   for (const rid of order) {
     const score = scores.get(rid)!;

@@ -77,16 +77,18 @@ export class IndexTable {
   }
 
   /**
-   * A text index's documents holding a term: (record id, the term's score there) for each entry under
-   * `prefix` (the fields before the term, then the term's component: index-keys.ts termComponent).
+   * A text index's documents holding a term: (record id, the term's score there) for each entry under `prefix`
+   * (the fields before the term, then the term's component: index-keys.ts termComponent) that `keep` keeps, given
+   * the key and where its components after the score begin (the values of the fields after the text fields).
    */
-  *termEntries(prefix: string): Generator<[Rid, number]> {
+  *termEntries(prefix: string, keep?: (key: Buffer, suffixAt: number) => boolean): Generator<[Rid, number]> {
     const [start, end] = this.bounds(prefix);
     const from = Buffer.byteLength(prefix) + 4;
     // Read whole (the caller scores every entry): in large chunks, each a cursor opened and closed.
     for (const k of keyRange(this.env.keys, start, end, false, TERM_CHUNK)) {
-      const score = k.toString('latin1', from, k.indexOf(0, from));
-      yield [ridOf(k.toString('utf8', 4), this.fields), Number(score)];
+      const scoreEnd = k.indexOf(0, from);
+      if (keep && !keep(k, scoreEnd + 1)) continue;
+      yield [ridOf(k.toString('utf8', 4), this.fields), Number(k.toString('latin1', from, scoreEnd))];
     }
   }
 

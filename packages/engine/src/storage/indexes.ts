@@ -120,8 +120,8 @@ export class Index {
   }
 
   /** A text index's documents holding a term, with the term's score there (index-table.ts termEntries). */
-  termEntries(prefix: string): Generator<[Rid, number]> {
-    return this.entries.termEntries(prefix);
+  termEntries(prefix: string, keep?: (key: Buffer, suffixAt: number) => boolean): Generator<[Rid, number]> {
+    return this.entries.termEntries(prefix, keep);
   }
 
   /** Keys a document contributes; none when sparse/partial rules exclude it. */
