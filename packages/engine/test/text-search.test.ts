@@ -490,6 +490,38 @@ describe('aggregations by score', () => {
     expect((await page([], 100)).map((d) => d._id)).toEqual([7, 5, 2, 4, 1, 6, 3]);
   });
 
+  test('a page decoding only the fields its stages read answers as one decoding whole documents', async () => {
+    const big = db.collection<Doc>('byscore_fields');
+    await big.createIndex({ title: 'text' });
+    await big.insertMany(
+      Array.from({ length: 30 }, (_, i) => ({
+        _id: i,
+        title: i % 4 ? 'harbour news' : 'harbour harbour',
+        body: 'x'.repeat(5000),
+        day: i % 5,
+        tag: new Binary(Buffer.from([i, i + 1])),
+        status: i % 7 ? 'published' : 'draft',
+      })),
+    );
+    const run = (beforeProject: Document[]) =>
+      big
+        .aggregate([
+          { $match: { $text: { $search: 'harbour' } } },
+          { $match: { status: 'published' } },
+          { $addFields: { s: { $meta: 'textScore' } } },
+          { $match: { day: { $lt: 4 } } },
+          { $sort: { s: -1, day: -1, _id: -1 } },
+          { $limit: 12 },
+          ...beforeProject,
+          { $project: { title: 1, tag: 1, s: 1 } },
+        ])
+        .toArray();
+    // A stage the engine does not look into: the documents are then decoded whole.
+    const whole = await run([{ $addFields: { unread: 1 } }]);
+    expect(whole).toHaveLength(12);
+    expect(await run([])).toEqual(whole);
+  });
+
   test('a keyset $match between the score and the $sort pages on', async () => {
     const after = [{ $match: { $or: [{ s: { $lt: 0.75 } }, { s: 0.75, day: { $lt: 1 } }] } }];
     const all = await c

@@ -10,7 +10,7 @@ import { Aggregator } from '../query/mingo.js';
 import type { AnyObject } from 'mingo/types';
 import { countPipeline } from '../query/count.js';
 import { checkFilter, checkHint, matches, sortedMatches, type StoredMatch } from '../query/exec.js';
-import { inclusionFields } from '../query/fields.js';
+import { filterFields, inclusionFields } from '../query/fields.js';
 import { effectiveCollation, mingoOptions, type QueryExtras } from '../query/options.js';
 import { KeySorter, sortKey, type SortFields } from '../query/sort.js';
 import { decode, encode } from '../storage/bsonio.js';
@@ -155,8 +155,8 @@ function* documents(
     if (byScore) {
       stages = [...stages.slice(0, byScore.at), ...stages.slice(byScore.at + 1)];
       next = stages[0];
-      keep = undefined;
-      source = tiesSorted(textSearch(coll, text, extras, { byScore: true }), byScore.ties);
+      keep = fieldsRead(stages, byScore.ties);
+      source = tiesSorted(textSearch(coll, text, extras, { byScore: true, need: keep ?? 'whole' }), byScore.ties);
     } else source = textSearch(coll, text, extras, { need: counting ? new NameSet([]) : (keep ?? 'whole') });
   } else if (coll && sort && !collated) {
     const w = windowOf(stages.slice(1));
@@ -215,6 +215,29 @@ function scoreSort(stages: Document[]): { at: number; ties: SortFields } | undef
     const fields = plainSort(st);
     if (!fields || !aliases.has(fields[0]![0]) || fields[0]![1] !== -1) return undefined;
     return { at, ties: fields.slice(1).filter(([f]) => !aliases.has(f)) };
+  }
+  return undefined;
+}
+
+/**
+ * The top-level fields stages read of the documents they are given, up to an inclusion `$project` (after which
+ * they see nothing else), with the fields that order equal scores; undefined when they may read any field or
+ * return the documents themselves. Only score copies, `$match`, `$skip` and `$limit` may come before the
+ * `$project`: a page of search results decodes its matches' few fields, not their whole documents.
+ */
+function fieldsRead(stages: Document[], ties: SortFields): NameSet | undefined {
+  const names = ties.map(([f]) => f.split('.')[0]!);
+  for (const st of stages) {
+    if (!isPlainStage(st) || Object.keys(st).length !== 1) return undefined;
+    if (scoreAliases(st) || '$limit' in st || '$skip' in st) continue;
+    if (isPlainStage(st.$match)) {
+      const read = filterFields(st.$match);
+      if (!read) return undefined;
+      names.push(...read.list);
+      continue;
+    }
+    const projected = isPlainStage(st.$project) ? inclusionFields(st.$project) : undefined;
+    return projected && new NameSet([...names, ...projected.list]);
   }
   return undefined;
 }
