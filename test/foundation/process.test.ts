@@ -20,6 +20,23 @@ beforeAll(async () => {
   await ensureBuilt();
 }, 120_000);
 
+/** The start bundle on an in-memory store (or what `env` sets instead), logging at info. */
+const spawnService = (env: Record<string, string> = {}) =>
+  spawnNode(distPath('bundle/main.js'), [], {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    STORE: 'memory',
+    SEED: 'none',
+    LOG_LEVEL: 'info',
+    ...env,
+  });
+
+/** The origin a started service logged it listens on. */
+async function listeningOrigin(child: ReturnType<typeof spawnNode>): Promise<string> {
+  const listening = await child.waitFor((l) => typeof l.url === 'string' && String(l.msg).includes('listening'));
+  return new URL(String(listening.url)).origin;
+}
+
 test('a bad environment variable stops the start with a clear message and exit code 1', async () => {
   const child = spawnNode(distPath('bundle/main.js'), [], { PORT: 'eighty', STORE: 'memory' });
   expect(await child.exited).toBe(1);
@@ -29,15 +46,8 @@ test('a bad environment variable stops the start with a clear message and exit c
 });
 
 test('SIGTERM stops accepting, lets the in-flight request finish, closes the store and exits 0', async () => {
-  const child = spawnNode(distPath('bundle/main.js'), [], {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    STORE: 'memory',
-    SEED: 'none',
-    LOG_LEVEL: 'info',
-  });
-  const listening = await child.waitFor((l) => typeof l.url === 'string' && String(l.msg).includes('listening'));
-  const url = new URL(String(listening.url));
+  const child = spawnService();
+  const url = new URL(await listeningOrigin(child));
 
   const ready = await fetch(`${url.origin}/readyz`);
   expect(ready.status).toBe(200);
@@ -76,13 +86,7 @@ test('SIGTERM stops accepting, lets the in-flight request finish, closes the sto
 
 test('a SIGTERM as soon as /readyz answers (the rest of the start still running) still drains, closes the store and exits 0', async () => {
   const port = await freePort();
-  const child = spawnNode(distPath('bundle/main.js'), [], {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    STORE: 'memory',
-    SEED: 'none',
-    LOG_LEVEL: 'info',
-  });
+  const child = spawnService({ PORT: String(port) });
   for (;;) {
     const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
       (r) => r.status,
@@ -101,13 +105,7 @@ test('a SIGTERM as soon as /readyz answers (the rest of the start still running)
 // made while the schema is built): none of them may still be missing when /readyz first says 200.
 test('the first /readyz 200 of a new store comes with the engine, the schema and the OAuth keys ready', async () => {
   const port = await freePort();
-  const child = spawnNode(distPath('bundle/main.js'), [], {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    STORE: 'memory',
-    SEED: 'none',
-    LOG_LEVEL: 'info',
-  });
+  const child = spawnService({ PORT: String(port) });
   const origin = `http://127.0.0.1:${port}`;
   let ready: Response | undefined;
   while (!ready) {
@@ -154,16 +152,8 @@ function freePort(): Promise<number> {
 test('a new data directory publishes the keys it generated, and the next start on it the same ones', async () => {
   const dir = join(mkdtempSync(join(tmpdir(), 'gateway-keys-')), 'data');
   const publishedKids = async (): Promise<string[]> => {
-    const child = spawnNode(distPath('bundle/main.js'), [], {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      STORE: 'disk',
-      DATA_DIR: dir,
-      SEED: 'none',
-      LOG_LEVEL: 'info',
-    });
-    const listening = await child.waitFor((l) => typeof l.url === 'string' && String(l.msg).includes('listening'));
-    const jwks = await fetch(`${new URL(String(listening.url)).origin}/oauth2/jwks`);
+    const child = spawnService({ STORE: 'disk', DATA_DIR: dir });
+    const jwks = await fetch(`${await listeningOrigin(child)}/oauth2/jwks`);
     expect(jwks.status).toBe(200);
     const { keys } = (await jwks.json()) as { keys: Array<{ alg: string; kid: string }> };
     expect(keys.map((k) => k.alg).sort()).toEqual(['ES256', 'RS256']);
@@ -180,17 +170,10 @@ test('a new data directory publishes the keys it generated, and the next start o
 }, 90_000);
 
 test('the embedded engine runs on a thread of its own, and shuts down with the service', async () => {
-  const child = spawnNode(distPath('bundle/main.js'), [], {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    STORE: 'memory',
-    SEED: 'none',
-    LOG_LEVEL: 'info',
-  });
+  const child = spawnService();
   const started = await child.waitFor((l) => l.msg === 'embedded store engine started');
   expect(started.thread).toBe(true);
-  const listening = await child.waitFor((l) => typeof l.url === 'string' && String(l.msg).includes('listening'));
-  const ready = await fetch(`${new URL(String(listening.url)).origin}/readyz`);
+  const ready = await fetch(`${await listeningOrigin(child)}/readyz`);
   expect(ready.status).toBe(200);
   child.proc.kill('SIGTERM');
   expect(await child.exited).toBe(0);
@@ -202,14 +185,7 @@ test('an engine that cannot start stops the service with a clear message and exi
   const dir = mkdtempSync(join(tmpdir(), 'gateway-engine-'));
   const notADirectory = join(dir, 'file');
   writeFileSync(notADirectory, 'not a data directory');
-  const child = spawnNode(distPath('bundle/main.js'), [], {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    STORE: 'disk',
-    DATA_DIR: notADirectory,
-    SEED: 'none',
-    LOG_LEVEL: 'info',
-  });
+  const child = spawnService({ STORE: 'disk', DATA_DIR: notADirectory });
   expect(await child.exited).toBe(1);
   expect(child.stderr.join('')).toContain('gateway failed to start: the embedded store engine did not start');
   rmSync(dir, { recursive: true, force: true });
@@ -218,17 +194,8 @@ test('an engine that cannot start stops the service with a clear message and exi
 // The start bundle joins every module into a few files, where two classes of one name would be renamed
 // (Issue2): type-graphql names GraphQL types after classes, so the served schema must still be schema.graphql.
 test('the start bundle serves the schema the code declares, every type under its own name', async () => {
-  const child = spawnNode(distPath('bundle/main.js'), [], {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    STORE: 'memory',
-    SEED: 'none',
-    LOG_LEVEL: 'info',
-    INTROSPECTION: 'true',
-  });
-  const listening = await child.waitFor((l) => typeof l.url === 'string' && String(l.msg).includes('listening'));
-  const url = new URL(String(listening.url));
-  const answer = await fetch(`${url.origin}/graphql`, {
+  const child = spawnService({ INTROSPECTION: 'true' });
+  const answer = await fetch(`${await listeningOrigin(child)}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ query: getIntrospectionQuery() }),
@@ -242,15 +209,8 @@ test('the start bundle serves the schema the code declares, every type under its
 }, 60_000);
 
 test('answering GraphQL (POST and GET), OAuth discovery and REST prints nothing on stderr, no warning either', async () => {
-  const child = spawnNode(distPath('bundle/main.js'), [], {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    STORE: 'memory',
-    SEED: 'none',
-    LOG_LEVEL: 'info',
-  });
-  const listening = await child.waitFor((l) => typeof l.url === 'string' && String(l.msg).includes('listening'));
-  const { origin } = new URL(String(listening.url));
+  const child = spawnService();
+  const origin = await listeningOrigin(child);
   const posted = await fetch(`${origin}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
