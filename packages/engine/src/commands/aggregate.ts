@@ -156,7 +156,14 @@ function* documents(
       stages = [...stages.slice(0, byScore.at), ...stages.slice(byScore.at + 1)];
       next = stages[0];
       keep = fieldsRead(stages, byScore.ties);
-      source = tiesSorted(textSearch(coll, text, extras, { byScore: true, need: keep ?? 'whole' }), byScore.ties);
+      source = tiesSorted(
+        textSearch(coll, text, extras, {
+          byScore: true,
+          need: keep ?? 'whole',
+          anyOrderInRun: byScore.ties.some(([f]) => f === '_id'),
+        }),
+        byScore.ties,
+      );
     } else source = textSearch(coll, text, extras, { need: counting ? new NameSet([]) : (keep ?? 'whole') });
   } else if (coll && sort && !collated) {
     const w = windowOf(stages.slice(1));

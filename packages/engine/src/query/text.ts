@@ -124,6 +124,9 @@ export interface TextSearchOptions {
   need?: TextNeed;
   /** Matches by descending score (equal scores in natural order), rather than in natural order. */
   byScore?: boolean;
+  /** With byScore: the reader puts each run of equal scores in an order of its own (its sort ends with `_id`),
+   *  so the run may come in any order. */
+  anyOrderInRun?: boolean;
 }
 
 /**
@@ -137,9 +140,15 @@ function termScores(
   keep?: (key: Buffer, suffixAt: number) => boolean,
 ): Map<Rid, number> {
   const scores = new Map<Rid, number>();
-  for (const t of terms)
-    for (const [rid, s] of idx.termEntries(prefix + termComponent(t), keep))
-      scores.set(rid, (scores.get(rid) ?? 0) + s);
+  let first = true;
+  for (const t of terms) {
+    // A term's entries name each document once: the first term's need no sum.
+    if (first) for (const [rid, s] of idx.termEntries(prefix + termComponent(t), keep)) scores.set(rid, s);
+    else
+      for (const [rid, s] of idx.termEntries(prefix + termComponent(t), keep))
+        scores.set(rid, (scores.get(rid) ?? 0) + s);
+    first = false;
+  }
   return scores;
 }
 
@@ -213,12 +222,12 @@ function textFields(spec: TextSpec): string[] | undefined {
 }
 
 /** Record ids by descending score, equal scores in natural order: a heap, so a reader stopping early sorts little. */
-function* byDescendingScore(scores: Map<Rid, number>): Generator<Rid> {
+function* byDescendingScore(scores: Map<Rid, number>, naturalInRun = true): Generator<Rid> {
   const rids = [...scores.keys()];
-  const score = rids.map((r) => scores.get(r)!);
+  const score = [...scores.values()];
   const heap = rids.map((_, i) => i);
   const before = (a: number, b: number): boolean =>
-    score[a]! > score[b]! || (score[a] === score[b] && naturalOrder(rids[a]!, rids[b]!) < 0);
+    score[a]! > score[b]! || (naturalInRun && score[a] === score[b] && naturalOrder(rids[a]!, rids[b]!) < 0);
   const down = (at: number, n: number): void => {
     for (;;) {
       const l = 2 * at + 1;
@@ -282,7 +291,7 @@ export function* textSearch(
     for (const [rid, score] of scores) yield new StoredMatch(rid, undefined, undefined, score, {});
     return;
   }
-  const order = opts.byScore ? byDescendingScore(scores) : [...scores.keys()].sort(naturalOrder);
+  const order = opts.byScore ? byDescendingScore(scores, !opts.anyOrderInRun) : [...scores.keys()].sort(naturalOrder);
   for (const rid of order) {
     const score = scores.get(rid)!;
     if (!check && !rest && need !== 'whole' && need.size === 0) {
