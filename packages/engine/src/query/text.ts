@@ -130,6 +130,32 @@ export interface TextSearchOptions {
 }
 
 /**
+ * The last scores read per text index, while its collection has not changed since: a search's page and its count
+ * are two commands over the same entries, one after the other.
+ */
+const lastScores = new WeakMap<Index, { key: string; changes: number; scores: Map<Rid, number> }>();
+
+/** Scores of more candidates than this are not kept (about 100 bytes each). */
+const MAX_KEPT_SCORES = 250_000;
+
+/** termScores, or the scores read last for the same terms and tests if the collection has not changed since. */
+function keptTermScores(
+  coll: Collection,
+  idx: Index,
+  prefix: string,
+  terms: string[],
+  tests: Array<{ at: number; component: string }>,
+): Map<Rid, number> {
+  const key = JSON.stringify([prefix, terms, tests]);
+  const last = lastScores.get(idx);
+  if (last && last.key === key && last.changes === coll.changes) return last.scores;
+  const scores = termScores(idx, prefix, terms, tests.length ? suffixTest(tests) : undefined);
+  if (scores.size <= MAX_KEPT_SCORES) lastScores.set(idx, { key, changes: coll.changes, scores });
+  else lastScores.delete(idx);
+  return scores;
+}
+
+/**
  * Each candidate's score: the sum of its entries' scores over the query's terms, in the query's term order; only
  * the entries `keep` keeps (index-table.ts termEntries).
  */
@@ -276,7 +302,7 @@ export function* textSearch(
   const keyed = collated
     ? { tests: [], rest: tf.rest }
     : keyedEqualities(tf.rest, idx.fields.slice(idx.fields.indexOf('_ftsx') + 1));
-  const scores = termScores(idx, prefixKey(values), q.bounds, keyed.tests.length ? suffixTest(keyed.tests) : undefined);
+  const scores = keptTermScores(coll!, idx, prefixKey(values), [...q.bounds], keyed.tests);
   const rest = Object.keys(keyed.rest).length ? new Query(keyed.rest, mingoOptions(extras)) : undefined;
   const check = checksText(q);
   const need = opts.need ?? 'whole';

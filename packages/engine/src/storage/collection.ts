@@ -79,6 +79,9 @@ export interface CollectionOwner {
 
 export class Collection {
   readonly indexes = new Map<string, Index>();
+  /** Changes made to its documents or indexes since it was loaded (a write that is then aborted counts too):
+   *  what a read kept from the collection stays true while this holds the same number. */
+  changes = 0;
   /** Indexes being built over the documents (index-build.ts): kept by writes, used by no read. */
   readonly builds: IndexBuilds;
 
@@ -94,7 +97,7 @@ export class Collection {
       },
       indexMetas: meta.indexes,
       newIndexId: () => catalog.newId(),
-      touched: () => catalog.touched(this),
+      touched: () => this.changed(),
       docsAfter: (after, limit) => this.docsAfter(after, limit),
       attach: (idx) => this.attachBuilt(idx),
     });
@@ -103,6 +106,12 @@ export class Collection {
       if (im.build) this.builds.load(idx);
       else this.indexes.set(im.spec.name, idx);
     }
+  }
+
+  /** A write changed it in this transaction: its metadata is written back before commit. */
+  private changed(): void {
+    this.changes++;
+    this.catalog.touched(this);
   }
 
   private get env(): StorageEnv {
@@ -259,7 +268,7 @@ export class Collection {
     this.env.docs.putSync(docKey(this.id, rid), bytes as Buffer);
     this.meta.count++;
     this.meta.bytes += bytes.length;
-    this.catalog.touched(this);
+    this.changed();
     this.catalog.oplog.record({ op: 'i', ns: this.ns, documentKey: { _id: doc._id }, doc: bytes });
     return rid;
   }
@@ -287,7 +296,7 @@ export class Collection {
     const before = this.env.docs.getBinary(key);
     this.env.docs.putSync(key, bytes as Buffer);
     this.meta.bytes += bytes.length - (before?.length ?? 0);
-    this.catalog.touched(this);
+    this.changed();
     this.catalog.oplog.record({
       op: 'u',
       ns: this.ns,
@@ -308,7 +317,7 @@ export class Collection {
     this.env.docs.removeSync(key);
     this.meta.count--;
     this.meta.bytes -= bytes.length;
-    this.catalog.touched(this);
+    this.changed();
     this.catalog.oplog.record({ op: 'd', ns: this.ns, documentKey: { _id: doc._id }, before: bytes });
   }
 
@@ -355,7 +364,7 @@ export class Collection {
   /** A built index joins the collection's indexes (its meta is among the collection's already). */
   private attachBuilt(idx: Index): void {
     this.indexes.set(idx.name, idx);
-    this.catalog.touched(this);
+    this.changed();
     this.catalog.oplog.record({ op: 'c', ns: `${this.dbName}.$cmd`, o: { createIndexes: this.name, spec: idx.spec } });
   }
 
@@ -378,7 +387,7 @@ export class Collection {
   makeUnique(idx: Index, spec: IndexSpec): void {
     assertWriting(this.env);
     idx.makeUnique(spec);
-    this.catalog.touched(this);
+    this.changed();
   }
 
   dropIndex(name: string): void {
@@ -389,7 +398,7 @@ export class Collection {
     idx.clear();
     this.indexes.delete(name);
     this.meta.indexes = this.meta.indexes.filter((m) => m.spec.name !== name);
-    this.catalog.touched(this);
+    this.changed();
     this.catalog.oplog.record({ op: 'c', ns: `${this.dbName}.$cmd`, o: { dropIndexes: this.name, index: name } });
   }
 
