@@ -22,6 +22,8 @@ const PATIENT_HANDSHAKE_MS = 10_000;
 
 /** MongoDB's code for a collection that does not exist (listIndexes on one). */
 const NAMESPACE_NOT_FOUND = 26;
+/** MongoDB's code for dropping an index that does not exist. */
+const INDEX_NOT_FOUND = 27;
 
 export class Store {
   /** The driver's collection objects, made once per name (each `db.collection()` resolves options anew). */
@@ -205,7 +207,10 @@ export class Store {
     if (existing.some((index) => index.name === name && isIndexOf(index, def))) return;
     const text = Object.values(def.key as Record<string, unknown>).includes('text');
     for (const old of existing.filter((index) => index.name === name || (text && isTextIndex(index)))) {
-      await collection.dropIndex(old.name as string);
+      // Another gateway starting on the same store may have dropped it first.
+      await collection.dropIndex(old.name as string).catch((err: unknown) => {
+        if (!(err instanceof MongoServerError && err.code === INDEX_NOT_FOUND)) throw err;
+      });
       this.replaced.push(old.name as string);
     }
     if ((await collection.estimatedDocumentCount()) === 0) {

@@ -2,6 +2,7 @@
 // searchArticles is refused with SEARCH_UNAVAILABLE until it is ready, then answers.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { contentIndexes } from '../../src/store/content/indexes.js';
+import { Store } from '../../src/store/store.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import * as f from './fixtures.js';
 
@@ -62,4 +63,24 @@ test("an articles' text index of an older specification is replaced at start, an
   const before = await articles.listIndexes().toArray();
   await svc.store.ensureIndexes(contentIndexes);
   expect(await articles.listIndexes().toArray()).toEqual(before);
+});
+
+test('two gateways starting together on a store with the older index both start, and one index is built', async () => {
+  const articles = svc.db.collection('articles');
+  await articles.dropIndex('articles_text');
+  await articles.createIndex(
+    { title: 'text', summary: 'text' },
+    { name: 'articles_text', weights: { title: 10, summary: 4 }, default_language: 'english' },
+  );
+  const other = await Store.onDb(svc.client, svc.db, { indexes: [] });
+  // Only the deferred index, so that both read the store's indexes before either drops the older one.
+  const deferred = contentIndexes.filter((d) => d.deferred);
+  await Promise.all([svc.store.ensureIndexes(deferred), other.ensureIndexes(deferred)]);
+  await Promise.all([svc.store.indexBuilds, other.indexBuilds]);
+  const text = (await articles.listIndexes().toArray()).filter((i) => (i.key as { _fts?: string })._fts === 'text');
+  expect(text.map((i) => ({ name: i.name, key: i.key }))).toEqual([
+    { name: 'articles_text', key: { _fts: 'text', _ftsx: 1, status: 1 } },
+  ]);
+  const found = await svc.gql<{ searchArticles: { totalCount: number } }>(SEARCH);
+  expect(found.body.data?.searchArticles.totalCount).toBe(200);
 });
