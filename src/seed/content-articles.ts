@@ -30,10 +30,33 @@ export function primaryCategory(ctx: GenContext, article: number): number {
 const publishedAt = (ctx: GenContext, article: number): number =>
   ctx.now - SPAN_MS + Math.floor((article * SPAN_MS) / ctx.sizes.articles);
 
+const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
+/**
+ * The article's own headline, composed from faker's word lists (a thousand verbs, adjectives and nouns each): a
+ * million articles rarely share one, as a real archive's do not, so a search lists distinct stories and three
+ * words of a title find its article. Drawn from a stream of its own, so the article's other fields do not move.
+ */
+export function articleTitle(ctx: GenContext, a: number): string {
+  const r = randFor(ctx.seed, 'article-title', a);
+  const { lastNames, verbs, adjectives, nouns, prepositions } = ctx.pools.titleWords;
+  const city = r.pick(ctx.pools.cities);
+  switch (r.int(0, 3)) {
+    case 0:
+      return `${r.pick(lastNames)} ${r.pick(verbs)}s ${r.pick(adjectives)} ${r.pick(nouns)}`;
+    case 1:
+      return `${city}: ${r.pick(adjectives)} ${r.pick(nouns)} ${r.pick(verbs)}s ${r.pick(nouns)}`;
+    case 2:
+      return capitalise(`${r.pick(adjectives)} ${r.pick(nouns)} ${r.pick(prepositions)} ${city}`);
+    default:
+      return `${r.pick(lastNames)} and the ${r.pick(adjectives)} ${r.pick(nouns)} of ${city}`;
+  }
+}
+
 export function makeArticle(ctx: GenContext, a: number): ArticleDoc {
   const { pools, sizes } = ctx;
   const r = randFor(ctx.seed, 'article', a);
-  const title = r.pick(pools.headlines);
+  const title = articleTitle(ctx, a);
   const slug = `${slugify(title)}-${a + 1}`;
   const status = publicationStatus(r);
   const category = primaryCategory(ctx, a);

@@ -15,6 +15,8 @@ export interface Pools {
   companies: string[];
   cities: string[];
   countries: string[];
+  /** faker's word lists, for headlines composed per article (./content-articles.ts). */
+  titleWords: { lastNames: string[]; verbs: string[]; adjectives: string[]; nouns: string[]; prepositions: string[] };
 }
 
 const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
@@ -56,5 +58,13 @@ export function buildPools(faker: FakerType, seed: number, scale: { articles: nu
     companies: Array.from({ length: 200 }, () => faker.company.name()),
     cities: Array.from({ length: 200 }, () => faker.location.city()),
     countries: Array.from({ length: 60 }, () => faker.location.countryCode()),
+    // Read from faker's lists, not drawn: they take nothing from the run's random stream.
+    titleWords: {
+      lastNames: [...faker.definitions.person.last_name!.generic!],
+      verbs: [...faker.definitions.word.verb],
+      adjectives: [...faker.definitions.word.adjective],
+      nouns: [...faker.definitions.word.noun],
+      prepositions: faker.definitions.word.preposition.filter((p) => p.length > 2),
+    },
   };
 }

@@ -2,6 +2,10 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Db } from 'mongodb';
 import { createLogger } from '../../src/logger.js';
+import { Faker, base, en } from '@faker-js/faker';
+import { articleTitle } from '../../src/seed/content-articles.js';
+import { buildPools } from '../../src/seed/content-pools.js';
+import type { GenContext } from '../../src/seed/content-sizes.js';
 import { runSeeders } from '../../src/seed/index.js';
 import { Store } from '../../src/store/store.js';
 import { openTestDb } from '../helpers/db.js';
@@ -174,6 +178,17 @@ describe('the generated graph', () => {
       for (const d of await all(a.db, name)) expect(String(d._id)).toMatch(/^[A-Za-z0-9_.:-]{1,64}$/);
     }
     for (const ch of await all(a.db, 'channels')) expect(String(ch._id)).toMatch(/^[0-9]{1,18}$/);
+  });
+
+  test('every article has a headline of its own, as the stories of an archive do', async () => {
+    const titles = (await all(a.db, 'articles')).map((d) => String(d.title));
+    expect(titles.length).toBeGreaterThan(50);
+    expect(new Set(titles).size).toBe(titles.length);
+    // At a million, what search lists as distinct stories: a repeat is a rare accident.
+    const faker = new Faker({ locale: [en, base], seed: 7 });
+    const ctx = { seed: 7, pools: buildPools(faker, 7, { articles: 1_000_000 }) } as GenContext;
+    const many = Array.from({ length: 200_000 }, (_, i) => articleTitle(ctx, i * 5));
+    expect(many.length - new Set(many).size).toBeLessThan(20);
   });
 
   test('statuses are varied: mostly published, some of every other state', async () => {
