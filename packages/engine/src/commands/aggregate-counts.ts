@@ -1,7 +1,8 @@
 // Counting stages that mingo runs slowly, run here with MongoDB's results: an `$unwind` of a top-level field
-// followed by a `$group` counting its values (mingo copies each document deeply for every element it unwinds),
+// followed by a `$group` counting its values (mingo copies each document deeply for every element it unwinds), a
+// `$group` counting a top-level field's values or their dates' years (mingo evaluates an expression per document),
 // and a `$facet` whose branches only read their input (mingo copies the input for each branch). Anything else,
-// and values these counts do not key (anything but strings and numbers), go to mingo as before.
+// and values these counts do not key (anything but strings and numbers, or dates for a year), go to mingo.
 import type { Document } from 'bson';
 
 const isPlain = (v: unknown): v is Document =>
@@ -49,6 +50,55 @@ export function countUnwound(docs: readonly Document[], { field, as }: UnwindCou
     if (Array.isArray(v)) {
       for (const e of v) if (!add(e)) return undefined;
     } else if (!add(v)) return undefined;
+  }
+  return [...groups.values()].map((g) => ({ _id: g.value, [as]: g.n }));
+}
+
+export interface GroupCount {
+  field: string;
+  /** Grouped by the UTC year of the field's date (`{ $year: '$f' }`), not by the value. */
+  year: boolean;
+  as: string;
+}
+
+/** `{ $group: { _id: '$f' | { $year: '$f' }, <as>: { $sum: 1 } } }`, f a top-level field. */
+export function groupCount(group: unknown): GroupCount | undefined {
+  const spec = only(group, '$group');
+  if (!isPlain(spec)) return undefined;
+  const keys = Object.keys(spec);
+  if (keys.length !== 2 || !keys.includes('_id')) return undefined;
+  let path: unknown = spec._id;
+  const year = isPlain(path) && Object.keys(path).length === 1 && '$year' in path;
+  if (year) path = (path as Document).$year;
+  if (typeof path !== 'string' || !/^\$[^.$]+$/.test(path)) return undefined;
+  const as = keys.find((k) => k !== '_id')!;
+  const acc: unknown = spec[as];
+  if (as.startsWith('$') || as.includes('.') || !isPlain(acc) || Object.keys(acc).length !== 1 || acc.$sum !== 1)
+    return undefined;
+  return { field: path.slice(1), year, as };
+}
+
+/**
+ * The groups of a GroupCount over `docs` in first-seen order, or undefined at a value this does not key: an
+ * array, an object, a value of another BSON type (numbers of every type group by value, strings by their
+ * characters, missing and null together as null), or with `year` anything but a valid date.
+ */
+export function countGrouped(docs: readonly Document[], { field, year, as }: GroupCount): Document[] | undefined {
+  const groups = new Map<string | number | null, { value: unknown; n: number }>();
+  for (const d of docs) {
+    const v: unknown = d[field];
+    let value: unknown;
+    let key: string | number | null;
+    if (year) {
+      if (!(v instanceof Date) || Number.isNaN(v.getTime())) return undefined;
+      value = key = v.getUTCFullYear();
+    } else if (v === undefined || v === null) value = key = null;
+    else if (typeof v === 'string') [value, key] = [v, `s${v}`];
+    else if (typeof v === 'number' && !Number.isNaN(v)) [value, key] = [v, v];
+    else return undefined;
+    const g = groups.get(key);
+    if (g) g.n++;
+    else groups.set(key, { value, n: 1 });
   }
   return [...groups.values()].map((g) => ({ _id: g.value, [as]: g.n }));
 }

@@ -22,7 +22,15 @@ import { runMerge, runOut, WRITE_STAGES } from './aggregateOut.js';
 import { viewOf } from './views.js';
 import { holdsText, SCORE_FIELD, scoreStages, splitText, textSearch } from '../query/text.js';
 import { NameSet } from '../storage/rawdoc.js';
-import { countUnwound, readingFacet, unwindCount, type UnwindCount } from './aggregate-counts.js';
+import {
+  countGrouped,
+  countUnwound,
+  groupCount,
+  readingFacet,
+  unwindCount,
+  type GroupCount,
+  type UnwindCount,
+} from './aggregate-counts.js';
 import { cappedMaxSize, isCapped } from './capped.js';
 
 const UNSUPPORTED = new Set(['$changeStream', '$currentOp', '$listSessions', '$indexStats', '$search', '$geoNear']);
@@ -302,6 +310,17 @@ function* unwoundCounts(
   yield* countUnwound(docs, counts) ?? mingoStream(stages, docs, extras);
 }
 
+/** A GroupCount's groups, or (at a value it does not key) what mingo makes of its stage. */
+function* groupedCounts(
+  input: Iterable<Document>,
+  counts: GroupCount,
+  stage: Document,
+  extras: QueryExtras,
+): Generator<Document> {
+  const docs = [...input];
+  yield* countGrouped(docs, counts) ?? mingoStream([stage], docs, extras);
+}
+
 /** A `$facet` whose branches only read: each branch runs here over the same input documents. */
 function* facetOf(
   input: Iterable<Document>,
@@ -384,6 +403,7 @@ function* runStages(stages: Document[], input: Iterable<Document>, extras: Query
     // mingo's $limit reads its whole input: here it stops reading at the limit.
     const limit = windowOf([st]);
     const counts = collated ? undefined : unwindCount(st, stages[i + 1]);
+    const grouped = collated || counts ? undefined : groupCount(st);
     const facet = collated ? undefined : readingFacet(st);
     // An inclusion $project before stages that read fields but not their order: picked here (mingo's is slow).
     const pick =
@@ -397,7 +417,7 @@ function* runStages(stages: Document[], input: Iterable<Document>, extras: Query
       segment = [];
       continue;
     }
-    if (!fields && !(limit.used === 1 && '$limit' in st) && !counts && !facet && !pick) {
+    if (!fields && !(limit.used === 1 && '$limit' in st) && !counts && !grouped && !facet && !pick) {
       segment.push(st);
       continue;
     }
@@ -406,7 +426,8 @@ function* runStages(stages: Document[], input: Iterable<Document>, extras: Query
     if (counts) {
       src = unwoundCounts(src, counts, stages.slice(i, i + 2), extras);
       i++;
-    } else if (facet) src = facetOf(src, facet, extras);
+    } else if (grouped) src = groupedCounts(src, grouped, st, extras);
+    else if (facet) src = facetOf(src, facet, extras);
     else if (pick) src = picked(src, pick);
     else src = fields ? bsonSorted(src, fields) : taken(src, limit.limit);
   }
