@@ -6,7 +6,7 @@ import { Decimal128, Int32, Long, type Collection, type Document } from 'mongodb
 import { openTestDb } from './helpers/db.js';
 
 let ctx: Awaited<ReturnType<typeof openTestDb>>;
-let c: Collection<Document>;
+let c: Collection<{ _id: number; [field: string]: unknown }>;
 
 beforeAll(async () => {
   ctx = await openTestDb('group_counts');

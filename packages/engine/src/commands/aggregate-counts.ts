@@ -30,28 +30,54 @@ export function unwindCount(unwind: unknown, group: unknown): UnwindCount | unde
   return { field: path.slice(1), as };
 }
 
+interface Group {
+  value: unknown;
+  n: number;
+}
+
+/**
+ * Counts by value as MongoDB groups: strings by their characters, numbers by value whatever their type, null
+ * apart; groups in first-seen order. Keyed by the values themselves (no key string made per value counted).
+ */
+class Tally {
+  private readonly strings = new Map<string, Group>();
+  private readonly others = new Map<number | null, Group>();
+  private readonly order: Group[] = [];
+
+  /** Counts `v`; false at a value this does not key (null too, unless `nullable`). */
+  add(v: unknown, nullable = false): boolean {
+    if (typeof v === 'string') this.count(this.strings, v);
+    else if ((typeof v === 'number' && !Number.isNaN(v)) || (nullable && v === null)) this.count(this.others, v);
+    else return false;
+    return true;
+  }
+
+  rows(as: string): Document[] {
+    return this.order.map((g) => ({ _id: g.value, [as]: g.n }));
+  }
+
+  private count<K>(groups: Map<K, Group>, v: K): void {
+    const g = groups.get(v);
+    if (g) g.n++;
+    else {
+      const added = { value: v, n: 1 };
+      groups.set(v, added);
+      this.order.push(added);
+    }
+  }
+}
+
 /** The groups of an UnwindCount over `docs` in first-seen order, or undefined at a value this does not key. */
 export function countUnwound(docs: readonly Document[], { field, as }: UnwindCount): Document[] | undefined {
-  const groups = new Map<string, { value: unknown; n: number }>();
-  const add = (v: unknown): boolean => {
-    // Numbers group by value whatever their type, as MongoDB's do; strings by their characters.
-    let key: string;
-    if (typeof v === 'string') key = `s${v}`;
-    else if (typeof v === 'number' && !Number.isNaN(v)) key = `n${v}`;
-    else return false;
-    const g = groups.get(key);
-    if (g) g.n++;
-    else groups.set(key, { value: v, n: 1 });
-    return true;
-  };
+  const tally = new Tally();
   for (const d of docs) {
     const v: unknown = d[field];
     if (v === undefined || v === null) continue;
     if (Array.isArray(v)) {
-      for (const e of v) if (!add(e)) return undefined;
-    } else if (!add(v)) return undefined;
+      for (const e of v) if (!tally.add(e)) return undefined;
+    } else if (!tally.add(v)) return undefined;
   }
-  return [...groups.values()].map((g) => ({ _id: g.value, [as]: g.n }));
+  return tally.rows(as);
 }
 
 export interface GroupCount {
@@ -84,23 +110,15 @@ export function groupCount(group: unknown): GroupCount | undefined {
  * characters, missing and null together as null), or with `year` anything but a valid date.
  */
 export function countGrouped(docs: readonly Document[], { field, year, as }: GroupCount): Document[] | undefined {
-  const groups = new Map<string | number | null, { value: unknown; n: number }>();
+  const tally = new Tally();
   for (const d of docs) {
     const v: unknown = d[field];
-    let value: unknown;
-    let key: string | number | null;
     if (year) {
       if (!(v instanceof Date) || Number.isNaN(v.getTime())) return undefined;
-      value = key = v.getUTCFullYear();
-    } else if (v === undefined || v === null) value = key = null;
-    else if (typeof v === 'string') [value, key] = [v, `s${v}`];
-    else if (typeof v === 'number' && !Number.isNaN(v)) [value, key] = [v, v];
-    else return undefined;
-    const g = groups.get(key);
-    if (g) g.n++;
-    else groups.set(key, { value, n: 1 });
+      tally.add(v.getUTCFullYear());
+    } else if (!tally.add(v ?? null, true)) return undefined;
   }
-  return [...groups.values()].map((g) => ({ _id: g.value, [as]: g.n }));
+  return tally.rows(as);
 }
 
 /** Stages a `$facet` branch may hold to be run here on input shared with the other branches: readers only. */
