@@ -3,7 +3,7 @@
 import type { ArticleDoc } from '../store/content/article.doc.js';
 import type { PublicationStatusValue } from '../store/content/page.doc.js';
 import { makeAttachment } from './content-media.js';
-import { randFor, slugify, type Rand } from './content-random.js';
+import { capitalise, randFor, slugify, type Rand } from './content-random.js';
 import { CONTENT_TYPES, SPAN_MS, id, issueOfArticle, pageOfIssue, type GenContext } from './content-sizes.js';
 
 /** Published most of the time; the rest spread over the other states (docs/api.md). */
@@ -29,8 +29,6 @@ export function primaryCategory(ctx: GenContext, article: number): number {
 /** Articles are spread evenly over the span, oldest first. */
 const publishedAt = (ctx: GenContext, article: number): number =>
   ctx.now - SPAN_MS + Math.floor((article * SPAN_MS) / ctx.sizes.articles);
-
-const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
 /**
  * The article's own headline, composed from faker's word lists (a thousand verbs, adjectives and nouns each): a

@@ -2,7 +2,7 @@
 // from the pools, which is what keeps a million articles to minutes instead of millions of faker calls.
 import { Faker, de, en, fr, base } from '@faker-js/faker';
 import type { Faker as FakerType } from '@faker-js/faker';
-import { hash32 } from './content-random.js';
+import { capitalise, hash32 } from './content-random.js';
 
 export interface Pools {
   headlines: string[];
@@ -18,8 +18,6 @@ export interface Pools {
   /** faker's word lists, for headlines composed per article (./content-articles.ts). */
   titleWords: { lastNames: string[]; verbs: string[]; adjectives: string[]; nouns: string[]; prepositions: string[] };
 }
-
-const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
 function headline(faker: FakerType): string {
   switch (faker.number.int(3)) {

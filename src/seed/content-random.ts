@@ -57,6 +57,8 @@ export class Rand {
 
 export const randFor = (seed: number, kind: string, index: number): Rand => new Rand(hash32(seed, kind, index));
 
+export const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
 export const slugify = (text: string): string =>
   text
     .normalize('NFKD')

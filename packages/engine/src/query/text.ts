@@ -149,8 +149,9 @@ function keptTermScores(
   const key = JSON.stringify([prefix, terms, tests]);
   const last = lastScores.get(idx);
   if (last && last.key === key && last.changes === coll.changes) return last.scores;
+  const settled = coll.readsAll;
   const scores = termScores(idx, prefix, terms, tests.length ? suffixTest(tests) : undefined);
-  if (scores.size <= MAX_KEPT_SCORES) lastScores.set(idx, { key, changes: coll.changes, scores });
+  if (settled && scores.size <= MAX_KEPT_SCORES) lastScores.set(idx, { key, changes: coll.changes, scores });
   else lastScores.delete(idx);
   return scores;
 }

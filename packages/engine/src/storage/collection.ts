@@ -108,6 +108,15 @@ export class Collection {
     }
   }
 
+  /**
+   * Whether a read now sees every write begun on the storage: none running, none waiting for its commit. What a
+   * read keeps is only true of the collection while `changes` holds if it was read then (a read between a write
+   * and its commit sees the state before the write, after `changes` counted it).
+   */
+  get readsAll(): boolean {
+    return !this.env.inWrite && this.env.isCommitted(this.env.lastTicket);
+  }
+
   /** A write changed it in this transaction: its metadata is written back before commit. */
   private changed(): void {
     this.changes++;
