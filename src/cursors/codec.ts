@@ -4,9 +4,12 @@
 // connection, parent or filter, or altered in any byte, fails the check and is BAD_USER_INPUT, never an empty
 // page; the values of a good one are checked against the connection's sort key types before they reach a filter.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { EJSON } from 'bson';
+import { BSON } from 'mongodb';
 import { badRequest } from '../errors.js';
 import type { Position, SortSpec } from '../store/content/paging.js';
+
+// The driver's own copy of bson: importing the package directly would load a second one at every start.
+const { EJSON } = BSON;
 
 type SortKeyType = 'string' | 'date' | 'int' | 'number';
 

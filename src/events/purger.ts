@@ -5,9 +5,9 @@
 // outbox as deliveries to a built-in endpoint (so they survive restarts, go out once across processes and are
 // retried like any delivery); those queued within a window go out together, their keys named once each. The URL is the operator's own setting, not an administrator's through the API, and a
 // cache in front sits on the internal network: it is not held to the public-address rule webhooks are.
-import { request, type Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { DeliveryAttemptDoc, WebhookEndpointDoc } from '../store/webhooks/webhook.docs.js';
-import { attemptAgent, attemptTimer, describeFailure, type SenderOptions } from './sender.js';
+import { AttemptPool, attemptTimer, describeFailure, type SenderOptions } from './sender.js';
 
 /** The id of the built-in endpoint purges are queued for (never stored in `webhookEndpoints`). */
 export const PURGE_ENDPOINT_ID = 'cdn-purge';
@@ -95,13 +95,13 @@ export function keysOf(body: string): string[] {
 }
 
 export class Purger {
-  private readonly agent: Agent;
+  private readonly pool: AttemptPool;
 
   constructor(
     private readonly target: { url: string; provider: PurgeProvider; token?: string },
     private readonly options: SenderOptions,
   ) {
-    this.agent = attemptAgent(options);
+    this.pool = new AttemptPool(options);
   }
 
   /** The requests `keys` take: each within the cache's limits (a key longer than them alone in its own). */
@@ -169,10 +169,9 @@ export class Purger {
   private async send(keys: string[]): Promise<{ status: number | null; error: string | null }> {
     const { method, headers, body } = PROVIDERS[this.target.provider].request(keys, this.target.token ?? '');
     try {
-      const res = await request(this.target.url, {
+      const res = await this.pool.request(this.target.url, {
         method,
         body,
-        dispatcher: this.agent,
         signal: AbortSignal.timeout(this.options.timeoutMs),
         headers: { ...headers, 'user-agent': 'gateway-purger/1' },
       });
@@ -185,6 +184,6 @@ export class Purger {
   }
 
   close(): Promise<void> {
-    return this.agent.close();
+    return this.pool.close();
   }
 }
