@@ -24,7 +24,7 @@ const MAX_ERROR_CHARS = 200;
 /**
  * A connection pool whose every request has the attempt's timeouts (and, for webhooks, the target guard's
  * lookup). undici is loaded, and the pool made, by the first request: it is 0.8 MB of code that every start
- * would otherwise compile (about 15 ms), while most processes never send anything.
+ * would otherwise compile, while most processes never send anything.
  */
 export class AttemptPool {
   private agent?: Promise<{ agent: Agent; request: typeof import('undici').request }>;
@@ -53,7 +53,9 @@ export class AttemptPool {
   }
 
   async close(): Promise<void> {
-    await (await this.agent)?.agent.close();
+    // A pool that never loaded (undici failed to import) has nothing to close.
+    const made = await this.agent?.catch(() => undefined);
+    await made?.agent.close();
   }
 }
 
