@@ -36,7 +36,8 @@ const sharedImports = {
       return found.errors.length ? found : { path: found.path, namespace: 'shared-import' };
     });
     build.onLoad({ filter: /.*/, namespace: 'shared-import' }, (args) => ({
-      contents: `export * from ${JSON.stringify(args.path)};`,
+      // Named exports and `default` (module.exports), as Node presents a CommonJS module to an ES one.
+      contents: `export * from ${JSON.stringify(args.path)}; export { default } from ${JSON.stringify(args.path)};`,
       resolveDir: dirname(args.path),
       loader: 'js',
     }));
