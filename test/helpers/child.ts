@@ -43,7 +43,8 @@ export function spawnNode(entry: string, args: string[], env: Record<string, str
     }
   });
   proc.stderr.on('data', (chunk: Buffer) => stderr.push(chunk.toString('utf8')));
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  // 'close', not 'exit': a child's last writes can still be in its pipes when 'exit' is emitted.
+  const exited = new Promise<number | null>((resolve) => proc.on('close', (code) => resolve(code)));
   return {
     proc,
     lines,

@@ -11,5 +11,6 @@ export function runEngineCli(args: string[]): Promise<{ code: number | null; out
   let err = '';
   proc.stdout.on('data', (b: Buffer) => (out += b.toString()));
   proc.stderr.on('data', (b: Buffer) => (err += b.toString()));
-  return new Promise((resolve) => proc.once('exit', (code) => resolve({ code, out, err })));
+  // 'close', not 'exit': the last lines written can still be in the pipes when 'exit' is emitted.
+  return new Promise((resolve) => proc.once('close', (code) => resolve({ code, out, err })));
 }
