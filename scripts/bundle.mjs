@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run build`'s last step: the service as `npm start` runs it, one bundle of the compiled dist/src/main.js and
-// the packages it imports (dist/bundle/main.js), with the engine's thread entry beside it (dist/bundle/worker.js).
+// the packages it imports (dist/bundle/main.js), with the engine's thread entries beside it (dist/bundle/worker.js,
+// and sort-worker.js, which index builds sort on).
 // Node spends most of a start resolving, reading and linking a thousand module files; one file of the same code
 // is ready in about half the time. The code is the compiled output tsc checked, unchanged: esbuild only joins it.
 // Kept out, loaded from node_modules as usual: native addons, the driver's optional extensions, and packages that
@@ -47,6 +48,8 @@ await build({
   entryPoints: {
     main: join(root, 'dist/src/main.js'),
     worker: join(root, 'packages/engine/dist/src/worker.js'),
+    // index builds' sorting thread, found as ./sort-worker.js beside the file holding storage/sorter.ts
+    'sort-worker': join(root, 'packages/engine/dist/src/storage/sort-worker.js'),
   },
   outdir,
   bundle: true,

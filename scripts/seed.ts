@@ -113,6 +113,9 @@ async function main(): Promise<void> {
       await store.db.dropDatabase();
       await store.ensureIndexes(allIndexes);
     }
+    // The text index is built over the articles once they are written: sorted and appended in one pass, minutes
+    // sooner at `large` than kept by every insert.
+    const later = await store.setAsideDeferred(allIndexes);
     const started = performance.now();
     const reporter = progressReporter();
     const counts = await runSeeders(store, {
@@ -123,6 +126,16 @@ async function main(): Promise<void> {
       only: args.only,
     });
     reporter.stop();
+    if (later.length > 0) {
+      const building = performance.now();
+      process.stdout.write(
+        `seed: building ${later.map((d) => d.options?.name).join(', ')} over the seeded documents\n`,
+      );
+      await store.ensureIndexes(later);
+      for (const { name, error } of await store.indexBuilds)
+        if (error) throw new Error(`the index ${name} could not be built: ${String(error)}`);
+      process.stdout.write(`seed: built in ${((performance.now() - building) / 1000).toFixed(1)} s\n`);
+    }
     const seconds = (performance.now() - started) / 1000;
     const memory = process.memoryUsage();
     const total = Object.values(counts).reduce((a, b) => a + b, 0);

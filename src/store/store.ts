@@ -156,6 +156,26 @@ export class Store {
   }
 
   /**
+   * Drops those of the deferred indexes `defs` whose collection is empty, and returns them: a bulk load (the seed)
+   * then builds them once over what it wrote (ensureIndexes, then indexBuilds), in key order, instead of every
+   * insert keeping them entry by entry.
+   */
+  async setAsideDeferred(defs: IndexDef[]): Promise<IndexDef[]> {
+    const aside: IndexDef[] = [];
+    for (const def of defs.filter((d) => d.deferred)) {
+      const collection = this.db.collection(def.collection);
+      if ((await collection.estimatedDocumentCount()) > 0) continue;
+      const name = def.options?.name ?? JSON.stringify(def.key);
+      await collection.dropIndex(name).catch((err: unknown) => {
+        if (!(err instanceof MongoServerError && (err.code === INDEX_NOT_FOUND || err.code === NAMESPACE_NOT_FOUND)))
+          throw err;
+      });
+      aside.push(def);
+    }
+    return aside;
+  }
+
+  /**
    * Index builds left running after the store opened (deferred indexes on collections that had documents), each
    * settled with its index's name and the error it ended with, if any.
    */

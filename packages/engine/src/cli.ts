@@ -1,5 +1,6 @@
 // Command-line runner: `node dist/src/cli.js --port 27017 --dbpath ./data [--host 127.0.0.1]`
-// [--setParameter enableTestCommands=1] (mongod's test commands: the failCommand fail point).
+// [--setParameter enableTestCommands=1] (mongod's test commands: the failCommand fail point)
+// [--setParameter maxIndexBuildMemoryUsageMegabytes=200] (what an index build's sorter holds in memory, about).
 // Prints one line with the URI once listening; on SIGTERM/SIGINT closes cleanly and exits 0.
 // `--migrate <dir>` converts a data directory of the former format (snapshot + log) or of an earlier LMDB layout
 // to the current one and exits.
@@ -18,7 +19,7 @@ async function main(): Promise<void> {
       'max-changes': { type: 'string' },
       migrate: { type: 'string' },
       verbose: { type: 'boolean', default: false },
-      // mongod's spelling: --setParameter enableTestCommands=1 (the only parameter this engine takes).
+      // mongod's spelling: --setParameter name=value (enableTestCommands, maxIndexBuildMemoryUsageMegabytes).
       setParameter: { type: 'string', multiple: true },
     },
   });
@@ -40,8 +41,9 @@ async function main(): Promise<void> {
     ? (msg: string, fields?: Record<string, unknown>) =>
         process.stderr.write(`${JSON.stringify({ t: new Date().toISOString(), msg, ...fields })}\n`)
     : undefined;
+  const parameters = serverParameters(values.setParameter ?? []);
   const engine = await startEngine({
-    testCommands: testCommandsEnabled(values.setParameter ?? []),
+    ...parameters,
     host: values.host,
     port,
     dbPath: values.dbpath,
@@ -66,16 +68,23 @@ async function main(): Promise<void> {
   process.on('SIGINT', stop);
 }
 
-/** `enableTestCommands=1` (or `true`) among the `--setParameter` values; any other parameter is refused. */
-function testCommandsEnabled(parameters: string[]): boolean {
-  let on = false;
+/** The `--setParameter name=value` this engine takes: enableTestCommands (`1` or `true`) and
+ *  maxIndexBuildMemoryUsageMegabytes (a positive number); any other parameter is refused. */
+function serverParameters(parameters: string[]): { testCommands: boolean; indexBuildMemoryMB?: number } {
+  const out: { testCommands: boolean; indexBuildMemoryMB?: number } = { testCommands: false };
   for (const p of parameters) {
-    const [name, value] = p.split('=');
-    if (name !== 'enableTestCommands')
-      throw new Error(`unknown --setParameter ${name ?? ''}: this engine takes only enableTestCommands`);
-    on = value === '1' || value === 'true';
+    const [name, value = ''] = p.split('=');
+    if (name === 'enableTestCommands') out.testCommands = value === '1' || value === 'true';
+    else if (name === 'maxIndexBuildMemoryUsageMegabytes') {
+      const mb = Number(value);
+      if (!(mb > 0)) throw new Error(`invalid --setParameter ${p}: a positive number of megabytes`);
+      out.indexBuildMemoryMB = mb;
+    } else
+      throw new Error(
+        `unknown --setParameter ${name ?? ''}: this engine takes enableTestCommands and maxIndexBuildMemoryUsageMegabytes`,
+      );
   }
-  return on;
+  return out;
 }
 
 main().catch((e: unknown) => {

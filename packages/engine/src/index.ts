@@ -31,6 +31,11 @@ export interface EngineOptions {
    * MongoDB's specification tests; off by default, as mongod's `enableTestCommands`.
    */
   testCommands?: boolean;
+  /**
+   * mongod's maxIndexBuildMemoryUsageMegabytes: about what an index build's external sorter holds in memory
+   * (default 200); a build's entries beyond it are sorted in runs, in files under the data directory's `_tmp/`.
+   */
+  indexBuildMemoryMB?: number;
 }
 
 /** The engine's table of changes (see storage/oplog.ts and the README, "Oplog"). */
@@ -77,6 +82,7 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
     changes: changeStreams(catalog),
     startedAt: Date.now(),
     log,
+    indexBuildMemoryMB: opts.indexBuildMemoryMB,
   };
   if (opts.testCommands) enableTestCommands(state);
   resumeBuilds(state);

@@ -16,6 +16,8 @@ export interface EngineState {
   changes?: ChangeStreamCommands;
   startedAt: number;
   log: (msg: string, fields?: Record<string, unknown>) => void;
+  /** mongod's maxIndexBuildMemoryUsageMegabytes: what an index build's sorter holds in memory, about. */
+  indexBuildMemoryMB?: number;
 }
 
 /**

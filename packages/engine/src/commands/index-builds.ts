@@ -1,15 +1,22 @@
 // Index builds as the commands see them. createIndexes builds a new index over a collection that holds
 // documents in the background (storage/index-build.ts): its transaction only registers the build, which then
-// runs a step per write transaction (STEP_MS of work), other commands being served between steps, and the
+// runs a step per write transaction (STEP_MS of work, or less while its sorter needs time), other commands
+// being served between steps, and the
 // command answers once the build has ended, as MongoDB's createIndexes does (an error, e.g. a key too long,
 // abandons the index and is the command's reply). Unique (and prepareUnique) indexes are built inside the
 // command's transaction as before: a write during the build could otherwise add a duplicate the build would
 // only find at its end. While an index builds, no query uses it ($text answers "text index required", a hint
 // names no index) and listIndexes does not show it; a second createIndexes of the same index waits for it;
 // dropIndexes or dropping the collection abandons it (its waiters get IndexBuildAborted). `currentOp` lists
-// the builds under way with MongoDB's `msg` and `progress: { done, total }`. A build the engine was stopped
-// in continues when it starts again.
+// the builds under way with MongoDB's `msg` and `progress: { done, total }` of the phase under way. A build the
+// engine was stopped in starts again when it does. The memory a build's sorter uses is mongod's
+// maxIndexBuildMemoryUsageMegabytes (EngineOptions.indexBuildMemoryMB); its files are in the data directory's
+// `_tmp/`, as mongod's.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Document } from 'bson';
+import { dropSorter, useSorter } from '../storage/index-build.js';
+import { ExternalSorter } from '../storage/sorter.js';
 import type { Collection } from '../storage/collection.js';
 import type { IndexSpec } from '../storage/index-keys.js';
 import { CommandError } from '../errors.js';
@@ -22,6 +29,10 @@ import type { EngineState, Handler } from './context.js';
 
 /** Work per step of a build: what other commands wait for at most while it runs. */
 const STEP_MS = 4;
+/** mongod's default maxIndexBuildMemoryUsageMegabytes. */
+const DEFAULT_BUILD_MEMORY_MB = 200;
+/** Where builds keep their sorters' files, under the data directory. */
+const TMP_DIR = '_tmp';
 
 interface Build {
   opid: number;
@@ -76,8 +87,9 @@ export function awaitBuilds(reply: ReplyBody): ReplyBody | Promise<ReplyBody> {
   );
 }
 
-/** Continues the builds under way when the engine last stopped. */
+/** Starts again the builds under way when the engine last stopped (their sorters' files went with that run). */
 export function resumeBuilds(state: EngineState): void {
+  rmSync(join(state.catalog.env.dir, TMP_DIR), { recursive: true, force: true });
   for (const coll of state.catalog.all())
     for (const idx of coll.builds.all()) run(state, coll.dbName, coll.name, idx.id, idx.spec);
 }
@@ -92,12 +104,20 @@ function run(state: EngineState, db: string, collName: string, id: number, spec:
       throw new CommandError('IndexBuildAborted', `Index build aborted: index ${spec.name} on ${ns} was dropped`);
     return coll;
   };
+  // A quarter of the memory per run: two runs wait for the sorting thread while a third is sorted as strings.
+  const runBytes = Math.max(
+    64 << 10,
+    Math.floor(((state.indexBuildMemoryMB ?? DEFAULT_BUILD_MEMORY_MB) * 2 ** 20) / 4),
+  );
+  const sorter = new ExternalSorter(join(env.dir, TMP_DIR, `index-${id}`), runBytes);
+  useSorter(env, id, sorter);
   const steps = async (): Promise<void> => {
     let finished = false;
     let failed = false;
     const commits: Array<Promise<void>> = [];
     // The next step is queued as soon as this one has run (not committed): the build takes part in every commit.
     while (!finished && !failed) {
+      await sorter.whenReady();
       let ran!: () => void;
       const hasRun = new Promise<void>((resolve) => (ran = resolve));
       const step = (): void => {
@@ -132,7 +152,13 @@ function run(state: EngineState, db: string, collName: string, id: number, spec:
   done.catch(() => undefined); // a build nobody waits for (resumed at start) fails quietly, logged above
   const all = builds(state);
   all.set(id, { opid: nextOpid++, db, coll: collName, spec, started: Date.now(), done });
-  void done.finally(() => all.delete(id)).catch(() => undefined);
+  void done
+    .finally(() => {
+      all.delete(id);
+      dropSorter(env, id);
+      return sorter.close();
+    })
+    .catch(() => undefined);
 }
 
 /** An operation of currentOp for a build under way, in MongoDB's shape. */
@@ -140,7 +166,14 @@ function buildOp(state: EngineState, id: number, b: Build): Document | undefined
   const progress = state.catalog.get(b.db, b.coll)?.builds.get(b.spec.name)?.meta.build;
   if (!progress) return undefined;
   const micros = (Date.now() - b.started) * 1000;
-  const pct = progress.total > 0 ? Math.floor((100 * progress.done) / progress.total) : 100;
+  // mongod's messages for the phases of a hybrid build.
+  const [what, done, total] =
+    progress.phase === 'scan'
+      ? ['scanning collection', progress.done, progress.total]
+      : progress.phase === 'load'
+        ? ['inserting keys from external sorter into index', progress.loaded, progress.keys]
+        : ['draining writes received during build', 0, 0];
+  const pct = total > 0 ? Math.floor((100 * done) / total) : 100;
   return {
     type: 'op',
     desc: `IndexBuildsCoordinatorMongod-${id}`,
@@ -151,8 +184,8 @@ function buildOp(state: EngineState, id: number, b: Build): Document | undefined
     op: 'command',
     ns: `${b.db}.${b.coll}`,
     command: { createIndexes: b.coll, indexes: [b.spec], $db: b.db },
-    msg: `Index Build: scanning collection Index Build: scanning collection: ${progress.done}/${progress.total} ${pct}%`,
-    progress: { done: progress.done, total: progress.total },
+    msg: `Index Build: ${what} Index Build: ${what}: ${done}/${total} ${pct}%`,
+    progress: { done, total },
     waitingForLock: false,
   };
 }

@@ -210,7 +210,16 @@ export class Catalog {
 
 /** A build's progress as stored (index-keys.ts BuildProgress). */
 function buildProgress(d: Document): BuildProgress {
-  return { scanned: (d.scanned as string | null) ?? null, done: Number(d.done), total: Number(d.total) };
+  const phase = d.phase === 'load' || d.phase === 'drain' ? d.phase : 'scan';
+  return {
+    phase,
+    scanned: (d.scanned as string | null) ?? null,
+    done: Number(d.done),
+    total: Number(d.total),
+    keys: Number(d.keys ?? 0),
+    loaded: Number(d.loaded ?? 0),
+    side: Number(d.side ?? 0),
+  };
 }
 
 /**

@@ -51,12 +51,20 @@ export interface IndexMeta {
   build?: BuildProgress;
 }
 
-/** How far the build of an index has come: the documents up to `scanned` (a record id, in the collection's
- *  order; null before the first) have their entries, `done` of the `total` the collection held when it began. */
+/**
+ * How far the build of an index has come (index-build.ts). `phase` 'scan': the documents up to `scanned` (a
+ * record id, in the collection's order; null before the first), `done` of the `total` the collection held when
+ * it began, have given their `keys` entries to the build's sorter; 'load': `loaded` of them are in the index,
+ * appended in key order; 'drain': the writes made meanwhile (kept aside, numbered below `side`) are applied.
+ */
 export interface BuildProgress {
+  phase: 'scan' | 'load' | 'drain';
   scanned: Rid | null;
   done: number;
   total: number;
+  keys: number;
+  loaded: number;
+  side: number;
 }
 
 /** A record id (the document's key in `docs` after the collection id). */

@@ -12,6 +12,18 @@ import { ridOf } from './order.js';
 import { countComponents, LMDB_MAX_KEY, type IndexMeta, type Rid } from './index-keys.js';
 
 const NONE = Buffer.alloc(0);
+/** lmdb's MDB_APPEND: the key goes after the last one, with no search (refused when it does not sort after it). */
+const APPEND = { append: true };
+/** What a write kept aside during a build does to its entry. */
+const PUT = 1;
+const DELETE = 0;
+/** Writes kept aside read at a time when they are applied or deleted. */
+const SIDE_CHUNK = 4096;
+
+/** The `meta` key of the `seq`th write kept aside during the build of the index `id` (in the order made). */
+function asideKey(id: number, seq: number): string {
+  return `build-aside:${id}:${String(seq).padStart(16, '0')}`;
+}
 /** Keys read per cursor when a term's entries are read whole (a common term has tens of thousands). */
 const TERM_CHUNK = 8192;
 
@@ -53,19 +65,61 @@ export class IndexTable {
     return b;
   }
 
-  /** Stores an entry (a unique index's value is the record id). */
+  /** Stores an entry (a unique index's value is the record id); kept aside while the index is being built. */
   put(key: string, rid: Rid): void {
+    if (this.meta.build) return this.keepAside(PUT, key, rid);
     this.env.keys.putSync(this.keyBuffer(key, rid), this.unique ? Buffer.from(rid, 'utf8') : NONE);
   }
 
   delete(key: string, rid: Rid): void {
+    if (this.meta.build) return this.keepAside(DELETE, key, rid);
     this.env.keys.removeSync(this.keyBuffer(key, rid));
   }
 
-  /** Deletes every entry (a clustered `_id_` index has none of its own). */
+  /** Deletes every entry (a clustered `_id_` index has none of its own), and the writes kept aside. */
   clear(): void {
     if (this.clustered) return;
     for (const k of keyRange(this.env.keys, this.idPrefix, prefixEnd(this.idPrefix))) this.env.keys.removeSync(k);
+    while (this.applyAside(SIDE_CHUNK, false) === SIDE_CHUNK);
+  }
+
+  /** Stores a whole key given by the build's sorter: appended when it follows the last key of `keys` (the sorted
+   *  load: each page written once, filled), else put where it belongs. */
+  load(whole: Buffer): void {
+    // lmdb's types say void; putSync answers whether the put was done (false: not after the last key).
+    if (!(this.env.keys.putSync(whole, NONE, APPEND) as unknown as boolean)) this.env.keys.putSync(whole, NONE);
+  }
+
+  /**
+   * A write to a document the build has scanned, while the index is built: its entries are in the build's
+   * sorter, not yet in the index, so the change is kept aside, numbered, and applied once they are (applyAside).
+   */
+  private keepAside(op: number, key: string, rid: Rid): void {
+    const whole = this.keyBuffer(key, rid);
+    const value = Buffer.allocUnsafe(1 + whole.length);
+    value[0] = op;
+    whole.copy(value, 1);
+    this.env.meta.putSync(asideKey(this.meta.id, this.meta.build!.side++), value);
+  }
+
+  /** Applies (or, `apply` false, only deletes) the first `limit` writes kept aside, in the order they were made;
+   *  returns how many there were. */
+  applyAside(limit: number, apply = true): number {
+    const start = asideKey(this.meta.id, 0);
+    const end = asideKey(this.meta.id, Number.MAX_SAFE_INTEGER);
+    const kept = [...this.env.meta.getRange({ start, end, limit })].map(({ key, value }) => ({
+      key,
+      value: Buffer.from(value as Buffer),
+    }));
+    for (const { key, value } of kept) {
+      if (apply) {
+        const whole = value.subarray(1);
+        if (value[0] === PUT) this.env.keys.putSync(whole, NONE);
+        else this.env.keys.removeSync(whole);
+      }
+      this.env.meta.removeSync(key);
+    }
+    return kept.length;
   }
 
   /** The key range of the entries under `prefix` (whole components). */

@@ -185,6 +185,26 @@ export class Index {
     return this.text === undefined;
   }
 
+  /** Counts a document's keys in the per-field counters, its entries going to a build's sorter (index-build.ts). */
+  tally(keys: DocKeys): void {
+    this.track(keys, 1);
+  }
+
+  /** What every stored key of the index begins with (its id). */
+  get keyPrefix(): Buffer {
+    return this.entries.idPrefix;
+  }
+
+  /** Stores a whole key from a build's sorter, in key order (index-table.ts load). */
+  load(whole: Buffer): void {
+    this.entries.load(whole);
+  }
+
+  /** Applies the first `limit` writes kept aside during the build; returns how many there were. */
+  applyAside(limit: number): number {
+    return this.entries.applyAside(limit);
+  }
+
   add(rid: Rid, keys: DocKeys): void {
     if (!this.clustered) for (const e of keys.entries) this.entries.put(e.key, rid);
     if (this.counting) for (const e of keys.entries) this.counted.record(e.key, 1);
