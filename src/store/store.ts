@@ -198,7 +198,7 @@ export class Store {
     // Each as it ends: a failed one is known at once, not after the longest build.
     for (const build of this.building)
       void build.then(({ name, error }) => {
-        // A stop cuts the build's connection, not the build: it goes on (MongoDB) or resumes at the next start.
+        // A stop cuts the build's connection, not the build: it goes on (MongoDB) or starts again at the next start.
         if (this.closing) return;
         if (error) log.error({ err: error, index: name }, 'index build failed; it is tried again at the next start');
         else log.info({ index: name, ms: Date.now() - started }, 'index built');

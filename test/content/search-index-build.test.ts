@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { contentIndexes } from '../../src/store/content/indexes.js';
 import { Store } from '../../src/store/store.js';
+import { openTestDb } from '../helpers/db.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import * as f from './fixtures.js';
 
@@ -83,4 +84,29 @@ test('two gateways starting together on a store with the older index both start,
   ]);
   const found = await svc.gql<{ searchArticles: { totalCount: number } }>(SEARCH);
   expect(found.body.data?.searchArticles.totalCount).toBe(200);
+});
+
+test('a bulk load (the seed) sets the text index aside while the articles are empty, and builds it over them after', async () => {
+  const t = await openTestDb('bulk-load');
+  try {
+    const store = await Store.onDb(t.client, t.db);
+    const articles = t.db.collection('articles');
+    expect((await articles.listIndexes().toArray()).map((i) => i.name)).toContain('articles_text');
+    const aside = await store.setAsideDeferred(contentIndexes);
+    expect(aside.map((d) => d.options?.name)).toEqual(['articles_text']);
+    expect((await articles.listIndexes().toArray()).map((i) => i.name)).not.toContain('articles_text');
+    await f.insert(t.db, {
+      articles: Array.from({ length: 300 }, (_, i) =>
+        f.article(`bulk-${i}`, { title: `Lighthouse keeper number ${i}`, summary: 'Storms and ships.' }),
+      ),
+    });
+    // Not empty now: nothing more is set aside.
+    expect(await store.setAsideDeferred(contentIndexes)).toEqual([]);
+    await store.ensureIndexes(aside);
+    expect(await store.indexBuilds).toEqual([{ name: 'articles_text' }]);
+    const found = await articles.countDocuments({ $text: { $search: 'lighthouse' } });
+    expect(found).toBe(300);
+  } finally {
+    await t.close();
+  }
 });

@@ -31,6 +31,8 @@ const RUNS_IN_FLIGHT = 2;
 const BATCH_BYTES = 256 << 10;
 /** Batches the sorting thread sends ahead of the load. */
 const BATCHES_AHEAD = 8;
+/** Entries sorted in the event loop, in memory, when they are all the build has: a few milliseconds of sorting. */
+const IN_LOOP_BYTES = 128 << 10;
 /** Bytes read from a run file at a time while merging. */
 const READ_BYTES = 1 << 20;
 
@@ -181,9 +183,9 @@ const threadAvailable = import.meta.url.endsWith('.js');
 
 /**
  * One build's sorter, as the build sees it: `add` entries while `accepting`, then `end()`, then `take()` them in
- * order; `whenReady()` resolves once it can do more of either. `close()` stops it and deletes its files. Entries
- * that fit in one run are sorted in memory, in `end()`, with no file and no thread; the sorting thread starts
- * with the first full run.
+ * order; `whenReady()` resolves once it can do more of either. `close()` stops it and deletes its files. A few
+ * entries (IN_LOOP_BYTES) are sorted in memory, in `end()`, with no file and no thread; more start the sorting
+ * thread, with the first full run or at the end.
  */
 export class ExternalSorter {
   private packed: Buffer;
@@ -284,12 +286,10 @@ export class ExternalSorter {
   /** No more input: the merge begins. */
   end(): void {
     this.ended = true;
-    if (this.worker) {
+    if (this.worker || this.files || this.used > IN_LOOP_BYTES) {
       if (this.used > 0) this.spill();
-      this.post({ kind: 'merge', ahead: BATCHES_AHEAD });
-    } else if (this.files) {
-      if (this.used > 0) this.spill();
-      this.merge = this.files.merged();
+      if (this.worker) this.post({ kind: 'merge', ahead: BATCHES_AHEAD });
+      else this.merge = this.files!.merged();
     } else this.merge = sortedInMemory(this.packed.subarray(0, this.used));
     this.packed = Buffer.alloc(0);
   }
