@@ -9,6 +9,7 @@ import { CursorRegistry } from './cursors.js';
 import type { EngineState } from './commands/context.js';
 import { enableTestCommands } from './commands/failpoints.js';
 import { resumeBuilds } from './commands/index-builds.js';
+import { reclaimInBackground } from './storage/reclaim.js';
 import { StorageEnv } from './storage/env.js';
 import type { Oplog } from './storage/oplog.js';
 import { isLegacyDir, LegacyFormatError } from './persist/legacy.js';
@@ -86,6 +87,7 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
   };
   if (opts.testCommands) enableTestCommands(state);
   resumeBuilds(state);
+  reclaimInBackground(env);
   const server = new WireServer(state, { commit: () => env.flushed() });
   const ttl = new TtlSweeper(catalog, opts.ttlIntervalMs ?? 60_000, log);
   const shutdown = async (): Promise<void> => {

@@ -184,7 +184,7 @@ export class Catalog {
     const coll = colls?.get(name);
     if (!colls || !coll) return false;
     assertWriting(this.env);
-    coll.clear();
+    coll.discard();
     this.env.meta.removeSync(collKey(coll.id));
     colls.delete(name);
     if (colls.size === 0) this.dbs.delete(db);

@@ -14,12 +14,13 @@ import { decode, leadingId } from './bsonio.js';
 import { DuplicateKeyError } from '../errors.js';
 import { copyOut } from './copy-out.js';
 import { assertWriting, readStats, type StorageEnv } from './env.js';
-import { keyRange, prefixEnd, u32 } from './key-ranges.js';
+import { prefixEnd, u32 } from './key-ranges.js';
 import type { Oplog } from './oplog.js';
 import { Index } from './indexes.js';
 import { IndexBuilds } from './index-build.js';
 import { LMDB_MAX_KEY, prefixKey, type DocKeys, type IndexMeta, type IndexSpec, type Rid } from './index-keys.js';
 import { slotSuffix } from './order.js';
+import { reclaimLater } from './reclaim.js';
 import type { NameSet } from './rawdoc.js';
 
 export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
@@ -404,20 +405,20 @@ export class Collection {
     if (this.builds.get(name)) return this.builds.abort(name);
     const idx = this.indexes.get(name);
     if (!idx) return;
-    idx.clear();
+    idx.discard();
     this.indexes.delete(name);
     this.meta.indexes = this.meta.indexes.filter((m) => m.spec.name !== name);
     this.changed();
     this.catalog.oplog.record({ op: 'c', ns: `${this.dbName}.$cmd`, o: { dropIndexes: this.name, index: name } });
   }
 
-  /** Deletes every document and index entry (the collection is being dropped). */
-  clear(): void {
+  /** The collection is being dropped: its documents and index entries are deleted in the background (reclaim.ts). */
+  discard(): void {
     assertWriting(this.env);
-    for (const idx of this.indexes.values()) idx.clear();
-    this.builds.clear();
+    for (const idx of this.indexes.values()) idx.discard();
+    this.builds.discard();
     const start = u32(this.id);
-    for (const k of keyRange(this.env.docs, start, prefixEnd(start))) this.env.docs.removeSync(k);
+    reclaimLater(this.env, { db: 'docs', start, end: prefixEnd(start) });
   }
 }
 

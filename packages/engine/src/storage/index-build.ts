@@ -202,15 +202,15 @@ export class IndexBuilds {
   abort(name: string): void {
     const idx = this.building.get(name);
     if (!idx) return;
-    idx.clear();
+    idx.discard();
     this.building.delete(name);
     const metas = this.host.indexMetas;
     metas.splice(metas.indexOf(idx.meta), 1);
     this.host.touched();
   }
 
-  /** Deletes the entries of every build (the collection is being dropped). */
-  clear(): void {
-    for (const idx of this.building.values()) idx.clear();
+  /** Gives back the entries of every build (the collection is being dropped). */
+  discard(): void {
+    for (const idx of this.building.values()) idx.discard();
   }
 }

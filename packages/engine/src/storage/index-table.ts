@@ -9,6 +9,7 @@ import type { Database } from 'lmdb';
 import type { StorageEnv } from './env.js';
 import { keyRange, keyValueRange, prefixEnd, u32 } from './key-ranges.js';
 import { ridOf } from './order.js';
+import { reclaimLater } from './reclaim.js';
 import { countComponents, LMDB_MAX_KEY, type IndexMeta, type Rid } from './index-keys.js';
 
 const NONE = Buffer.alloc(0);
@@ -88,6 +89,14 @@ export class IndexTable {
   load(whole: Buffer): void {
     // lmdb's types say void; putSync answers whether the put was done (false: not after the last key).
     if (!(this.env.keys.putSync(whole, NONE, APPEND) as unknown as boolean)) this.env.keys.putSync(whole, NONE);
+  }
+
+  /** Gives the entries, and the writes kept aside, back in the background (reclaim.ts): the index is dropped. */
+  discard(): void {
+    if (this.clustered) return;
+    reclaimLater(this.env, { db: 'keys', start: this.idPrefix, end: prefixEnd(this.idPrefix) });
+    const aside = { start: asideKey(this.meta.id, 0), end: asideKey(this.meta.id, Number.MAX_SAFE_INTEGER) };
+    reclaimLater(this.env, { db: 'meta', ...aside });
   }
 
   /**

@@ -248,7 +248,13 @@ export class Index {
     }
   }
 
-  /** Deletes every entry (dropping the index or its collection; a clustered `_id_` index's are the documents). */
+  /** The index is dropped: its entries are deleted in the background (reclaim.ts), its counts forgotten now. */
+  discard(): void {
+    this.counted.clear();
+    this.entries.discard();
+  }
+
+  /** Deletes every entry, now (a build starting over; a clustered `_id_` index's are the documents). */
   clear(): void {
     this.counted.clear();
     this.entries.clear();
