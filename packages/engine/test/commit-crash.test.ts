@@ -2,28 +2,12 @@
 // engine process killed with SIGKILL while several connections write concurrently keeps every acknowledged
 // write (an unacknowledged chunked insert may keep a prefix, as the README says). The engine runs as a child process from
 // the dist/ build that jest's global setup produces; engine-internal, so only against the embedded engine.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
-import { engineCli } from './helpers/engine-cli.js';
-
-const cli = engineCli;
-
-function startChild(dbPath: string): Promise<{ proc: ChildProcess; uri: string }> {
-  const proc = spawn(process.execPath, [cli, '--port', '0', '--dbpath', dbPath], { stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    proc.stdout!.on('data', (b: Buffer) => {
-      out += b.toString();
-      if (out.includes('\n')) resolve({ proc, uri: out.split('\n')[0]!.trim() });
-    });
-    proc.stderr!.on('data', (b: Buffer) => (err += b.toString()));
-    proc.once('exit', (code) => reject(new Error(`engine exited early (${code}): ${err}`)));
-  });
-}
+import { startEngineCli } from './helpers/engine-cli.js';
 
 async function kill9(proc: ChildProcess): Promise<void> {
   if (proc.exitCode !== null || proc.signalCode !== null) return;
@@ -48,7 +32,7 @@ function defineTests(): void {
 
   it('keeps every acknowledged write of concurrent connections through kill -9', async () => {
     const WRITERS = 4;
-    const a = await startChild(dir);
+    const a = await startEngineCli(dir);
     const clients = Array.from(
       { length: WRITERS },
       () => new MongoClient(a.uri, { serverSelectionTimeoutMS: 5000, maxPoolSize: 2 }),
@@ -99,7 +83,7 @@ function defineTests(): void {
       await Promise.all(clients.map((c) => c.close(true).catch(() => undefined)));
     }
 
-    const b = await startChild(dir);
+    const b = await startEngineCli(dir);
     const client = new MongoClient(b.uri, { serverSelectionTimeoutMS: 5000 });
     try {
       await client.connect();

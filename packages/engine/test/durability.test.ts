@@ -7,30 +7,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
-import { engineCli } from './helpers/engine-cli.js';
-
-const cli = engineCli;
+import { startEngineCli } from './helpers/engine-cli.js';
 
 interface Child {
   proc: ChildProcess;
   uri: string;
-}
-
-function startChild(dbPath: string, extra: string[] = []): Promise<Child> {
-  const proc = spawn(process.execPath, [cli, '--port', '0', '--dbpath', dbPath, ...extra], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    proc.stdout!.on('data', (b: Buffer) => {
-      out += b.toString();
-      const line = out.split('\n')[0];
-      if (out.includes('\n') && line) resolve({ proc, uri: line.trim() });
-    });
-    proc.stderr!.on('data', (b: Buffer) => (err += b.toString()));
-    proc.once('exit', (code) => reject(new Error(`engine exited early (${code}): ${err}`)));
-  });
 }
 
 function exited(proc: ChildProcess): Promise<number | null> {
@@ -68,7 +49,7 @@ function defineTests(): void {
 
     it('kill -9 right after acknowledged writes loses nothing', async () => {
       const dir = fresh();
-      const a = await startChild(dir);
+      const a = await startEngineCli(dir);
       await withClient(a.uri, async (client) => {
         const c = client.db('app').collection('users');
         await c.createIndex({ email: 1 }, { unique: true });
@@ -82,7 +63,7 @@ function defineTests(): void {
       });
       await kill9(a);
 
-      const b = await startChild(dir);
+      const b = await startEngineCli(dir);
       try {
         await withClient(b.uri, async (client) => {
           const c = client.db('app').collection('users');
@@ -103,7 +84,7 @@ function defineTests(): void {
 
     it('kill -9 in the middle of a stream of writes keeps every acknowledged one', async () => {
       const dir = fresh();
-      const a = await startChild(dir);
+      const a = await startEngineCli(dir);
       const acked: number[] = [];
       await withClient(a.uri, async (client) => {
         const c = client.db('app').collection('stream');
@@ -130,7 +111,7 @@ function defineTests(): void {
         await writer;
       });
 
-      const b = await startChild(dir);
+      const b = await startEngineCli(dir);
       try {
         await withClient(b.uri, async (client) => {
           const c = client.db('app').collection('stream');
@@ -147,9 +128,9 @@ function defineTests(): void {
 
     it('refuses a dbPath another running engine holds', async () => {
       const dir = fresh();
-      const a = await startChild(dir);
+      const a = await startEngineCli(dir);
       try {
-        await expect(startChild(dir)).rejects.toThrow(/in use/);
+        await expect(startEngineCli(dir)).rejects.toThrow(/in use/);
       } finally {
         await kill9(a);
       }
@@ -168,7 +149,7 @@ function defineTests(): void {
           await new Promise((r) => setTimeout(r, 20));
         expect(readFileSync(`/proc/${pid}/stat`, 'utf8')).toMatch(/\) Z /);
         writeFileSync(join(dir, 'engine.lock'), `${pid}\n`);
-        const a = await startChild(dir);
+        const a = await startEngineCli(dir);
         await kill9(a);
       } finally {
         parent.kill('SIGKILL');
@@ -177,7 +158,7 @@ function defineTests(): void {
 
     it('closes cleanly on SIGTERM (exit 0), releasing the data directory', async () => {
       const dir = fresh();
-      const a = await startChild(dir);
+      const a = await startEngineCli(dir);
       await withClient(a.uri, async (client) => {
         const c = client.db('app').collection('bulk');
         await c.createIndex({ k: 1 }, { unique: true });
@@ -190,7 +171,7 @@ function defineTests(): void {
       expect(await exited(a.proc)).toBe(0);
       expect(readdirSync(dir)).not.toContain('engine.lock');
 
-      const b = await startChild(dir);
+      const b = await startEngineCli(dir);
       try {
         await withClient(b.uri, async (client) => {
           const c = client.db('app').collection('bulk');

@@ -4,13 +4,13 @@
 // runs on a thread of its own), with runs of 64 KB so that a few thousand documents make many: writes made
 // during each of its phases are in the finished index exactly as in an index the writes kept from the start,
 // and currentOp names the phases as mongod does.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient, type Collection, type Document } from 'mongodb';
 import { ExternalSorter } from '../src/storage/sorter.js';
-import { engineCli } from './helpers/engine-cli.js';
+import { startEngineCli } from './helpers/engine-cli.js';
 
 /** A deterministic generator (mulberry32), so a failure repeats. */
 function random(seed: number): () => number {
@@ -92,24 +92,6 @@ const article = (i: number): Article => ({
   summary: `the series ${i % 13}: storms, ships, the coast guard and the tide ${i}`,
 });
 
-function startChild(dbPath: string): Promise<{ proc: ChildProcess; uri: string }> {
-  const proc = spawn(
-    process.execPath,
-    [engineCli, '--port', '0', '--dbpath', dbPath, '--setParameter', 'maxIndexBuildMemoryUsageMegabytes=0.25'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    proc.stdout!.on('data', (b: Buffer) => {
-      out += b.toString();
-      if (out.includes('\n')) resolve({ proc, uri: out.split('\n')[0]!.trim() });
-    });
-    proc.stderr!.on('data', (b: Buffer) => (err += b.toString()));
-    proc.once('close', (code) => reject(new Error(`engine exited early (${code}): ${err}`)));
-  });
-}
-
 function defineBuildTests(): void {
   describe('a build sorted in runs on the sorting thread', () => {
     let dir: string;
@@ -117,7 +99,7 @@ function defineBuildTests(): void {
     let client: MongoClient;
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), 'engine-sorted-build-'));
-      child = await startChild(dir);
+      child = await startEngineCli(dir, ['--setParameter', 'maxIndexBuildMemoryUsageMegabytes=0.25']);
       client = await MongoClient.connect(child.uri);
     });
     afterAll(async () => {
