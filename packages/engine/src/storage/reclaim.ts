@@ -22,16 +22,33 @@ const CHUNK = 256;
 /** Work per step: what other commands wait for at most while it runs. */
 const STEP_MS = 4;
 
+/** Ranges recorded per environment in this run (dropped transactions included): a commit after which this has
+ *  not moved added none, and the ranges waiting are not read again. */
+const recorded = new WeakMap<StorageEnv, number>();
+
 /** Deletes the ranges waiting, a step per write transaction: those left by the last run at once, and any a commit
  *  adds after it. */
 export function reclaimInBackground(env: StorageEnv): void {
   let running = false;
+  let seen = -1;
   const kick = (): void => {
-    if (running || env.closing || !reclaimPending(env)) return;
+    const now = recorded.get(env) ?? 0;
+    if (running || env.closing || now === seen) return;
+    if (!reclaimPending(env)) {
+      seen = now;
+      return;
+    }
     running = true;
     void (async () => {
       try {
-        while (!env.closing && !(await env.writeAsync(() => reclaimStep(env, performance.now() + STEP_MS))));
+        for (;;) {
+          const at = recorded.get(env) ?? 0;
+          if (env.closing) break;
+          if (await env.writeAsync(() => reclaimStep(env, performance.now() + STEP_MS))) {
+            seen = at;
+            break;
+          }
+        }
       } catch {
         // the engine is closing: the rest waits for the next start
       } finally {
@@ -46,6 +63,7 @@ export function reclaimInBackground(env: StorageEnv): void {
 
 /** Records a range to reclaim (inside the dropping write transaction). */
 export function reclaimLater(env: StorageEnv, range: Range): void {
+  recorded.set(env, (recorded.get(env) ?? 0) + 1);
   env.meta.putSync(`${PREFIX}${String(nextSeq(env)).padStart(16, '0')}`, encode({ ...range }));
 }
 
