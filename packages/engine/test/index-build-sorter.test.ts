@@ -156,6 +156,59 @@ function defineBuildTests(): void {
       expect(readdirSync(join(dir, '_tmp'))).toEqual([]);
     }, 120_000);
   });
+
+  it('started over after the engine was killed during its load: the entries loaded before are replaced, not kept twice', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engine-sorted-restart-'));
+    const args = ['--setParameter', 'maxIndexBuildMemoryUsageMegabytes=0.25'];
+    try {
+      let child = await startEngineCli(dir, args);
+      let client = await MongoClient.connect(child.uri);
+      const c = (): Collection<Article> => client.db('sorted').collection<Article>('restart');
+      const docs = Array.from({ length: 3 * DOCS }, (_, i) => article(i));
+      for (let i = 0; i < docs.length; i += 1000) await c().insertMany(docs.slice(i, i + 1000));
+      void c()
+        .createIndex({ title: 'text', summary: 'text' }, { name: 'text' })
+        .catch(() => undefined);
+      // Killed once the sorted entries are in the index past the term "article" (numbers sort first, then it).
+      let loading = false;
+      while (!loading) {
+        const op = await client.db('admin').command({ currentOp: 1, ns: c().namespace });
+        const [build] = op.inprog as Document[];
+        if (!build) throw new Error('the build ended before its load was seen');
+        loading = /inserting keys/.test(String(build.msg)) && build.progress.done >= 0.4 * build.progress.total;
+      }
+      child.proc.kill('SIGKILL');
+      await new Promise((resolve) => child.proc.once('close', resolve));
+      await client.close(true);
+
+      child = await startEngineCli(dir, args);
+      client = await MongoClient.connect(child.uri);
+      try {
+        // Meanwhile, writes on either side of the new scan.
+        await c().deleteOne({ _id: 5 });
+        await c().updateOne({ _id: 3 * DOCS - 1 }, { $set: { title: 'a zeppelin' } });
+        while (((await client.db('admin').command({ currentOp: 1, ns: c().namespace })).inprog as Document[]).length)
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        expect((await c().listIndexes().toArray()).map((i) => i.name)).toEqual(['_id_', 'text']);
+        expect(await c().countDocuments({ $text: { $search: 'lighthouses' } })).toBe(3 * DOCS - 2);
+        expect(await c().countDocuments({ $text: { $search: 'zeppelin' } })).toBe(1);
+        // "article" left the updated title: its entry from the first start is gone with the others.
+        expect(await c().countDocuments({ $text: { $search: 'article' } })).toBe(3 * DOCS - 2);
+        // Each document found once by a word of every document: no entry of the first start is left beside the new.
+        const found = await c()
+          .find({ $text: { $search: 'storms' } }, { projection: { _id: 1 } })
+          .toArray();
+        expect(found.length).toBe(3 * DOCS - 1);
+        expect(new Set(found.map((d) => d._id)).size).toBe(found.length);
+      } finally {
+        await client.close();
+        child.proc.kill('SIGTERM');
+        await new Promise((resolve) => child.proc.once('close', resolve));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 }
 
 const zeppelin = (n: number): Omit<Article, '_id'> => ({ title: `zeppelin ${n}`, summary: `airship lighthouses ${n}` });

@@ -118,6 +118,8 @@ function run(state: EngineState, db: string, collName: string, id: number, spec:
     // The next step is queued as soon as this one has run (not committed): the build takes part in every commit.
     while (!finished && !failed) {
       await sorter.whenReady();
+      // A build started over waits for the entries of its earlier start, deleted in the background.
+      if (target().builds.waitsForReclaim(spec.name)) await new Promise((resolve) => setTimeout(resolve, 20));
       let ran!: () => void;
       const hasRun = new Promise<void>((resolve) => (ran = resolve));
       const step = (): void => {

@@ -144,6 +144,8 @@ export class IndexBuilds {
       return false;
     }
     if (progress.phase === 'load') {
+      // Entries of an earlier start of this build, given back by `restart`, are still being deleted.
+      if (progress.loaded === 0 && idx.reclaiming) return false;
       do {
         for (let i = 0; i < LOAD_CHUNK; i++) {
           const key = sorter.take();
@@ -163,12 +165,21 @@ export class IndexBuilds {
     return false;
   }
 
-  /** Starts the build of `idx` over: no entry, nothing kept aside, no document counted. */
+  /** Starts the build of `idx` over: no document counted, nothing kept aside, and the entries an earlier start
+   *  loaded given back in the background (reclaim.ts; the load waits for them to be gone), so that a restart
+   *  during the load of a large index does not hold the engine while they are deleted. */
   private restart(idx: Index): void {
-    idx.clear();
+    const { side } = idx.meta.build!;
+    idx.discard(side);
     idx.meta.multi.fill(0);
     idx.meta.unordered.fill(0);
-    idx.meta.build = { phase: 'scan', scanned: null, done: 0, total: this.host.size, keys: 0, loaded: 0, side: 0 };
+    idx.meta.build = { phase: 'scan', scanned: null, done: 0, total: this.host.size, keys: 0, loaded: 0, side };
+  }
+
+  /** Whether the build of `name` waits for the entries of an earlier start of it to be deleted. */
+  waitsForReclaim(name: string): boolean {
+    const idx = this.building.get(name);
+    return idx?.meta.build?.phase === 'load' && idx.meta.build.loaded === 0 && idx.reclaiming;
   }
 
   /**

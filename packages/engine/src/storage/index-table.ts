@@ -9,7 +9,7 @@ import type { Database } from 'lmdb';
 import type { StorageEnv } from './env.js';
 import { keyRange, keyValueRange, prefixEnd, u32 } from './key-ranges.js';
 import { ridOf } from './order.js';
-import { reclaimLater } from './reclaim.js';
+import { reclaimLater, reclaimWaits } from './reclaim.js';
 import { countComponents, LMDB_MAX_KEY, type IndexMeta, type Rid } from './index-keys.js';
 
 const NONE = Buffer.alloc(0);
@@ -91,12 +91,17 @@ export class IndexTable {
     if (!(this.env.keys.putSync(whole, NONE, APPEND) as unknown as boolean)) this.env.keys.putSync(whole, NONE);
   }
 
-  /** Gives the entries, and the writes kept aside, back in the background (reclaim.ts): the index is dropped. */
-  discard(): void {
+  /** Gives the entries, and the writes kept aside before the `aside`th, back in the background (reclaim.ts): the
+   *  index is dropped, or its build starts over (numbering the writes it keeps aside from `aside` on). */
+  discard(aside = Number.MAX_SAFE_INTEGER): void {
     if (this.clustered) return;
     reclaimLater(this.env, { db: 'keys', start: this.idPrefix, end: prefixEnd(this.idPrefix) });
-    const aside = { start: asideKey(this.meta.id, 0), end: asideKey(this.meta.id, Number.MAX_SAFE_INTEGER) };
-    reclaimLater(this.env, { db: 'meta', ...aside });
+    reclaimLater(this.env, { db: 'meta', start: asideKey(this.meta.id, 0), end: asideKey(this.meta.id, aside) });
+  }
+
+  /** Whether entries of this index given back (discard) are still being deleted. */
+  get reclaiming(): boolean {
+    return reclaimWaits(this.env, 'keys', this.idPrefix);
   }
 
   /**

@@ -248,10 +248,16 @@ export class Index {
     }
   }
 
-  /** The index is dropped: its entries are deleted in the background (reclaim.ts), its counts forgotten now. */
-  discard(): void {
+  /** The index is dropped, or its build starts over (writes kept aside numbered from `aside` on): its entries are
+   *  deleted in the background (reclaim.ts), its counts forgotten now. */
+  discard(aside?: number): void {
     this.counted.clear();
-    this.entries.discard();
+    this.entries.discard(aside);
+  }
+
+  /** Whether entries it gave back (discard) are still being deleted: a build starting over waits for them. */
+  get reclaiming(): boolean {
+    return this.entries.reclaiming;
   }
 
   /** Deletes every entry, now (a build starting over; a clustered `_id_` index's are the documents). */

@@ -73,6 +73,16 @@ function nextSeq(env: StorageEnv): number {
   return 0;
 }
 
+/** Whether a range of `db` starting at `start` waits to be reclaimed. */
+export function reclaimWaits(env: StorageEnv, db: Range['db'], start: Buffer | string): boolean {
+  for (const { value } of env.meta.getRange({ start: PREFIX, end: `${PREFIX}\uffff` })) {
+    const range = stored(decode(value as Buffer));
+    if (range.db === db && (typeof start === 'string' ? range.start === start : start.equals(range.start as Buffer)))
+      return true;
+  }
+  return false;
+}
+
 /** Whether any range waits to be reclaimed. */
 export function reclaimPending(env: StorageEnv): boolean {
   for (const _ of env.meta.getKeys({ start: PREFIX, end: `${PREFIX}\uffff`, limit: 1 })) return true;

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const engineCli = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'src', 'cli.js');
+const engineCli = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'src', 'cli.js');
 
 export function runEngineCli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   const proc = spawn(process.execPath, [engineCli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
