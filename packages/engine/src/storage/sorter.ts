@@ -13,6 +13,7 @@
 // text index has about 30 million entries (1 GB of keys): stored in scan order, each one landed on a different
 // page of a tree of that size, and the build took 577 s; appended in order, each page is written once.
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 
@@ -87,6 +88,9 @@ export class RunFiles {
       if (used > 0) yield out.subarray(0, used);
     } finally {
       for (const r of readers) r.close();
+      // Deleted where the merge ran (the sorting thread): a gigabyte of runs takes the kernel a few hundred
+      // milliseconds to let go of, which the engine's event loop would otherwise wait for.
+      this.remove();
     }
   }
 
@@ -336,10 +340,10 @@ export class ExternalSorter {
   async close(): Promise<void> {
     this.failure ??= new Error('index build sorter: closed');
     this.merge?.return(undefined);
-    // The files first: a stopping engine may not wait for the thread's end. A run the thread is still writing
-    // fails to open in the deleted directory, which is what is asked of it.
-    rmSync(this.dir, { recursive: true, force: true });
     this.wake();
+    // The files first (off the event loop): a stopping engine may not wait for the thread's end. A run the thread
+    // is still writing fails to open in the deleted directory, which is what is asked of it.
+    await rm(this.dir, { recursive: true, force: true });
     if (this.worker) await this.worker.terminate();
   }
 }
