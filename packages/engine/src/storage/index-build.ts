@@ -209,7 +209,7 @@ export class IndexBuilds {
     return idx;
   }
 
-  /** Abandons the build of `name`, deleting the entries written so far. */
+  /** Abandons the build of `name`: its entries and the writes it kept aside are deleted in the background. */
   abort(name: string): void {
     const idx = this.building.get(name);
     if (!idx) return;
