@@ -1,7 +1,7 @@
 // Space given back after a drop, in the background. Dropping an index or a collection takes it out of the catalog
 // at once, in the command's transaction, and records the key ranges it held (its index entries, its documents,
 // the writes a build kept aside) as ranges to reclaim, in `meta`; their keys are then deleted a step at a time
-// (STEP_MS per write transaction, other commands served between steps), as MongoDB's drop-pending idents are.
+// (STEP_MS per write transaction, then a pause as long, other commands served meanwhile), as MongoDB's drop-pending idents are.
 // Ids are never reused (Catalog.newId), so no index or collection made later reads or writes a range still being
 // reclaimed. The ranges are persisted with the drop: an engine stopped before it has deleted them all finishes
 // at its next start. Dropping the articles' text index at `large` deleted 30 million entries in one transaction
@@ -26,8 +26,8 @@ const STEP_MS = 4;
  *  not moved added none, and the ranges waiting are not read again. */
 const recorded = new WeakMap<StorageEnv, number>();
 
-/** Deletes the ranges waiting, a step per write transaction: those left by the last run at once, and any a commit
- *  adds after it. */
+/** Deletes the ranges waiting, a step per write transaction with as long a pause after it: those left by the last
+ *  run at once, and any a commit adds after it. */
 export function reclaimInBackground(env: StorageEnv): void {
   let running = false;
   let seen = -1;
@@ -48,6 +48,9 @@ export function reclaimInBackground(env: StorageEnv): void {
             seen = at;
             break;
           }
+          // Then as long again for everything else: space given back is never urgent, and the writes of a drop
+          // are not to slow the commands that follow it more than half.
+          await new Promise((resolve) => setTimeout(resolve, STEP_MS));
         }
       } catch {
         // the engine is closing: the rest waits for the next start
