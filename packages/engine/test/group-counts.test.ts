@@ -100,3 +100,49 @@ test('in a $facet, beside other branches', async () => {
     ],
   });
 });
+
+test('a $facet of counts answers as mingo does when a value it does not key comes after counted ones', async () => {
+  // Sorted by _id, the array, the object and the Decimal128 (documents 10 and 11) come after six counted
+  // documents: each branch then carries on in mingo from what it had counted.
+  const facet = (sum: unknown): Promise<Document[]> =>
+    c
+      .aggregate([
+        { $sort: { _id: 1 } },
+        {
+          $facet: {
+            total: [{ $match: { n: { $ne: 2.5 } } }, { $count: 'n' }],
+            strings: [
+              { $unwind: '$s' },
+              { $group: { _id: '$s', count: { $sum: sum } } },
+              { $sort: { count: -1, _id: 1 } },
+            ],
+            numbers: [{ $group: { _id: '$n', count: { $sum: sum } } }, { $sort: { count: -1, _id: 1 } }],
+            years: [
+              { $match: { d: { $type: 'date' } } },
+              { $group: { _id: { $year: '$d' }, count: { $sum: sum } } },
+              { $sort: { _id: -1 } },
+            ],
+          },
+        },
+      ])
+      .toArray();
+  const [fast, reference] = [await facet(1), await facet({ $literal: 1 })];
+  expect(fast).toEqual(reference);
+  expect(fast[0]!.total).toEqual([{ n: 7 }]);
+  expect(fast[0]!.strings).toContainEqual({ _id: 'a', count: 3 });
+  expect(fast[0]!.strings).toContainEqual({ _id: { x: 1 }, count: 1 });
+});
+
+test('a $sort with a $limit after it keeps the first documents of the whole sort, ties in input order', async () => {
+  const t = ctx.db.collection<{ _id: number; k: number }>('sorted_limit');
+  // More documents than the sort holds before it first trims to the limit (2 × limit + 1,024).
+  await t.insertMany(Array.from({ length: 3_000 }, (_, i) => ({ _id: i, k: (i * 7919) % 13 })));
+  const all = await t.aggregate([{ $sort: { _id: 1 } }, { $group: { _id: '$k', ids: { $push: '$_id' } } }]).toArray();
+  expect(all).toHaveLength(13);
+  const sorted = await t.aggregate([{ $sort: { _id: 1 } }, { $project: { k: 1 } }, { $sort: { k: -1 } }]).toArray();
+  const limited = await t
+    .aggregate([{ $sort: { _id: 1 } }, { $project: { k: 1 } }, { $sort: { k: -1 } }, { $skip: 200 }, { $limit: 300 }])
+    .toArray();
+  expect(sorted).toHaveLength(3_000);
+  expect(limited).toEqual(sorted.slice(200, 500));
+});

@@ -6,7 +6,7 @@
 // The leading $match reads only the fields it names, and when a top-level inclusion $project comes next,
 // mingo is handed just the kept fields of each document rather than whole decoded documents.
 import type { Document } from 'bson';
-import { Aggregator } from '../query/mingo.js';
+import { Aggregator, Query } from '../query/mingo.js';
 import type { AnyObject } from 'mingo/types';
 import { countPipeline } from '../query/count.js';
 import { checkFilter, checkHint, matches, sortedMatches, type StoredMatch } from '../query/exec.js';
@@ -24,10 +24,12 @@ import { holdsText, SCORE_FIELD, scoreStages, splitText, textSearch } from '../q
 import { NameSet } from '../storage/rawdoc.js';
 import {
   countGrouped,
+  countingFacet,
   countUnwound,
   groupCount,
   readingFacet,
   unwindCount,
+  type CountingBranch,
   type GroupCount,
   type UnwindCount,
 } from './aggregate-counts.js';
@@ -333,6 +335,41 @@ function* facetOf(
   yield out;
 }
 
+/**
+ * A `$facet` of counts (countingFacet), counted as its input goes by. A branch that meets a value its count does
+ * not key runs its own stages from there on, through mingo, over documents replaying what it had counted and
+ * the documents after.
+ */
+function* countedFacet(
+  input: Iterable<Document>,
+  branches: CountingBranch[],
+  extras: QueryExtras,
+): Generator<Document> {
+  const tests = branches.map((b) => b.matches.map((m) => new Query(m.$match as AnyObject, mingoOptions(extras))));
+  const left: Array<Document[] | undefined> = branches.map(() => undefined);
+  for (const d of input) {
+    for (let i = 0; i < branches.length; i++) {
+      const rest = left[i];
+      if (rest) rest.push(d);
+      else if (tests[i]!.every((q) => q.test(d as AnyObject)) && !branches[i]!.counter.add(d)) left[i] = [d];
+    }
+  }
+  const out: Document = {};
+  branches.forEach((b, i) => {
+    const rest = left[i];
+    out[b.name] = rest
+      ? [
+          ...runStages(
+            [...b.counting, ...b.after],
+            [...b.counter.replay(), ...runStages(b.matches, rest, extras)],
+            extras,
+          ),
+        ]
+      : [...runStages(b.after, b.counter.rows(), extras)];
+  });
+  yield out;
+}
+
 const isCount = (st: Document | undefined): boolean =>
   !!st && Object.keys(st).length === 1 && typeof st.$count === 'string';
 
@@ -382,8 +419,9 @@ function* taken<T>(input: Iterable<T>, n: number): Generator<T> {
   }
 }
 
-function* bsonSorted(input: Iterable<Document>, fields: SortFields): Generator<Document> {
-  const sorter = new KeySorter<Document>(fields);
+/** `input` in `fields` order; only the first `keep` are kept (a `$limit` comes next). */
+function* bsonSorted(input: Iterable<Document>, fields: SortFields, keep = Infinity): Generator<Document> {
+  const sorter = new KeySorter<Document>(fields, keep);
   for (const d of input) sorter.add(sortKey(d, fields), d);
   yield* sorter.sorted();
 }
@@ -427,9 +465,15 @@ function* runStages(stages: Document[], input: Iterable<Document>, extras: Query
       src = unwoundCounts(src, counts, stages.slice(i, i + 2), extras);
       i++;
     } else if (grouped) src = groupedCounts(src, grouped, st, extras);
-    else if (facet) src = facetOf(src, facet, extras);
-    else if (pick) src = picked(src, pick);
-    else src = fields ? bsonSorted(src, fields) : taken(src, limit.limit);
+    else if (facet) {
+      const counting = countingFacet(facet);
+      src = counting ? countedFacet(src, counting, extras) : facetOf(src, facet, extras);
+    } else if (pick) src = picked(src, pick);
+    else if (fields) {
+      // The $skip and $limit after a $sort still run; the sort keeps only what they can pass.
+      const w = windowOf(stages.slice(i + 1));
+      src = bsonSorted(src, fields, w.skip + w.limit);
+    } else src = taken(src, limit.limit);
   }
   if (segment.length) src = mingoStream(segment, src, extras);
   yield* src;

@@ -190,9 +190,15 @@ export function compareKeys(a: unknown[], b: unknown[], fields: SortFields): num
   return 0;
 }
 
-/** Collects entries and returns them sorted (stable), keeping only the first `keep` when finite. */
+/**
+ * Collects entries and returns them sorted (stable), keeping only the first `keep` when finite: once that many
+ * are kept, an entry that sorts at or after the last kept one is dropped with one comparison (a later entry
+ * equal to it comes after it in a stable sort).
+ */
 export class KeySorter<T> {
   private entries: Array<{ key: unknown[]; value: T }> = [];
+  /** The key of the last entry kept at the latest trim, when `keep` entries were kept. */
+  private bound: unknown[] | undefined;
 
   constructor(
     private readonly fields: SortFields,
@@ -200,13 +206,17 @@ export class KeySorter<T> {
   ) {}
 
   add(key: unknown[], value: T): void {
+    if (this.bound && compareKeys(key, this.bound, this.fields) >= 0) return;
     this.entries.push({ key, value });
     if (Number.isFinite(this.keep) && this.entries.length > 2 * this.keep + 1024) this.trim();
   }
 
   private trim(): void {
     this.entries.sort((a, b) => compareKeys(a.key, b.key, this.fields));
-    if (this.entries.length > this.keep) this.entries.length = this.keep;
+    if (this.entries.length >= this.keep && this.keep > 0) {
+      this.entries.length = this.keep;
+      this.bound = this.entries[this.keep - 1]!.key;
+    }
   }
 
   sorted(): T[] {
