@@ -21,7 +21,7 @@ import {
 import { MongoClient, type CommandStartedEvent, type Collection as DriverCollection, type Db } from 'mongodb';
 import { decode, encode } from '../src/storage/bsonio.js';
 import type { Collection } from '../src/storage/collection.js';
-import { NameSet, projectFields } from '../src/storage/rawdoc.js';
+import { decodeFields, NameSet, projectFields } from '../src/storage/rawdoc.js';
 import { filterFields, inclusionFields } from '../src/query/fields.js';
 import { findRaw, projector } from '../src/query/exec.js';
 import { mingoOptions } from '../src/query/options.js';
@@ -292,6 +292,27 @@ describe('randomized comparison with the decoding path', () => {
       }
     });
   }
+
+  it('decodes the named fields as a whole decode gives them: values, their types, key order, repeats', () => {
+    const r = random(13);
+    const wholes: Array<[Document, Document]> = [];
+    for (let i = 0; i < 3_000; i++) {
+      const allTypes = i % 2 === 1;
+      const bytes = randomDoc(r, i, allTypes);
+      const names = new NameSet(NAMES.filter(() => r() < 0.4).concat(r() < 0.05 ? ['__proto__'] : []));
+      const whole = decode(bytes);
+      const want: Document = {};
+      for (const k of Object.keys(whole)) if (names.list.includes(k)) want[k] = whole[k];
+      const got = decodeFields(bytes, names)!;
+      wholes.push([got, want]);
+      // Bytes compare types (a double is not an int32), -0, NaN and order; keys compare what bytes cannot.
+      expect(Object.keys(got)).toEqual(Object.keys(want));
+      expect(encode(got).equals(encode(want))).toBe(true);
+    }
+    // Short ASCII strings are shared between documents; they must still be each document's own.
+    const tags = (d: Document): unknown => d.tags;
+    expect(wholes.map(([g]) => tags(g))).toEqual(wholes.map(([, w]) => tags(w)));
+  });
 
   it('copies raw elements for driver-shaped documents (the fallback is per document, for odd values)', () => {
     const r = random(11);

@@ -80,15 +80,125 @@ function addRange(ranges: number[], start: number, end: number): void {
 /**
  * The top-level fields of a stored document named in `names`, decoded (every occurrence, in stored order,
  * so a repeated name resolves as a full decode would). undefined when the bytes cannot be walked.
+ * Values of the usual scalar types, and arrays of them, are read here (short ASCII strings through
+ * `strings`); a document holding any other kept value is decoded by the bson package.
  */
 export function decodeFields(bytes: Uint8Array, names: NameSet): Document | undefined {
   const ranges: number[] = [];
-  const ok = walk(bytes, (_type, nameAt, nameEnd, end) => {
-    if (names.indexOf(bytes, nameAt, nameEnd) >= 0) addRange(ranges, nameAt - 1, end);
+  let out: Document | undefined = {};
+  const ok = walk(bytes, (type, nameAt, nameEnd, end) => {
+    const i = names.indexOf(bytes, nameAt, nameEnd);
+    if (i < 0) return true;
+    addRange(ranges, nameAt - 1, end);
+    if (out) {
+      const name = names.list[i]!;
+      const v = name === '__proto__' ? SLOW : readValue(bytes, type, nameEnd + 1, end);
+      if (v === SLOW) out = undefined;
+      else out[name] = v;
+    }
     return true;
   });
-  return ok ? decode(assemble(bytes, ranges)) : undefined;
+  if (!ok) return undefined;
+  return out ?? decode(assemble(bytes, ranges));
 }
+
+/** What readValue answers for a value it leaves to the bson package. */
+const SLOW = Symbol('slow');
+
+/** The value at [at, end) of a BSON element of `type`, as bson's deserialize gives it, or SLOW. */
+function readValue(bytes: Uint8Array, type: number, at: number, end: number): unknown {
+  switch (type) {
+    case 0x02: // string: int32 length (with its trailing zero), the bytes, a zero
+      return bytes[end - 1] === 0 ? asciiString(bytes, at + 4, end - 1) : SLOW;
+    case 0x01: // double
+      return view(bytes).getFloat64(at, true);
+    case 0x10: // int32
+      return view(bytes).getInt32(at, true);
+    case 0x08: // bool
+      return bytes[at] === 1 ? true : bytes[at] === 0 ? false : SLOW;
+    case 0x0a: // null
+      return null;
+    case 0x09: {
+      // date: int64 milliseconds; outside ±2^53 bson's conversion through Long is not exact here
+      const dv = view(bytes);
+      const high = dv.getInt32(at + 4, true);
+      if (high >= 0x200000 || high < -0x200000) return SLOW;
+      return new Date(high * 0x1_0000_0000 + dv.getUint32(at, true));
+    }
+    case 0x04: {
+      // array: its elements in stored order (bson ignores their names), each of the types above
+      const stop = end - 1;
+      const out: unknown[] = [];
+      let p = at + 4;
+      while (p < stop) {
+        const t = bytes[p]!;
+        const nameEnd = indexOfZero(bytes, p + 1);
+        if (nameEnd < 0 || t === 0x04 || t === 0x03) return SLOW;
+        const size = valueSize(bytes, t, nameEnd + 1);
+        if (size < 0 || nameEnd + 1 + size > stop) return SLOW;
+        const v = readValue(bytes, t, nameEnd + 1, nameEnd + 1 + size);
+        if (v === SLOW) return SLOW;
+        out.push(v);
+        p = nameEnd + 1 + size;
+      }
+      return p === stop ? out : SLOW;
+    }
+    default:
+      return SLOW;
+  }
+}
+
+let lastView: DataView | undefined;
+/** A DataView over the whole of `bytes`' memory (one per buffer in a row, reads take absolute offsets). */
+function view(bytes: Uint8Array): DataView {
+  const v = lastView;
+  if (v && v.buffer === bytes.buffer && v.byteOffset === bytes.byteOffset && v.byteLength === bytes.byteLength)
+    return v;
+  return (lastView = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+}
+
+/** Strings up to this many bytes are kept and shared: ids, names, codes repeat across documents. */
+const SHARED_STRING_BYTES = 64;
+/** Shared strings by a hash of their bytes; emptied when it reaches this size. */
+const SHARED_STRINGS_MAX = 65_536;
+const sharedStrings = new Map<number, string>();
+
+/**
+ * The ASCII string in bytes[at, end), or SLOW when a byte is not ASCII (bson checks UTF-8). Short ones come
+ * from sharedStrings, so a value repeated across documents is one string (and a Map keyed by it hashes it once).
+ */
+function asciiString(bytes: Uint8Array, at: number, end: number): string | typeof SLOW {
+  const len = end - at;
+  if (len < 0) return SLOW;
+  let h = 0x811c9dc5 ^ len;
+  for (let i = at; i < end; i++) {
+    const b = bytes[i]!;
+    if (b >= 0x80) return SLOW;
+    h = Math.imul(h ^ b, 0x01000193);
+  }
+  if (len > SHARED_STRING_BYTES) return latin1(bytes, at, end);
+  const hit = sharedStrings.get(h);
+  if (hit !== undefined && hit.length === len) {
+    let same = true;
+    for (let i = 0; i < len; i++)
+      if (hit.charCodeAt(i) !== bytes[at + i]) {
+        same = false;
+        break;
+      }
+    if (same) return hit;
+  }
+  const s = latin1(bytes, at, end);
+  if (sharedStrings.size >= SHARED_STRINGS_MAX) sharedStrings.clear();
+  sharedStrings.set(h, s);
+  return s;
+}
+
+const latin1 = (bytes: Uint8Array, at: number, end: number): string =>
+  (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString(
+    'latin1',
+    at,
+    end,
+  );
 
 /** stable() for every element of the document or array starting at `start`. */
 function nestedStable(bytes: Buffer, start: number, isArray: boolean): boolean {
