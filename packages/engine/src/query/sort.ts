@@ -208,7 +208,7 @@ export class KeySorter<T> {
   add(key: unknown[], value: T): void {
     if (this.bound && compareKeys(key, this.bound, this.fields) >= 0) return;
     this.entries.push({ key, value });
-    if (Number.isFinite(this.keep) && this.entries.length > 2 * this.keep + 1024) this.trim();
+    if (Number.isFinite(this.keep) && this.entries.length > 2 * this.keep + 64) this.trim();
   }
 
   private trim(): void {
