@@ -166,31 +166,32 @@ const sharedStrings = new Map<number, string>();
 /**
  * The ASCII string in bytes[at, end), or SLOW when a byte is not ASCII (bson checks UTF-8). Short ones come
  * from sharedStrings, so a value repeated across documents is one string (and a Map keyed by it hashes it once).
+ * The table is keyed by the length and the first and last four bytes; a hit is compared in full, and a string
+ * equal to a kept one is ASCII as that one is.
  */
 function asciiString(bytes: Uint8Array, at: number, end: number): string | typeof SLOW {
   const len = end - at;
   if (len < 0) return SLOW;
-  let h = 0x811c9dc5 ^ len;
-  for (let i = at; i < end; i++) {
-    const b = bytes[i]!;
-    if (b >= 0x80) return SLOW;
-    h = Math.imul(h ^ b, 0x01000193);
-  }
-  if (len > SHARED_STRING_BYTES) return latin1(bytes, at, end);
+  if (len > SHARED_STRING_BYTES) return ascii(bytes, at, end) ? latin1(bytes, at, end) : SLOW;
+  let h = len;
+  for (let i = at, stop = Math.min(end, at + 4); i < stop; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
+  for (let i = Math.max(at + 4, end - 4); i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
   const hit = sharedStrings.get(h);
   if (hit !== undefined && hit.length === len) {
-    let same = true;
-    for (let i = 0; i < len; i++)
-      if (hit.charCodeAt(i) !== bytes[at + i]) {
-        same = false;
-        break;
-      }
-    if (same) return hit;
+    let i = 0;
+    while (i < len && hit.charCodeAt(i) === bytes[at + i]) i++;
+    if (i === len) return hit;
   }
+  if (!ascii(bytes, at, end)) return SLOW;
   const s = latin1(bytes, at, end);
   if (sharedStrings.size >= SHARED_STRINGS_MAX) sharedStrings.clear();
   sharedStrings.set(h, s);
   return s;
+}
+
+function ascii(bytes: Uint8Array, at: number, end: number): boolean {
+  for (let i = at; i < end; i++) if (bytes[i]! >= 0x80) return false;
+  return true;
 }
 
 const latin1 = (bytes: Uint8Array, at: number, end: number): string =>
