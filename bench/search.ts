@@ -326,6 +326,7 @@ async function main(): Promise<void> {
   const picked = sample.sort(() => r() - 0.5).slice(0, Number(values.relevance));
   let first = 0;
   let asked = 0;
+  const missed: string[] = [];
   for (const a of picked) {
     const words = wordsOf(a.title).sort((x, y) => share(x) - share(y) || y.length - x.length);
     if (words.length < 2) continue;
@@ -336,9 +337,15 @@ async function main(): Promise<void> {
     );
     const top = data.searchArticles.edges[0]?.node;
     if (top?.id === a.id) first++;
+    else
+      missed.push(
+        `"${words.slice(0, 3).join(' ')}" for ${a.id} ("${a.title}"): ${top ? `${top.id} ("${top.title}")` : 'nothing'}`,
+      );
   }
   const pct = (n: number): string => `${((n * 100) / Math.max(1, asked)).toFixed(1)}%`;
   console.log(`\nrelevance: ${asked} articles, three distinctive title words each: that article first ${pct(first)}`);
+  // What ranked first instead: the first few, to tell a ranking question from a wrong answer.
+  for (const m of missed.slice(0, 5)) console.log(`  missed: ${m}`);
   console.log(`load average at the end: ${loadAverage()}`);
 }
 
