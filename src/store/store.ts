@@ -81,7 +81,7 @@ export class Store {
           `the embedded store engine did not start (${starting.dbPath ?? 'in memory'}): ${err instanceof Error ? err.message : String(err)}`,
         );
       }
-      uri = engine.uri;
+      uri = engine.socketUri ?? engine.uri;
       log.info(
         { dbPath: starting.dbPath ?? '(memory)', port: engine.port, thread: starting.thread },
         'embedded store engine started',

@@ -1,5 +1,5 @@
 // The built service as a real process: bad configuration exits 1, SIGTERM drains in-flight requests and exits 0.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -175,8 +175,13 @@ test('the embedded engine runs on a thread of its own, and shuts down with the s
   expect(started.thread).toBe(true);
   const ready = await fetch(`${await listeningOrigin(child)}/readyz`);
   expect(ready.status).toBe(200);
+  // The service's clients reach it over a Unix domain socket of the process's own, removed when it closes.
+  const sockets = (): string[] =>
+    readdirSync(tmpdir()).filter((f) => f.startsWith(`gateway-engine-${child.proc.pid}-`) && f.endsWith('.sock'));
+  expect(sockets()).toHaveLength(1);
   child.proc.kill('SIGTERM');
   expect(await child.exited).toBe(0);
+  expect(sockets()).toEqual([]);
   // The engine's own log lines cross from its thread.
   expect(child.lines.some((l) => l.msg === 'engine closed')).toBe(true);
 }, 60_000);

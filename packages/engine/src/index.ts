@@ -37,6 +37,11 @@ export interface EngineOptions {
    * (default 200); a build's entries beyond it are sorted in runs, in files under the data directory's `_tmp/`.
    */
   indexBuildMemoryMB?: number;
+  /**
+   * Also listen on this Unix domain socket (created, and removed on close): `socketUri` names it. A client on the
+   * same machine pays less per command than over loopback TCP (no TCP stack on either side).
+   */
+  socketPath?: string;
 }
 
 /** The engine's table of changes (see storage/oplog.ts and the README, "Oplog"). */
@@ -46,6 +51,8 @@ export interface RunningEngine {
   uri: string /* mongodb://host:port/?directConnection=true */;
   host: string;
   port: number;
+  /** The connection string of `socketPath`, when one was given. */
+  socketUri?: string;
   changes: EngineChanges;
   close(): Promise<void> /* stops listening, ends sockets, closes the storage */;
 }
@@ -103,7 +110,9 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
   let port: number;
   try {
     port = await server.listen(host, opts.port ?? 27017);
+    if (opts.socketPath !== undefined) await server.listenOnSocket(opts.socketPath);
   } catch (e) {
+    await server.close();
     await shutdown();
     throw e;
   }
@@ -115,6 +124,10 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
     uri: `mongodb://${uriHost}:${port}/?directConnection=true`,
     host,
     port,
+    socketUri:
+      opts.socketPath === undefined
+        ? undefined
+        : `mongodb://${encodeURIComponent(opts.socketPath)}/?directConnection=true`,
     changes: {
       readChanges: (fromTs, limit) => o.readChanges(fromTs, limit),
       oldestChangeTs: () => o.oldestChangeTs(),

@@ -43,7 +43,7 @@ export function startEngineThread(
       else if (m.kind === 'failed') fail(new Error(m.message));
       else if (m.kind === 'ready') {
         started = true;
-        resolve({ uri: m.uri, host: m.host, port: m.port, failed, close });
+        resolve({ uri: m.uri, host: m.host, port: m.port, socketUri: m.socketUri, failed, close });
       }
     });
     worker.on('error', (err) => fail(new Error(`the store engine's thread failed: ${err.message}`)));

@@ -4,7 +4,7 @@ import { startEngine, type EngineOptions, type RunningEngine } from './index.js'
 
 export type ThreadOptions = Omit<EngineOptions, 'log'>;
 export type FromThread =
-  | { kind: 'ready'; uri: string; host: string; port: number }
+  | { kind: 'ready'; uri: string; host: string; port: number; socketUri?: string }
   | { kind: 'failed'; message: string }
   | { kind: 'log'; msg: string; fields?: Record<string, unknown> }
   | { kind: 'closed' };
@@ -34,7 +34,7 @@ async function runEngineThread(options: ThreadOptions): Promise<void> {
       port.close();
     });
   });
-  post({ kind: 'ready', uri: engine.uri, host: engine.host, port: engine.port });
+  post({ kind: 'ready', uri: engine.uri, host: engine.host, port: engine.port, socketUri: engine.socketUri });
 }
 
 const threadOptions = isMainThread ? undefined : (workerData as { engineThread?: ThreadOptions } | null)?.engineThread;

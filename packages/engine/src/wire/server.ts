@@ -1,5 +1,6 @@
 // TCP server: one message queue per connection (requests on a connection are answered in order), framing,
 // decoding, dispatch and reply encoding. Tracks sockets so close() can end them.
+import { rmSync } from 'node:fs';
 import net from 'node:net';
 import { deserialize, type Document } from 'bson';
 import type { Durability } from '../commands/dispatch.js';
@@ -14,6 +15,8 @@ import { replyBuffers } from './rawbson.js';
 
 export class WireServer {
   private readonly server: net.Server;
+  /** The Unix domain socket listened on besides TCP, and its path (removed on close). */
+  private local: { server: net.Server; path: string } | undefined;
   private readonly sockets = new Set<net.Socket>();
   /** The application name each connection's handshake gave (for fail points naming an `appName`). */
   private readonly appNames = new Map<number, string>();
@@ -36,10 +39,27 @@ export class WireServer {
     });
   }
 
+  /** Listens on a Unix domain socket too (a file left at `path` by a process that died is replaced). */
+  listenOnSocket(path: string): Promise<void> {
+    rmSync(path, { force: true });
+    const server = net.createServer((s) => this.accept(s));
+    return new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(path, () => {
+        server.off('error', reject);
+        this.local = { server, path };
+        resolve();
+      });
+    });
+  }
+
   async close(): Promise<void> {
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const closing = [this.server, ...(this.local ? [this.local.server] : [])].map(
+      (server) => new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve())),
+    );
     for (const s of this.sockets) s.destroy();
-    await closed;
+    await Promise.all(closing);
+    if (this.local) rmSync(this.local.path, { force: true });
   }
 
   private accept(socket: net.Socket): void {
