@@ -38,8 +38,9 @@ export interface EngineOptions {
    */
   indexBuildMemoryMB?: number;
   /**
-   * Also listen on this Unix domain socket (created, and removed on close): `socketUri` names it. A client on the
-   * same machine pays less per command than over loopback TCP (no TCP stack on either side).
+   * Also listen on this Unix domain socket (created, and removed on close): `socketUri` names it, or is undefined
+   * when the socket could not be made (logged; the port serves alone). A client on the same machine pays less
+   * per command than over loopback TCP (no TCP stack on either side).
    */
   socketPath?: string;
 }
@@ -110,12 +111,21 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
   let port: number;
   try {
     port = await server.listen(host, opts.port ?? 27017);
-    if (opts.socketPath !== undefined) await server.listenOnSocket(opts.socketPath);
   } catch (e) {
     await server.close();
     await shutdown();
     throw e;
   }
+  // The socket is a shortcut: where it cannot be made (a read-only or too long temporary path), clients use the port.
+  let socketPath = opts.socketPath;
+  if (socketPath !== undefined)
+    await server.listenOnSocket(socketPath).catch((e: unknown) => {
+      log('not listening on a Unix domain socket: clients use the TCP port', {
+        socketPath,
+        error: e instanceof Error ? e.message : String(e),
+      });
+      socketPath = undefined;
+    });
   const uriHost = host.includes(':') ? `[${host}]` : host;
   log('engine listening', { host, port, dbPath: opts.dbPath ?? null });
   let closing: Promise<void> | undefined;
@@ -125,9 +135,7 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
     host,
     port,
     socketUri:
-      opts.socketPath === undefined
-        ? undefined
-        : `mongodb://${encodeURIComponent(opts.socketPath)}/?directConnection=true`,
+      socketPath === undefined ? undefined : `mongodb://${encodeURIComponent(socketPath)}/?directConnection=true`,
     changes: {
       readChanges: (fromTs, limit) => o.readChanges(fromTs, limit),
       oldestChangeTs: () => o.oldestChangeTs(),

@@ -1,6 +1,7 @@
 // The engine listens on a Unix domain socket beside its TCP port when asked (the service's own clients use it:
 // a command costs about a third less CPU than over loopback TCP). Through the official driver on both: the same
-// data, a change stream over the socket, the socket file replaced if a dead process left one, removed on close.
+// data, a change stream over the socket, the socket file replaced if a dead process left one, removed on close;
+// where the socket cannot be made, the port alone.
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +32,24 @@ test('serves the same store on its socket and its port, and removes the socket o
     await engine.close();
   }
   expect(existsSync(socketPath)).toBe(false);
+});
+
+test('a socket that cannot be made is logged, and the port serves alone', async () => {
+  const lines: Array<[string, Record<string, unknown> | undefined]> = [];
+  const socketPath = join(dir, 'no-such-directory', 'engine.sock');
+  const engine = await startEngine({ port: 0, socketPath, log: (msg, fields) => lines.push([msg, fields]) });
+  const client = new MongoClient(engine.uri);
+  try {
+    expect(engine.socketUri).toBeUndefined();
+    expect(lines).toContainEqual([
+      'not listening on a Unix domain socket: clients use the TCP port',
+      expect.objectContaining({ socketPath }),
+    ]);
+    expect(await client.db('socket_test').command({ ping: 1 })).toMatchObject({ ok: 1 });
+  } finally {
+    await client.close();
+    await engine.close();
+  }
 });
 
 test('without a socket path it listens on its port only', async () => {

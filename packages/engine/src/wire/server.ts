@@ -41,9 +41,9 @@ export class WireServer {
 
   /** Listens on a Unix domain socket too (a file left at `path` by a process that died is replaced). */
   listenOnSocket(path: string): Promise<void> {
-    rmSync(path, { force: true });
     const server = net.createServer((s) => this.accept(s));
     return new Promise((resolve, reject) => {
+      rmSync(path, { force: true });
       server.once('error', reject);
       server.listen(path, () => {
         server.off('error', reject);
