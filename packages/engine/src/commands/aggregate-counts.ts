@@ -76,16 +76,8 @@ class Tally {
 }
 
 /** The groups of an UnwindCount over `docs` in first-seen order, or undefined at a value this does not key. */
-export function countUnwound(docs: readonly Document[], { field, as }: UnwindCount): Document[] | undefined {
-  const tally = new Tally();
-  for (const d of docs) {
-    const v: unknown = d[field];
-    if (v === undefined || v === null) continue;
-    if (Array.isArray(v)) {
-      for (const e of v) if (!tally.add(e)) return undefined;
-    } else if (!tally.add(v)) return undefined;
-  }
-  return tally.rows(as);
+export function countUnwound(docs: readonly Document[], spec: UnwindCount): Document[] | undefined {
+  return counted(docs, new UnwindCounter(spec));
 }
 
 export interface GroupCount {
@@ -117,16 +109,14 @@ export function groupCount(group: unknown): GroupCount | undefined {
  * array, an object, a value of another BSON type (numbers of every type group by value, strings by their
  * characters, missing and null together as null), or with `year` anything but a valid date.
  */
-export function countGrouped(docs: readonly Document[], { field, year, as }: GroupCount): Document[] | undefined {
-  const tally = new Tally();
-  for (const d of docs) {
-    const v: unknown = d[field];
-    if (year) {
-      if (!(v instanceof Date) || Number.isNaN(v.getTime())) return undefined;
-      tally.add(v.getUTCFullYear());
-    } else if (!tally.add(v ?? null, true)) return undefined;
-  }
-  return tally.rows(as);
+export function countGrouped(docs: readonly Document[], spec: GroupCount): Document[] | undefined {
+  return counted(docs, new GroupCounter(spec));
+}
+
+/** The counter's rows over all of `docs`, or undefined at the first document it does not count. */
+function counted(docs: readonly Document[], counter: Counter): Document[] | undefined {
+  for (const d of docs) if (!counter.add(d)) return undefined;
+  return counter.rows();
 }
 
 /** Stages a `$facet` branch may hold to be run here on input shared with the other branches: readers only. */

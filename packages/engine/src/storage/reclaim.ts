@@ -1,7 +1,8 @@
 // Space given back after a drop, in the background. Dropping an index or a collection takes it out of the catalog
 // at once, in the command's transaction, and records the key ranges it held (its index entries, its documents,
 // the writes a build kept aside) as ranges to reclaim, in `meta`; their keys are then deleted a step at a time
-// (STEP_MS per write transaction, then a pause as long, other commands served meanwhile), as MongoDB's drop-pending idents are.
+// (STEP_MS per write transaction, then a pause as long, other commands served meanwhile), as MongoDB's
+// drop-pending idents are.
 // Ids are never reused (Catalog.newId), so no index or collection made later reads or writes a range still being
 // reclaimed. The ranges are persisted with the drop: an engine stopped before it has deleted them all finishes
 // at its next start. Dropping the articles' text index at `large` deleted 30 million entries in one transaction

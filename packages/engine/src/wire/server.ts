@@ -1,5 +1,6 @@
-// TCP server: one message queue per connection (requests on a connection are answered in order), framing,
-// decoding, dispatch and reply encoding. Tracks sockets so close() can end them.
+// The wire server, on TCP and optionally a Unix domain socket: one message queue per connection (requests on a
+// connection are answered in order), framing, decoding, dispatch and reply encoding. Tracks sockets so close()
+// can end them.
 import { rmSync } from 'node:fs';
 import net from 'node:net';
 import { deserialize, type Document } from 'bson';
