@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 const webhook = (...args: string[]) =>
-  runBuiltScript('scripts/webhook.js', args, {
+  runBuiltScript('bundle/webhook.js', args, {
     MONGODB_URI: testMongoUri(),
     MONGODB_DB: svc.db.databaseName,
     WEBHOOK_ALLOW_TARGETS: '127.0.0.1',
