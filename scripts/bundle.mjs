@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run build`'s last step: the service as `npm start` runs it, one bundle of the compiled dist/src/main.js and
 // the packages it imports (dist/bundle/main.js), with the engine's thread entries beside it (dist/bundle/worker.js,
-// and sort-worker.js, which index builds sort on), and the store's command-line tools (dist/bundle/role.js, …).
+// and sort-worker.js, which index builds sort on); and the store's command-line tools (dist/tools/role.js, …).
 // Node spends most of a start resolving, reading and linking a thousand module files; one file of the same code
 // is ready in about half the time. The code is the compiled output tsc checked, unchanged: esbuild only joins it.
 // Kept out, loaded from node_modules as usual: native addons, the driver's optional extensions, and packages that
@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = join(root, 'dist', 'bundle');
+const toolsDir = join(root, 'dist', 'tools');
 rmSync(outdir, { recursive: true, force: true });
 const started = Date.now();
 
@@ -59,17 +60,19 @@ const toolEntries = {
     }));
   },
 };
-await build({
-  entryPoints: {
-    main: join(root, 'dist/src/main.js'),
-    // the store's command-line tools (`npm run documents`, `role`, …): one file each too, so a command starts in
-    // about half the time; they share the service's code through the common chunks
-    ...Object.fromEntries(TOOLS.map((name) => [name, `tool:${name}`])),
-    worker: join(root, 'packages/engine/dist/src/worker.js'),
-    // index builds' sorting thread, found as ./sort-worker.js beside the file holding storage/sorter.ts
-    'sort-worker': join(root, 'packages/engine/dist/src/storage/sort-worker.js'),
-  },
-  outdir,
+/** One bundle: `entries` beside the engine's thread entries, which the engine finds beside its own code. */
+const bundle = (dir, entries) =>
+  build({
+    entryPoints: {
+      ...entries,
+      worker: join(root, 'packages/engine/dist/src/worker.js'),
+      // index builds' sorting thread, found as ./sort-worker.js beside the file holding storage/sorter.ts
+      'sort-worker': join(root, 'packages/engine/dist/src/storage/sort-worker.js'),
+    },
+    outdir: dir,
+    ...options,
+  });
+const options = {
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -118,5 +121,11 @@ await build({
     'pino',
     'pino-pretty',
   ],
-});
-process.stdout.write(`service bundled into dist/bundle in ${Date.now() - started} ms\n`);
+};
+await bundle(outdir, { main: join(root, 'dist/src/main.js') });
+// The store's command-line tools (`npm run documents`, `role`, …), one file each too, so that a command starts in
+// about half the time. A bundle of their own: chunks shared with main.js would change how the service's start
+// is split into files.
+rmSync(toolsDir, { recursive: true, force: true });
+await bundle(toolsDir, Object.fromEntries(TOOLS.map((name) => [name, `tool:${name}`])));
+process.stdout.write(`service and tools bundled into dist/bundle and dist/tools in ${Date.now() - started} ms\n`);

@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 const cli = (...args: string[]) =>
-  runBuiltScript('bundle/documents.js', args, { MONGODB_URI: testMongoUri(), MONGODB_DB: svc.db.databaseName });
+  runBuiltScript('tools/documents.js', args, { MONGODB_URI: testMongoUri(), MONGODB_DB: svc.db.databaseName });
 
 async function manifestFile(name: string, content: unknown): Promise<string> {
   const file = join(dir, name);
@@ -130,7 +130,7 @@ test(
     expect(res.stderr).toContain('DOCUMENTS_INVALID');
     expect(res.stderr).toContain('Stale');
     // The checked-in manifests, with no store at all: what CI runs.
-    const files = await runBuiltScript('bundle/documents.js', [
+    const files = await runBuiltScript('tools/documents.js', [
       'check',
       fixture('web.persisted-documents.json'),
       fixture('mobile.persisted-query-manifest.json'),

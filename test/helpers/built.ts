@@ -15,7 +15,7 @@ export interface ScriptResult {
   stderr: string;
 }
 
-/** Runs a built script (`bundle/store.js`, …) as a fresh Node process with only `env` (plus PATH and NODE_ENV=test). */
+/** Runs a built script (`tools/store.js`, …) as a fresh Node process with only `env` (plus PATH and NODE_ENV=test). */
 export async function runBuiltScript(
   script: string,
   args: string[],

@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 const role = (...args: string[]) =>
-  runBuiltScript('bundle/role.js', args, { MONGODB_URI: testMongoUri(), MONGODB_DB: svc.db.databaseName });
+  runBuiltScript('tools/role.js', args, { MONGODB_URI: testMongoUri(), MONGODB_DB: svc.db.databaseName });
 const POST = `mutation { postLiveBlogMessage(liveBlogId: "blog-1", input: { text: "Kick-off" }) { id } }`;
 const post = async () => {
   const res = await svc.gql(POST, {}, bearer(writer.accessToken));
@@ -91,7 +91,7 @@ test(
           .collection('customers')
           .insertOne({ _id: 'cus_someone', email: 'someone@example.test', name: 'Someone' } as never),
       );
-      const res = await runBuiltScript('bundle/role.js', ['grant', 'editor', 'someone@example.test'], {
+      const res = await runBuiltScript('tools/role.js', ['grant', 'editor', 'someone@example.test'], {
         STORE: 'disk',
         DATA_DIR: dir,
       });

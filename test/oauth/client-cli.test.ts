@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 const cli = (...args: string[]) =>
-  runBuiltScript('bundle/oauth-client.js', args, { MONGODB_URI: testMongoUri(), MONGODB_DB: svc.db.databaseName });
+  runBuiltScript('tools/oauth-client.js', args, { MONGODB_URI: testMongoUri(), MONGODB_DB: svc.db.databaseName });
 
 test(
   'add a first-party confidential client: the secret is printed once, stored hashed, and works at once',

@@ -12,7 +12,7 @@ import { eventually, readAs, useTwoProcesses } from './second-process.js';
 const two = useTwoProcesses();
 
 const keysCli = (...args: string[]) =>
-  runBuiltScript('bundle/oauth-keys.js', args, { MONGODB_URI: testMongoUri(), MONGODB_DB: two.a.db.databaseName });
+  runBuiltScript('tools/oauth-keys.js', args, { MONGODB_URI: testMongoUri(), MONGODB_DB: two.a.db.databaseName });
 
 const kids = async (url: string): Promise<string[]> =>
   ((await (await fetch(`${url}/oauth2/jwks`)).json()) as { keys: Array<{ kid: string }> }).keys.map((k) => k.kid);

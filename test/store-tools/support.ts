@@ -5,7 +5,7 @@ import { DEMO_CUSTOMER, DEMO_FIRST_PARTY_CLIENT } from '../../src/seed/customers
 import { runBuiltScript, type ScriptResult } from '../helpers/built.js';
 
 export const storeCli = (args: string[], env: Record<string, string> = {}): Promise<ScriptResult> =>
-  runBuiltScript('bundle/store.js', args, env);
+  runBuiltScript('tools/store.js', args, env);
 
 export async function freePort(): Promise<number> {
   const server = createServer();

@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 const webhook = (...args: string[]) =>
-  runBuiltScript('bundle/webhook.js', args, {
+  runBuiltScript('tools/webhook.js', args, {
     MONGODB_URI: testMongoUri(),
     MONGODB_DB: svc.db.databaseName,
     WEBHOOK_ALLOW_TARGETS: '127.0.0.1',
