@@ -60,18 +60,6 @@ const toolEntries = {
     }));
   },
 };
-/** One bundle: `entries` beside the engine's thread entries, which the engine finds beside its own code. */
-const bundle = (dir, entries) =>
-  build({
-    entryPoints: {
-      ...entries,
-      worker: join(root, 'packages/engine/dist/src/worker.js'),
-      // index builds' sorting thread, found as ./sort-worker.js beside the file holding storage/sorter.ts
-      'sort-worker': join(root, 'packages/engine/dist/src/storage/sort-worker.js'),
-    },
-    outdir: dir,
-    ...options,
-  });
 const options = {
   bundle: true,
   splitting: true,
@@ -122,6 +110,18 @@ const options = {
     'pino-pretty',
   ],
 };
+/** One bundle: `entries` beside the engine's thread entries, which the engine finds beside its own code. */
+const bundle = (dir, entries) =>
+  build({
+    entryPoints: {
+      ...entries,
+      worker: join(root, 'packages/engine/dist/src/worker.js'),
+      // index builds' sorting thread, found as ./sort-worker.js beside the file holding storage/sorter.ts
+      'sort-worker': join(root, 'packages/engine/dist/src/storage/sort-worker.js'),
+    },
+    outdir: dir,
+    ...options,
+  });
 await bundle(outdir, { main: join(root, 'dist/src/main.js') });
 // The store's command-line tools (`npm run documents`, `role`, …), one file each too, so that a command starts in
 // about half the time. A bundle of their own: chunks shared with main.js would change how the service's start
