@@ -9,6 +9,7 @@ import { DEFAULT_QUERY, playground } from '../../src/playground/index.js';
 import { readManifest } from '../../src/playground/assets.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { ensurePlaygroundBundle } from './bundle.js';
+import { statusOf } from '../helpers/status.js';
 
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
 
@@ -70,12 +71,13 @@ describe('playground on (the default outside production)', () => {
     expect((await script.text()).length).toBeGreaterThan(100_000);
     const style = await fetch(`${svc.url}/playground/${css}`);
     expect(style.headers.get('content-type')).toMatch(/^text\/css/);
+    expect((await style.text()).length).toBeGreaterThan(1_000);
     for (const path of [
       '/playground/manifest.json',
       '/playground/..%2fpackage.json',
       '/playground/playground-NOPE.js',
     ]) {
-      expect((await fetch(`${svc.url}${path}`)).status).toBe(404);
+      expect(await statusOf(`${svc.url}${path}`)).toBe(404);
     }
   });
 });
@@ -87,7 +89,7 @@ test('PLAYGROUND=false: a browser gets no page, only GraphQL, and no bundle file
     const res = await fetch(`${svc.url}/graphql`, { headers: { accept: BROWSER_ACCEPT } });
     expect(res.headers.get('content-type')).not.toMatch(/html/);
     expect(await res.text()).not.toMatch(/<html|GraphiQL|playground/i);
-    expect((await fetch(`${svc.url}/playground/${readManifest()!.js}`)).status).toBe(404);
+    expect(await statusOf(`${svc.url}/playground/${readManifest()!.js}`)).toBe(404);
   } finally {
     await svc.close();
   }

@@ -1,6 +1,7 @@
 // The service's own surface: probes, request ids, the first query, error shapes.
 import { startTestService, type TestService } from '../helpers/service.js';
 import { serviceVersion } from '../../src/version.js';
+import { statusOf } from '../helpers/status.js';
 
 let svc: TestService;
 
@@ -116,7 +117,7 @@ describe('GET /', () => {
       // /graphql answers a browser with the playground and a client with GraphQL: a first query shows it is there.
       const url =
         rel === 'graphql' ? `${svc.url}${href}?query=${encodeURIComponent('{ __typename }')}` : `${svc.url}${href}`;
-      expect([href, (await fetch(url)).status]).toEqual([href, 200]);
+      expect([href, await statusOf(url)]).toEqual([href, 200]);
     }
   });
 });

@@ -15,6 +15,7 @@ import {
 import { projectRoot } from '../../src/version.js';
 import { ensureBuilt, distPath } from '../helpers/built.js';
 import { spawnNode } from '../helpers/child.js';
+import { statusOf } from '../helpers/status.js';
 
 beforeAll(async () => {
   await ensureBuilt();
@@ -226,8 +227,8 @@ test('answering GraphQL (POST and GET), OAuth discovery and REST prints nothing 
     `${origin}/graphql?query=${encodeURIComponent('query Q($n: Int) { pages(first: $n) { totalCount } }')}&variables=${encodeURIComponent('{"n":1}')}`,
   );
   expect(await got.json()).toEqual({ data: { pages: { totalCount: 0 } } });
-  expect((await fetch(`${origin}/oauth2/.well-known/openid-configuration`)).status).toBe(200);
-  expect((await fetch(`${origin}/cms/page/nope/issues`)).status).toBe(404);
+  expect(await statusOf(`${origin}/oauth2/.well-known/openid-configuration`)).toBe(200);
+  expect(await statusOf(`${origin}/cms/page/nope/issues`)).toBe(404);
   child.proc.kill('SIGTERM');
   expect(await child.exited).toBe(0);
   expect(child.stderr.join('')).toBe('');

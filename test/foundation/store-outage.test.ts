@@ -4,6 +4,7 @@ import { createLogger } from '../../src/logger.js';
 import { startService, type RunningService } from '../../src/server.js';
 import { startEngine, type RunningEngine } from '@gateway/engine';
 import { Store } from '../../src/store/store.js';
+import { statusOf } from '../helpers/status.js';
 
 let engine: RunningEngine;
 let store: Store;
@@ -32,7 +33,7 @@ afterAll(async () => {
 });
 
 test('/readyz turns 503 problem+json with Retry-After when the store stops answering', async () => {
-  expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
+  expect(await statusOf(`${service.url}/readyz`)).toBe(200);
   await engine.close();
   const res = await fetch(`${service.url}/readyz`);
   expect(res.status).toBe(503);
@@ -40,5 +41,5 @@ test('/readyz turns 503 problem+json with Retry-After when the store stops answe
   const body = (await res.json()) as Record<string, unknown>;
   expect(body).toMatchObject({ status: 503, code: 'STORE_UNAVAILABLE' });
   expect(typeof body.requestId).toBe('string');
-  expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
+  expect(await statusOf(`${service.url}/healthz`)).toBe(200);
 });

@@ -11,6 +11,7 @@ import { startService, type RunningService } from '../../src/server.js';
 import { Store } from '../../src/store/store.js';
 import { engineCli, ensureBuilt } from '../helpers/built.js';
 import { spawnNode, type Child } from '../helpers/child.js';
+import { statusOf } from '../helpers/status.js';
 
 let engine: Child;
 let store: Store;
@@ -97,7 +98,7 @@ test('stop the store: 503 with Retry-After within 2 s; start it again: recovered
   const deadline = Date.now() + 5_000;
   let status = 0;
   while (Date.now() < deadline) {
-    status = (await fetch(`${service.url}/readyz`)).status;
+    status = await statusOf(`${service.url}/readyz`);
     if (status === 200) break;
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -8,6 +8,7 @@ import { startTestService, type TestService } from '../helpers/service.js';
 import { ensureCustomer, ensureTestClient, TEST_CLIENT_ID, TEST_CLIENT_SECRET } from '../helpers/tokens.js';
 import { INVALID_CLIENT, INVALID_REQUEST, newClient, tokenRequest, basic } from '../oauth/support.js';
 import { OAuthFuzzer, TOKEN_PATH, type OAuthFuzzFixture, type OAuthFuzzRequest } from './oauth-generator.js';
+import { statusOf } from '../helpers/status.js';
 
 const REQUESTS = Number(process.env.FUZZ_OAUTH_REQUESTS ?? 800);
 const SEED = Number(process.env.FUZZ_SEED ?? 12);
@@ -209,7 +210,7 @@ test(`${REQUESTS} seeded requests to /oauth2 (seed ${SEED}): no server fault, no
   expect(await svc.store.collection('clients').countDocuments()).toBe(clientsBefore);
 
   // The server still works for a well-behaved client.
-  expect((await fetch(`${svc.url}/readyz`)).status).toBe(200);
+  expect(await statusOf(`${svc.url}/readyz`)).toBe(200);
   // (A fresh account: the fuzzed one may rightly be locked by the run's wrong passwords.)
   const fresh = await ensureCustomer(svc, {});
   const issued = await tokenRequest(

@@ -7,6 +7,7 @@ import * as f from '../content/fixtures.js';
 import { contentGraph } from '../content/graph.fixture.js';
 import { Draws } from '../helpers/random.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { statusOf } from '../helpers/status.js';
 
 const REQUESTS = Math.ceil(Number(process.env.FUZZ_REQUESTS ?? 1000) * 0.3);
 const SEED = Number(process.env.FUZZ_SEED ?? 12);
@@ -127,5 +128,5 @@ test(`${REQUESTS} seeded requests to /graphql/subgraph (seed ${SEED}): client er
     );
   }
   expect(failures.slice(0, 3)).toEqual([]);
-  expect((await fetch(`${svc.url}/readyz`)).status).toBe(200);
+  expect(await statusOf(`${svc.url}/readyz`)).toBe(200);
 }, 300_000);

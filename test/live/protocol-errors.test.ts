@@ -4,6 +4,7 @@
 import WebSocket from 'ws';
 import { ensureBuilt, distPath } from '../helpers/built.js';
 import { spawnNode, type Child } from '../helpers/child.js';
+import { statusOf } from '../helpers/status.js';
 
 const MAX_MESSAGE = 4096;
 let child: Child;
@@ -58,7 +59,7 @@ test('an oversized message: closed with 1009, one JSON log line, nothing on stde
   });
   expect(JSON.stringify(line)).not.toMatch(/\bat .+:\d+:\d+/);
   // Still serving.
-  expect((await fetch(`${origin}/healthz`)).status).toBe(200);
+  expect(await statusOf(`${origin}/healthz`)).toBe(200);
   expect(child.stderr.join('')).toBe('');
   // stdout is a pipe here: every line is JSON, none of them pretty-printed.
   expect(child.lines.every((l) => typeof l.level === 'number' && typeof l.time === 'string')).toBe(true);

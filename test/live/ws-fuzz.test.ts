@@ -9,6 +9,7 @@ import { startTestService, type TestService } from '../helpers/service.js';
 import { random } from '../helpers/random.js';
 import { insertLiveFixtures } from './fixtures.js';
 import { collect, wsClient } from './ws.js';
+import { statusOf } from '../helpers/status.js';
 
 const CASES = Number(process.env.LIVE_FUZZ_CASES ?? 60);
 const SEED = Number(process.env.LIVE_FUZZ_SEED ?? 15);
@@ -306,6 +307,6 @@ test(`${CASES} seeded hostile graphql-ws sessions (seed ${SEED}): protocol close
   await heardBySentinel();
   expect(failures).toEqual([]);
   expect(seen.size).toBeGreaterThan(8); // the seed exercised most kinds
-  expect((await fetch(`${svc.url}/healthz`)).status).toBe(200);
+  expect(await statusOf(`${svc.url}/healthz`)).toBe(200);
   await watcher.dispose();
 });

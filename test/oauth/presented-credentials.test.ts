@@ -6,6 +6,7 @@
 import { startTestService, type TestService } from '../helpers/service.js';
 import { tokenFor } from '../helpers/tokens.js';
 import { wsClient } from '../live/ws.js';
+import { statusOf } from '../helpers/status.js';
 
 let svc: TestService;
 beforeAll(async () => {
@@ -116,7 +117,7 @@ describe('nothing presented reads anonymously', () => {
     });
     expect(post.status).toBe(200);
     expect(((await post.json()) as { data?: unknown }).data).toEqual({ service: { version: expect.any(String) } });
-    expect((await fetch(`${svc.url}/cms/product/categories`, { headers })).status).toBe(200);
+    expect(await statusOf(`${svc.url}/cms/product/categories`, { headers })).toBe(200);
     expect(await connect(authorization === undefined ? {} : { authorization })).toBe('acked');
   });
 });

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { serviceVersion } from '../../src/version.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { statusOf } from '../helpers/status.js';
 
 let svc: TestService;
 beforeAll(async () => {
@@ -120,7 +121,7 @@ test('API_DOCS=false: no viewer (404 problem), the document still served', async
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toBe('application/problem+json');
     }
-    expect((await fetch(`${off.url}/openapi.json`)).status).toBe(200);
+    expect(await statusOf(`${off.url}/openapi.json`)).toBe(200);
   } finally {
     await off.close();
   }

@@ -13,6 +13,7 @@ import {
   items as fixtureItems,
   products as fixtureProducts,
 } from '../catalogue/fixtures.js';
+import { statusOf } from '../helpers/status.js';
 
 const AWKWARD = 'quote " backslash \\ newline \n tab \t bell \u0007 del \u007f é ✓ 😀 line-sep \u2028 <script>';
 
@@ -278,7 +279,7 @@ test('the awkward values come through as JSON.stringify writes them', async () =
 test('the store is read once per level, whatever the page size: the same commands for one category and twenty', async () => {
   const sent = async (search: string) => {
     svc.commands.length = 0;
-    expect((await fetch(`${svc.url}/cms/product/categories${search}`)).status).toBe(200);
+    expect(await statusOf(`${svc.url}/cms/product/categories${search}`)).toBe(200);
     return svc.commands.map((c) => `${c.commandName}:${String(c.command[c.commandName])}`).sort();
   };
   // Categories and their count; product pages and product counts (one aggregate each); items. The listed
