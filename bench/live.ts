@@ -105,6 +105,8 @@ async function main(): Promise<void> {
   const gateways = Number(values.gateways ?? 1);
   const dbPath = mkdtempSync(join(tmpdir(), 'bench-live-'));
   const sockets: WebSocket[] = [];
+  // Set once the figures are out: the sockets closed by the clean-up are not the service's doing.
+  let finished = false;
   const services: Service[] = [];
   try {
     log(`machine: ${JSON.stringify(describeMachine())}`);
@@ -155,6 +157,7 @@ async function main(): Promise<void> {
       if (t !== undefined) delays.push(performance.now() - t);
     };
     const onClose = (code: number): void => {
+      if (finished) return;
       if (closed++ < 5) log(`a subscriber's connection closed: ${code}`);
     };
     // Opened a batch at a time, the subscribers split evenly between the gateways; the resident memory is read
@@ -258,6 +261,7 @@ async function main(): Promise<void> {
     for (const s of services) log(`${s.proc.name} said:\n${s.proc.err().slice(-2000)}${s.proc.out().slice(-2000)}`);
     throw err;
   } finally {
+    finished = true;
     for (const ws of sockets) ws.terminate();
     await stopAll();
     rmSync(dbPath, { recursive: true, force: true });
