@@ -244,9 +244,11 @@ describe('a long history that a stream filters out', () => {
     const { db: other, client: second, close: closeOther } = await openTestDb('changes_backlog');
     const coll = other.collection<{ _id: number; wanted?: boolean; pad?: string }>('burst');
     const stream = await opened(coll.watch([{ $match: { 'fullDocument.wanted': true } }]));
-    // A burst of writes the stream's $match drops, then the one it wants.
+    // A burst of writes the stream's $match drops, then the one it wants: long enough that reading it takes several
+    // times as long as the ping may wait behind one read, on a fast machine as on a loaded one (8,000 writes were
+    // read in 160 ms while the ping waited up to 110 ms, and the event came first under load).
     const pad = 'x'.repeat(2048);
-    for (let i = 0; i < 8; i++)
+    for (let i = 0; i < 24; i++)
       await coll.insertMany(Array.from({ length: 1000 }, (_, j) => ({ _id: i * 1000 + j, pad })));
     await coll.insertOne({ _id: -1, wanted: true });
     const order: string[] = [];
