@@ -209,6 +209,44 @@ describe('index builds', () => {
   });
 });
 
+describe('an index built after another was dropped', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'engine-builds-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  // The seed's order: the text index made on the empty collection, dropped, the documents written, the index
+  // built over them. The build's index was served until the engine stopped, and missing after it started again.
+  it('is still there when the engine starts again', async () => {
+    let engine = await startEngine({ port: 0, dbPath: dir });
+    let client = await MongoClient.connect(engine.uri);
+    let c = client.db('seeded').collection<Article>('articles');
+    try {
+      await c.createIndex({ title: 1 }, { name: 'by_title' });
+      await c.createIndex(TEXT, { name: 'text' });
+      await c.dropIndex('text');
+      await fill(c);
+      await c.createIndex(TEXT, { name: 'text' });
+      expect((await c.listIndexes().toArray()).map((i) => i.name)).toEqual(['_id_', 'by_title', 'text']);
+    } finally {
+      await client.close();
+      await engine.close();
+    }
+
+    engine = await startEngine({ port: 0, dbPath: dir });
+    client = await MongoClient.connect(engine.uri);
+    c = client.db('seeded').collection<Article>('articles');
+    try {
+      expect((await c.listIndexes().toArray()).map((i) => i.name)).toEqual(['_id_', 'by_title', 'text']);
+      expect(await searchIds(c, 'lighthouses')).toHaveLength(DOCS);
+    } finally {
+      await client.close();
+      await engine.close();
+    }
+  });
+});
+
 describe('an index build the engine was stopped in', () => {
   let dir: string;
   beforeAll(() => {

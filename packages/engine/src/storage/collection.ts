@@ -96,7 +96,9 @@ export class Collection {
       get size() {
         return meta.count;
       },
-      indexMetas: meta.indexes,
+      get indexMetas() {
+        return meta.indexes;
+      },
       newIndexId: () => catalog.newId(),
       touched: () => this.changed(),
       docsAfter: (after, limit) => this.docsAfter(after, limit),
@@ -407,7 +409,9 @@ export class Collection {
     if (!idx) return;
     idx.discard();
     this.indexes.delete(name);
-    this.meta.indexes = this.meta.indexes.filter((m) => m.spec.name !== name);
+    // In place: the builds (index-build.ts) add their indexes' metadata to this same array.
+    const at = this.meta.indexes.findIndex((m) => m.spec.name === name);
+    if (at >= 0) this.meta.indexes.splice(at, 1);
     this.changed();
     this.catalog.oplog.record({ op: 'c', ns: `${this.dbName}.$cmd`, o: { dropIndexes: this.name, index: name } });
   }
