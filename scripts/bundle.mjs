@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run build`'s last step: the service as `npm start` runs it, one bundle of the compiled dist/src/main.js and
 // the packages it imports (dist/bundle/main.js), with the engine's thread entries beside it (dist/bundle/worker.js,
-// and sort-worker.js, which index builds sort on); and the store's command-line tools (dist/tools/role.js, …).
+// sort-worker.js, which index builds sort on, and facet-worker.js, a search's facets' second reader); and the store's command-line tools (dist/tools/role.js, …).
 // Node spends most of a start resolving, reading and linking a thousand module files; one file of the same code
 // is ready in about half the time. The code is the compiled output tsc checked, unchanged: esbuild only joins it.
 // Kept out, loaded from node_modules as usual: native addons, the driver's optional extensions, and packages that
@@ -118,6 +118,8 @@ const bundle = (dir, entries) =>
       worker: join(root, 'packages/engine/dist/src/worker.js'),
       // index builds' sorting thread, found as ./sort-worker.js beside the file holding storage/sorter.ts
       'sort-worker': join(root, 'packages/engine/dist/src/storage/sort-worker.js'),
+      // a search's facets' second reader, found as ./facet-worker.js beside the file holding commands/facet-thread.ts
+      'facet-worker': join(root, 'packages/engine/dist/src/commands/facet-worker.js'),
     },
     outdir: dir,
     ...options,

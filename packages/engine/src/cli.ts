@@ -1,6 +1,7 @@
 // Command-line runner: `node dist/src/cli.js --port 27017 --dbpath ./data [--host 127.0.0.1]`
 // [--setParameter enableTestCommands=1] (mongod's test commands: the failCommand fail point)
-// [--setParameter maxIndexBuildMemoryUsageMegabytes=200] (what an index build's sorter holds in memory, about).
+// [--setParameter maxIndexBuildMemoryUsageMegabytes=200] (what an index build's sorter holds in memory, about)
+// [--setParameter parallelFacetsFrom=16384] (matches from which a search's facets are counted on two threads; 0: never).
 // Prints one line with the URI once listening; on SIGTERM/SIGINT closes cleanly and exits 0.
 // `--migrate <dir>` converts a data directory of the former format (snapshot + log) or of an earlier LMDB layout
 // to the current one and exits.
@@ -19,7 +20,8 @@ async function main(): Promise<void> {
       'max-changes': { type: 'string' },
       migrate: { type: 'string' },
       verbose: { type: 'boolean', default: false },
-      // mongod's spelling: --setParameter name=value (enableTestCommands, maxIndexBuildMemoryUsageMegabytes).
+      // mongod's spelling: --setParameter name=value (enableTestCommands, maxIndexBuildMemoryUsageMegabytes,
+      // and the engine's own parallelFacetsFrom).
       setParameter: { type: 'string', multiple: true },
     },
   });
@@ -68,10 +70,17 @@ async function main(): Promise<void> {
   process.on('SIGINT', stop);
 }
 
-/** The `--setParameter name=value` this engine takes: enableTestCommands (`1` or `true`) and
- *  maxIndexBuildMemoryUsageMegabytes (a positive number); any other parameter is refused. */
-function serverParameters(parameters: string[]): { testCommands: boolean; indexBuildMemoryMB?: number } {
-  const out: { testCommands: boolean; indexBuildMemoryMB?: number } = { testCommands: false };
+/** The `--setParameter name=value` this engine takes: enableTestCommands (`1` or `true`),
+ *  maxIndexBuildMemoryUsageMegabytes (a positive number) and parallelFacetsFrom (a whole number, 0 for never); any
+ *  other parameter is refused. */
+function serverParameters(parameters: string[]): {
+  testCommands: boolean;
+  indexBuildMemoryMB?: number;
+  parallelFacetsFrom?: number;
+} {
+  const out: { testCommands: boolean; indexBuildMemoryMB?: number; parallelFacetsFrom?: number } = {
+    testCommands: false,
+  };
   for (const p of parameters) {
     const [name, value = ''] = p.split('=');
     if (name === 'enableTestCommands') out.testCommands = value === '1' || value === 'true';
@@ -79,9 +88,14 @@ function serverParameters(parameters: string[]): { testCommands: boolean; indexB
       const mb = Number(value);
       if (!(mb > 0)) throw new Error(`invalid --setParameter ${p}: a positive number of megabytes`);
       out.indexBuildMemoryMB = mb;
+    } else if (name === 'parallelFacetsFrom') {
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < 0 || value === '')
+        throw new Error(`invalid --setParameter ${p}: a whole number of matches (0: never)`);
+      out.parallelFacetsFrom = n;
     } else
       throw new Error(
-        `unknown --setParameter ${name ?? ''}: this engine takes enableTestCommands and maxIndexBuildMemoryUsageMegabytes`,
+        `unknown --setParameter ${name ?? ''}: this engine takes enableTestCommands, maxIndexBuildMemoryUsageMegabytes and parallelFacetsFrom`,
       );
   }
   return out;

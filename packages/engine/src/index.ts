@@ -38,6 +38,12 @@ export interface EngineOptions {
    */
   indexBuildMemoryMB?: number;
   /**
+   * Matches from which a search's facets (a `$text` match, an inclusion `$project`, a `$facet` of counts) are
+   * counted on two threads, half each (default 16,384; 0: on the engine's thread alone). Only the built
+   * JavaScript starts threads: run from TypeScript sources, the engine counts on its own thread.
+   */
+  parallelFacetsFrom?: number;
+  /**
    * Also listen on this Unix domain socket (created, and removed on close): `socketUri` names it, or is undefined
    * when the socket could not be made (logged; the port serves alone). A client on the same machine pays less
    * per command than over loopback TCP (no TCP stack on either side).
@@ -92,6 +98,7 @@ export async function startEngine(opts: EngineOptions = {}): Promise<RunningEngi
     startedAt: Date.now(),
     log,
     indexBuildMemoryMB: opts.indexBuildMemoryMB,
+    parallelFacetsFrom: opts.parallelFacetsFrom,
   };
   if (opts.testCommands) enableTestCommands(state);
   resumeBuilds(state);

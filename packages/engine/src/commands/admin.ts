@@ -1,10 +1,12 @@
-// Handshake and server-level commands: hello/isMaster, ping, buildInfo, endSessions, listDatabases,
+// Handshake and server-level commands: hello/isMaster, ping, buildInfo, serverStatus, endSessions, listDatabases,
 // dropDatabase. The engine presents itself as a standalone server (no setName, no topologyVersion, so the
 // driver polls instead of using streaming hello).
 import type { Document } from 'bson';
 import { Query } from '../query/mingo.js';
 import { mingoOptions } from '../query/options.js';
+import { hostname } from 'node:os';
 import type { CommandContext, Handler } from './context.js';
+import { facetThreadStats } from './facet-thread.js';
 
 export const MAX_BSON_OBJECT_SIZE = 16 * 1024 * 1024;
 const MAX_MESSAGE_SIZE = 48_000_000;
@@ -56,6 +58,22 @@ export const adminCommands: Record<string, Handler> = {
   ping: () => ({ ok: 1 }),
   buildInfo: () => buildInfo(),
   buildinfo: () => buildInfo(),
+  /** MongoDB's first fields (who and since when), and the engine's own figures under `embedded`. */
+  serverStatus: (ctx) => {
+    const ms = Date.now() - ctx.state.startedAt;
+    return {
+      host: hostname(),
+      version: VERSION,
+      process: 'embedded',
+      pid: process.pid,
+      uptime: Math.floor(ms / 1000),
+      uptimeMillis: ms,
+      uptimeEstimate: Math.floor(ms / 1000),
+      localTime: new Date(),
+      embedded: { searchFacets: { ...facetThreadStats } },
+      ok: 1,
+    };
+  },
   // Sessions are accepted (lsid is ignored everywhere), so ending them has nothing to release.
   endSessions: () => ({ ok: 1 }),
   listDatabases: (ctx) => {

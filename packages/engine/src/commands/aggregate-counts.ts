@@ -38,6 +38,9 @@ interface Group {
   n: number;
 }
 
+/** A count's groups as plain pairs (value, count) in first-seen order: what a reader thread sends back. */
+export type Tallied = Array<[unknown, number]>;
+
 /**
  * Counts by value as MongoDB groups: strings by their characters, numbers by value whatever their type, null
  * apart; groups in first-seen order. Keyed by the values themselves (no key string made per value counted).
@@ -64,11 +67,22 @@ class Tally {
     return this.order;
   }
 
-  private count<K>(groups: Map<K, Group>, v: K): void {
+  tallied(): Tallied {
+    return this.order.map((g) => [g.value, g.n]);
+  }
+
+  /** Adds groups another tally counted (over documents after those counted here). */
+  absorb(groups: Tallied): void {
+    for (const [v, n] of groups)
+      if (typeof v === 'string') this.count(this.strings, v, n);
+      else this.count(this.others, v as number | null, n);
+  }
+
+  private count<K>(groups: Map<K, Group>, v: K, n = 1): void {
     const g = groups.get(v);
-    if (g) g.n++;
+    if (g) g.n += n;
     else {
-      const added = { value: v, n: 1 };
+      const added = { value: v, n };
       groups.set(v, added);
       this.order.push(added);
     }
@@ -144,12 +158,15 @@ export function readingFacet(st: unknown): Array<[string, Document[]]> | undefin
 /**
  * A count kept as documents go by: `add` counts one (false, counting nothing, at a value it does not key);
  * `rows` are the counting stages' output; `replay` gives documents those stages turn into the same rows, for
- * mingo to carry on from when a later document holds a value this does not key.
+ * mingo to carry on from when a later document holds a value this does not key. `tallied` and `absorb` carry a
+ * count made over some documents to the count of those before them.
  */
 interface Counter {
   add(d: Document): boolean;
   rows(): Document[];
   replay(): Document[];
+  tallied(): Tallied;
+  absorb(groups: Tallied): void;
 }
 
 const keyable = (v: unknown): boolean => typeof v === 'string' || (typeof v === 'number' && !Number.isNaN(v));
@@ -168,6 +185,12 @@ class DocCounter implements Counter {
   replay(): Document[] {
     return Array.from({ length: this.n }, () => ({}));
   }
+  tallied(): Tallied {
+    return [[null, this.n]];
+  }
+  absorb(groups: Tallied): void {
+    for (const [, n] of groups) this.n += n;
+  }
 }
 
 /** An UnwindCount: a document's values are all counted, or none of them (it goes to mingo whole). */
@@ -184,6 +207,12 @@ class UnwindCounter implements Counter {
   }
   rows(): Document[] {
     return this.tally.rows(this.spec.as);
+  }
+  tallied(): Tallied {
+    return this.tally.tallied();
+  }
+  absorb(groups: Tallied): void {
+    this.tally.absorb(groups);
   }
   replay(): Document[] {
     return this.tally.groups().flatMap((g) => Array.from({ length: g.n }, () => ({ [this.spec.field]: g.value })));
@@ -202,6 +231,12 @@ class GroupCounter implements Counter {
   }
   rows(): Document[] {
     return this.tally.rows(this.spec.as);
+  }
+  tallied(): Tallied {
+    return this.tally.tallied();
+  }
+  absorb(groups: Tallied): void {
+    this.tally.absorb(groups);
   }
   replay(): Document[] {
     const { field, year } = this.spec;

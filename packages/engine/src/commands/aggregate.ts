@@ -14,7 +14,7 @@ import { filterFields, inclusionFields } from '../query/fields.js';
 import { effectiveCollation, mingoOptions, type QueryExtras } from '../query/options.js';
 import { KeySorter, sortKey, type SortFields } from '../query/sort.js';
 import { decode, encode } from '../storage/bsonio.js';
-import { letVariables, type CommandContext, type Handler } from './context.js';
+import { LaterReply, letVariables, type CommandContext, type Handler } from './context.js';
 import { optDoc, optInt } from './args.js';
 import { CommandError } from '../errors.js';
 import { encoded, firstBatchReply } from './batches.js';
@@ -34,6 +34,8 @@ import {
   type UnwindCount,
 } from './aggregate-counts.js';
 import { cappedMaxSize, isCapped } from './capped.js';
+import { countingBranches, pickFields } from './facet-pass.js';
+import { countInHalves } from './facet-thread.js';
 
 const UNSUPPORTED = new Set(['$changeStream', '$currentOp', '$listSessions', '$indexStats', '$search', '$geoNear']);
 
@@ -130,25 +132,9 @@ function* documents(
   const view = viewOf(ctx, target);
   const name = view?.source ?? target;
   const coll = ctx.state.catalog.get(ctx.db, name);
-  let stages = view ? [...view.pipeline, ...pipeline] : pipeline;
-  let filter: Document = {};
-  // A leading $match with $text gives each document its score, which the later stages may read.
-  const scored = !!stages[0] && '$match' in stages[0] && holdsText(stages[0].$match);
-  if (stages[0] && '$match' in stages[0] && !JSON.stringify(stages[0].$match ?? {}).includes('"$expr"')) {
-    filter = stages[0].$match as Document;
-    stages = stages.slice(1);
-    // The $match stages right after a $text one test the same documents: one filter, tested on the text
-    // index's matches as they are read (MongoDB merges them too).
-    while (scored && isMatchStage(stages[0])) {
-      const and: unknown = filter.$and;
-      filter = Array.isArray(and)
-        ? { ...filter, $and: [...(and as unknown[]), stages[0].$match] }
-        : { $and: [filter, stages[0].$match] };
-      stages = stages.slice(1);
-    }
-    checkFilter(filter, extras);
-  }
-  stages = scoreStages(stages, scored);
+  const lead = leadingFilter(view ? [...view.pipeline, ...pipeline] : pipeline, extras);
+  const { filter, scored } = lead;
+  let stages = scoreStages(lead.stages, scored);
   // A $sort right after (and the $skip/$limit that follow it) runs here: the planner may walk an index
   // in sort order and stop at the limit. Collations change order, so those stay with mingo.
   const collated = !!extras.collation && Object.keys(extras.collation).length > 0;
@@ -195,6 +181,34 @@ function* documents(
   stages = hoistSubpipelines(ctx, stages, extras, subs);
   const out = runStages(stages, docs(), extras);
   yield* scored ? unscored(out) : out;
+}
+
+/**
+ * The filter of the leading `$match` that storage reads (by its indexes or a text index), checked, and the stages
+ * after it. A leading $match with $text gives each document its score (`scored`), which the later stages may read.
+ */
+function leadingFilter(
+  pipeline: Document[],
+  extras: QueryExtras,
+): { filter: Document; scored: boolean; stages: Document[] } {
+  let stages = pipeline;
+  let filter: Document = {};
+  const scored = !!stages[0] && '$match' in stages[0] && holdsText(stages[0].$match);
+  if (stages[0] && '$match' in stages[0] && !JSON.stringify(stages[0].$match ?? {}).includes('"$expr"')) {
+    filter = stages[0].$match as Document;
+    stages = stages.slice(1);
+    // The $match stages right after a $text one test the same documents: one filter, tested on the text
+    // index's matches as they are read (MongoDB merges them too).
+    while (scored && isMatchStage(stages[0])) {
+      const and: unknown = filter.$and;
+      filter = Array.isArray(and)
+        ? { ...filter, $and: [...(and as unknown[]), stages[0].$match] }
+        : { $and: [filter, stages[0].$match] };
+      stages = stages.slice(1);
+    }
+    checkFilter(filter, extras);
+  }
+  return { filter, scored, stages };
 }
 
 const isMatchStage = (st: Document | undefined): st is { $match: Document } =>
@@ -380,12 +394,7 @@ const isCount = (st: Document | undefined): boolean =>
 function* picked(input: Iterable<Document>, keep: NameSet): Generator<Document> {
   const names = new Set(keep.list);
   const id = names.delete('_id');
-  for (const d of input) {
-    const out: Document = {};
-    if (id && Object.hasOwn(d, '_id')) out._id = d._id;
-    for (const k of Object.keys(d)) if (names.has(k)) out[k] = d[k];
-    yield out;
-  }
+  for (const d of input) yield pickFields(d, names, id);
 }
 
 /** A `$project` stage that includes or computes fields (not one that only excludes). */
@@ -518,15 +527,15 @@ export const aggregateCommands: Record<string, Handler> = {
     const stages = writes ? pipeline.slice(0, -1) : pipeline;
     const ns = dbLevel ? `${ctx.db}.$cmd.aggregate` : `${ctx.db}.${b.aggregate as string}`;
     // Pipeline errors surface when the first batch is pulled, inside this handler, as a command error.
-    const counted = dbLevel || writes ? undefined : countedFromIndex(ctx, b.aggregate as string, stages, extras);
-    if (counted)
-      return firstBatchReply(
-        ctx,
-        ns,
-        counted.map((d) => encode(d)).values(),
-        optInt(cursor.batchSize, 'cursor.batchSize'),
-        false,
+    const batchSize = optInt(cursor.batchSize, 'cursor.batchSize');
+    const halves =
+      dbLevel || writes || ctx.sequential ? undefined : facetsInHalves(ctx, b.aggregate as string, stages, extras);
+    if (halves)
+      throw new LaterReply(
+        halves.then((doc) => doc && firstBatchReply(ctx, ns, [encode(doc)].values(), batchSize, false)),
       );
+    const counted = dbLevel || writes ? undefined : countedFromIndex(ctx, b.aggregate as string, stages, extras);
+    if (counted) return firstBatchReply(ctx, ns, counted.map((d) => encode(d)).values(), batchSize, false);
     const results = dbLevel
       ? databaseDocuments(ctx, stages, extras)
       : stages[0] && '$collStats' in stages[0]
@@ -542,9 +551,50 @@ export const aggregateCommands: Record<string, Handler> = {
       else runMerge(ctx, writes.$merge, docs);
       return firstBatchReply(ctx, ns, [].values(), 0, false);
     }
-    return firstBatchReply(ctx, ns, encoded(results), optInt(cursor.batchSize, 'cursor.batchSize'), false);
+    return firstBatchReply(ctx, ns, encoded(results), batchSize, false);
   },
 };
+
+/**
+ * A search's facets (a `$match` with `$text`, more `$match`, an inclusion `$project`, a `$facet` of counts) counted
+ * on two threads (facet-thread.ts): the promise of the answer's one document (undefined: run the command again
+ * on this thread alone); undefined when this thread counts it alone, now.
+ */
+function facetsInHalves(
+  ctx: CommandContext,
+  name: string,
+  pipeline: Document[],
+  extras: QueryExtras,
+): Promise<Document | undefined> | undefined {
+  const last = pipeline.at(-1);
+  if (!last || Object.keys(last).length !== 1 || !isPlainStage(last.$facet)) return undefined;
+  const coll = ctx.state.catalog.get(ctx.db, name);
+  const collated = !!extras.collation && Object.keys(extras.collation).length > 0;
+  // Variables and `$expr` are left to this thread (the other is given plain filters only).
+  if (!coll || collated || viewOf(ctx, name) || /"\$expr"|\$\$/.test(JSON.stringify(pipeline))) return undefined;
+  const lead = leadingFilter(pipeline, extras);
+  const [project, facet] = lead.stages;
+  if (!lead.scored || lead.stages.length !== 2 || Object.keys(project!).length !== 1) return undefined;
+  const keep = isPlainStage(project!.$project) ? inclusionFields(project!.$project) : undefined;
+  const spec = facet!.$facet as Document;
+  if (!keep || !countingBranches(spec)) return undefined;
+  const parts = countInHalves(
+    coll,
+    ctx.state.catalog.env,
+    splitText(lead.filter)!,
+    extras,
+    { keep: keep.list, facet: spec },
+    ctx.state.parallelFacetsFrom,
+  );
+  return parts?.then((p) => {
+    if (!p) return undefined;
+    const branches = countingBranches(spec)!;
+    for (const part of p) part.forEach((t, i) => branches[i]!.counter.absorb(t));
+    const out: Document = {};
+    for (const b of branches) out[b.name] = [...runStages(b.after, b.counter.rows(), extras)];
+    return out;
+  });
+}
 
 /**
  * A counting pipeline answered from an index (query/count.ts), or undefined. Not on a view (its own pipeline

@@ -18,6 +18,8 @@ export interface EngineState {
   log: (msg: string, fields?: Record<string, unknown>) => void;
   /** mongod's maxIndexBuildMemoryUsageMegabytes: what an index build's sorter holds in memory, about. */
   indexBuildMemoryMB?: number;
+  /** Matches from which a search's facets are counted on two threads (facet-thread.ts; undefined: its default). */
+  parallelFacetsFrom?: number;
 }
 
 /**
@@ -38,6 +40,8 @@ export interface Invocation {
   raw?: Buffer;
   sequences: Map<string, Buffer[]>;
   connectionId: number;
+  /** Run on this thread alone (again, after its work on two threads could not be used): see LaterReply. */
+  sequential?: boolean;
 }
 
 export interface CommandContext {
@@ -51,6 +55,18 @@ export interface CommandContext {
   typed?: Document;
   sequences: Map<string, Buffer[]>;
   connectionId: number;
+  sequential?: boolean;
+}
+
+/**
+ * Thrown by a read's handler that has done its share of the work in this turn and left the rest to another
+ * thread (commands/facet-thread.ts): `reply` resolves to the answer, or to undefined when the command is to run
+ * again, on this thread alone (`sequential`). Reads have no effects, so running one again changes nothing.
+ */
+export class LaterReply extends Error {
+  constructor(readonly reply: Promise<ReplyBody | undefined>) {
+    super('answered later');
+  }
 }
 
 /**

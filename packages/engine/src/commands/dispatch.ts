@@ -10,7 +10,7 @@ import { aggregateCommands } from './aggregate.js';
 import { checkApiParameters, checkReadConcern } from './api.js';
 import { bulkWriteCommands } from './bulkWrite.js';
 import { collectionCommands } from './collections.js';
-import type { CommandContext, EngineState, Handler, Invocation } from './context.js';
+import { LaterReply, type CommandContext, type EngineState, type Handler, type Invocation } from './context.js';
 import { countCommands } from './count.js';
 import { CommandError } from '../errors.js';
 import { errorReply } from './error-replies.js';
@@ -123,6 +123,11 @@ export function dispatch(
       // evicted meanwhile are then walked on the spot).
       return walks > 0 ? collectColdCounts(() => run(state, inv, name, handler)) : run(state, inv, name, handler);
     } catch (e) {
+      if (e instanceof LaterReply)
+        return e.reply.then(
+          (r) => r ?? dispatch(state, { ...inv, sequential: true }, durability, walks),
+          (err: unknown) => errorReply(err),
+        );
       if (!(e instanceof ColdCounts)) return errorReply(e);
       const again = (): ReplyBody | Promise<ReplyBody> => dispatch(state, inv, durability, walks - 1);
       return e.walk().then(again, again);
@@ -179,7 +184,15 @@ function journaled(body: Document): boolean {
 
 function commandContext(state: EngineState, inv: Invocation): CommandContext {
   const db = typeof inv.body.$db === 'string' ? inv.body.$db : 'admin';
-  return { state, db, body: inv.body, raw: inv.raw, sequences: inv.sequences, connectionId: inv.connectionId };
+  return {
+    state,
+    db,
+    body: inv.body,
+    raw: inv.raw,
+    sequences: inv.sequences,
+    connectionId: inv.connectionId,
+    sequential: inv.sequential,
+  };
 }
 
 /**
@@ -210,7 +223,7 @@ function run(state: EngineState, inv: Invocation, name: string, handler: Handler
     }
     reply = handler(commandContext(state, inv));
   } catch (e) {
-    if (e instanceof ColdCounts) throw e;
+    if (e instanceof ColdCounts || e instanceof LaterReply) throw e;
     reply = errorReply(e);
     if (!(e instanceof Error) || !('code' in e)) state.log('command failed', { command: name, error: String(e) });
   }

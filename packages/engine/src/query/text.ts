@@ -274,16 +274,28 @@ function* byDescendingScore(scores: Map<Rid, number>, naturalInRun = true): Gene
 }
 
 /**
- * Documents matching a filter with a `$text`, with their scores, in natural order or by score. Only the fields
- * the rest of the filter and the text checks read are decoded to test a candidate (the whole document when they
- * may read anything); a candidate's document is not read at all when nothing is tested and nothing needed.
+ * How a candidate of a `$text` search is tested and what of it is read: plain values (BSON-encodable), so that a
+ * reader on another thread (commands/facet-thread.ts) can rebuild the same test.
  */
-export function* textSearch(
-  coll: Collection | undefined,
-  tf: TextFilter,
-  extras: QueryExtras,
-  opts: TextSearchOptions = {},
-): Generator<StoredMatch> {
+export interface CandidateTest {
+  /** The `$text` operand. */
+  text: unknown;
+  /** The text index's. */
+  spec: TextSpec;
+  /** The filter without its `$text` and without what the index's entries answered (keyedEqualities). */
+  rest: Document;
+  /** Top-level fields the reader needs; undefined: the whole document. */
+  need?: string[];
+}
+
+/** A search's candidates (their scores, read from the text index) and how each is tested. */
+export interface TextCandidates {
+  scores: Map<Rid, number>;
+  test: CandidateTest;
+}
+
+/** Reads a `$text` search's candidates from the collection's text index. */
+export function textCandidates(coll: Collection | undefined, tf: TextFilter, extras: QueryExtras): TextCandidates {
   const idx = textIndex(coll);
   const spec = idx.text!;
   const q = parseTextQuery(tf.text, spec.defaultLanguage);
@@ -304,42 +316,77 @@ export function* textSearch(
     ? { tests: [], rest: tf.rest }
     : keyedEqualities(tf.rest, idx.fields.slice(idx.fields.indexOf('_ftsx') + 1));
   const scores = keptTermScores(coll!, idx, prefixKey(values), [...q.bounds], keyed.tests);
-  const rest = Object.keys(keyed.rest).length ? new Query(keyed.rest, mingoOptions(extras)) : undefined;
+  return { scores, test: { text: tf.text, spec, rest: keyed.rest } };
+}
+
+/**
+ * A candidate's test, built once per search: its fields (at least those `need`s, though only those tested when
+ * the whole document is needed), or undefined when it fails.
+ */
+export type CandidateReader = (bytes: Buffer) => Document | undefined;
+
+/**
+ * The reader of a search's candidates: decodes only the fields the rest of the filter and the text checks read,
+ * and those needed (the whole document when they may read anything); undefined when nothing is tested (every
+ * candidate matches).
+ */
+export function candidateReader(t: CandidateTest, extras: QueryExtras): CandidateReader | undefined {
+  const q = parseTextQuery(t.text, t.spec.defaultLanguage);
+  const rest = Object.keys(t.rest).length ? new Query(t.rest, mingoOptions(extras)) : undefined;
   const check = checksText(q);
+  if (!check && !rest) return undefined;
+  const tested = rest ? filterFields(t.rest) : new NameSet([]);
+  const text = check ? textFields(t.spec) : [];
+  const names = tested && text ? new NameSet([...tested.list, ...text, ...(t.need ?? [])]) : undefined;
+  return (bytes) => {
+    // `bytes` may be a view of the store's reused read buffer: a document decoded from it whole is decoded from
+    // a copy, or its binary values would show the next document's bytes.
+    const doc = (names && decodeFields(bytes, names)) ?? decode(copyOut(bytes));
+    return (check && !textMatches(doc, t.spec, q)) || (rest && !rest.test(doc)) ? undefined : doc;
+  };
+}
+
+/** A candidate's fields when nothing is tested: those named, or the whole document. */
+export const fieldsOf = (bytes: Buffer, need: NameSet): Document => decodeFields(bytes, need) ?? decode(copyOut(bytes));
+
+/**
+ * Documents matching a filter with a `$text`, with their scores, in natural order or by score. Only the fields
+ * the rest of the filter and the text checks read are decoded to test a candidate (the whole document when they
+ * may read anything); a candidate's document is not read at all when nothing is tested and nothing needed.
+ */
+export function* textSearch(
+  coll: Collection | undefined,
+  tf: TextFilter,
+  extras: QueryExtras,
+  opts: TextSearchOptions = {},
+): Generator<StoredMatch> {
+  const { scores, test } = textCandidates(coll, tf, extras);
   const need = opts.need ?? 'whole';
-  // The fields decoded per candidate: those tested, and those its reader needs; undefined = the whole document.
-  let names: NameSet | undefined;
-  const tested = rest ? filterFields(keyed.rest) : new NameSet([]);
-  const text = check ? textFields(spec) : [];
-  if (tested && text) names = new NameSet([...tested.list, ...text, ...(need === 'whole' ? [] : need.list)]);
+  const reader = candidateReader({ ...test, need: need === 'whole' ? undefined : need.list }, extras);
   // Nothing to test and nothing to read (a `$count`): the entries are the matches. Each was written in its
   // document's transaction, and the reader counts them all in this turn, so no document is looked up.
-  if (!check && !rest && need !== 'whole' && need.size === 0 && !opts.byScore) {
+  if (!reader && need !== 'whole' && need.size === 0 && !opts.byScore) {
     for (const [rid, score] of scores) yield new StoredMatch(rid, undefined, undefined, score, {});
     return;
   }
   const order = opts.byScore ? byDescendingScore(scores, !opts.anyOrderInRun) : [...scores.keys()].sort(naturalOrder);
   for (const rid of order) {
     const score = scores.get(rid)!;
-    if (!check && !rest && need !== 'whole' && need.size === 0) {
+    if (!reader && need !== 'whole' && need.size === 0) {
       if (coll!.has(rid)) yield new StoredMatch(rid, undefined, undefined, score, {});
       continue;
     }
     const bytes = coll!.peek(rid);
     if (!bytes) continue;
-    if (!check && !rest) {
+    if (!reader) {
       if (need === 'whole') yield new StoredMatch(rid, copyOut(bytes), undefined, score);
-      else yield new StoredMatch(rid, undefined, undefined, score, decodeFields(bytes, need) ?? decode(copyOut(bytes)));
+      else yield new StoredMatch(rid, undefined, undefined, score, fieldsOf(bytes, need));
       continue;
     }
-    // `bytes` is a view of the store's reused read buffer: a document decoded from it whole is decoded from a
-    // copy, or its binary values would show the next document's bytes.
-    const part = names && decodeFields(bytes, names);
-    const doc = part ?? decode(copyOut(bytes));
-    if ((check && !textMatches(doc, spec, q)) || (rest && !rest.test(doc))) continue;
-    if (need === 'whole') yield new StoredMatch(rid, copyOut(bytes), part ? undefined : doc, score);
-    else if (part) yield new StoredMatch(rid, undefined, undefined, score, part);
-    else yield new StoredMatch(rid, undefined, doc, score);
+    const doc = reader(bytes);
+    if (!doc) continue;
+    if (need === 'whole') yield new StoredMatch(rid, copyOut(bytes), undefined, score);
+    else yield new StoredMatch(rid, undefined, undefined, score, doc);
   }
 }
 

@@ -22,6 +22,7 @@ import { LMDB_MAX_KEY, prefixKey, type DocKeys, type IndexMeta, type IndexSpec, 
 import { slotSuffix } from './order.js';
 import { reclaimLater } from './reclaim.js';
 import type { NameSet } from './rawdoc.js';
+import type { Database } from 'lmdb';
 
 export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
 
@@ -65,6 +66,14 @@ function docReadKey(coll: number, rid: Rid): Buffer | undefined {
   readKey.writeUInt32BE(coll, 0);
   const n = readKey.write(rid, 4, 'utf8');
   return 4 + n > LMDB_MAX_KEY ? undefined : readKey.subarray(0, 4 + n);
+}
+
+/** A document's stored bytes as a view into lmdb's reused read buffer (valid until the next read on the thread). */
+export function peekDoc(docs: Database<Buffer, Buffer>, coll: number, rid: Rid): Buffer | undefined {
+  const key = docReadKey(coll, rid);
+  const bytes = key && docs.getBinaryFast(key);
+  // lmdb's buffer reports the value's size as `length` over a larger array: a view of exactly the value.
+  return bytes?.subarray(0, bytes.length);
 }
 
 /**
@@ -202,10 +211,7 @@ export class Collection {
    *  read; see peekById). */
   peek(rid: Rid): Buffer | undefined {
     readStats.documents++;
-    const key = docReadKey(this.id, rid);
-    const bytes = key && this.env.docs.getBinaryFast(key);
-    // lmdb's buffer reports the value's size as `length` over a larger array: a view of exactly the value.
-    return bytes?.subarray(0, bytes.length);
+    return peekDoc(this.env.docs, this.id, rid);
   }
 
   /** Documents in natural order (`_id` order, or insertion order in a capped collection), lazily, read in

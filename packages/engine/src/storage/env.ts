@@ -34,6 +34,17 @@ export interface Snapshot {
   done(): void;
 }
 
+/**
+ * The stamp the last committed write transaction left in `meta` (undefined before any), as the read transaction
+ * `txn` sees it: two read transactions seeing the same stamp see the same state. A range read, not a get: lmdb's
+ * get reads an open write transaction's changes before the given one.
+ */
+export function readStamp(meta: Database<Buffer, string>, txn: Transaction): Buffer | undefined {
+  for (const { key, value } of meta.getRange({ start: TICKET_KEY, limit: 1, transaction: txn }))
+    if (key === TICKET_KEY) return Buffer.from(value as Buffer);
+  return undefined;
+}
+
 /** Documents read from storage since start (lets tests check that a path reads none). */
 export const readStats = { documents: 0, indexCounts: 0 };
 
@@ -63,6 +74,7 @@ export class StorageEnv {
   private readonly run = randomBytes(8);
   private settleWaiters: Array<{ ticket: number; resolve: () => void }> = [];
   private readonly snapshots = new Set<Snapshot>();
+  private readonly closeHooks: Array<() => Promise<void>> = [];
   private closed = false;
 
   private constructor(
@@ -150,12 +162,8 @@ export class StorageEnv {
     const txn = this.root.useReadTransaction();
     let ticket = 0;
     try {
-      // A range read, not a get: lmdb's get reads an open write transaction's changes before the given one.
-      for (const { key, value } of this.meta.getRange({ start: TICKET_KEY, limit: 1, transaction: txn })) {
-        const stamp = value as Buffer;
-        if (key === TICKET_KEY && stamp.length === 16 && this.run.equals(stamp.subarray(0, 8)))
-          ticket = stamp.readDoubleBE(8);
-      }
+      const stamp = readStamp(this.meta, txn);
+      if (stamp?.length === 16 && this.run.equals(stamp.subarray(0, 8))) ticket = stamp.readDoubleBE(8);
     } catch (e) {
       txn.done();
       throw e;
@@ -169,6 +177,21 @@ export class StorageEnv {
     };
     this.snapshots.add(snap);
     return snap;
+  }
+
+  /** The stamp of the state reads see now (readStamp), for a reader on another thread to check it sees the same. */
+  currentStamp(): Buffer | undefined {
+    const txn = this.root.useReadTransaction();
+    try {
+      return readStamp(this.meta, txn);
+    } finally {
+      txn.done();
+    }
+  }
+
+  /** Runs `fn` when the environment closes, before lmdb's (to stop another thread's use of it first). */
+  onClose(fn: () => Promise<void>): void {
+    this.closeHooks.push(fn);
   }
 
   /** Whether close() has begun (a walk under way stops). */
@@ -291,6 +314,7 @@ export class StorageEnv {
     this.closed = true;
     // Read transactions held across turns are released first (lmdb closes the environment under none).
     for (const snap of [...this.snapshots]) snap.done();
+    await Promise.all(this.closeHooks.map((fn) => fn()));
     await this.root.close();
     if (this.temporary) rmSync(this.dir, { recursive: true, force: true });
   }
