@@ -585,6 +585,7 @@ function facetsInHalves(
     extras,
     { keep: keep.list, facet: spec },
     ctx.state.parallelFacetsFrom,
+    ctx.state.log,
   );
   return parts?.then((p) => {
     if (!p) return undefined;

@@ -9,6 +9,7 @@
 // in `meta` (env.ts), so the reader thread reads the stamp in the same transaction as the documents and the count
 // is used only when it is the stamp this thread read. Otherwise (a commit came in between, rarely), or when the
 // other half met a value a count does not key, or the thread failed, the command runs again the ordinary way.
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { encode } from '../storage/bsonio.js';
 import type { Collection } from '../storage/collection.js';
@@ -19,6 +20,7 @@ import { naturalOrder } from '../storage/order.js';
 import { textCandidates, type TextFilter } from '../query/text.js';
 import type { QueryExtras } from '../query/options.js';
 import type { Tallied } from './aggregate-counts.js';
+import type { EngineState } from './context.js';
 import { facetTallies, type FacetJob } from './facet-pass.js';
 import { join } from 'node:path';
 
@@ -42,8 +44,9 @@ export type FromReader =
 /** Candidates from which a search's facets are counted on two threads when the engine is not told otherwise. */
 const PARALLEL_FROM = 16_384;
 
-/** Threads run the built JavaScript: from the TypeScript sources (the tests' transform) the engine counts alone. */
-const threadsAvailable = import.meta.url.endsWith('.js');
+/** Threads run the built JavaScript: from the TypeScript sources (the tests' transform) the engine counts alone,
+ *  as it does on one core (where the threads would only take turns). */
+const threadsAvailable = import.meta.url.endsWith('.js') && availableParallelism() > 1;
 
 /** Searches' facets counted on two threads since start, and those counted again on the engine's thread alone (the
  *  reader thread read another state, met a value a count does not key, or failed): serverStatus reports them. */
@@ -57,7 +60,7 @@ class FacetReader {
   private next = 0;
   private readonly waiting = new Map<number, (tallies: Tallied[] | undefined) => void>();
 
-  constructor(env: StorageEnv) {
+  constructor(env: StorageEnv, log: Log) {
     this.worker = new Worker(new URL('./facet-worker.js', import.meta.url), {
       workerData: { facetReader: { file: join(env.dir, DATA_FILE) } },
     });
@@ -66,12 +69,13 @@ class FacetReader {
       if (m.kind === 'ready') this.ready = true;
       else this.answer(m.id, m.kind === 'counted' ? (m.tallies ?? undefined) : undefined);
     });
-    const stop = (): void => {
+    const stop = (error?: Error): void => {
+      if (!this.failed) log('facet reader thread stopped; facets are counted on the engine thread alone', { error });
       this.failed = true;
       for (const id of [...this.waiting.keys()]) this.answer(id, undefined);
     };
-    this.worker.on('error', stop);
-    this.worker.on('exit', stop);
+    this.worker.on('error', (e) => stop(e));
+    this.worker.on('exit', () => stop());
     env.onClose(() => this.close());
   }
 
@@ -104,10 +108,12 @@ class FacetReader {
 
 const readers = new WeakMap<StorageEnv, FacetReader>();
 
+type Log = EngineState['log'];
+
 /** The environment's reader thread when it takes work now; started (for later searches) at the first call. */
-function readerOf(env: StorageEnv): FacetReader | undefined {
+function readerOf(env: StorageEnv, log: Log): FacetReader | undefined {
   let reader = readers.get(env);
-  if (!reader) readers.set(env, (reader = new FacetReader(env)));
+  if (!reader) readers.set(env, (reader = new FacetReader(env, log)));
   return reader.usable ? reader : undefined;
 }
 
@@ -127,12 +133,14 @@ export function countInHalves(
   tf: TextFilter,
   extras: QueryExtras,
   shape: Omit<FacetJob, 'test'>,
-  from = PARALLEL_FROM,
+  from: number | undefined,
+  log: Log,
 ): Promise<Tallied[][] | undefined> | undefined {
+  from ??= PARALLEL_FROM;
   if (!threadsAvailable || from <= 0) return undefined;
   const { scores, test } = textCandidates(coll, tf, extras);
   if (scores.size < from) return undefined;
-  const reader = readerOf(env);
+  const reader = readerOf(env, log);
   if (!reader) return undefined;
   const rids = [...scores.keys()].sort(naturalOrder);
   const half = rids.length >> 1;
