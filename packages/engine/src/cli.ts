@@ -1,7 +1,7 @@
 // Command-line runner: `node dist/src/cli.js --port 27017 --dbpath ./data [--host 127.0.0.1]`
 // [--setParameter enableTestCommands=1] (mongod's test commands: the failCommand fail point)
 // [--setParameter maxIndexBuildMemoryUsageMegabytes=200] (what an index build's sorter holds in memory, about)
-// [--setParameter parallelFacetsFrom=16384] (matches from which a search's facets are counted on two threads; 0: never).
+// [--setParameter parallelFacetsFrom=2048] (matches from which a search's facets are counted on two threads; 0: never).
 // Prints one line with the URI once listening; on SIGTERM/SIGINT closes cleanly and exits 0.
 // `--migrate <dir>` converts a data directory of the former format (snapshot + log) or of an earlier LMDB layout
 // to the current one and exits.

@@ -39,7 +39,7 @@ export interface EngineOptions {
   indexBuildMemoryMB?: number;
   /**
    * Matches from which a search's facets (a `$text` match, an inclusion `$project`, a `$facet` of counts) are
-   * counted on two threads, half each (default 16,384; 0: on the engine's thread alone). Only the built
+   * counted on two threads, half each (default 2,048; 0: on the engine's thread alone). Only the built
    * JavaScript starts threads: run from TypeScript sources, the engine counts on its own thread.
    */
   parallelFacetsFrom?: number;

@@ -42,7 +42,7 @@ export type FromReader =
   | { kind: 'failed'; id: number; message: string };
 
 /** Candidates from which a search's facets are counted on two threads when the engine is not told otherwise. */
-const PARALLEL_FROM = 16_384;
+const PARALLEL_FROM = 2_048;
 
 /** Threads run the built JavaScript: from the TypeScript sources (the tests' transform) the engine counts alone,
  *  as it does on one core (where the threads would only take turns). */
